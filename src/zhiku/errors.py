@@ -1,0 +1,5 @@
+"""The one exception type users see: a sentence saying what is wrong and what to do."""
+
+
+class ZhikuError(Exception):
+    """A problem the user can fix; the message says what and how."""

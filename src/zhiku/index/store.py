@@ -1,0 +1,109 @@
+"""The embedded store (LanceDB): chunks with segmented text for BM25, vectors, documents."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from zhiku.errors import ZhikuError
+from zhiku.registry import Registry
+from zhiku.types import Chunk, Document, Hit, Section
+
+SCHEMA_VERSION = 1
+stores: Registry[Any] = Registry("store")
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where a search may look. Every query goes through :meth:`Scope.where`."""
+
+    doc_ids: tuple[str, ...] = ()
+    subindexes: tuple[str, ...] = ()
+    article: str | None = None
+    section_id: str | None = None
+
+    def where(self) -> str | None:
+        """SQL filter for LanceDB, or None for the whole knowledge base."""
+        parts = []
+        if self.doc_ids:
+            parts.append(f"doc_id IN ({_sql_list(self.doc_ids)})")
+        if self.subindexes:
+            parts.append(f"subindex IN ({_sql_list(self.subindexes)})")
+        if self.article:
+            parts.append(f"article = {_sql_str(self.article)}")
+        if self.section_id:
+            s = _sql_str(self.section_id)
+            parts.append(f"(section_id = {s} OR section_id LIKE {_sql_str(self.section_id + '.%')})")
+        return " AND ".join(parts) or None
+
+
+def _sql_str(v: str) -> str:
+    return "'" + v.replace("'", "''") + "'"
+
+
+def _sql_list(vs: Iterable[str]) -> str:
+    return ", ".join(_sql_str(v) for v in vs)
+
+
+def _chunk_schema() -> pa.Schema:
+    return pa.schema([
+        ("id", pa.string()), ("doc_id", pa.string()), ("doc_path", pa.string()),
+        ("title", pa.string()), ("section_id", pa.string()),
+        ("section_path", pa.list_(pa.string())), ("article", pa.string()),
+        ("text", pa.string()), ("seg", pa.string()), ("start", pa.int32()),
+        ("end", pa.int32()), ("version_date", pa.string()), ("kind", pa.string()),
+        ("subindex", pa.string()),
+    ])
+
+
+def _doc_schema() -> pa.Schema:
+    return pa.schema([
+        ("doc_id", pa.string()), ("path", pa.string()), ("aliases", pa.list_(pa.string())),
+        ("title", pa.string()), ("version_date", pa.string()), ("subindex", pa.string()),
+        ("metadata", pa.string()), ("sections", pa.string()), ("n_chunks", pa.int32()),
+    ])
+
+
+def _vec_schema(dim: int) -> pa.Schema:
+    return pa.schema([
+        ("id", pa.string()), ("doc_id", pa.string()), ("subindex", pa.string()),
+        ("article", pa.string()), ("section_id", pa.string()),
+        ("vector", pa.list_(pa.float32(), dim)),
+    ])
+
+
+def subindex_of(path: str) -> str:
+    """Default sub-index of a document: its top-level folder, or ``default``."""
+    return path.split("/", 1)[0] if "/" in path else "default"
+
+
+def row_to_chunk(r: dict[str, Any]) -> Chunk:
+    """Rebuild a Chunk from a stored row."""
+    return Chunk(
+        id=r["id"], doc_id=r["doc_id"], doc_path=r["doc_path"], title=r["title"],
+        section_id=r["section_id"], section_path=tuple(r["section_path"] or ()),
+        article=r["article"], text=r["text"], start=int(r["start"]), end=int(r["end"]),
+        version_date=r["version_date"], kind=r["kind"],
+    )
+
+
+@dataclass(frozen=True)
+class DocRecord:
+    """A document as the store lists it."""
+
+    doc_id: str
+    path: str
+    aliases: tuple[str, ...]
+    title: str
+    version_date: str | None
+    subindex: str
+    n_chunks: int
+    metadata: dict[str, Any]
+    sections: tuple[Section, ...]

@@ -1,0 +1,94 @@
+"""Exact clause resolution: a question naming a law and/or an article (第十九条) is
+answered from metadata before any fuzzy search."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from zhiku.chunk import cn_to_int, int_to_cn
+from zhiku.index.store import DocRecord
+from zhiku.retrieve.segment import normalise
+
+ARTICLE_IN_QUESTION = re.compile(
+    r"第\s*([零〇一二两三四五六七八九十百千万\d]+)\s*条(之[一二三四五六七八九十]+)?"
+)
+_DATE_SUFFIX = re.compile(r"[（(]\d{4}-\d{2}-\d{2}[)）]$")
+_PREFIX = "中华人民共和国"
+
+
+@dataclass(frozen=True)
+class ClauseRef:
+    """What a question names: documents (all versions) and/or an article label."""
+
+    doc_ids: tuple[str, ...]
+    names: tuple[str, ...]
+    article: str | None
+
+
+def article_label(question: str) -> str | None:
+    """Canonical label (``第十九条``, ``第一百二十条之一``) of the first article named."""
+    m = ARTICLE_IN_QUESTION.search(normalise(question).replace("条 ", "条"))
+    if not m:
+        return None
+    raw = m.group(1)
+    n = int(raw) if raw.isdigit() else cn_to_int(raw)
+    if not n:
+        return None
+    return f"第{int_to_cn(n)}条{m.group(2) or ''}"
+
+
+def _aliases(doc: DocRecord) -> set[str]:
+    names: set[str] = set()
+    for path in (doc.path, *doc.aliases):
+        stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        names.add(_DATE_SUFFIX.sub("", stem))
+    title = (doc.title or "").strip()
+    names.add(title.replace(" ", ""))
+    for part in title.split():
+        names.add(part)
+    out = set()
+    for n in names:
+        n = normalise(n.strip())
+        out.add(n)
+        if n.startswith(_PREFIX):
+            out.add(n[len(_PREFIX):])
+    return {n for n in out if len(n) >= 2}
+
+
+class TitleIndex:
+    """Finds the documents a question names, by title, short title or file name."""
+
+    def __init__(self, docs: list[DocRecord]) -> None:
+        self._by_alias: dict[str, list[DocRecord]] = {}
+        for d in docs:
+            for a in _aliases(d):
+                self._by_alias.setdefault(a, []).append(d)
+        self._alias_list = sorted(self._by_alias, key=len, reverse=True)
+
+    def match(self, question: str) -> list[tuple[str, list[DocRecord]]]:
+        """Longest non-overlapping names found in the question, with their documents."""
+        q = normalise(question)
+        taken: list[tuple[int, int]] = []
+        found: list[tuple[str, list[DocRecord]]] = []
+        for a in self._alias_list:
+            i = q.find(a)
+            if i < 0 or any(i < e and s < i + len(a) for s, e in taken):
+                continue
+            taken.append((i, i + len(a)))
+            found.append((a, self._by_alias[a]))
+        return found
+
+    def resolve(self, question: str) -> ClauseRef:
+        """Documents and article the question names (empty when it names none)."""
+        found = self.match(question)
+        ids: dict[str, DocRecord] = {}
+        for _, docs in found:
+            for d in docs:
+                ids[d.doc_id] = d
+        order = sorted(ids.values(), key=lambda d: d.version_date or "", reverse=True)
+        return ClauseRef(
+            doc_ids=tuple(d.doc_id for d in order),
+            names=tuple(a for a, _ in found),
+            article=article_label(question),
+        )

@@ -1,0 +1,98 @@
+"""Fusion of ranked lists: reciprocal rank fusion and min-max weighted fusion."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import Enum
+
+from zhiku.errors import ZhikuError
+from zhiku.types import Hit
+
+
+class FusionMode(str, Enum):
+    """How ranked lists from several retrievers are combined."""
+
+    RRF = "rrf"
+    WEIGHTED = "weighted"
+
+    @classmethod
+    def from_str(cls, name: str) -> FusionMode:
+        """Parse a mode name.
+
+        Raises:
+            ZhikuError: unknown name; the message lists the valid ones.
+        """
+        try:
+            return cls(name.strip().lower())
+        except ValueError:
+            valid = ", ".join(m.value for m in cls)
+            raise ZhikuError(f"unknown fusion mode {name!r}; choose one of: {valid}") from None
+
+
+def _merge_sources(lists: Sequence[Sequence[Hit]]) -> dict[str, tuple[Hit, dict[str, tuple[int, float]]]]:
+    merged: dict[str, tuple[Hit, dict[str, tuple[int, float]]]] = {}
+    for hits in lists:
+        for rank, h in enumerate(hits, 1):
+            first, src = merged.setdefault(h.chunk.id, (h, {}))
+            src.update(h.sources or {h.source: (rank, h.score)})
+    return merged
+
+
+def rrf(lists: Sequence[Sequence[Hit]], k: int = 60, limit: int | None = None) -> list[Hit]:
+    """Reciprocal rank fusion: score(d) = Σ 1 / (k + rank_i(d)).
+
+    Cormack, Clarke & Büttcher (2009), "Reciprocal Rank Fusion outperforms Condorcet and
+    individual rank learning methods", k = 60.
+
+    Args:
+        lists: ranked hits per retriever (best first).
+        k: the RRF constant.
+        limit: keep this many fused hits.
+
+    Returns:
+        New hits (source ``rrf``) that keep each retriever's rank and score in ``sources``.
+    """
+    scores: dict[str, float] = {}
+    for hits in lists:
+        for rank, h in enumerate(hits, 1):
+            scores[h.chunk.id] = scores.get(h.chunk.id, 0.0) + 1.0 / (k + rank)
+    merged = _merge_sources(lists)
+    order = sorted(scores, key=lambda cid: -scores[cid])
+    out = [Hit(merged[c][0].chunk, scores[c], "rrf", dict(merged[c][1])) for c in order]
+    return out[:limit] if limit else out
+
+
+def weighted(
+    lists: Sequence[Sequence[Hit]], weights: Sequence[float], limit: int | None = None
+) -> list[Hit]:
+    """Min-max normalise each list's scores to [0, 1] and add them with ``weights``.
+
+    Returns:
+        New hits (source ``weighted``), sources kept as in :func:`rrf`.
+    """
+    if len(weights) != len(lists):
+        raise ZhikuError("weighted fusion needs one weight per ranked list")
+    scores: dict[str, float] = {}
+    for hits, w in zip(lists, weights):
+        if not hits:
+            continue
+        vals = [h.score for h in hits]
+        lo, hi = min(vals), max(vals)
+        for h in hits:
+            norm = (h.score - lo) / (hi - lo) if hi > lo else 1.0
+            scores[h.chunk.id] = scores.get(h.chunk.id, 0.0) + w * norm
+    merged = _merge_sources(lists)
+    order = sorted(scores, key=lambda cid: -scores[cid])
+    out = [Hit(merged[c][0].chunk, scores[c], "weighted", dict(merged[c][1])) for c in order]
+    return out[:limit] if limit else out
+
+
+def fuse(
+    lists: Sequence[Sequence[Hit]], mode: FusionMode, k: int = 60, alpha: float = 0.5,
+    limit: int | None = None,
+) -> list[Hit]:
+    """Fuse a keyword list and a dense list (in that order) with the chosen mode."""
+    if mode is FusionMode.RRF:
+        return rrf(lists, k=k, limit=limit)
+    weights = [1.0 - alpha, alpha] if len(lists) == 2 else [1.0] * len(lists)
+    return weighted(lists, weights, limit=limit)

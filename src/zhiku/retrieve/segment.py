@@ -1,0 +1,78 @@
+"""Chinese segmenters for BM25, injected by name (never a ``\\w+`` regex on Chinese)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+
+from zhiku.registry import Registry
+
+Segmenter = Callable[[str], list[str]]
+segmenters: Registry[Segmenter] = Registry("segmenter")
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_KEEP = re.compile(r"[\w\u3400-\u4dbf\u4e00-\u9fff]", re.UNICODE)
+# Words so common in questions that they only add noise to a BM25 query.
+QUESTION_WORDS = frozenset(
+    "什么 哪些 哪个 哪 怎么 怎样 如何 多少 多久 多长 几 吗 呢 吧 是否 是不是 可以 能否 能不能 "
+    "请问 规定 规定了 了 的 是 有 在 和 与 或 及 对 被 把 为 了解 一下 应当 怎么办 需要".split()
+)
+
+
+def normalise(text: str) -> str:
+    """NFKC-normalise (full-width → half-width) and lower-case."""
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+def _clean(tokens: list[str]) -> list[str]:
+    return [t for t in (tok.strip() for tok in tokens) if t and _KEEP.search(t)]
+
+
+@segmenters.register("jieba")
+def make_jieba() -> Segmenter:
+    """Word segmentation with rjieba's search mode (words plus their sub-words)."""
+    import rjieba
+
+    def seg(text: str) -> list[str]:
+        return _clean(rjieba.cut_for_search(normalise(text)))
+
+    return seg
+
+
+@segmenters.register("char")
+def make_char() -> Segmenter:
+    """One token per CJK character; Latin words and numbers stay whole."""
+
+    def seg(text: str) -> list[str]:
+        out: list[str] = []
+        for m in re.finditer(r"[\u3400-\u4dbf\u4e00-\u9fff]|[^\W_\u3400-\u4dbf\u4e00-\u9fff]+", normalise(text)):
+            out.append(m.group())
+        return out
+
+    return seg
+
+
+@segmenters.register("mixed")
+def make_mixed() -> Segmenter:
+    """rjieba words plus the single characters of multi-character CJK words."""
+    jieba = make_jieba()
+
+    def seg(text: str) -> list[str]:
+        out: list[str] = []
+        for tok in jieba(text):
+            out.append(tok)
+            if len(tok) > 1 and _CJK.match(tok):
+                out.extend(ch for ch in tok if _CJK.match(ch))
+        return out
+
+    return seg
+
+
+def query_terms(tokens: list[str]) -> list[str]:
+    """Drop question words; keep order and duplicates out."""
+    seen: dict[str, None] = {}
+    for t in tokens:
+        if t not in QUESTION_WORDS:
+            seen.setdefault(t, None)
+    return list(seen) or list(dict.fromkeys(tokens))

@@ -1,0 +1,149 @@
+"""Frozen dataclasses that cross stage boundaries."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def content_hash(*parts: str, length: int = 16) -> str:
+    """Return a short, stable hex id for the given string parts.
+
+    Args:
+        parts: strings joined with a separator that cannot occur in text.
+        length: number of hex characters kept.
+
+    Returns:
+        A hex digest prefix (sha1), identical for identical inputs.
+    """
+    h = hashlib.sha1()
+    for p in parts:
+        h.update(p.encode("utf-8"))
+        h.update(b"\x1f")
+    return h.hexdigest()[:length]
+
+
+@dataclass(frozen=True)
+class Document:
+    """One source file after loading and cleaning.
+
+    ``id`` is a hash of the cleaned body, so two byte-identical copies of a law in two
+    folders are one document; ``path`` is the first path it was seen under and
+    ``aliases`` every other path.
+    """
+
+    id: str
+    path: str
+    title: str
+    body: str
+    version_date: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Section:
+    """A node of a document's chapter tree.
+
+    ``id`` is the dotted position (``2.3``), ``label`` the human heading
+    (``第二章 劳动合同的订立``); spans are character offsets into ``Document.body``.
+    """
+
+    id: str
+    label: str
+    level: int
+    parent_id: str | None
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """The unit that is indexed and cited: one article, or a piece of a section."""
+
+    id: str
+    doc_id: str
+    doc_path: str
+    title: str
+    section_id: str
+    section_path: tuple[str, ...]
+    article: str | None
+    text: str
+    start: int
+    end: int
+    version_date: str | None = None
+    kind: str = "article"
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A chunk returned by a retriever, with where its score came from.
+
+    ``sources`` maps a retriever name (``bm25``, ``dense``, ``clause``) to the rank
+    (1-based) and raw score it gave; fusion builds new hits, never edits these.
+    """
+
+    chunk: Chunk
+    score: float
+    source: str
+    sources: dict[str, tuple[int, float]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Route:
+    """Where a question was sent: sub-indexes, chapters, question type."""
+
+    subindexes: tuple[str, ...] = ()
+    doc_ids: tuple[str, ...] = ()
+    article: str | None = None
+    qtype: str = "fact"
+    confidence: float = 0.0
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A pointer from an answer sentence to the chunk that supports it."""
+
+    marker: int
+    chunk_id: str
+    doc_path: str
+    title: str
+    section_path: tuple[str, ...]
+    article: str | None
+    quote: str
+    version_date: str | None = None
+
+    def label(self) -> str:
+        """Human form: document › chapter › article."""
+        parts = [self.title or self.doc_path, *[s for s in self.section_path if s]]
+        if self.article:
+            parts.append(self.article)
+        text = " › ".join(parts)
+        if self.version_date:
+            text += f"（{self.version_date} 版）"
+        return text
+
+
+@dataclass(frozen=True)
+class TraceStep:
+    """What one pipeline stage did, and how long it took."""
+
+    stage: str
+    seconds: float
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The result of an ask: text with markers, citations, confidence and trace."""
+
+    question: str
+    text: str
+    citations: tuple[Citation, ...]
+    confidence: float
+    refused: bool
+    hits: tuple[Hit, ...] = ()
+    trace: tuple[TraceStep, ...] = ()
+    reason: str = ""

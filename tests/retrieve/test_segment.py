@@ -1,0 +1,33 @@
+"""Segmenters turn Chinese into real tokens, never one token per sentence."""
+
+import pytest
+
+from zhiku.errors import ZhikuError
+from zhiku.retrieve.segment import query_terms, segmenters
+
+pytestmark = pytest.mark.unit
+
+
+def test_jieba_splits_words_and_normalises_width():
+    seg = segmenters.create("jieba")
+    toks = seg("劳动合同的试用期最长不得超过六个月ＡＢＣ")
+    assert "试用期" in toks and "劳动合同" in toks
+    assert "abc" in toks
+    assert all(t.strip() for t in toks)
+
+
+def test_char_and_mixed():
+    assert segmenters.create("char")("试用期 60天") == ["试", "用", "期", "60", "天"]
+    mixed = segmenters.create("mixed")("试用期")
+    assert "试用期" in mixed and "试" in mixed
+
+
+def test_query_terms_drop_question_words():
+    seg = segmenters.create("jieba")
+    assert "什么" not in query_terms(seg("试用期最长是什么"))
+    assert query_terms(["什么"]) == ["什么"]  # never empty
+
+
+def test_unknown_segmenter():
+    with pytest.raises(ZhikuError, match="char, jieba, mixed"):
+        segmenters.create("ik")
