@@ -1,0 +1,1 @@
+"""Evaluation harness: golden sets, corpora, retrieval/answer/refusal metrics, reports."""

@@ -1,0 +1,55 @@
+"""Tests for loading id/title/text corpora as documents."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from zhiku.errors import ZhikuError
+from zhiku.eval.corpus import load_corpus_jsonl
+from zhiku.types import Document, content_hash
+
+pytestmark = pytest.mark.unit
+
+DATA = Path(__file__).parents[1] / "data" / "eval"
+
+
+def test_real_slice() -> None:
+    path = DATA / "cmrc2018_corpus.jsonl"
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    docs = list(load_corpus_jsonl(path))
+    assert [d.path for d in docs] == ["TRIAL_800", "TRIAL_154", "TRIAL_598", "TRIAL_662"]
+    first = docs[0]
+    assert isinstance(first, Document)
+    assert first.title == "泡泡战士"
+    assert first.body == lines[0]["text"]
+    assert not first.body.startswith("泡泡战士")
+    assert first.id == content_hash("TRIAL_800", lines[0]["text"])
+    assert first.version_date is None
+    assert first.metadata == {"corpus_id": "TRIAL_800"}
+    assert len({d.id for d in docs}) == 4
+
+
+def test_identical_text_gives_two_documents(tmp_path: Path) -> None:
+    path = tmp_path / "corpus.jsonl"
+    rows = [{"id": "p1", "title": "甲", "text": "同一段文字。"}, {"id": "p2", "title": "乙", "text": "同一段文字。"}]
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    a, b = load_corpus_jsonl(path)
+    assert a.body == b.body
+    assert a.id != b.id
+    assert (a.path, b.path) == ("p1", "p2")
+
+
+def test_errors(tmp_path: Path) -> None:
+    with pytest.raises(ZhikuError, match="does not exist"):
+        load_corpus_jsonl(tmp_path / "missing.jsonl")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "p1", "title": "t", "text": "x"}\n{"id": "p2", "title": "t"}\n', encoding="utf-8")
+    with pytest.raises(ZhikuError, match=r"bad\.jsonl:2: .*\"text\""):
+        list(load_corpus_jsonl(bad))
+    dup = tmp_path / "dup.jsonl"
+    dup.write_text('{"id": "p1", "text": "x"}\n{"id": "p1", "text": "y"}\n', encoding="utf-8")
+    with pytest.raises(ZhikuError, match=r"dup\.jsonl:2: corpus id 'p1'"):
+        list(load_corpus_jsonl(dup))
