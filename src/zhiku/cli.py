@@ -1,0 +1,148 @@
+"""Command line: parses arguments, calls the library, prints."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from zhiku.config import Config, load_config
+from zhiku.errors import ZhikuError
+
+
+def _kb(cfg: Config):
+    from zhiku.kb import KnowledgeBase
+
+    return KnowledgeBase(cfg)
+
+
+def cmd_ingest(cfg: Config, a: argparse.Namespace) -> int:
+    kb = _kb(cfg)
+    rep = kb.ingest(a.paths, dense=not a.no_dense, progress=not a.quiet,
+                    on_error=lambda f, e: print(f"skipped {f}: {e}", file=sys.stderr))
+    rate = rep.chunks / rep.seconds if rep.seconds else 0.0
+    if a.json:
+        print(json.dumps(asdict(rep), ensure_ascii=False, indent=1))
+    else:
+        print(f"{rep.files} files: {rep.added} indexed, {rep.unchanged} unchanged, "
+              f"{rep.aliased} duplicates, {len(rep.failed)} failed; {rep.chunks} chunks, "
+              f"{rep.embedded} embedded in {rep.seconds:.1f}s ({rate:.1f} chunks/s)")
+        if a.no_dense and rep.chunks:
+            print("keyword search is ready; run `zhiku embed` to add vectors for semantic search")
+    return 1 if rep.failed else 0
+
+
+def _answer_json(ans) -> dict[str, Any]:
+    return {
+        "question": ans.question, "answer": ans.text, "refused": ans.refused,
+        "confidence": round(ans.confidence, 4), "reason": ans.reason,
+        "citations": [{**asdict(c), "label": c.label()} for c in ans.citations],
+        "hits": [{"doc": h.chunk.doc_path, "article": h.chunk.article, "section": list(h.chunk.section_path),
+                  "score": h.score, "sources": h.sources, "text": h.chunk.text} for h in ans.hits],
+        "trace": [asdict(t) for t in ans.trace],
+    }
+
+
+def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.pipeline import Mode, ask
+
+    mode = Mode.from_str(a.mode)
+    kb = _kb(cfg)
+    if not kb.store.count()["chunks"]:
+        raise ZhikuError(f"the knowledge base at {cfg.home} is empty; run `zhiku ingest PATH` first")
+    ans = ask(kb, a.question, mode)
+    if a.json:
+        print(json.dumps(_answer_json(ans), ensure_ascii=False, indent=1, default=str))
+        return 0
+    print(f"问：{ans.question}")
+    print(f"答：{ans.text}")
+    if ans.refused:
+        print(f"（{ans.reason}）")
+    for c in ans.citations:
+        print(f"  [{c.marker}] {c.label()}")
+    print(f"置信度 {ans.confidence:.2f}" + ("（低）" if ans.confidence < 0.5 else ""))
+    return 0
+
+
+def cmd_status(cfg: Config, a: argparse.Namespace) -> int:
+    kb = _kb(cfg)
+    n = kb.store.count()
+    info = {"home": str(cfg.home), **kb.store.manifest, **n,
+            "missing_vectors": n["chunks"] - n["vectors"]}
+    if a.json:
+        print(json.dumps(info, ensure_ascii=False, indent=1))
+    else:
+        for k, v in info.items():
+            print(f"{k:16} {v}")
+    return 0
+
+
+def cmd_embed(cfg: Config, a: argparse.Namespace) -> int:
+    kb = _kb(cfg)
+    done = kb.embed_missing(progress=not a.quiet)
+    print(f"embedded {done} chunks" if done else "every chunk already has a vector")
+    return 0
+
+
+def cmd_eval(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.eval.command import run_eval_command
+
+    return run_eval_command(cfg, a)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="zhiku", description="知库: answers from your documents, cited.")
+    p.add_argument("--config", help="TOML config file (default $ZHIKU_HOME/config.toml or ./zhiku.toml)")
+    p.add_argument("--home", help="state directory (overrides ZHIKU_HOME)")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("ingest", help="index files and folders (.md .markdown .txt)")
+    s.add_argument("paths", nargs="+")
+    s.add_argument("--no-dense", action="store_true", help="keyword index only; embed later")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--quiet", action="store_true", help="no progress bars")
+    s.set_defaults(func=cmd_ingest)
+    s = sub.add_parser("ask", help="answer a question with citations")
+    s.add_argument("question")
+    s.add_argument("--mode", default="hybrid", help="bm25 | dense | hybrid | full")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_ask)
+    s = sub.add_parser("status", help="what is indexed")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_status)
+    s = sub.add_parser("embed", help="add vectors to chunks that have none")
+    s.add_argument("--quiet", action="store_true")
+    s.set_defaults(func=cmd_embed)
+    s = sub.add_parser("eval", help="retrieval and refusal metrics on golden sets")
+    s.add_argument("sets", nargs="+", help="JSONL question sets")
+    s.add_argument("--corpus", required=True, help="folder of documents or a corpus.jsonl")
+    s.add_argument("--gold-only", action="store_true",
+                   help="ingest only the corpus files the gold labels name, plus their other versions")
+    s.add_argument("--mode", default="bm25,dense,hybrid,full", help="comma-separated modes")
+    s.add_argument("--flat", action="store_true", help="no clause resolution or title scoping")
+    s.add_argument("--no-dense", action="store_true", help="do not embed the corpus")
+    s.add_argument("--limit", type=int, help="first N questions of each set")
+    s.add_argument("--json", help="write the numbers to this file")
+    s.add_argument("--quiet", action="store_true")
+    s.set_defaults(func=cmd_eval)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``zhiku`` command."""
+    args = build_parser().parse_args(argv)
+    try:
+        cfg = load_config(args.config, home=args.home)
+        return args.func(cfg, args)
+    except ZhikuError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted; everything committed so far is kept", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+"""``zhiku eval``: ingest (or reuse) a corpus, run every mode over question sets, print tables."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from zhiku.config import Config
+from zhiku.errors import ZhikuError
+from zhiku.eval.corpus import load_corpus_jsonl
+from zhiku.eval.dataset import EvalItem, gold_docs, load_set
+from zhiku.eval.report import format_table, summarise, to_json
+from zhiku.eval.runner import run_eval
+from zhiku.types import content_hash
+
+_DATE = re.compile(r"[（(]\d{4}-\d{2}-\d{2}[)）]")
+
+
+def versions_of(root: Path, gold: set[str]) -> list[Path]:
+    """The gold files plus every other version of the same law (same name, other date)."""
+    names = {_DATE.sub("", Path(g).name) for g in gold}
+    out = [p for p in sorted(root.rglob("*")) if p.is_file() and _DATE.sub("", p.name) in names]
+    missing = [g for g in gold if not (root / g).is_file()]
+    if missing:
+        raise ZhikuError(f"{len(missing)} gold documents are not under {root} (e.g. {missing[0]}); "
+                         "pass the corpus folder the set was written for")
+    return out
+
+
+def _eval_home(cfg: Config, spec: str) -> Path:
+    return cfg.home / "eval" / content_hash(spec, cfg.segmenter, cfg.embedder, cfg.chunk_size.__str__())
+
+
+def prepare(cfg: Config, corpus: str, items: list[EvalItem], gold_only: bool, dense: bool,
+            progress: bool):
+    """Build (or reuse) the knowledge base an evaluation runs against."""
+    from zhiku.kb import KnowledgeBase
+
+    src = Path(corpus)
+    if not src.exists():
+        raise ZhikuError(f"corpus {corpus} does not exist; pass a folder of documents or a corpus.jsonl "
+                         "(the shared data lives in ../shared/data)")
+    files: list[Path] = [src]
+    if gold_only and src.is_dir():
+        files = versions_of(src, gold_docs(items))
+    spec = str(src.resolve()) + "|" + ",".join(str(f) for f in files)
+    kb = KnowledgeBase(cfg.model_copy(update={"home": _eval_home(cfg, spec)}))
+    if src.suffix == ".jsonl":
+        rep = kb.ingest_documents(load_corpus_jsonl(src), dense=dense, progress=progress)
+    elif gold_only:
+        from zhiku.ingest import load_file
+
+        docs = [load_file(f, src) for f in files]
+        rep = kb.ingest_documents(docs, dense=dense, progress=progress)
+    else:
+        rep = kb.ingest([src], dense=dense, progress=progress)
+    if dense:
+        kb.embed_missing(progress=progress)
+    return kb, rep
+
+
+def run_eval_command(cfg: Config, a: argparse.Namespace) -> int:
+    """Entry of ``zhiku eval``; prints one table per set and optionally writes JSON."""
+    from zhiku.pipeline import Mode, ask, retrieve
+
+    sets = {Path(s).stem: load_set(s) for s in a.sets}
+    items = [it for v in sets.values() for it in v]
+    modes = [Mode.from_str(m) for m in a.mode.split(",") if m.strip()]
+    dense = not a.no_dense
+    t0 = time.perf_counter()
+    kb, rep = prepare(cfg, a.corpus, items, a.gold_only, dense, not a.quiet)
+    counts = kb.store.count()
+    print(f"corpus: {counts['documents']} documents, {counts['chunks']} chunks, "
+          f"{counts['vectors']} vectors (ready in {time.perf_counter() - t0:.1f}s; "
+          f"this run indexed {rep.chunks} chunks in {rep.seconds:.1f}s, embedding {rep.embed_seconds:.1f}s)")
+    aliases = {d.doc_id: {d.path, *d.aliases} for d in kb.store.documents()}
+    structured = not a.flat
+    out: dict[str, Any] = {"corpus": a.corpus, "counts": counts, "sets": {}}
+    for name, its in sets.items():
+        its = its[: a.limit] if a.limit else its
+        searchers = {m.value: (lambda q, m=m: retrieve(kb, q, m, structured=structured).hits)
+                     for m in modes if m is not Mode.FULL and (m is Mode.BM25 or dense)}
+        answer = (lambda q: ask(kb, q, Mode.FULL if dense else Mode.BM25)) if Mode.FULL in modes else None
+        report = run_eval(its, searchers, answer=answer, aliases=aliases, progress=not a.quiet, name=name)
+        print(f"\n## {name} ({len(its)} questions{', flat' if a.flat else ''})")
+        print(format_table(summarise(report)))
+        out["sets"][name] = to_json(report)
+    if a.json:
+        Path(a.json).write_text(json.dumps(out, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
+        print(f"\nwrote {a.json}", file=sys.stderr)
+    return 0

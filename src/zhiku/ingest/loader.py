@@ -1,0 +1,143 @@
+"""Load a Markdown or text file into a Document: title, body, version date, metadata."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path, PurePath
+from typing import Any
+
+from zhiku.errors import ZhikuError
+from zhiku.ingest.files import read_text
+from zhiku.ingest.preamble import find_date, parse_preamble, split_front_matter
+from zhiku.types import Document, content_hash
+
+INFO_END = "<!-- INFO END -->"
+_TITLE_RE = re.compile(r"^#[^\S\n]+(.+?)[\s#]*$")
+_STEM_DATE_RE = re.compile(r"^(?P<name>.*?)\s*[(（](?P<date>\d{4}-\d{1,2}-\d{1,2})[)）]\s*$")
+# Layout-only HTML comments on a line of their own (<!-- FORCE BREAK -->, <!-- TABLE -->).
+_COMMENT_LINE_RE = re.compile(r"^[ \t]*<!--.*?-->[ \t]*$", re.MULTILINE)
+# Zero-width characters that some sources scatter in text (U+200B, U+2060, stray BOMs).
+_INVISIBLE_RE = re.compile("[\u200b\u2060\ufeff]")
+_BLANK_RUN_RE = re.compile(r"\n[^\S\n]*\n(?:[^\S\n]*\n)+")
+_VERSION_KEYS = ("version_date", "version", "date")
+
+
+def _doc_path(path: Path, root: Path) -> str:
+    """The path relative to root in POSIX form (the file name if it is not under root)."""
+    try:
+        rel = path.resolve().relative_to(root.resolve())
+    except ValueError:
+        rel = PurePath(path.name)
+    return rel.as_posix()
+
+
+def _split_stem(stem: str) -> tuple[str, str | None]:
+    """Split ``劳动合同法(2012-12-28)`` into (``劳动合同法``, ``2012-12-28``)."""
+    match = _STEM_DATE_RE.match(stem)
+    if not match:
+        return stem.strip(), None
+    return match["name"].strip() or stem, find_date(match["date"])
+
+
+def clean_body(text: str) -> str:
+    """Drop layout comment lines and runs of blank lines; strip the ends.
+
+    Args:
+        text: the raw body.
+
+    Returns:
+        The cleaned body.
+    """
+    text = _COMMENT_LINE_RE.sub("", text)
+    text = _BLANK_RUN_RE.sub("\n\n", text)
+    return text.strip()
+
+
+def split_header(text: str) -> tuple[list[str], list[str], str]:
+    """Split a file into title headings, preamble lines and body.
+
+    With ``<!-- INFO END -->``: the ``#`` lines before it are the title, the other
+    non-empty lines before it the preamble, and the body is what follows it. Without
+    it: the leading ``#`` line(s) (at most two, separated only by blank lines) are the
+    title, there is no preamble, and the body is the rest.
+
+    Args:
+        text: the file text after any front matter.
+
+    Returns:
+        (title parts, preamble lines, raw body).
+    """
+    titles: list[str] = []
+    preamble: list[str] = []
+    head, sep, tail = text.partition(INFO_END)
+    if sep:
+        for raw in head.split("\n"):
+            line = raw.strip()
+            match = _TITLE_RE.match(line)
+            if match:
+                titles.append(match[1].strip())
+            elif line:
+                preamble.append(line.lstrip("#").strip())
+        return titles, preamble, tail
+    lines = text.split("\n")
+    idx = 0
+    while idx < len(lines) and len(titles) < 2:
+        line = lines[idx].strip()
+        match = _TITLE_RE.match(line)
+        if match:
+            titles.append(match[1].strip())
+        elif line:
+            break
+        idx += 1
+    return titles, preamble, "\n".join(lines[idx:]) if titles else text
+
+
+def _version_from(fields: dict[str, Any]) -> str | None:
+    """A version date from front matter fields (``version_date``/``version``/``date``)."""
+    for key in _VERSION_KEYS:
+        value = fields.get(key)
+        if isinstance(value, str) and value.strip():
+            return find_date(value) or value.strip()
+    return None
+
+
+def load_file(path: str | Path, root: str | Path) -> Document:
+    """Load one Markdown or text file.
+
+    Args:
+        path: the file.
+        root: the folder it was found under; ``Document.path`` is relative to it.
+
+    Returns:
+        A Document whose id is the hash of its cleaned body (identical copies of a law
+        in two folders share it), with title, version date and metadata
+        (``preamble``, ``adopted``, ``amended``, ``promulgated``/``effective`` when
+        stated, plus any front matter keys).
+
+    Raises:
+        ZhikuError: when the file cannot be read or holds no text.
+    """
+    path, root = Path(path), Path(root)
+    text = read_text(path)
+    if not text.strip():
+        raise ZhikuError(f"File {str(path)!r} is empty; add text to it or remove it.")
+    fields, rest = split_front_matter(_INVISIBLE_RE.sub("", text))
+    titles, preamble, raw_body = split_header(rest)
+    body = clean_body(raw_body)
+    if not body:
+        raise ZhikuError(
+            f"File {str(path)!r} has a title but no text; add the body or remove the file."
+        )
+    name, stem_date = _split_stem(path.stem)
+    front_title = fields.get("title") if isinstance(fields.get("title"), str) else None
+    title = " ".join(titles) or (front_title or "").strip() or name
+    metadata: dict[str, Any] = dict(fields)
+    metadata.update(parse_preamble(preamble, body))
+    return Document(
+        id=content_hash(body),
+        path=_doc_path(path, root),
+        title=title,
+        body=body,
+        version_date=stem_date or _version_from(fields),
+        metadata=metadata,
+    )

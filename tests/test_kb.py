@@ -1,0 +1,86 @@
+"""Ingest rules: incremental, keyword-first, manifest pinning, bad input loses nothing."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from zhiku.config import load_config
+from zhiku.errors import ZhikuError
+from zhiku.kb import KnowledgeBase
+from zhiku.pipeline import Mode, ask, retrieve
+
+pytestmark = pytest.mark.integration
+
+LAW = "社会法/劳动合同法(2012-12-28).md"
+
+
+@pytest.fixture()
+def small(tmp_path, laws_dir):
+    src = tmp_path / "src" / "社会法"
+    src.mkdir(parents=True)
+    shutil.copy(laws_dir / LAW, src)
+    return tmp_path / "src"
+
+
+def test_keyword_first_then_embed_and_reingest_is_free(tmp_path, small):
+    kb = KnowledgeBase(load_config(home=tmp_path / "h"))
+    rep = kb.ingest([small], dense=False, progress=False)
+    assert rep.added == 1 and rep.chunks >= 98 and rep.embedded == 0
+    assert kb.store.count()["vectors"] == 0
+    hits = retrieve(kb, "试用期", Mode.HYBRID).hits  # works without any vector
+    assert hits and hits[0].source in {"bm25", "rrf"}
+    assert kb.embed_missing(progress=False) == rep.chunks
+    assert kb.store.count()["vectors"] == rep.chunks
+    again = kb.ingest([small], progress=False)
+    assert again.added == 0 and again.unchanged == 1 and again.embedded == 0
+    assert kb.store.count()["chunks"] == rep.chunks
+
+
+def test_changed_file_replaces_old_version_and_vectors_come_from_cache(tmp_path, small):
+    kb = KnowledgeBase(load_config(home=tmp_path / "h"))
+    first = kb.ingest([small], progress=False)
+    f = small / LAW
+    f.write_text(f.read_text(encoding="utf-8") + "\n第一百零一条 本条为测试新增。\n", encoding="utf-8")
+    kb2 = KnowledgeBase(load_config(home=tmp_path / "h"))
+    rep = kb2.ingest([small], progress=False)
+    assert rep.added == 1
+    assert kb2.store.count()["documents"] == 1
+    assert kb2.store.count()["chunks"] == first.chunks + 1
+    assert retrieve(kb2, "劳动合同法第一百零一条", Mode.BM25).hits[0].chunk.text.endswith("测试新增。")
+
+
+def test_duplicate_copy_becomes_an_alias(tmp_path, small):
+    other = small / "行政法"
+    other.mkdir()
+    shutil.copy(small / LAW, other)
+    kb = KnowledgeBase(load_config(home=tmp_path / "h"))
+    rep = kb.ingest([small], dense=False, progress=False)
+    assert rep.added == 1 and rep.aliased == 1
+    (doc,) = kb.store.documents()
+    assert {doc.path, *doc.aliases} == {LAW, "行政法/" + LAW.split("/", 1)[1]}
+
+
+def test_bad_files_are_reported_and_nothing_is_lost(tmp_path, small):
+    kb = KnowledgeBase(load_config(home=tmp_path / "h"))
+    kb.ingest([small], dense=False, progress=False)
+    before = kb.store.count()
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "empty.md").write_text("", encoding="utf-8")
+    (bad / "ok.txt").write_text("报销规定：住宿标准每晚不超过三百五十元。", encoding="utf-8")
+    rep = kb.ingest([bad], dense=False, progress=False)
+    assert len(rep.failed) == 1 and "empty.md" in rep.failed[0][0]
+    after = kb.store.count()
+    assert after["documents"] == before["documents"] + 1
+    assert ask(kb, "住宿标准每晚多少钱", Mode.BM25).citations[0].doc_path == "ok.txt"
+    with pytest.raises(ZhikuError, match="does not exist"):
+        kb.ingest([tmp_path / "missing"], progress=False)
+    assert kb.store.count() == after
+
+
+def test_index_refuses_another_segmenter(tmp_path, small):
+    KnowledgeBase(load_config(home=tmp_path / "h")).ingest([small], dense=False, progress=False)
+    with pytest.raises(ZhikuError, match="segmenter"):
+        KnowledgeBase(load_config(home=tmp_path / "h", segmenter="char"))
