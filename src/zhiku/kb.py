@@ -54,6 +54,8 @@ class KnowledgeBase:
     def __init__(self, config: Config) -> None:
         self.config = config
         self.segment = segmenters.create(config.segmenter)
+        # Words (not single characters) for answer composition and confidence.
+        self.words = segmenters.create("jieba")
         self._embedder = None
         emb_name, dim = self._embedder_identity()
         self.store = stores.create(config.store, config.store_path, emb_name, dim, config.segmenter)
@@ -147,6 +149,7 @@ class KnowledgeBase:
         """Drop documents already stored (recording new paths as aliases) and merge
         byte-identical copies within the batch into one document with aliases."""
         seen: dict[str, Document] = {}
+        stored = self.store.doc_ids()
         for doc in docs:
             first = seen.get(doc.id)
             if first is not None:
@@ -154,7 +157,7 @@ class KnowledgeBase:
                     seen[doc.id] = _with_alias(first, doc.path)
                     rep.aliased += 1
                 continue
-            if self.store.get_doc(doc.id) is not None:
+            if doc.id in stored:
                 self.store.add_alias(doc.id, doc.path)
                 rep.unchanged += 1
                 continue

@@ -49,7 +49,8 @@ def prepare(cfg: Config, corpus: str, items: list[EvalItem], gold_only: bool, de
     if gold_only and src.is_dir():
         files = versions_of(src, gold_docs(items))
     spec = str(src.resolve()) + "|" + ",".join(str(f) for f in files)
-    kb = KnowledgeBase(cfg.model_copy(update={"home": _eval_home(cfg, spec)}))
+    kb = KnowledgeBase(cfg.model_copy(update={"home": _eval_home(cfg, spec),
+                                              "vector_cache": cfg.cache_path}))
     if src.suffix == ".jsonl":
         rep = kb.ingest_documents(load_corpus_jsonl(src), dense=dense, progress=progress)
     elif gold_only:
@@ -68,7 +69,7 @@ def run_eval_command(cfg: Config, a: argparse.Namespace) -> int:
     """Entry of ``zhiku eval``; prints one table per set and optionally writes JSON."""
     from zhiku.pipeline import Mode, ask, retrieve
 
-    sets = {Path(s).stem: load_set(s) for s in a.sets}
+    sets = {_set_name(Path(s)): load_set(s) for s in a.sets}
     items = [it for v in sets.values() for it in v]
     modes = [Mode.from_str(m) for m in a.mode.split(",") if m.strip()]
     dense = not a.no_dense
@@ -94,3 +95,8 @@ def run_eval_command(cfg: Config, a: argparse.Namespace) -> int:
         Path(a.json).write_text(json.dumps(out, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
         print(f"\nwrote {a.json}", file=sys.stderr)
     return 0
+
+
+def _set_name(path: Path) -> str:
+    """A set's display name: the file stem, or the folder for generic names (queries.jsonl)."""
+    return path.parent.name if path.stem in {"queries", "test", "dev"} else path.stem

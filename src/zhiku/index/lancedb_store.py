@@ -148,6 +148,10 @@ class LanceStore:
         w = f"path = '{path.replace(chr(39), chr(39) * 2)}'"
         return [r["doc_id"] for r in self.docs.search().where(w).select(["doc_id"]).limit(None).to_list()]
 
+    def doc_ids(self) -> set[str]:
+        """Ids of every stored document."""
+        return {r["doc_id"] for r in self.docs.search().select(["doc_id"]).limit(None).to_list()}
+
     def get_doc(self, doc_id: str) -> DocRecord | None:
         """One document record, or None."""
         rows = self.docs.search().where(f"doc_id = '{doc_id}'").limit(1).to_list()
@@ -210,7 +214,7 @@ class LanceStore:
         w = scope.where()
         if w:
             q = q.where(w, prefilter=True)
-        rows = q.select(["id"]).limit(k).to_list()
+        rows = q.select(["id", "_distance"]).limit(k).to_list()
         chunks = self.get_chunks([r["id"] for r in rows])
         out = []
         for r in rows:
