@@ -84,3 +84,13 @@ def test_index_refuses_another_segmenter(tmp_path, small):
     KnowledgeBase(load_config(home=tmp_path / "h")).ingest([small], dense=False, progress=False)
     with pytest.raises(ZhikuError, match="segmenter"):
         KnowledgeBase(load_config(home=tmp_path / "h", segmenter="char"))
+
+
+def test_index_refuses_an_old_schema(tmp_path, small):
+    import json
+
+    KnowledgeBase(load_config(home=tmp_path / "h")).ingest([small], dense=False, progress=False)
+    m = tmp_path / "h" / "index" / "manifest.json"
+    m.write_text(json.dumps({**json.loads(m.read_text()), "schema": 1}))
+    with pytest.raises(ZhikuError, match="re-ingest into a new ZHIKU_HOME"):
+        KnowledgeBase(load_config(home=tmp_path / "h"))

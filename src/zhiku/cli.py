@@ -53,7 +53,7 @@ def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
     kb = _kb(cfg)
     if not kb.store.count()["chunks"]:
         raise ZhikuError(f"the knowledge base at {cfg.home} is empty; run `zhiku ingest PATH` first")
-    ans = ask(kb, a.question, mode)
+    ans = ask(kb, a.question, mode, scope=_scope(kb, a))
     if a.json:
         print(json.dumps(_answer_json(ans), ensure_ascii=False, indent=1, default=str))
         return 0
@@ -65,6 +65,21 @@ def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
         print(f"  [{c.marker}] {c.label()}")
     print(f"置信度 {ans.confidence:.2f}" + ("（低）" if ans.confidence < 0.5 else ""))
     return 0
+
+
+def _scope(kb, a: argparse.Namespace):
+    """Turn --doc/--section/--version into a Scope; --doc takes a path or a title."""
+    from zhiku.index.store import Scope
+
+    doc_ids: tuple[str, ...] = ()
+    if a.doc:
+        docs = [d for d in kb.store.documents() if a.doc in {d.path, *d.aliases}]
+        if not docs:
+            docs = [d for _, ds in kb.titles().match(a.doc) for d in ds]
+        if not docs:
+            raise ZhikuError(f"no document matches --doc {a.doc!r}; see `zhiku status` or pass a path")
+        doc_ids = tuple(d.doc_id for d in docs)
+    return Scope(doc_ids=doc_ids, section_id=a.section, version_date=a.version)
 
 
 def cmd_status(cfg: Config, a: argparse.Namespace) -> int:
@@ -107,6 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("ask", help="answer a question with citations")
     s.add_argument("question")
     s.add_argument("--mode", default="hybrid", help="bm25 | dense | hybrid | full")
+    s.add_argument("--doc", help="only this document (path or title, e.g. 劳动合同法)")
+    s.add_argument("--section", help="only this section id and its children, e.g. 2 or 5.1")
+    s.add_argument("--version", help="only chunks of this version date, YYYY-MM-DD")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_ask)
     s = sub.add_parser("status", help="what is indexed")

@@ -33,7 +33,7 @@ class Config(BaseSettings):
     candidates: int = Field(default=50, ge=1, description="hits fetched per retriever before fusion")
     chunk_size: int = Field(default=500, ge=50, description="target characters per split chunk")
     chunk_overlap: float = Field(default=0.15, ge=0.0, lt=0.5, description="overlap share")
-    min_confidence: float = Field(default=0.35, ge=0.0, le=1.0, description="refuse below this")
+    min_confidence: float = Field(default=0.40, ge=0.0, le=1.0, description="refuse below this")
     refusal_text: str = Field(default=DEFAULT_REFUSAL)
     vector_cache: Path | None = Field(default=None, description="vector cache file; default in home")
 

@@ -55,7 +55,7 @@ class KnowledgeBase:
         self.config = config
         self.segment = segmenters.create(config.segmenter)
         # Words (not single characters) for answer composition and confidence.
-        self.words = segmenters.create("jieba")
+        self.words = segmenters.create("words")
         self._embedder = None
         emb_name, dim = self._embedder_identity()
         self.store = stores.create(config.store, config.store_path, emb_name, dim, config.segmenter)
@@ -111,7 +111,7 @@ class KnowledgeBase:
             sections = build_tree(doc)
             chunks = chunk_document(doc, sections, size=self.config.chunk_size,
                                     overlap=self.config.chunk_overlap)
-            segs = [" ".join(self.segment(c.text)) for c in chunks]
+            segs = [" ".join(self.segment(keyword_text(c))) for c in chunks]
             batch.append((doc, sections, chunks, segs))
             new_chunks.extend(chunks)
             if sum(len(b[2]) for b in batch) >= 5000:
@@ -201,6 +201,17 @@ class KnowledgeBase:
     def has_vectors(self) -> bool:
         """Whether any chunk has a vector (dense search is possible)."""
         return self.store.count()["vectors"] > 0
+
+
+def chunk_header(c: Chunk) -> str:
+    """The chunk's place in words: short title and section labels (contextual header)."""
+    title = c.title.replace("中华人民共和国", "").strip()
+    return " ".join([title, *c.section_path]).strip()
+
+
+def keyword_text(c: Chunk) -> str:
+    """What BM25 indexes for a chunk: its header, then its text."""
+    return f"{chunk_header(c)}\n{c.text}"
 
 
 def _with_alias(doc: Document, path: str) -> Document:

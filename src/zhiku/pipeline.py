@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -64,15 +64,27 @@ def _brief(hits: list[Hit], n: int = 5) -> list[dict[str, Any]]:
             for h in hits[:n]]
 
 
-def _exact(kb: KnowledgeBase, ref: ClauseRef, terms: list[str], k: int) -> list[Hit]:
+def _narrow(scope: Scope, doc_ids: tuple[str, ...]) -> Scope | None:
+    """The caller's scope limited to ``doc_ids`` (None when nothing is left)."""
+    if scope.doc_ids:
+        doc_ids = tuple(d for d in doc_ids if d in scope.doc_ids)
+        if not doc_ids:
+            return None
+    return replace(scope, doc_ids=doc_ids)
+
+
+def _exact(kb: KnowledgeBase, ref: ClauseRef, terms: list[str], k: int, scope: Scope) -> list[Hit]:
     if not ref.article:
         return []
     if ref.doc_ids:
-        found = kb.store.find(Scope(doc_ids=ref.doc_ids, article=ref.article))
+        narrowed = _narrow(scope, ref.doc_ids)
+        if narrowed is None:
+            return []
+        found = kb.store.find(replace(narrowed, article=ref.article))
         rank = {d: i for i, d in enumerate(ref.doc_ids)}
         found.sort(key=lambda c: rank.get(c.doc_id, 99))
         return [Hit(c, 1.0, "clause", {"clause": (i, 1.0)}) for i, c in enumerate(found, 1)]
-    hits = kb.store.keyword(terms, k, Scope(article=ref.article))
+    hits = kb.store.keyword(terms, k, replace(scope, article=ref.article))
     return [Hit(h.chunk, h.score, "clause", {"clause": (i, h.score)}) for i, h in enumerate(hits, 1)]
 
 
@@ -107,11 +119,11 @@ def retrieve(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: 
     if structured:
         with _Timer(trace, "resolve") as d:
             ref = kb.titles().resolve(question)
-            exact = _exact(kb, ref, kw_terms, k)
+            exact = _exact(kb, ref, kw_terms, k, scope)
             d.update(names=list(ref.names), article=ref.article, exact=_brief(exact))
     lists = _fuzzy(kb, question, kw_terms, mode, scope, k, trace)
-    if structured and ref.doc_ids and not exact:
-        scoped = Scope(doc_ids=ref.doc_ids, subindexes=scope.subindexes)
+    scoped = _narrow(scope, ref.doc_ids) if structured and ref.doc_ids and not exact else None
+    if scoped is not None:
         lists += _fuzzy(kb, question, kw_terms, mode, scoped, k, trace)
     with _Timer(trace, "fuse") as d:
         fmode = FusionMode.from_str(cfg.fusion)
@@ -156,9 +168,10 @@ def ask(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: Scope
     trace = list(r.trace)
     conf, why = confidence(kb, r)
     top = r.hits[: kb.config.top_k]
+    considered = tuple(r.hits[: max(kb.config.top_k, 10)])
     if conf < kb.config.min_confidence:
         trace.append(TraceStep("refuse", 0.0, {"confidence": conf, "why": why}))
-        return Answer(question, kb.config.refusal_text, (), conf, True, tuple(top), tuple(trace),
+        return Answer(question, kb.config.refusal_text, (), conf, True, considered, tuple(trace),
                       f"{why}，低于阈值 {kb.config.min_confidence:.2f}")
     with _Timer(trace, "compose") as d:
         evidence = top[:1] if r.exact else top
@@ -168,7 +181,7 @@ def ask(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: Scope
         chunks = {c.marker: _chunk_of(evidence, c.chunk_id) for c in cites}
         checks = verify(text, chunks)
         d.update(checked=len(checks), unsupported=sum(not c.supported for c in checks))
-    return Answer(question, text, cites, conf, False, tuple(top), tuple(trace), why)
+    return Answer(question, text, cites, conf, False, considered, tuple(trace), why)
 
 
 def _chunk_of(hits: list[Hit], chunk_id: str):

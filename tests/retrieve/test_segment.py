@@ -29,5 +29,5 @@ def test_query_terms_drop_question_words():
 
 
 def test_unknown_segmenter():
-    with pytest.raises(ZhikuError, match="char, jieba, mixed"):
+    with pytest.raises(ZhikuError, match="char, jieba, mixed, words"):
         segmenters.create("ik")

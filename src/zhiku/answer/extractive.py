@@ -79,9 +79,9 @@ def compose(
 
 
 def _pick(terms, hits, idf, max_chars: int, max_sentences: int) -> list[Sentence]:
-    """Each of the two best hits contributes its best sentence when that sentence covers
-    at least half as much of the question as the best one; the rest is filled greedily
-    with sentences scoring at least 60 % of the best."""
+    """Each of the two best hits contributes its best sentence when retrieval ranks it
+    close to the top (score at least 80 % of the best hit's); the rest is filled greedily
+    with sentences scoring at least 60 % of the best sentence."""
     cands = []
     for r, h in enumerate(hits):
         for pos, s in split_sentences(h.chunk.text):
@@ -90,10 +90,11 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int) -> list[Sentence
     if not cands:
         return []
     best = cands[0].score
-    picked: list[Sentence] = []
+    picked: list[Sentence] = [cands[0]]
     for r in (0, 1):
         top = next((c for c in cands if c.hit_rank == r), None)
-        if top is not None and top.score >= 0.5 * best:
+        close = r < len(hits) and hits[r].score >= 0.8 * hits[0].score
+        if top is not None and top not in picked and close and top.score > 0.15 / (r + 1):
             picked.append(top)
     used = sum(len(s.text) for s in picked)
     for s in cands:

@@ -33,7 +33,10 @@ def versions_of(root: Path, gold: set[str]) -> list[Path]:
 
 
 def _eval_home(cfg: Config, spec: str) -> Path:
-    return cfg.home / "eval" / content_hash(spec, cfg.segmenter, cfg.embedder, cfg.chunk_size.__str__())
+    from zhiku.index.store import SCHEMA_VERSION
+
+    parts = (spec, cfg.segmenter, cfg.embedder, str(cfg.chunk_size), str(SCHEMA_VERSION))
+    return cfg.home / "eval" / content_hash(*parts)
 
 
 def prepare(cfg: Config, corpus: str, items: list[EvalItem], gold_only: bool, dense: bool,

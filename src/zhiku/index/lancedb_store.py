@@ -56,6 +56,11 @@ class LanceStore:
             mpath.write_text(json.dumps(want, ensure_ascii=False, indent=1), encoding="utf-8")
             return want
         have = json.loads(mpath.read_text(encoding="utf-8"))
+        if have.get("schema") != SCHEMA_VERSION:
+            raise ZhikuError(
+                f"the index at {self.path} has schema {have.get('schema')} but this zhiku needs "
+                f"{SCHEMA_VERSION}; re-ingest into a new ZHIKU_HOME (cached vectors are reused)"
+            )
         for key in ("embedder", "dim", "segmenter"):
             if have.get(key) != want[key]:
                 raise ZhikuError(
@@ -131,7 +136,8 @@ class LanceStore:
             raise ZhikuError(f"vectors have {vectors.shape[1]} dimensions but the index expects {self.dim}")
         rows = [{
             "id": c.id, "doc_id": c.doc_id, "subindex": subindex_of(c.doc_path),
-            "article": c.article, "section_id": c.section_id, "vector": v.tolist(),
+            "article": c.article, "section_id": c.section_id, "version_date": c.version_date,
+            "vector": v.tolist(),
         } for c, v in zip(chunks, vectors)]
         self.vectors.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(rows)
 

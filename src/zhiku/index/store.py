@@ -16,7 +16,7 @@ from zhiku.errors import ZhikuError
 from zhiku.registry import Registry
 from zhiku.types import Chunk, Document, Hit, Section
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 3  # 3: BM25 text carries the chunk's title and section header
 stores: Registry[Any] = Registry("store")
 
 
@@ -28,6 +28,7 @@ class Scope:
     subindexes: tuple[str, ...] = ()
     article: str | None = None
     section_id: str | None = None
+    version_date: str | None = None
 
     def where(self) -> str | None:
         """SQL filter for LanceDB, or None for the whole knowledge base."""
@@ -38,6 +39,8 @@ class Scope:
             parts.append(f"subindex IN ({_sql_list(self.subindexes)})")
         if self.article:
             parts.append(f"article = {_sql_str(self.article)}")
+        if self.version_date:
+            parts.append(f"version_date = {_sql_str(self.version_date)}")
         if self.section_id:
             s = _sql_str(self.section_id)
             parts.append(f"(section_id = {s} OR section_id LIKE {_sql_str(self.section_id + '.%')})")
@@ -74,7 +77,7 @@ def _doc_schema() -> pa.Schema:
 def _vec_schema(dim: int) -> pa.Schema:
     return pa.schema([
         ("id", pa.string()), ("doc_id", pa.string()), ("subindex", pa.string()),
-        ("article", pa.string()), ("section_id", pa.string()),
+        ("article", pa.string()), ("section_id", pa.string()), ("version_date", pa.string()),
         ("vector", pa.list_(pa.float32(), dim)),
     ])
 

@@ -13,10 +13,15 @@ segmenters: Registry[Segmenter] = Registry("segmenter")
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _KEEP = re.compile(r"[\w\u3400-\u4dbf\u4e00-\u9fff]", re.UNICODE)
-# Words so common in questions that they only add noise to a BM25 query.
+# Function words and question words: they carry no topic, and in a formal corpus
+# (laws, manuals) colloquial ones like 我/咱们 are rare enough to get a misleadingly high IDF.
 QUESTION_WORDS = frozenset(
-    "什么 哪些 哪个 哪 怎么 怎样 如何 多少 多久 多长 几 吗 呢 吧 是否 是不是 可以 能否 能不能 "
-    "请问 规定 规定了 了 的 是 有 在 和 与 或 及 对 被 把 为 了解 一下 应当 怎么办 需要".split()
+    """什么 哪些 哪个 哪 哪里 怎么 怎样 怎么样 如何 为什么 多少 多久 多长 几 几个 吗 呢 吧 啊 呀
+    是否 是不是 可以 可不可以 能否 能不能 能 不能 会 会不会 要 要不要 得 请问 规定 规定了 了 的 地
+    是 有 有没有 没有 在 和 与 或 或者 及 对 被 把 为 给 让 跟 向 从 到 去 来 就 才 还 也 都 又
+    再 很 太 更 最 这 那 这个 那个 这样 那样 这种 那种 这些 那些 其 之 一 一个 一下 一些 我 你
+    他 她 它 我们 你们 他们 她们 咱们 自己 人家 现在 已经 一直 一般 大概 了解 应当 怎么办 需要
+    讲 讲的是 说 条讲 合法 吗 嘛 么""".split()
 )
 
 
@@ -36,6 +41,20 @@ def make_jieba() -> Segmenter:
 
     def seg(text: str) -> list[str]:
         return _clean(rjieba.cut_for_search(normalise(text)))
+
+    return seg
+
+
+@segmenters.register("words")
+def make_words() -> Segmenter:
+    """rjieba's precise mode: one reading of the text, no overlapping sub-words.
+
+    Used for answer composition and confidence, where overlapping sub-words would
+    count one concept several times."""
+    import rjieba
+
+    def seg(text: str) -> list[str]:
+        return _clean(rjieba.cut(normalise(text)))
 
     return seg
 
