@@ -14,7 +14,7 @@ LAWS = DATA / "laws"
 
 @pytest.fixture(scope="session")
 def laws_dir() -> Path:
-    """Real law files copied from the shared corpus (see tests/data/laws/SOURCE.md)."""
+    """Real law files copied from the shared corpus (see tests/data/SOURCE-laws.md)."""
     return LAWS
 
 
