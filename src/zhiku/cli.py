@@ -21,14 +21,16 @@ def _kb(cfg: Config):
 
 def cmd_ingest(cfg: Config, a: argparse.Namespace) -> int:
     kb = _kb(cfg)
-    rep = kb.ingest(a.paths, dense=not a.no_dense, progress=not a.quiet,
+    rep = kb.ingest(a.paths, dense=not a.no_dense, progress=not a.quiet, prune=a.prune,
                     on_error=lambda f, e: print(f"skipped {f}: {e}", file=sys.stderr))
     rate = rep.chunks / rep.seconds if rep.seconds else 0.0
     if a.json:
-        print(json.dumps(asdict(rep), ensure_ascii=False, indent=1))
+        out = {k: v for k, v in asdict(rep).items() if k != "seen"}
+        print(json.dumps(out, ensure_ascii=False, indent=1))
     else:
+        pruned = f", {rep.pruned} removed" if a.prune else ""
         print(f"{rep.files} files: {rep.added} indexed, {rep.unchanged} unchanged, "
-              f"{rep.aliased} duplicates, {len(rep.failed)} failed; {rep.chunks} chunks, "
+              f"{rep.aliased} duplicates, {len(rep.failed)} failed{pruned}; {rep.chunks} chunks, "
               f"{rep.embedded} embedded in {rep.seconds:.1f}s ({rate:.1f} chunks/s)")
         if a.no_dense and rep.chunks:
             print("keyword search is ready; run `zhiku embed` to add vectors for semantic search")
@@ -69,7 +71,7 @@ def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
 
 def _scope(kb, a: argparse.Namespace):
     """Turn --doc/--section/--version into a Scope; --doc takes a path or a title."""
-    from zhiku.index.store import Scope
+    from zhiku.index.store import Scope, check_versions
 
     doc_ids: tuple[str, ...] = ()
     if a.doc:
@@ -79,7 +81,9 @@ def _scope(kb, a: argparse.Namespace):
         if not docs:
             raise ZhikuError(f"no document matches --doc {a.doc!r}; see `zhiku status` or pass a path")
         doc_ids = tuple(d.doc_id for d in docs)
-    return Scope(doc_ids=doc_ids, section_id=a.section, version_date=a.version)
+    versions = "all" if a.all_versions else (a.as_of or "current")
+    return Scope(doc_ids=doc_ids, section_id=a.section, version_date=a.version,
+                 versions=check_versions(versions))
 
 
 def cmd_status(cfg: Config, a: argparse.Namespace) -> int:
@@ -92,6 +96,27 @@ def cmd_status(cfg: Config, a: argparse.Namespace) -> int:
     else:
         for k, v in info.items():
             print(f"{k:16} {v}")
+    return 0
+
+
+def cmd_doctor(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.index.doctor import check
+
+    rep = check(_kb(cfg), fix=a.fix, progress=not a.quiet)
+    for what, n in rep.problems.items():
+        print(f"{'ok ' if not n else 'BAD'} {what}: {n}")
+    for note in rep.notes:
+        print(f"    {note}")
+    return 0 if rep.healthy or a.fix else 1
+
+
+def cmd_compact(cfg: Config, a: argparse.Namespace) -> int:
+    kb = _kb(cfg)
+    with kb.store.transaction():
+        n = kb.store.compact()
+        kb.store.build_indexes()
+    kb.store.cleanup()
+    print(f"removed {n} deleted documents; old table versions cleaned up")
     return 0
 
 
@@ -116,6 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("ingest", help="index files and folders (.md .markdown .txt)")
     s.add_argument("paths", nargs="+")
     s.add_argument("--no-dense", action="store_true", help="keyword index only; embed later")
+    s.add_argument("--prune", action="store_true",
+                   help="remove documents that are no longer in the given folders")
     s.add_argument("--json", action="store_true")
     s.add_argument("--quiet", action="store_true", help="no progress bars")
     s.set_defaults(func=cmd_ingest)
@@ -125,11 +152,19 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--doc", help="only this document (path or title, e.g. 劳动合同法)")
     s.add_argument("--section", help="only this section id and its children, e.g. 2 or 5.1")
     s.add_argument("--version", help="only chunks of this version date, YYYY-MM-DD")
+    s.add_argument("--as-of", help="answer from the versions in force on this date, YYYY-MM-DD")
+    s.add_argument("--all-versions", action="store_true", help="search superseded versions too")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_ask)
     s = sub.add_parser("status", help="what is indexed")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_status)
+    s = sub.add_parser("doctor", help="check the index; --fix repairs what is safe")
+    s.add_argument("--fix", action="store_true")
+    s.add_argument("--quiet", action="store_true")
+    s.set_defaults(func=cmd_doctor)
+    s = sub.add_parser("compact", help="physically remove deleted documents and old versions")
+    s.set_defaults(func=cmd_compact)
     s = sub.add_parser("embed", help="add vectors to chunks that have none")
     s.add_argument("--quiet", action="store_true")
     s.set_defaults(func=cmd_embed)
@@ -142,6 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--flat", action="store_true", help="no clause resolution or title scoping")
     s.add_argument("--no-dense", action="store_true", help="do not embed the corpus")
     s.add_argument("--limit", type=int, help="first N questions of each set")
+    s.add_argument("--versions", default="all",
+                   help="all (default: gold sets name any version), current, or a date")
     s.add_argument("--json", help="write the numbers to this file")
     s.add_argument("--quiet", action="store_true")
     s.set_defaults(func=cmd_eval)

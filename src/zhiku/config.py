@@ -31,6 +31,7 @@ class Config(BaseSettings):
     alpha: float = Field(default=0.5, ge=0.0, le=1.0, description="dense weight in weighted fusion")
     top_k: int = Field(default=5, ge=1, description="passages used for the answer")
     candidates: int = Field(default=50, ge=1, description="hits fetched per retriever before fusion")
+    ingest_batch: int = Field(default=2000, ge=1, description="chunks per published write")
     chunk_size: int = Field(default=500, ge=50, description="target characters per split chunk")
     chunk_overlap: float = Field(default=0.15, ge=0.0, lt=0.5, description="overlap share")
     min_confidence: float = Field(default=0.40, ge=0.0, le=1.0, description="refuse below this")

@@ -36,7 +36,9 @@ class IngestReport:
     aliased: int = 0
     chunks: int = 0
     embedded: int = 0
+    pruned: int = 0
     failed: list[tuple[str, str]] = field(default_factory=list)
+    seen: set[tuple[str, str]] = field(default_factory=set)
     seconds: float = 0.0
     embed_seconds: float = 0.0
 
@@ -78,21 +80,28 @@ class KnowledgeBase:
 
     # -- ingest ---------------------------------------------------------------------------
     def ingest(self, paths: Iterable[str | Path], dense: bool = True, progress: bool = True,
-               on_error: Callable[[str, str], None] | None = None) -> IngestReport:
-        """Load, structure, chunk and index files; embed new chunks unless ``dense`` is off.
+               on_error: Callable[[str, str], None] | None = None,
+               prune: bool = False) -> IngestReport:
+        """Load, structure, chunk and index files; embed chunks unless ``dense`` is off.
 
         Files that cannot be read are reported (``on_error`` and ``report.failed``) and
-        skipped; nothing already indexed is touched by a bad file.
+        skipped; nothing already indexed is touched by a bad file. Unchanged files are
+        skipped; a changed file replaces its old version atomically. With ``prune``,
+        documents that came from a given folder but are no longer in it are deleted
+        (logically; ``compact`` removes them for good).
 
         Raises:
-            ZhikuError: a path does not exist.
+            ZhikuError: a path does not exist, or another process is writing the index.
         """
         t0 = time.perf_counter()
         rep = IngestReport()
         pairs = iter_files(list(paths))
         rep.files = len(pairs)
-        docs = self._load(pairs, rep, progress, on_error)
-        return self._index(docs, rep, dense, progress, t0)
+        docs, roots = self._load(pairs, rep, progress, on_error)
+        if prune:
+            rep.pruned = self._prune(paths, {(roots[d.id], p) for d in docs for p in (d.path, *d.aliases)}
+                                     | rep.seen)
+        return self._index(self._dedupe(docs, rep), rep, dense, progress, t0, roots)
 
     def ingest_documents(self, docs: Iterable[Document], dense: bool = True,
                          progress: bool = True) -> IngestReport:
@@ -101,55 +110,73 @@ class KnowledgeBase:
         rep = IngestReport()
         docs = list(docs)
         rep.files = len(docs)
-        return self._index(self._dedupe(docs, rep), rep, dense, progress, t0)
+        return self._index(self._dedupe(docs, rep), rep, dense, progress, t0, {})
 
     def _index(self, docs: list[Document], rep: IngestReport, dense: bool, progress: bool,
-               t0: float) -> IngestReport:
+               t0: float, roots: dict[str, str]) -> IngestReport:
         batch: list = []
-        new_chunks: list[Chunk] = []
         for doc in docs:
             sections = build_tree(doc)
             chunks = chunk_document(doc, sections, size=self.config.chunk_size,
                                     overlap=self.config.chunk_overlap)
             segs = [" ".join(self.segment(keyword_text(c))) for c in chunks]
             batch.append((doc, sections, chunks, segs))
-            new_chunks.extend(chunks)
-            if sum(len(b[2]) for b in batch) >= 5000:
-                self.store.add(batch)
+            rep.chunks += len(chunks)
+            if sum(len(b[2]) for b in batch) >= self.config.ingest_batch:
+                self._commit(batch, roots)
                 batch = []
         if batch:
-            self.store.add(batch)
-        if docs:
-            self.store.build_indexes()
-            self._titles = None
-            self._n_chunks = None
-        rep.added, rep.chunks = len(docs), len(new_chunks)
-        if dense and new_chunks:
+            self._commit(batch, roots)
+        rep.added = len(docs)
+        self._titles, self._n_chunks = None, None
+        if dense:
             t1 = time.perf_counter()
-            rep.embedded = self._embed(new_chunks, progress)
+            rep.embedded = self.embed_missing(progress)
             rep.embed_seconds = time.perf_counter() - t1
         rep.seconds = time.perf_counter() - t0
         return rep
 
-    def _load(self, pairs, rep: IngestReport, progress: bool, on_error) -> list[Document]:
+    def _commit(self, batch: list, roots: dict[str, str]) -> None:
+        """Write one batch of documents as one published transaction."""
+        with self.store.transaction():
+            self.store.add(batch, roots)
+            self.store.build_indexes()
+
+    def _prune(self, paths: Iterable[str | Path], present: set[tuple[str, str]]) -> int:
+        folders = {str(Path(p).resolve()) for p in paths if Path(p).is_dir()}
+        gone = [d.doc_id for d in self.store.documents()
+                if d.source_root in folders and not d.deleted
+                and not any((d.source_root, p) in present for p in (d.path, *d.aliases))]
+        if gone:
+            with self.store.transaction():
+                self.store.mark_deleted(gone)
+            self._titles = None
+        return len(gone)
+
+    def _load(self, pairs, rep: IngestReport, progress: bool, on_error):
         from tqdm import tqdm
 
-        docs = []
+        docs, roots = [], {}
         for f, root in tqdm(pairs, desc="reading", unit="file", file=sys.stderr,
                             disable=not progress or len(pairs) < 20):
             try:
-                docs.append(load_file(f, root))
+                doc = load_file(f, root)
             except ZhikuError as e:
                 rep.failed.append((str(f), str(e)))
+                rep.seen.add((str(Path(root).resolve()), Path(f).relative_to(root).as_posix()))
                 if on_error:
                     on_error(str(f), str(e))
-        return self._dedupe(docs, rep)
+                continue
+            docs.append(doc)
+            roots.setdefault(doc.id, str(Path(root).resolve()))
+        return docs, roots
 
     def _dedupe(self, docs: list[Document], rep: IngestReport) -> list[Document]:
         """Drop documents already stored (recording new paths as aliases) and merge
         byte-identical copies within the batch into one document with aliases."""
         seen: dict[str, Document] = {}
-        stored = self.store.doc_ids()
+        stored = {d.doc_id: d for d in self.store.documents()}
+        aliases: list[tuple[str, str]] = []
         for doc in docs:
             first = seen.get(doc.id)
             if first is not None:
@@ -157,23 +184,30 @@ class KnowledgeBase:
                     seen[doc.id] = _with_alias(first, doc.path)
                     rep.aliased += 1
                 continue
-            if doc.id in stored:
-                self.store.add_alias(doc.id, doc.path)
+            old = stored.get(doc.id)
+            if old is not None and not old.deleted:
+                if doc.path != old.path and doc.path not in old.aliases:
+                    aliases.append((doc.id, doc.path))
                 rep.unchanged += 1
                 continue
             seen[doc.id] = doc
+        if aliases:
+            with self.store.transaction():
+                for doc_id, path in aliases:
+                    self.store.add_alias(doc_id, path)
         return list(seen.values())
 
     def _embed(self, chunks: list[Chunk], progress: bool) -> int:
         cache = VectorCache(self.config.cache_path)
         emb = self.embedder
-        step = max(self.config.embed_batch * 8, 256)
+        step = self.config.ingest_batch  # vectors are published every this many chunks
         with _bar(len(chunks), "embedding", progress) as bar:
             for s in range(0, len(chunks), step):
                 part = chunks[s : s + step]
                 vecs = embed_cached(emb, cache, [c.text for c in part], self.config.embed_batch,
                                     progress=bar.update)
-                self.store.add_vectors(part, vecs)
+                with self.store.transaction():
+                    self.store.add_vectors(part, vecs)
         cache.close()
         return len(chunks)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -74,6 +75,8 @@ def _narrow(scope: Scope, doc_ids: tuple[str, ...]) -> Scope | None:
 
 
 def _exact(kb: KnowledgeBase, ref: ClauseRef, terms: list[str], k: int, scope: Scope) -> list[Hit]:
+    """Chunks holding the named article; when no version in scope has it but an older
+    version does, those are returned (the answer then says the version is superseded)."""
     if not ref.article:
         return []
     if ref.doc_ids:
@@ -81,11 +84,31 @@ def _exact(kb: KnowledgeBase, ref: ClauseRef, terms: list[str], k: int, scope: S
         if narrowed is None:
             return []
         found = kb.store.find(replace(narrowed, article=ref.article))
+        if not found and scope.versions != "all":
+            found = kb.store.find(replace(narrowed, article=ref.article, versions="all"))
         rank = {d: i for i, d in enumerate(ref.doc_ids)}
         found.sort(key=lambda c: rank.get(c.doc_id, 99))
         return [Hit(c, 1.0, "clause", {"clause": (i, 1.0)}) for i, c in enumerate(found, 1)]
     hits = kb.store.keyword(terms, k, replace(scope, article=ref.article))
     return [Hit(h.chunk, h.score, "clause", {"clause": (i, h.score)}) for i, h in enumerate(hits, 1)]
+
+
+def version_notes(kb: KnowledgeBase, cites, day: str) -> list[str]:
+    """Sentences saying which cited versions are no longer (or not yet) in force on ``day``."""
+    notes = []
+    docs = {d.doc_id: d for d in kb.store.documents()}
+    by_path = {d.path: d for d in docs.values()}
+    for c in cites:
+        d = next((x for x in docs.values() if x.path == c.doc_path), None)
+        if d is None or not d.effective:
+            continue
+        if d.expiry and d.expiry <= day:
+            newer = by_path.get(d.superseded_by or "")
+            what = f"{newer.title}（{newer.version_date} 版）" if newer else (d.superseded_by or "新版本")
+            notes.append(f"注意：引用 {c.marker} 的 {d.version_date} 版已于 {d.expiry} 失效，被 {what} 取代。")
+        elif d.effective > day:
+            notes.append(f"注意：引用 {c.marker} 的 {d.version_date} 版自 {d.effective} 起施行。")
+    return notes
 
 
 def _fuzzy(kb, question: str, terms: list[str], mode: Mode, scope: Scope, k: int,
@@ -181,6 +204,10 @@ def ask(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: Scope
         chunks = {c.marker: _chunk_of(evidence, c.chunk_id) for c in cites}
         checks = verify(text, chunks)
         d.update(checked=len(checks), unsupported=sum(not c.supported for c in checks))
+    day = dt.date.today().isoformat() if scope.versions in ("current", "all") else scope.versions
+    notes = version_notes(kb, cites, day)
+    if notes:
+        text = text + "\n" + "\n".join(notes)
     return Answer(question, text, cites, conf, False, considered, tuple(trace), why)
 
 

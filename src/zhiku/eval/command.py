@@ -70,7 +70,10 @@ def prepare(cfg: Config, corpus: str, items: list[EvalItem], gold_only: bool, de
 
 def run_eval_command(cfg: Config, a: argparse.Namespace) -> int:
     """Entry of ``zhiku eval``; prints one table per set and optionally writes JSON."""
+    from zhiku.index.store import Scope, check_versions
     from zhiku.pipeline import Mode, ask, retrieve
+
+    check_versions(a.versions)
 
     sets = {_set_name(Path(s)): load_set(s) for s in a.sets}
     items = [it for v in sets.values() for it in v]
@@ -87,9 +90,11 @@ def run_eval_command(cfg: Config, a: argparse.Namespace) -> int:
     out: dict[str, Any] = {"corpus": a.corpus, "counts": counts, "sets": {}}
     for name, its in sets.items():
         its = its[: a.limit] if a.limit else its
-        searchers = {m.value: (lambda q, m=m: retrieve(kb, q, m, structured=structured).hits)
+        scope = Scope(versions=a.versions)
+        searchers = {m.value: (lambda q, m=m: retrieve(kb, q, m, scope, structured=structured).hits)
                      for m in modes if m is not Mode.FULL and (m is Mode.BM25 or dense)}
-        answer = (lambda q: ask(kb, q, Mode.FULL if dense else Mode.BM25)) if Mode.FULL in modes else None
+        answer = ((lambda q: ask(kb, q, Mode.FULL if dense else Mode.BM25, scope))
+                  if Mode.FULL in modes else None)
         report = run_eval(its, searchers, answer=answer, aliases=aliases, progress=not a.quiet, name=name)
         print(f"\n## {name} ({len(its)} questions{', flat' if a.flat else ''})")
         print(format_table(summarise(report)))

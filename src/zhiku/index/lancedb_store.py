@@ -1,10 +1,20 @@
-"""LanceDB backend: BM25 over pre-segmented text (whitespace tokenizer) and flat vectors."""
+"""LanceDB backend: BM25 over pre-segmented text (whitespace tokenizer) and flat vectors.
+
+Readers only ever see a *published* state: ``manifest.json`` names one table version per
+table, written atomically (temp file + rename) at the end of each write transaction.
+Readers check those versions out, so a document swap is seen whole or not at all, and a
+writer killed mid-way leaves unpublished commits that the next writer rolls back.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
+import fcntl
 import json
+import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -13,49 +23,57 @@ import numpy as np
 
 from zhiku.errors import ZhikuError
 from zhiku.index.store import (
-    SCHEMA_VERSION, DocRecord, Scope, _chunk_schema, _doc_schema, _sql_list, _vec_schema,
-    row_to_chunk, stores, subindex_of,
+    SCHEMA_VERSION, DocRecord, Scope, _chunk_schema, _doc_schema, _sql_list, _sql_str,
+    _vec_schema, check_versions, row_to_chunk, stores, subindex_of,
 )
+from zhiku.index.versions import VersionInfo, in_force, link
 from zhiku.types import Chunk, Document, Hit, Section
 
 _FTS = dict(
     with_position=False, base_tokenizer="whitespace", lower_case=False, stem=False,
     remove_stop_words=False, ascii_folding=False, max_token_length=None,
 )
+TABLES = ("chunks", "documents", "vectors")
 
 
 class LanceStore:
     """Chunks, documents and vectors in three LanceDB tables under one folder.
 
-    A ``manifest.json`` pins the embedder and segmenter the index was built with;
-    opening it with others is refused, never silently mixed.
+    The manifest pins the embedder and segmenter the index was built with; opening it
+    with others is refused, never silently mixed.
     """
 
     def __init__(self, path: Path, embedder: str, dim: int, segmenter: str) -> None:
         import lancedb
 
         self.path = path
-        path.mkdir(parents=True, exist_ok=True)
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ZhikuError(f"cannot create the index folder {path}: {e.strerror}; "
+                             "choose a writable ZHIKU_HOME") from e
+        self._mpath = path / "manifest.json"
         self.manifest = self._check_manifest(embedder, dim, segmenter)
         self.dim = dim
         self._db = lancedb.connect(str(path))
         names = set(self._db.table_names())
-        self.chunks = self._table("chunks", _chunk_schema(), names)
-        self.docs = self._table("documents", _doc_schema(), names)
-        self.vectors = self._table("vectors", _vec_schema(dim), names)
-        self._df_path = path / "df.json"
+        schemas = {"chunks": _chunk_schema(), "documents": _doc_schema(), "vectors": _vec_schema(dim)}
+        self._w = {n: self._table(n, schemas[n], names) for n in TABLES}
+        self._r = {n: self._db.open_table(n) for n in TABLES}
+        self._seen_mtime = -1
         self._df: Counter[str] = Counter()
-        if self._df_path.exists():
-            self._df = Counter(json.loads(self._df_path.read_text(encoding="utf-8")))
+        self._versions: dict[str, VersionInfo] | None = None
+        self._lockf: Any = None
+        if "published" not in self.manifest:
+            self._publish()
+        self._refresh()
 
-    # -- set-up ---------------------------------------------------------------------------
+    # -- manifest and publishing ----------------------------------------------------------
     def _check_manifest(self, embedder: str, dim: int, segmenter: str) -> dict[str, Any]:
-        mpath = self.path / "manifest.json"
         want = {"schema": SCHEMA_VERSION, "embedder": embedder, "dim": dim, "segmenter": segmenter}
-        if not mpath.exists():
-            mpath.write_text(json.dumps(want, ensure_ascii=False, indent=1), encoding="utf-8")
+        if not self._mpath.exists():
             return want
-        have = json.loads(mpath.read_text(encoding="utf-8"))
+        have = json.loads(self._mpath.read_text(encoding="utf-8"))
         if have.get("schema") != SCHEMA_VERSION:
             raise ZhikuError(
                 f"the index at {self.path} has schema {have.get('schema')} but this zhiku needs "
@@ -74,59 +92,144 @@ class LanceStore:
             return self._db.open_table(name)
         return self._db.create_table(name, schema=schema)
 
-    # -- writing --------------------------------------------------------------------------
-    def add(self, items: Sequence[tuple[Document, list[Section], list[Chunk], list[str]]]) -> None:
+    def _publish(self) -> None:
+        """Make the writer's current table versions (and term statistics) what readers see."""
+        gen = int(self.manifest.get("generation", 0)) + 1
+        df_name = f"df-{gen}.json"
+        _atomic_write(self.path / df_name, json.dumps(self._df, ensure_ascii=False))
+        old_df = self.manifest.get("df")
+        self.manifest = {**self.manifest, "generation": gen, "df": df_name,
+                         "published": {n: self._w[n].version for n in TABLES}}
+        _atomic_write(self._mpath, json.dumps(self.manifest, ensure_ascii=False, indent=1))
+        if old_df and old_df != df_name:
+            (self.path / old_df).unlink(missing_ok=True)
+
+    def _refresh(self) -> None:
+        """Point the read handles at the published versions if the manifest changed."""
+        try:
+            mtime = self._mpath.stat().st_mtime_ns
+        except FileNotFoundError:
+            return
+        if mtime == self._seen_mtime:
+            return
+        man = json.loads(self._mpath.read_text(encoding="utf-8"))
+        for n, v in man.get("published", {}).items():
+            self._r[n].checkout(v)
+        dfp = self.path / man.get("df", "")
+        self._df = Counter(json.loads(dfp.read_text(encoding="utf-8"))) if dfp.is_file() else Counter()
+        self.manifest, self._seen_mtime, self._versions = man, mtime, None
+
+    @contextmanager
+    def transaction(self) -> Iterator[LanceStore]:
+        """One atomic write: readers see all of it after it ends, or none of it.
+
+        Only one writer at a time; a writer's unpublished commits left by a crash are
+        rolled back when the next transaction starts.
+
+        Raises:
+            ZhikuError: another process is writing this index.
+        """
+        self._lockf = open(self.path / "write.lock", "w")
+        try:
+            fcntl.flock(self._lockf, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._lockf.close()
+            raise ZhikuError(f"another zhiku process is writing {self.path}; wait for it to finish") from None
+        try:
+            self._seen_mtime = -1
+            self._refresh()
+            for n, t in self._w.items():
+                t.checkout_latest()
+                pub = self.manifest["published"][n]
+                if t.version != pub:
+                    t.checkout(pub)
+                    t.restore()
+            yield self
+            self._publish()
+            self._seen_mtime = -1
+            self._refresh()
+        finally:
+            fcntl.flock(self._lockf, fcntl.LOCK_UN)
+            self._lockf.close()
+
+    # -- writing (inside a transaction) ---------------------------------------------------
+    def add(self, items: Sequence[tuple[Document, list[Section], list[Chunk], list[str]]],
+            roots: dict[str, str] | None = None) -> None:
         """Write documents with their sections, chunks and segmented chunk texts.
 
         A document already stored under the same path with other content is replaced;
-        one stored with identical content under another path gains an alias.
+        the replacement becomes visible with the transaction, never half-way.
         """
         rows, drows, remove = [], [], []
         for doc, sections, chunks, segs in items:
-            for old in self.doc_ids_at(doc.path):
-                if old != doc.id:
-                    remove.append(old)
+            remove += [d for d in self._ids_where(f"path = {_sql_str(doc.path)}") if d != doc.id]
             sub = subindex_of(doc.path)
             for c, s in zip(chunks, segs):
                 rows.append({**_chunk_row(c), "seg": s, "subindex": sub})
                 self._df.update(set(s.split()))
-            drows.append({
-                "doc_id": doc.id, "path": doc.path, "aliases": list(doc.aliases), "title": doc.title,
-                "version_date": doc.version_date, "subindex": sub,
-                "metadata": json.dumps(doc.metadata, ensure_ascii=False, default=str),
-                "sections": json.dumps([asdict(s) for s in sections], ensure_ascii=False),
-                "n_chunks": len(chunks),
-            })
+            drows.append(_doc_row(doc, sections, len(chunks), sub, (roots or {}).get(doc.id)))
+        stale = [d for d, *_ in items]
+        self._w["chunks"].delete(f"doc_id IN ({_sql_list(x.id for x in stale)})")  # crash leftovers
         if remove:
             self.delete_docs(remove)
         if rows:
-            self.chunks.add(rows)
+            self._w["chunks"].add(rows)
         if drows:
-            self.docs.add(drows)
-        self._save_df()
+            self._w["documents"].add(drows)
+        self._relink()
 
     def add_alias(self, doc_id: str, path: str) -> None:
         """Record that the stored document ``doc_id`` was also seen at ``path``."""
         rec = self.get_doc(doc_id)
         if rec is None or path == rec.path or path in rec.aliases:
             return
-        self.docs.update(where=f"doc_id = '{doc_id}'", values={"aliases": [*rec.aliases, path]})
+        self._w["documents"].update(where=f"doc_id = {_sql_str(doc_id)}",
+                                    values={"aliases": [*rec.aliases, path]})
 
     def delete_docs(self, doc_ids: Sequence[str]) -> None:
-        """Remove documents with their chunks and vectors."""
+        """Remove documents with their chunks and vectors (physically)."""
         if not doc_ids:
             return
         w = f"doc_id IN ({_sql_list(doc_ids)})"
-        for r in self.chunks.search().where(w).select(["seg"]).limit(None).to_list():
+        for r in self._w["chunks"].search().where(w).select(["seg"]).limit(None).to_list():
             self._df.subtract(set(r["seg"].split()))
-        self.chunks.delete(w)
-        self.vectors.delete(w)
-        self.docs.delete(w)
+        for n in TABLES:
+            self._w[n].delete(w)
         self._df = +self._df
-        self._save_df()
 
-    def _save_df(self) -> None:
-        self._df_path.write_text(json.dumps(self._df, ensure_ascii=False), encoding="utf-8")
+    def mark_deleted(self, doc_ids: Sequence[str], day: str | None = None) -> None:
+        """Logical delete: the documents stop being searched; ``compact`` removes them."""
+        if doc_ids:
+            day = day or dt.date.today().isoformat()
+            self._w["documents"].update(where=f"doc_id IN ({_sql_list(doc_ids)})", values={"deleted": day})
+
+    def compact(self) -> int:
+        """Physically remove logically deleted documents and old table versions."""
+        gone = [r["doc_id"] for r in self._w["documents"].search().where("deleted IS NOT NULL")
+                .select(["doc_id"]).limit(None).to_list()]
+        self.delete_docs(gone)
+        self._relink()
+        return len(gone)
+
+    def cleanup(self) -> None:
+        """Drop table versions older than the published ones (after a compact)."""
+        for t in self._w.values():
+            t.cleanup_old_versions(older_than=dt.timedelta(seconds=0))
+
+    def _relink(self) -> None:
+        """Recompute version links for every document and store the ones that changed."""
+        rows = self._w["documents"].search().limit(None).to_list()
+        live = [r for r in rows if not r["deleted"]]
+        info = link((r["doc_id"], r["path"], r["title"], r["version_date"],
+                     json.loads(r["metadata"] or "{}")) for r in live)
+        changed = []
+        for r in live:
+            new = asdict(info[r["doc_id"]])
+            if any(r.get(k) != v for k, v in new.items()):
+                changed.append({**r, **new})
+        if changed:
+            (self._w["documents"].merge_insert("doc_id").when_matched_update_all()
+             .when_not_matched_insert_all().execute(changed))
 
     def add_vectors(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
         """Store one vector per chunk (replacing any earlier vector of the same id)."""
@@ -139,60 +242,94 @@ class LanceStore:
             "article": c.article, "section_id": c.section_id, "version_date": c.version_date,
             "vector": v.tolist(),
         } for c, v in zip(chunks, vectors)]
-        self.vectors.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(rows)
+        (self._w["vectors"].merge_insert("id").when_matched_update_all()
+         .when_not_matched_insert_all().execute(rows))
 
     def build_indexes(self) -> None:
         """(Re)build the full-text index over the segmented text."""
         from lancedb.index import FTS
 
-        if self.chunks.count_rows():
-            self.chunks.create_index("seg", config=FTS(**_FTS), replace=True)
+        if self._w["chunks"].count_rows():
+            self._w["chunks"].create_index("seg", config=FTS(**_FTS), replace=True)
 
-    # -- reading --------------------------------------------------------------------------
+    def _ids_where(self, where: str) -> list[str]:
+        rows = self._w["documents"].search().where(where).select(["doc_id"]).limit(None).to_list()
+        return [r["doc_id"] for r in rows]
+
+    # -- reading (published state) --------------------------------------------------------
+    def _read(self, name: str) -> Any:
+        self._refresh()
+        return self._r[name]
+
+    def rows(self, table: str, columns: Sequence[str]) -> list[dict[str, Any]]:
+        """Selected columns of every published row of a table (for health checks)."""
+        return self._read(table).search().select(list(columns)).limit(None).to_list()
+
+    def delete_ids(self, table: str, ids: Sequence[str]) -> None:
+        """Delete rows of ``chunks`` or ``vectors`` by chunk id (inside a transaction)."""
+        for i in range(0, len(ids), 500):
+            self._w[table].delete(f"id IN ({_sql_list(ids[i:i + 500])})")
+
     def doc_ids_at(self, path: str) -> list[str]:
         """Ids of documents stored under ``path``."""
-        w = f"path = '{path.replace(chr(39), chr(39) * 2)}'"
-        return [r["doc_id"] for r in self.docs.search().where(w).select(["doc_id"]).limit(None).to_list()]
+        w = f"path = {_sql_str(path)}"
+        return [r["doc_id"] for r in self._read("documents").search().where(w).select(["doc_id"])
+                .limit(None).to_list()]
 
     def doc_ids(self) -> set[str]:
         """Ids of every stored document."""
-        return {r["doc_id"] for r in self.docs.search().select(["doc_id"]).limit(None).to_list()}
+        return {r["doc_id"] for r in self._read("documents").search().select(["doc_id"]).limit(None).to_list()}
 
     def get_doc(self, doc_id: str) -> DocRecord | None:
         """One document record, or None."""
-        rows = self.docs.search().where(f"doc_id = '{doc_id}'").limit(1).to_list()
+        rows = self._read("documents").search().where(f"doc_id = {_sql_str(doc_id)}").limit(1).to_list()
         return _doc_record(rows[0]) if rows else None
 
     def documents(self) -> list[DocRecord]:
-        """Every stored document."""
-        return [_doc_record(r) for r in self.docs.search().limit(None).to_list()]
+        """Every stored document (logically deleted ones included, flagged)."""
+        return [_doc_record(r) for r in self._read("documents").search().limit(None).to_list()]
+
+    def excluded(self, versions: str) -> tuple[str, ...]:
+        """Documents a search with this version selector must skip."""
+        check_versions(versions)
+        self._refresh()
+        if self._versions is None:
+            self._versions = {d.doc_id: d for d in self.documents()}  # type: ignore[assignment]
+        day = dt.date.today().isoformat() if versions == "current" else versions
+        out = []
+        for d in self._versions.values():  # type: ignore[union-attr]
+            if d.deleted:
+                out.append(d.doc_id)
+            elif versions != "all" and not in_force(_info(d), day):
+                out.append(d.doc_id)
+        return tuple(sorted(out))
 
     def doc_frequency(self, token: str) -> int:
         """How many chunks contain ``token`` (for IDF weights)."""
+        self._refresh()
         return self._df.get(token, 0)
 
     def count(self) -> dict[str, int]:
         """Row counts of documents, chunks and vectors."""
-        return {"documents": self.docs.count_rows(), "chunks": self.chunks.count_rows(),
-                "vectors": self.vectors.count_rows()}
+        return {n: self._read(n).count_rows() for n in TABLES}
 
     def chunks_without_vectors(self) -> list[Chunk]:
         """Chunks that have no vector yet (ingested with ``--no-dense`` or interrupted)."""
-        have = {r["id"] for r in self.vectors.search().select(["id"]).limit(None).to_list()}
-        rows = self.chunks.search().limit(None).to_list()
+        have = {r["id"] for r in self._read("vectors").search().select(["id"]).limit(None).to_list()}
+        rows = self._read("chunks").search().limit(None).to_list()
         return [row_to_chunk(r) for r in rows if r["id"] not in have]
 
     def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
         """Chunks by id."""
         if not ids:
             return {}
-        rows = self.chunks.search().where(f"id IN ({_sql_list(ids)})").limit(None).to_list()
+        rows = self._read("chunks").search().where(f"id IN ({_sql_list(ids)})").limit(None).to_list()
         return {r["id"]: row_to_chunk(r) for r in rows}
 
     def find(self, scope: Scope, limit: int = 100) -> list[Chunk]:
         """Chunks matching a scope exactly (no ranking), e.g. an article of some documents."""
-        q = self.chunks.search()
-        w = scope.where()
+        q = self._read("chunks").search()
+        w = scope.where(self.excluded(scope.versions))
         if w:
             q = q.where(w)
         return [row_to_chunk(r) for r in q.limit(limit).to_list()]
@@ -202,10 +339,11 @@ class LanceStore:
         from lancedb.query import MatchQuery
 
         terms = [t for t in terms if t.strip()]
-        if not terms or not self.chunks.count_rows():
+        tbl = self._read("chunks")
+        if not terms or not tbl.count_rows():
             return []
-        q = self.chunks.search(MatchQuery(" ".join(terms), "seg"), query_type="fts")
-        w = scope.where()
+        q = tbl.search(MatchQuery(" ".join(terms), "seg"), query_type="fts")
+        w = scope.where(self.excluded(scope.versions))
         if w:
             q = q.where(w, prefilter=True)
         rows = q.limit(k).to_list()
@@ -214,10 +352,11 @@ class LanceStore:
 
     def dense(self, vector: np.ndarray, k: int, scope: Scope = Scope()) -> list[Hit]:
         """Cosine nearest neighbours inside ``scope``."""
-        if not self.vectors.count_rows():
+        tbl = self._read("vectors")
+        if not tbl.count_rows():
             return []
-        q = self.vectors.search(vector.tolist(), vector_column_name="vector").distance_type("cosine")
-        w = scope.where()
+        q = tbl.search(vector.tolist(), vector_column_name="vector").distance_type("cosine")
+        w = scope.where(self.excluded(scope.versions))
         if w:
             q = q.where(w, prefilter=True)
         rows = q.select(["id", "_distance"]).limit(k).to_list()
@@ -230,6 +369,20 @@ class LanceStore:
         return out
 
 
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise ZhikuError(f"cannot write {path}: {e.strerror}; free disk space or fix permissions "
+                         "(the index is unchanged)") from e
+
+
 def _chunk_row(c: Chunk) -> dict[str, Any]:
     return {
         "id": c.id, "doc_id": c.doc_id, "doc_path": c.doc_path, "title": c.title,
@@ -239,13 +392,30 @@ def _chunk_row(c: Chunk) -> dict[str, Any]:
     }
 
 
+def _doc_row(doc: Document, sections: list[Section], n: int, sub: str, root: str | None) -> dict:
+    return {
+        "doc_id": doc.id, "path": doc.path, "aliases": list(doc.aliases), "title": doc.title,
+        "version_date": doc.version_date, "subindex": sub,
+        "metadata": json.dumps(doc.metadata, ensure_ascii=False, default=str),
+        "sections": json.dumps([asdict(s) for s in sections], ensure_ascii=False),
+        "n_chunks": n, "law_key": "", "effective": None, "expiry": None, "supersedes": None,
+        "superseded_by": None, "source_root": root, "deleted": None,
+    }
+
+
 def _doc_record(r: dict[str, Any]) -> DocRecord:
     secs = tuple(Section(**s) for s in json.loads(r["sections"] or "[]"))
     return DocRecord(
         doc_id=r["doc_id"], path=r["path"], aliases=tuple(r["aliases"] or ()), title=r["title"],
         version_date=r["version_date"], subindex=r["subindex"], n_chunks=int(r["n_chunks"]),
-        metadata=json.loads(r["metadata"] or "{}"), sections=secs,
+        metadata=json.loads(r["metadata"] or "{}"), sections=secs, law_key=r["law_key"] or "",
+        effective=r["effective"], expiry=r["expiry"], supersedes=r["supersedes"],
+        superseded_by=r["superseded_by"], source_root=r["source_root"], deleted=r["deleted"],
     )
+
+
+def _info(d: DocRecord) -> VersionInfo:
+    return VersionInfo(d.law_key, d.effective, d.expiry, d.supersedes, d.superseded_by)
 
 
 @stores.register("lancedb")

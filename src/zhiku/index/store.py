@@ -16,7 +16,8 @@ from zhiku.errors import ZhikuError
 from zhiku.registry import Registry
 from zhiku.types import Chunk, Document, Hit, Section
 
-SCHEMA_VERSION = 3  # 3: BM25 text carries the chunk's title and section header
+# 3: BM25 text carries the chunk's title and section header; 4: versions and publishing
+SCHEMA_VERSION = 4
 stores: Registry[Any] = Registry("store")
 
 
@@ -29,10 +30,19 @@ class Scope:
     article: str | None = None
     section_id: str | None = None
     version_date: str | None = None
+    versions: str = "current"
 
-    def where(self) -> str | None:
-        """SQL filter for LanceDB, or None for the whole knowledge base."""
+    def where(self, exclude: Iterable[str] = ()) -> str | None:
+        """SQL filter for LanceDB, or None for the whole knowledge base.
+
+        Args:
+            exclude: document ids not to search (versions not in force, deleted files);
+                the store computes them from ``versions``.
+        """
         parts = []
+        exclude = tuple(exclude)
+        if exclude:
+            parts.append(f"doc_id NOT IN ({_sql_list(exclude)})")
         if self.doc_ids:
             parts.append(f"doc_id IN ({_sql_list(self.doc_ids)})")
         if self.subindexes:
@@ -71,6 +81,9 @@ def _doc_schema() -> pa.Schema:
         ("doc_id", pa.string()), ("path", pa.string()), ("aliases", pa.list_(pa.string())),
         ("title", pa.string()), ("version_date", pa.string()), ("subindex", pa.string()),
         ("metadata", pa.string()), ("sections", pa.string()), ("n_chunks", pa.int32()),
+        ("law_key", pa.string()), ("effective", pa.string()), ("expiry", pa.string()),
+        ("supersedes", pa.string()), ("superseded_by", pa.string()),
+        ("source_root", pa.string()), ("deleted", pa.string()),
     ])
 
 
@@ -110,3 +123,23 @@ class DocRecord:
     n_chunks: int
     metadata: dict[str, Any]
     sections: tuple[Section, ...]
+    law_key: str = ""
+    effective: str | None = None
+    expiry: str | None = None
+    supersedes: str | None = None
+    superseded_by: str | None = None
+    source_root: str | None = None
+    deleted: str | None = None
+
+
+def check_versions(value: str) -> str:
+    """Validate a version selector: ``current``, ``all`` or a date ``YYYY-MM-DD``.
+
+    Raises:
+        ZhikuError: anything else.
+    """
+    import re
+
+    if value in ("current", "all") or re.fullmatch(r"\d{4}-\d{2}-\d{2}", value or ""):
+        return value
+    raise ZhikuError(f"bad version selector {value!r}; use current, all or a date like 2019-01-01")

@@ -1,0 +1,79 @@
+"""Versions of one document: link files of the same law, derive effective and expiry dates."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_DATE = re.compile(r"[（(]\d{4}-\d{2}-\d{2}[)）]")
+
+
+@dataclass(frozen=True)
+class VersionInfo:
+    """Where one document stands among the versions of the same law or policy."""
+
+    law_key: str
+    effective: str | None
+    expiry: str | None
+    supersedes: str | None
+    superseded_by: str | None
+
+
+def law_key(path: str, title: str, dated: bool) -> str:
+    """Identity shared by every version of a document: its title, else its file name
+    without the date suffix. Undated documents are their own single version."""
+    if not dated:
+        return "path:" + path
+    stem = _DATE.sub("", path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+    return "title:" + (title.strip() or stem)
+
+
+def effective_date(version_date: str | None, metadata: dict) -> str | None:
+    """The day a version takes effect: a stated 施行 date on or after the version date,
+    else the version date itself."""
+    eff = metadata.get("effective") if isinstance(metadata, dict) else None
+    if isinstance(eff, str) and version_date and eff >= version_date:
+        return eff
+    return version_date or (eff if isinstance(eff, str) else None)
+
+
+def link(records: Iterable[tuple[str, str, str, str | None, dict]]) -> dict[str, VersionInfo]:
+    """Link versions: each version expires when the next one takes effect.
+
+    Args:
+        records: (doc_id, path, title, version_date, metadata) for every document.
+
+    Returns:
+        doc_id → VersionInfo. Versions sharing a date are all in force together.
+    """
+    groups: dict[str, list[tuple[str, str, str | None]]] = {}
+    for doc_id, path, title, vdate, meta in records:
+        key = law_key(path, title, bool(vdate))
+        groups.setdefault(key, []).append((doc_id, path, effective_date(vdate, meta or {})))
+    out: dict[str, VersionInfo] = {}
+    for key, members in groups.items():
+        dates = sorted({d for _, _, d in members if d})
+        for doc_id, path, eff in members:
+            later = [d for d in dates if eff and d > eff]
+            earlier = [d for d in dates if eff and d < eff]
+            nxt = later[0] if later else None
+            prev = earlier[-1] if earlier else None
+            out[doc_id] = VersionInfo(
+                law_key=key, effective=eff, expiry=nxt,
+                supersedes=_path_at(members, prev), superseded_by=_path_at(members, nxt),
+            )
+    return out
+
+
+def _path_at(members: list[tuple[str, str, str | None]], date: str | None) -> str | None:
+    if date is None:
+        return None
+    return sorted(p for _, p, d in members if d == date)[0]
+
+
+def in_force(info: VersionInfo, day: str) -> bool:
+    """Whether a version is in force on ``day`` (YYYY-MM-DD)."""
+    if info.effective and info.effective > day:
+        return False
+    return not (info.expiry and info.expiry <= day)
