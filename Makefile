@@ -30,3 +30,10 @@ test-slow: venv
 
 clean:
 	rm -rf .zhiku .zhiku-demo
+
+.PHONY: bench-reingest eval-report
+bench-reingest: venv
+	$(BIN)/python benchmarks/bench_reingest.py
+
+eval-report: venv
+	$(BIN)/python benchmarks/eval_report.py
