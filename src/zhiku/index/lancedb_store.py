@@ -179,7 +179,7 @@ class LanceStore:
     def chunks_without_vectors(self) -> list[Chunk]:
         """Chunks that have no vector yet (ingested with ``--no-dense`` or interrupted)."""
         have = {r["id"] for r in self.vectors.search().select(["id"]).limit(None).to_list()}
-        rows = self.chunks.search().limit(None).to_list()
+        rows = self.chunks.search().where(_searchable(None)).limit(None).to_list()
         return [row_to_chunk(r) for r in rows if r["id"] not in have]
 
     def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
@@ -191,10 +191,7 @@ class LanceStore:
 
     def find(self, scope: Scope, limit: int = 100) -> list[Chunk]:
         """Chunks matching a scope exactly (no ranking), e.g. an article of some documents."""
-        q = self.chunks.search()
-        w = scope.where()
-        if w:
-            q = q.where(w)
+        q = self.chunks.search().where(_searchable(scope.where()))
         return [row_to_chunk(r) for r in q.limit(limit).to_list()]
 
     def keyword(self, terms: Sequence[str], k: int, scope: Scope = Scope()) -> list[Hit]:
@@ -205,9 +202,7 @@ class LanceStore:
         if not terms or not self.chunks.count_rows():
             return []
         q = self.chunks.search(MatchQuery(" ".join(terms), "seg"), query_type="fts")
-        w = scope.where()
-        if w:
-            q = q.where(w, prefilter=True)
+        q = q.where(_searchable(scope.where()), prefilter=True)
         rows = q.limit(k).to_list()
         return [Hit(row_to_chunk(r), float(r["_score"]), "bm25", {"bm25": (i, float(r["_score"]))})
                 for i, r in enumerate(rows, 1)]
@@ -230,12 +225,19 @@ class LanceStore:
         return out
 
 
+def _searchable(where: str | None) -> str:
+    """``where`` limited to chunks that are searched (parents are only quoted)."""
+    base = "kind != 'parent'"
+    return f"({where}) AND {base}" if where else base
+
+
 def _chunk_row(c: Chunk) -> dict[str, Any]:
     return {
         "id": c.id, "doc_id": c.doc_id, "doc_path": c.doc_path, "title": c.title,
         "section_id": c.section_id, "section_path": list(c.section_path), "article": c.article,
         "text": c.text, "start": c.start, "end": c.end, "version_date": c.version_date,
-        "kind": c.kind,
+        "kind": c.kind, "page": c.page, "parent_id": c.parent_id,
+        "section_ids": list(c.section_ids),
     }
 
 

@@ -16,7 +16,7 @@ from zhiku.errors import ZhikuError
 from zhiku.registry import Registry
 from zhiku.types import Chunk, Document, Hit, Section
 
-SCHEMA_VERSION = 3  # 3: BM25 text carries the chunk's title and section header
+SCHEMA_VERSION = 4  # 4: chunks carry page, parent_id and section_ids (tables, PDFs)
 stores: Registry[Any] = Registry("store")
 
 
@@ -62,7 +62,8 @@ def _chunk_schema() -> pa.Schema:
         ("section_path", pa.list_(pa.string())), ("article", pa.string()),
         ("text", pa.string()), ("seg", pa.string()), ("start", pa.int32()),
         ("end", pa.int32()), ("version_date", pa.string()), ("kind", pa.string()),
-        ("subindex", pa.string()),
+        ("subindex", pa.string()), ("page", pa.int32()), ("parent_id", pa.string()),
+        ("section_ids", pa.list_(pa.string())),
     ])
 
 
@@ -94,6 +95,8 @@ def row_to_chunk(r: dict[str, Any]) -> Chunk:
         section_id=r["section_id"], section_path=tuple(r["section_path"] or ()),
         article=r["article"], text=r["text"], start=int(r["start"]), end=int(r["end"]),
         version_date=r["version_date"], kind=r["kind"],
+        page=None if r.get("page") is None else int(r["page"]), parent_id=r.get("parent_id"),
+        section_ids=tuple(r.get("section_ids") or ()),
     )
 
 
