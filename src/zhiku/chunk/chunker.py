@@ -176,14 +176,7 @@ def chunk_document(
         if block.article:
             chunks.append(_make_chunk(doc, sec, paths, block, *_trimmed(body, block.start, block.end)))
             continue
-        spans = split_spans(body, block.start, block.end, size, overlap)
-        parents = _parents(body, block, spans, size, parent_size, overlap)
-        for a, b in parents:
-            chunks.append(_make_chunk(doc, sec, paths, block, a, b, kind="parent"))
-        pids = [(a, b, c.id) for (a, b), c in zip(parents, chunks[len(chunks) - len(parents):])]
-        for a, b in spans:
-            pid = next((p for pa, pb, p in pids if pa <= a < pb), None)
-            chunks.append(_make_chunk(doc, sec, paths, block, a, b, parent_id=pid))
+        chunks += _prose(doc, sec, paths, block, size, overlap, parent_size)
     for table in doc.tables:
         sec = _section_at(ordered, starts, table.start)
         chunks += table_chunks(doc, table, sec.id if sec else NO_SECTION,
@@ -191,12 +184,21 @@ def chunk_document(
     return _unique(chunks)
 
 
-def _parents(body: str, block: _Block, spans: list[tuple[int, int]], size: int,
-             parent_size: int, overlap: float) -> list[tuple[int, int]]:
-    """Parent spans for a prose block split into several windows (none when off)."""
-    if parent_size <= size or len(spans) < 2:
-        return []
-    return split_spans(body, block.start, block.end, parent_size, 0.0)
+def _prose(doc: Document, sec: Section | None, paths: dict[str, tuple[str, ...]], block: _Block,
+           size: int, overlap: float, parent_size: int) -> list[Chunk]:
+    """Windows of a prose block, preceded by their parents when the block needs several
+    windows and ``parent_size`` is larger than ``size``."""
+    body = doc.body
+    spans = split_spans(body, block.start, block.end, size, overlap)
+    parents = []
+    if parent_size > size and len(spans) > 1:
+        parents = [_make_chunk(doc, sec, paths, block, a, b, kind="parent")
+                   for a, b in split_spans(body, block.start, block.end, parent_size, 0.0)]
+    out = list(parents)
+    for a, b in spans:
+        pid = next((p.id for p in parents if p.start <= a < p.end), None)
+        out.append(_make_chunk(doc, sec, paths, block, a, b, parent_id=pid))
+    return out
 
 
 def _unique(chunks: list[Chunk]) -> list[Chunk]:
