@@ -90,3 +90,16 @@ def test_xlsx_and_csv_each_sheet_a_table(docs_dir):
     assert any("额定功率 11 kW" in r for r in rows)
     doc, _, chunks = _load(docs_dir, "泵.csv")
     assert doc.tables[0].columns == tuple(factory.COLUMNS) and len(doc.tables[0].rows) == 3
+
+
+def test_docx_numbered_and_bulleted_paragraphs_keep_their_numbers(tmp_path):
+    import docx
+
+    d = docx.Document()
+    d.add_heading("巡检步骤", level=1)
+    for text in ("检查电源", "检查水泵", "记录读数"):
+        d.add_paragraph(text, style="List Number")
+    d.add_paragraph("注意安全", style="List Bullet")
+    d.save(str(tmp_path / "巡检.docx"))
+    doc = load_file(tmp_path / "巡检.docx", tmp_path)
+    assert "1. 检查电源\n\n2. 检查水泵\n\n3. 记录读数\n\n• 注意安全" in doc.body

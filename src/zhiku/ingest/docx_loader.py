@@ -6,6 +6,7 @@ import re
 import zipfile
 from pathlib import Path
 
+from zhiku.chunk.numerals import int_to_cn
 from zhiku.errors import ZhikuError
 from zhiku.ingest.builder import BodyBuilder
 from zhiku.ingest.registry import loaders
@@ -24,19 +25,56 @@ def _level(style_name: str) -> int | None:
     return 1 if style_name.strip().lower() in {"title", "标题"} else None
 
 
-def _numbering(par, counters: dict[tuple[str, str], int]) -> str:
-    """A ``1.``-style prefix for a paragraph with Word list numbering, else ""."""
-    ppr = par._p.pPr
-    num = ppr.find(f"{_W}numPr") if ppr is not None else None
+def _num_formats(document) -> dict[tuple[str, str], str]:
+    """(numId, ilvl) → numFmt (``decimal``, ``bullet``, ``chineseCounting``...)."""
+    try:
+        root = document.part.numbering_part.element
+    except (NotImplementedError, KeyError, AttributeError):
+        return {}
+    abstract = {}
+    for an in root.findall(f"{_W}abstractNum"):
+        for lvl in an.findall(f"{_W}lvl"):
+            fmt = lvl.find(f"{_W}numFmt")
+            abstract[(an.get(f"{_W}abstractNumId"), lvl.get(f"{_W}ilvl"))] = (
+                fmt.get(f"{_W}val") if fmt is not None else "decimal")
+    out = {}
+    for num in root.findall(f"{_W}num"):
+        ref = num.find(f"{_W}abstractNumId")
+        aid = ref.get(f"{_W}val") if ref is not None else None
+        for (a, lvl), fmt in abstract.items():
+            if a == aid:
+                out[(num.get(f"{_W}numId"), lvl)] = fmt
+    return out
+
+
+def _num_pr(par):
+    """The list numbering properties of a paragraph, direct or from its style."""
+    for ppr in (par._p.pPr, par.style.element.pPr if par.style is not None else None):
+        num = ppr.find(f"{_W}numPr") if ppr is not None else None
+        if num is not None and num.find(f"{_W}numId") is not None:
+            return num
+    return None
+
+
+def _numbering(par, counters: dict[tuple[str, str], int], formats: dict) -> str:
+    """The printed prefix of a numbered or bulleted paragraph (``1. ``, ``一、``, ``• ``)."""
+    num = _num_pr(par)
     if num is None:
         return ""
     ilvl = num.find(f"{_W}ilvl")
-    num_id = num.find(f"{_W}numId")
-    key = (num_id.get(f"{_W}val") if num_id is not None else "0",
+    key = (num.find(f"{_W}numId").get(f"{_W}val"),
            ilvl.get(f"{_W}val") if ilvl is not None else "0")
+    fmt = formats.get(key, "decimal")
+    if key[0] == "0":
+        return ""
+    if fmt == "bullet":
+        return "• "
     counters[key] = counters.get(key, 0) + 1
     for other in [k for k in counters if k[0] == key[0] and k[1] > key[1]]:
         del counters[other]
+    if fmt in ("chineseCounting", "chineseCountingThousand", "ideographTraditional",
+               "japaneseCounting", "taiwaneseCounting"):
+        return f"{int_to_cn(counters[key])}、"
     return f"{counters[key]}. "
 
 
@@ -70,6 +108,7 @@ def load_docx(path: Path, root: Path) -> Document:
                          f"({type(exc).__name__}); open and re-save it as .docx or remove it.") from exc
     b = BodyBuilder()
     counters: dict[tuple[str, str], int] = {}
+    formats = _num_formats(document)
     last = ""
     for el in document.element.body.iterchildren():
         if el.tag == f"{_W}p":
@@ -82,7 +121,7 @@ def load_docx(path: Path, root: Path) -> Document:
             if level is not None:
                 b.heading(text, level)
             else:
-                b.paragraph(_numbering(par, counters) + text)
+                b.paragraph(_numbering(par, counters, formats) + text)
             last = text
         elif el.tag == f"{_W}tbl":
             table = DocxTable(el, document)
