@@ -31,3 +31,16 @@ def test_lines_join_in_chinese_and_latin_and_across_hyphens():
     assert continues("为了保护劳动者的合法权益，调整劳动关系，建立和维护适应社", "会主义", 30)
     assert not continues("制定本法。", "第二条 本法适用于……", 30)
     assert not continues("短行", "下一段", 30)
+
+
+def test_numbered_heading_levels_without_bookmarks():
+    from zhiku.ingest.pdf import _heading_level
+
+    assert _heading_level(Line("第二章 劳动合同的订立", 10), 10, []) == 2
+    assert _heading_level(Line("3.2.1 轴承检查", 10), 10, []) == 4
+    assert _heading_level(Line("3.2 日常维护", 10), 10, []) == 3
+    assert _heading_level(Line("一、总体要求", 10), 10, []) == 2
+    assert _heading_level(Line("1 范围", 14), 10, [14.0]) == 2
+    assert _heading_level(Line("12 个月内完成", 10), 10, []) is None
+    assert _heading_level(Line("第一条 为了完善劳动合同制度，制定本法。", 10), 10, []) is None
+    assert _heading_level(Line("设备参数", 15), 10, [15.0]) == 1

@@ -14,15 +14,17 @@ from zhiku.ingest.pdf_clean import (
 from zhiku.ingest.registry import loaders
 from zhiku.types import Document
 
-#: A numbered heading line when the PDF has no bookmarks: 第X章/节, 3.2.1 名称, 一、名称.
+#: A numbered heading line when the PDF has no bookmarks: (pattern, level, needs a larger
+#: font). 第X章/节 always count; 3.2.1 and 一、 count on a short line; a bare "1 名称" only
+#: in a larger font (else it is too often a sentence that starts with a number).
 _NUMBERED = (
-    (re.compile(r"^第[0-9一二三四五六七八九十百零〇]+编"), 1),
-    (re.compile(r"^第[0-9一二三四五六七八九十百零〇]+章"), 2),
-    (re.compile(r"^第[0-9一二三四五六七八九十百零〇]+节"), 3),
-    (re.compile(r"^[一二三四五六七八九十]+、\S"), 2),
-    (re.compile(r"^\d+\s+\S"), 2),
-    (re.compile(r"^\d+\.\d+\s*\S"), 3),
-    (re.compile(r"^\d+\.\d+\.\d+\s*\S"), 4),
+    (re.compile(r"^\d+\.\d+\.\d+\s*[^\d.\s]"), 4, False),
+    (re.compile(r"^\d+\.\d+\s*[^\d.\s]"), 3, False),
+    (re.compile(r"^\d+\s+\S"), 2, True),
+    (re.compile(r"^[一二三四五六七八九十]+、\S"), 2, False),
+    (re.compile(r"^第[0-9一二三四五六七八九十百零〇]+节"), 3, False),
+    (re.compile(r"^第[0-9一二三四五六七八九十百零〇]+章"), 2, False),
+    (re.compile(r"^第[0-9一二三四五六七八九十百零〇]+编"), 1, False),
 )
 _NOT_HEADING_END = re.compile(r"[。，；,;：:]$")
 
@@ -114,9 +116,10 @@ def _heading_level(line: Line, base: float, sizes: list[float]) -> int | None:
     text = line.text.strip()
     if len(text) > 40 or _NOT_HEADING_END.search(text):
         return None
-    for pattern, level in reversed(_NUMBERED):
-        if pattern.match(text) and (pattern.pattern.startswith("^第") or line.size > base * 1.05
-                                    or len(text) <= 20):
+    larger = bool(base) and line.size > base * 1.05
+    for pattern, level, needs_font in _NUMBERED:
+        if pattern.match(text) and (larger or (not needs_font and (len(text) <= 20
+                                                                    or text.startswith("第")))):
             return level
     if base and line.size >= base * 1.2:
         return 1 + sizes.index(round(line.size, 1))
