@@ -79,3 +79,10 @@ def test_bad_files_are_reported_one_by_one_and_the_rest_indexed(tmp_path):
     assert "Traceback" not in p.stderr and "1 indexed, 0 unchanged, 0 duplicates, 4 failed" in p.stdout
     st = json.loads(zhiku(home, "status", "--json").stdout)
     assert st["documents"] == 2
+
+
+def test_row_answer_cites_the_sheet(home):
+    p = zhiku(home, "ask", "--doc", "设备参数.xlsx", "IS80-50-160 的扬程是多少")
+    assert p.returncode == 0, p.stderr
+    assert "扬程 28 m" in p.stdout and "[1]" in p.stdout
+    assert "设备参数 › 水泵性能参数表" in p.stdout
