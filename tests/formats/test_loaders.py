@@ -103,3 +103,28 @@ def test_docx_numbered_and_bulleted_paragraphs_keep_their_numbers(tmp_path):
     d.save(str(tmp_path / "巡检.docx"))
     doc = load_file(tmp_path / "巡检.docx", tmp_path)
     assert "1. 检查电源\n\n2. 检查水泵\n\n3. 记录读数\n\n• 注意安全" in doc.body
+
+
+def test_pdf_table_continued_across_pages_is_one_table(tmp_path):
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import A5
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Table, TableStyle
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    style = ParagraphStyle("b", fontName="STSong-Light", fontSize=10, leading=15)
+    rows = [["型号", "扬程(m)"]] + [[f"IS{i:03d}", str(20 + i)] for i in range(60)]
+    table = Table(rows, repeatRows=1)
+    table.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), "STSong-Light"),
+                               ("GRID", (0, 0), (-1, -1), 0.5, colors.black)]))
+    path = tmp_path / "长表.pdf"
+    SimpleDocTemplate(str(path), pagesize=A5).build([Paragraph("泵型号表", style), table])
+    doc = load_file(path, tmp_path)
+    (t,) = doc.tables
+    assert t.caption == "泵型号表" and len(t.rows) == 60 and t.rows[-1] == ("IS059", "79")
+    assert len(doc.pages) >= 2 and t.start < doc.pages[1] < t.end
+    assert doc.page_at(doc.body.index("IS059")) == len(doc.pages)
+    rows = [c for c in chunk_document(doc, build_tree(doc)) if c.kind == "table_row"]
+    assert rows[0].page == 1 and rows[-1].page == len(doc.pages) and "IS059" in rows[-1].text

@@ -111,20 +111,26 @@ def table_chunks(doc: Document, table: Table, section_id: str,
     Returns:
         The ``table`` chunk (Markdown, citable as printed), a ``table_summary`` chunk
         and one ``table_row`` chunk per row; summary and rows name the table chunk as
-        ``parent_id`` and their span is the table's.
+        ``parent_id`` and their span is the table's; a row's page is the page its line
+        of the table is printed on.
     """
     md = doc.body[table.start:table.end]
     page = table.page if table.page is not None else doc.page_at(table.start)
 
-    def make(text: str, kind: str, parent: str | None) -> Chunk:
+    lines = [0] + [i + 1 for i, ch in enumerate(md) if ch == "\n"]
+
+    def make(text: str, kind: str, parent: str | None, at: int | None = None) -> Chunk:
         return Chunk(id=content_hash(doc.id, section_id, kind, text), doc_id=doc.id,
                      doc_path=doc.path, title=doc.title, section_id=section_id,
                      section_path=section_path, article=None, text=text, start=table.start,
-                     end=table.end, version_date=doc.version_date, kind=kind, page=page,
-                     parent_id=parent, section_ids=(section_id,))
+                     end=table.end, version_date=doc.version_date, kind=kind,
+                     page=page if at is None or not doc.pages else doc.page_at(at),
+                     parent_id=parent)
 
     raw = make(md, "table", None)
     label = section_path[-1] if section_path else ""
     out = [raw, make(summary_sentence(table, label), "table_summary", raw.id)]
-    out += [make(row_sentence(table, row), "table_row", raw.id) for row in table.rows]
+    out += [make(row_sentence(table, row), "table_row", raw.id,
+                 table.start + lines[min(i + 2, len(lines) - 1)])
+            for i, row in enumerate(table.rows)]
     return out

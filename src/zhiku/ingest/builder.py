@@ -105,16 +105,23 @@ class BodyBuilder:
         start = self._emit(text)
         self.pages.extend(start + min(b, len(text)) for b in breaks)
 
-    def table(self, raw: list[list[object]], caption: str = "") -> None:
-        """Add a table (first row = header) as Markdown; blank tables are skipped."""
+    def table(self, raw: list[list[object]], caption: str = "",
+              row_breaks: tuple[int, ...] = ()) -> None:
+        """Add a table (first row = header) as Markdown; blank tables are skipped.
+
+        ``row_breaks`` are indexes into ``raw`` of rows that start a new page (a table
+        continued across pages).
+        """
         columns, rows = clean_cells(raw)
         if not columns:
             return
         md = markdown_table(columns, rows)
         page = self.page
         start = self._emit(md)
-        self.tables.append(Table(start, start + len(md), caption, columns, rows,
-                                 page if self.pages or self._pending_pages else None))
+        self.tables.append(Table(start, start + len(md), caption, columns, rows, page))
+        line_starts = [0] + [i + 1 for i, ch in enumerate(md) if ch == "\n"]
+        for idx in row_breaks:
+            self.pages.append(start + line_starts[min(idx + 1, len(line_starts) - 1)])
 
     def text(self) -> str:
         """The body so far."""

@@ -150,12 +150,30 @@ class _Assembler:
         self.breaks: list[int] = []
         self.prev = ""
         self.last = ""
+        self.rows: list[list[object]] = []  # a table that may continue on the next page
+        self.row_breaks: list[int] = []
+        self.caption = ""
 
     def flush(self) -> None:
         if self.para:
             self.b.paragraph(self.para, tuple(self.breaks))
             self.last = self.para
         self.para, self.breaks, self.prev = "", [], ""
+        if self.rows:
+            self.b.table(self.rows, caption=self.caption, row_breaks=tuple(self.row_breaks))
+        self.rows, self.row_breaks = [], []
+
+    def table(self, raw: list[list[object]], continued: bool) -> None:
+        """Start a table, or append to the one before when it continues on a new page
+        (same number of columns; a repeated header row is dropped)."""
+        if continued:
+            self.row_breaks.append(len(self.rows))
+            same = [_norm(str(c or "")) for c in raw[0]] == [_norm(str(c or "")) for c in self.rows[0]]
+            self.rows.extend(raw[1:] if same else raw)
+            return
+        self.flush()
+        self.caption = self.last if len(self.last) <= 40 and "表" in self.last else ""
+        self.rows = [list(r) for r in raw]
 
     def page(self, idx: int, items: list) -> None:
         """Add one page's items; the page starts mid-paragraph when its text continues."""
@@ -163,8 +181,13 @@ class _Assembler:
         found = {_norm(i.text) for i in items if isinstance(i, Line)}
         missing = [(t, lv) for t, lv in marks if not any(f.startswith(t) for f in found)]
         first = items[0] if items else None
-        if not (isinstance(first, Line) and not missing and self.para
-                and continues(self.prev, first.text, self.width)):
+        more_rows = (isinstance(first, list) and not missing and bool(self.rows) and bool(first)
+                     and len(first[0]) == len(self.rows[0]))
+        if more_rows:
+            self.table(first, continued=True)
+            items = items[1:]
+        elif not (isinstance(first, Line) and not missing and self.para
+                  and continues(self.prev, first.text, self.width)):
             self.flush()
             self.b.new_page()
         elif self.para:
@@ -175,9 +198,7 @@ class _Assembler:
             if isinstance(item, Line):
                 self.line(item, marks)
             else:
-                self.flush()
-                cap = self.last if len(self.last) <= 40 and "表" in self.last else ""
-                self.b.table(item, caption=cap)
+                self.table(item, continued=False)
 
     def line(self, ln: Line, marks: list[tuple[str, int]]) -> None:
         text = ln.text.strip()
@@ -189,6 +210,8 @@ class _Assembler:
                 level = hit[1]
         else:
             level = _heading_level(ln, self.base, self.sizes)
+        if self.rows:
+            self.flush()
         if level is not None:
             self.flush()
             self.b.heading(text, level)
