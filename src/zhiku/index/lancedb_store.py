@@ -137,7 +137,7 @@ class LanceStore:
         rows = [{
             "id": c.id, "doc_id": c.doc_id, "subindex": subindex_of(c.doc_path),
             "article": c.article, "section_id": c.section_id, "version_date": c.version_date,
-            "vector": v.tolist(),
+            "section_ids": list(c.section_ids), "vector": v.tolist(),
         } for c, v in zip(chunks, vectors)]
         self.vectors.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(rows)
 

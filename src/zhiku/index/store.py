@@ -43,7 +43,8 @@ class Scope:
             parts.append(f"version_date = {_sql_str(self.version_date)}")
         if self.section_id:
             s = _sql_str(self.section_id)
-            parts.append(f"(section_id = {s} OR section_id LIKE {_sql_str(self.section_id + '.%')})")
+            parts.append(f"(section_id = {s} OR section_id LIKE {_sql_str(self.section_id + '.%')}"
+                         f" OR array_has(section_ids, {s}))")
         return " AND ".join(parts) or None
 
 
@@ -79,7 +80,7 @@ def _vec_schema(dim: int) -> pa.Schema:
     return pa.schema([
         ("id", pa.string()), ("doc_id", pa.string()), ("subindex", pa.string()),
         ("article", pa.string()), ("section_id", pa.string()), ("version_date", pa.string()),
-        ("vector", pa.list_(pa.float32(), dim)),
+        ("section_ids", pa.list_(pa.string())), ("vector", pa.list_(pa.float32(), dim)),
     ])
 
 
