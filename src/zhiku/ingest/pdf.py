@@ -82,6 +82,7 @@ def _bookmarks(reader) -> list[tuple[str, int, int]]:
 
 
 def _inside(obj: dict, box: tuple[float, float, float, float]) -> bool:
+    """Whether the centre of a pdfplumber object lies inside a bounding box."""
     x = (obj["x0"] + obj["x1"]) / 2
     y = (obj["top"] + obj["bottom"]) / 2
     return box[0] <= x <= box[2] and box[1] <= y <= box[3]
@@ -127,6 +128,7 @@ def _heading_level(line: Line, base: float, sizes: list[float]) -> int | None:
 
 
 def _norm(text: str) -> str:
+    """Text without any whitespace, for comparing titles and header rows."""
     return "".join(text.split())
 
 
@@ -155,6 +157,7 @@ class _Assembler:
         self.caption = ""
 
     def flush(self) -> None:
+        """Emit the open paragraph and the open table, if any."""
         if self.para:
             self.b.paragraph(self.para, tuple(self.breaks))
             self.last = self.para
@@ -201,6 +204,7 @@ class _Assembler:
                 self.table(item, continued=False)
 
     def line(self, ln: Line, marks: list[tuple[str, int]]) -> None:
+        """Add one text line: a heading, a continuation of the paragraph, or a new one."""
         text = ln.text.strip()
         level = None
         if self.use_marks:
