@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export OMP_NUM_THREADS ?= 2
 
-.PHONY: demo test test-slow venv clean
+.PHONY: demo test test-slow bench-pdf venv clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -27,6 +27,9 @@ test: venv
 
 test-slow: venv
 	$(BIN)/python -m pytest -q -m slow
+
+bench-pdf: venv
+	$(BIN)/python benchmarks/pdf_speed.py
 
 clean:
 	rm -rf .zhiku .zhiku-demo

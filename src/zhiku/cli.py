@@ -43,6 +43,7 @@ def _answer_json(ans) -> dict[str, Any]:
         "confidence": round(ans.confidence, 4), "reason": ans.reason,
         "citations": [{**asdict(c), "label": c.label()} for c in ans.citations],
         "hits": [{"doc": h.chunk.doc_path, "article": h.chunk.article, "section": list(h.chunk.section_path),
+                  "page": h.chunk.page, "kind": h.chunk.kind,
                   "score": h.score, "sources": h.sources, "text": h.chunk.text} for h in ans.hits],
         "trace": [asdict(t) for t in ans.trace],
     }
@@ -138,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", help="TOML config file (default $ZHIKU_HOME/config.toml or ./zhiku.toml)")
     p.add_argument("--home", help="state directory (overrides ZHIKU_HOME)")
     sub = p.add_subparsers(dest="cmd", required=True)
-    s = sub.add_parser("ingest", help="index files and folders (.md .markdown .txt)")
+    s = sub.add_parser("ingest", help="index files and folders (.md .txt .pdf .docx .html .xlsx .csv)")
     s.add_argument("paths", nargs="+")
     s.add_argument("--no-dense", action="store_true", help="keyword index only; embed later")
     s.add_argument("--prune", action="store_true",

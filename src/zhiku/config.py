@@ -34,6 +34,13 @@ class Config(BaseSettings):
     ingest_batch: int = Field(default=2000, ge=1, description="chunks per published write")
     chunk_size: int = Field(default=500, ge=50, description="target characters per split chunk")
     chunk_overlap: float = Field(default=0.15, ge=0.0, lt=0.5, description="overlap share")
+    chunk_sizes: dict[str, int] = Field(
+        default_factory=dict,
+        description="chunk_size per suffix ('.pdf') or folder ('faq', 'manuals/pumps'); "
+                    "the longest matching folder wins, then the suffix")
+    parent_size: int = Field(default=1500, ge=0, description="parent chunk size; 0 = off")
+    min_section: int = Field(default=40, ge=0, description="merge shorter prose sections")
+    max_file_mb: float = Field(default=200.0, gt=0, description="refuse larger files")
     min_confidence: float = Field(default=0.40, ge=0.0, le=1.0, description="refuse below this")
     refusal_text: str = Field(default=DEFAULT_REFUSAL)
     vector_cache: Path | None = Field(default=None, description="vector cache file; default in home")
@@ -44,6 +51,22 @@ class Config(BaseSettings):
         from zhiku.retrieve.fusion import FusionMode
 
         return FusionMode.from_str(v).value
+
+    def chunk_size_for(self, path: str) -> int:
+        """The chunk size for a document path: longest matching folder, suffix, default.
+
+        Args:
+            path: the document's POSIX path relative to its ingest root.
+
+        Returns:
+            The size in characters.
+        """
+        folders = [k for k in self.chunk_sizes if not k.startswith(".")
+                   and (path == k or path.startswith(k.rstrip("/") + "/"))]
+        if folders:
+            return self.chunk_sizes[max(folders, key=len)]
+        suffix = "." + path.rsplit(".", 1)[-1].lower() if "." in path else ""
+        return self.chunk_sizes.get(suffix, self.chunk_size)
 
     @property
     def store_path(self) -> Path:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from zhiku.chunk import chunk_document
+from zhiku.chunk.tables import unit_forms
 from zhiku.config import Config
 from zhiku.embed import VectorCache, embed_cached, embedders
 from zhiku.errors import ZhikuError
@@ -117,8 +118,10 @@ class KnowledgeBase:
         batch: list = []
         for doc in docs:
             sections = build_tree(doc)
-            chunks = chunk_document(doc, sections, size=self.config.chunk_size,
-                                    overlap=self.config.chunk_overlap)
+            cfg = self.config
+            chunks = chunk_document(doc, sections, size=cfg.chunk_size_for(doc.path),
+                                    overlap=cfg.chunk_overlap, parent_size=cfg.parent_size,
+                                    min_section=cfg.min_section)
             segs = [" ".join(self.segment(keyword_text(c))) for c in chunks]
             batch.append((doc, sections, chunks, segs))
             rep.chunks += len(chunks)
@@ -160,7 +163,7 @@ class KnowledgeBase:
         for f, root in tqdm(pairs, desc="reading", unit="file", file=sys.stderr,
                             disable=not progress or len(pairs) < 20):
             try:
-                doc = load_file(f, root)
+                doc = load_file(f, root, int(self.config.max_file_mb * 2**20))
             except ZhikuError as e:
                 rep.failed.append((str(f), str(e)))
                 rep.seen.add((str(Path(root).resolve()), Path(f).relative_to(root).as_posix()))
@@ -244,8 +247,13 @@ def chunk_header(c: Chunk) -> str:
 
 
 def keyword_text(c: Chunk) -> str:
-    """What BM25 indexes for a chunk: its header, then its text."""
-    return f"{chunk_header(c)}\n{c.text}"
+    """What BM25 indexes for a chunk: its header, its text, and for table chunks every
+    written form of the units they use (米/m, 千瓦/kW, 立方米每小时/m³/h)."""
+    text = f"{chunk_header(c)}\n{c.text}"
+    if c.kind.startswith("table"):
+        forms = unit_forms(c.text)
+        text += f"\n{forms}" if forms else ""
+    return text
 
 
 def _with_alias(doc: Document, path: str) -> Document:

@@ -197,7 +197,8 @@ def ask(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: Scope
         return Answer(question, kb.config.refusal_text, (), conf, True, considered, tuple(trace),
                       f"{why}，低于阈值 {kb.config.min_confidence:.2f}")
     with _Timer(trace, "compose") as d:
-        evidence = top[:1] if r.exact else top
+        evidence = with_parents(kb, top[:1] if r.exact else top)
+        d.update(parents=sum(h.chunk.kind == "parent" for h in evidence))
         text, cites = compose(r.terms, evidence, kb.idf, whole_first=r.exact)
         d.update(citations=len(cites))
     with _Timer(trace, "verify") as d:
@@ -209,6 +210,31 @@ def ask(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: Scope
     if notes:
         text = text + "\n" + "\n".join(notes)
     return Answer(question, text, cites, conf, False, considered, tuple(trace), why)
+
+
+def with_parents(kb: KnowledgeBase, hits: list[Hit]) -> list[Hit]:
+    """Replace each child chunk by its parent (the whole section the answer quotes),
+    keeping the child's score and sources; hits sharing a parent become one.
+
+    Args:
+        kb: the knowledge base whose store holds the parents.
+        hits: ranked hits of searched (child) chunks.
+
+    Returns:
+        Hits in the same order, parents in place of children; table rows keep their
+        own sentence (their parent is the raw table).
+    """
+    ids = [h.chunk.parent_id for h in hits if h.chunk.parent_id and h.chunk.kind in ("text", "article")]
+    parents = kb.store.get_chunks(list(dict.fromkeys(ids))) if ids else {}
+    out: list[Hit] = []
+    seen: set[str] = set()
+    for h in hits:
+        p = parents.get(h.chunk.parent_id or "") if h.chunk.kind in ("text", "article") else None
+        h = replace(h, chunk=p) if p is not None else h
+        if h.chunk.id not in seen:
+            seen.add(h.chunk.id)
+            out.append(h)
+    return out
 
 
 def _chunk_of(hits: list[Hit], chunk_id: str):

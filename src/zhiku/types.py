@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,12 +26,43 @@ def content_hash(*parts: str, length: int = 16) -> str:
 
 
 @dataclass(frozen=True)
+class OutlineEntry:
+    """A heading a loader already knows (PDF bookmark, DOCX heading style, HTML h1-h6).
+
+    ``start`` is the character offset of the heading line in ``Document.body``;
+    ``level`` is 1 for the top.
+    """
+
+    start: int
+    level: int
+    label: str
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table found by a loader, kept with its place in the body.
+
+    ``start``/``end`` span the table's Markdown rendering in ``Document.body``; ``page``
+    is the 1-based page it starts on, when the format has pages.
+    """
+
+    start: int
+    end: int
+    caption: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    page: int | None = None
+
+
+@dataclass(frozen=True)
 class Document:
     """One source file after loading and cleaning.
 
     ``id`` is a hash of the cleaned body, so two byte-identical copies of a law in two
     folders are one document; ``path`` is the first path it was seen under and
-    ``aliases`` every other path.
+    ``aliases`` every other path. Loaders of structured formats also fill ``outline``
+    (headings they know), ``tables`` and ``pages`` (the body offset where each page
+    starts, page 1 first; empty for formats without pages).
     """
 
     id: str
@@ -40,6 +72,22 @@ class Document:
     version_date: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
     aliases: tuple[str, ...] = ()
+    outline: tuple[OutlineEntry, ...] = ()
+    tables: tuple[Table, ...] = ()
+    pages: tuple[int, ...] = ()
+
+    def page_at(self, offset: int) -> int | None:
+        """The 1-based page holding body offset ``offset``, or None without pages.
+
+        Args:
+            offset: a character offset into ``body``.
+
+        Returns:
+            The page number, or None when the document has no pages.
+        """
+        if not self.pages:
+            return None
+        return max(1, bisect.bisect_right(self.pages, offset))
 
 
 @dataclass(frozen=True)
@@ -60,7 +108,14 @@ class Section:
 
 @dataclass(frozen=True)
 class Chunk:
-    """The unit that is indexed and cited: one article, or a piece of a section."""
+    """The unit that is indexed and cited: one article, or a piece of a section.
+
+    ``kind`` is ``article``, ``text``, ``parent`` (a whole clause or section quoted by
+    answers, not searched), ``table`` (a table's Markdown), ``table_summary`` or
+    ``table_row`` (derived sentences whose span points at their table). ``page`` is the
+    1-based page the chunk starts on; ``parent_id`` names the chunk answers quote
+    instead of this one; ``section_ids`` lists every section a merged chunk covers.
+    """
 
     id: str
     doc_id: str
@@ -74,6 +129,9 @@ class Chunk:
     end: int
     version_date: str | None = None
     kind: str = "article"
+    page: int | None = None
+    parent_id: str | None = None
+    section_ids: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -114,13 +172,16 @@ class Citation:
     article: str | None
     quote: str
     version_date: str | None = None
+    page: int | None = None
 
     def label(self) -> str:
-        """Human form: document › chapter › article."""
+        """Human form: document › chapter › article, then the page when known."""
         parts = [self.title or self.doc_path, *[s for s in self.section_path if s]]
         if self.article:
             parts.append(self.article)
         text = " › ".join(parts)
+        if self.page is not None:
+            text += f"（第 {self.page} 页）"
         if self.version_date:
             text += f"（{self.version_date} 版）"
         return text

@@ -25,7 +25,7 @@ def real_text() -> str:
 def test_iter_files_walks_folders_sorted_with_root(tmp_path: Path) -> None:
     dest = tmp_path / "laws"
     shutil.copytree(LAWS, dest)
-    (dest / "notes.pdf").write_bytes(b"%PDF")
+    (dest / "notes.xyz").write_bytes(b"%XYZ")
     (dest / ".hidden").mkdir()
     (dest / ".hidden" / "x.md").write_text("# 隐藏\n\n正文", encoding="utf-8")
     (dest / "plain.TXT").write_text("正文", encoding="utf-8")
@@ -34,7 +34,7 @@ def test_iter_files_walks_folders_sorted_with_root(tmp_path: Path) -> None:
     assert rels == sorted(rels, key=lambda r: (dest / r).as_posix())
     assert "社会法/劳动合同法(2012-12-28).md" in rels
     assert "plain.TXT" in rels
-    assert not any(r.endswith(".pdf") or r.startswith(".hidden") for r in rels)
+    assert not any(r.endswith(".xyz") or r.startswith(".hidden") for r in rels)
     assert all(root == dest for _, root in pairs)
     assert iter_files([dest]) == pairs  # deterministic
 
@@ -52,7 +52,7 @@ def test_iter_files_missing_path_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_iter_files_unsupported_file_is_an_error(tmp_path: Path) -> None:
-    pdf = tmp_path / "a.pdf"
+    pdf = tmp_path / "a.xyz"
     pdf.write_bytes(b"%PDF-1.4")
     with pytest.raises(ZhikuError, match="not a supported type"):
         iter_files([pdf])

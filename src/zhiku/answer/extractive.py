@@ -119,5 +119,5 @@ def _render(picked: list[Sentence], hits: Sequence[Hit]) -> tuple[str, tuple[Cit
     for rank, m in markers.items():
         c = hits[rank].chunk
         cites.append(Citation(m, c.id, c.doc_path, c.title, c.section_path, c.article,
-                              "…".join(quotes[rank]), c.version_date))
+                              "…".join(quotes[rank]), c.version_date, c.page))
     return "".join(parts), tuple(cites)

@@ -1,4 +1,4 @@
-"""Structure-aware chunking: one chunk per article, overlapping windows for prose."""
+"""Structure-aware chunking: articles, overlapping prose windows with parents, tables."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from zhiku.chunk.articles import ARTICLE_RE, article_label
 from zhiku.chunk.splitter import split_spans
+from zhiku.chunk.tables import table_chunks
 from zhiku.errors import ZhikuError
 from zhiku.types import Chunk, Document, Section, content_hash
 
@@ -20,6 +21,47 @@ class _Block:
     start: int
     end: int
     article: str | None
+    extra: tuple[str, ...] = ()  # ids of sections merged into this block after its own
+
+
+def _minus_tables(blocks: list[_Block], tables: list[tuple[int, int]]) -> list[_Block]:
+    """Cut table spans out of blocks (tables become their own chunks)."""
+    if not tables:
+        return blocks
+    out = []
+    for blk in blocks:
+        pieces = [(blk.start, blk.end)]
+        for a, b in tables:
+            pieces = [p for s, e in pieces for p in ((s, min(e, a)), (max(s, b), e)) if p[0] < p[1]]
+        out += [_Block(s, e, blk.article) for s, e in pieces]
+    return out
+
+
+def _merge_small(body: str, placed: list[tuple[_Block, Section | None]],
+                 min_section: int) -> list[tuple[_Block, Section | None]]:
+    """Merge a prose block shorter than ``min_section`` characters with the next prose
+    block of another section (or, for the last one, the previous), keeping both ids."""
+    if min_section <= 0:
+        return placed
+    out: list[tuple[_Block, Section | None]] = []
+    i = 0
+    while i < len(placed):
+        blk, sec = placed[i]
+        nxt = placed[i + 1] if i + 1 < len(placed) else None
+        small = not blk.article and 0 < len(body[blk.start:blk.end].strip()) < min_section
+        if small and nxt and not nxt[0].article and nxt[1] is not None and nxt[1] is not sec:
+            extra = (*blk.extra, nxt[1].id, *nxt[0].extra)
+            out.append((_Block(blk.start, nxt[0].end, None, extra), sec))
+            i += 2
+            continue
+        prev = out[-1] if out else None
+        if small and nxt is None and prev and not prev[0].article and sec is not None \
+                and prev[1] is not sec:
+            out[-1] = (_Block(prev[0].start, blk.end, None, (*prev[0].extra, sec.id)), prev[1])
+        else:
+            out.append((blk, sec))
+        i += 1
+    return out
 
 
 def _heading_line_end(body: str, start: int) -> int:
@@ -87,7 +129,8 @@ def _trimmed(body: str, start: int, end: int) -> tuple[int, int]:
 
 
 def chunk_document(
-    doc: Document, sections: list[Section], size: int = 500, overlap: float = 0.15
+    doc: Document, sections: list[Section], size: int = 500, overlap: float = 0.15,
+    parent_size: int = 0, min_section: int = 0,
 ) -> list[Chunk]:
     """Cut a document into chunks along its structure.
 
@@ -95,16 +138,24 @@ def chunk_document(
     the next article or heading) is one chunk, however long. Prose that holds no
     article (a chapter's preamble, an FAQ, a plain text file) is split inside its
     section into windows of at most ``size`` characters that overlap by ``overlap``.
+    Every table becomes a ``table`` chunk, a ``table_summary`` and one ``table_row``
+    chunk per row (see :mod:`zhiku.chunk.tables`).
 
     Args:
         doc: the loaded document; spans refer to ``doc.body``.
         sections: its chapter tree from ``zhiku.structure.build_tree``, in order.
-        size: the largest prose window, in characters.
+        size: the largest prose window (child chunk), in characters.
         overlap: the fraction of ``size`` repeated between neighbouring windows.
+        parent_size: when > ``size``, prose split into windows also gets ``parent``
+            chunks of up to this many characters (the whole section when it fits); each
+            window names its parent in ``parent_id``. 0 turns parents off.
+        min_section: prose sections shorter than this are merged with a neighbour and
+            the chunk keeps both ids in ``section_ids``. 0 turns merging off.
 
     Returns:
-        Chunks in document order; ``doc.body[c.start:c.end] == c.text``. Chunks whose
-        id repeats an earlier one in the same document are dropped.
+        Chunks in document order; for article, text and parent chunks
+        ``doc.body[c.start:c.end] == c.text``. Chunks whose id repeats an earlier one in
+        the same document are dropped.
 
     Raises:
         ZhikuError: when ``size`` or ``overlap`` is out of range.
@@ -117,46 +168,79 @@ def chunk_document(
     ordered = sorted(sections, key=lambda s: (s.start, s.level))
     starts = [s.start for s in ordered]
     paths = _section_paths(ordered)
+    blocks = _minus_tables(_blocks(body, ordered), [(t.start, t.end) for t in doc.tables])
+    placed = _merge_small(body, [(b, _section_at(ordered, starts, b.start)) for b in blocks],
+                          min_section)
     chunks: list[Chunk] = []
-    seen: set[str] = set()
-    for block in _blocks(body, ordered):
-        sec = _section_at(ordered, starts, block.start)
+    for block, sec in placed:
         if block.article:
-            spans = [_trimmed(body, block.start, block.end)]
-        else:
-            spans = split_spans(body, block.start, block.end, size, overlap)
-        for a, b in spans:
-            if a >= b:
-                continue
-            chunk = _make_chunk(doc, sec, paths, block.article, a, b)
-            if chunk.id not in seen:
-                seen.add(chunk.id)
-                chunks.append(chunk)
-    return chunks
+            chunks.append(_make_chunk(doc, sec, paths, block, *_trimmed(body, block.start, block.end)))
+            continue
+        chunks += _prose(doc, sec, paths, block, size, overlap, parent_size)
+    for table in doc.tables:
+        sec = _section_at(ordered, starts, table.start)
+        chunks += table_chunks(doc, table, sec.id if sec else NO_SECTION,
+                               paths[sec.id] if sec else ())
+    return _unique(chunks)
+
+
+def _prose(doc: Document, sec: Section | None, paths: dict[str, tuple[str, ...]], block: _Block,
+           size: int, overlap: float, parent_size: int) -> list[Chunk]:
+    """Windows of a prose block, preceded by their parents when the block needs several
+    windows and ``parent_size`` is larger than ``size``."""
+    body = doc.body
+    spans = split_spans(body, block.start, block.end, size, overlap)
+    parents = []
+    if parent_size > size and len(spans) > 1:
+        parents = [_make_chunk(doc, sec, paths, block, a, b, kind="parent")
+                   for a, b in split_spans(body, block.start, block.end, parent_size, 0.0)]
+    out = list(parents)
+    for a, b in spans:
+        pid = next((p.id for p in parents if p.start <= a < p.end), None)
+        out.append(_make_chunk(doc, sec, paths, block, a, b, parent_id=pid))
+    return out
+
+
+def _unique(chunks: list[Chunk]) -> list[Chunk]:
+    """Chunks in order with repeated ids dropped (identical text in one section)."""
+    seen: set[str] = set()
+    out = []
+    for c in chunks:
+        if c.id not in seen and c.start < c.end:
+            seen.add(c.id)
+            out.append(c)
+    return sorted(out, key=lambda c: (c.start, c.kind != "parent"))
 
 
 def _make_chunk(
     doc: Document,
     sec: Section | None,
     paths: dict[str, tuple[str, ...]],
-    article: str | None,
+    block: _Block,
     start: int,
     end: int,
+    kind: str | None = None,
+    parent_id: str | None = None,
 ) -> Chunk:
     """Build one chunk for ``doc.body[start:end]``."""
     text = doc.body[start:end]
     section_id = sec.id if sec else NO_SECTION
+    kind = kind or ("article" if block.article else "text")
     return Chunk(
-        id=content_hash(doc.id, section_id, text),
+        id=content_hash(doc.id, section_id, text) if kind != "parent"
+        else content_hash(doc.id, section_id, "parent", text),
         doc_id=doc.id,
         doc_path=doc.path,
         title=doc.title,
         section_id=section_id,
         section_path=paths[sec.id] if sec else (),
-        article=article,
+        article=block.article,
         text=text,
         start=start,
         end=end,
         version_date=doc.version_date,
-        kind="article" if article else "text",
+        kind=kind,
+        page=doc.page_at(start),
+        parent_id=parent_id,
+        section_ids=(section_id, *block.extra) if block.extra else (),
     )

@@ -34,8 +34,9 @@ def check(kb, fix: bool = False, progress: bool = False) -> Report:
     rep = Report()
     docs = st.documents()
     doc_ids = {d.doc_id for d in docs}
-    chunk_rows = st.rows("chunks", ["id", "doc_id", "section_id"])
+    chunk_rows = st.rows("chunks", ["id", "doc_id", "section_id", "kind"])
     chunk_ids = {r["id"] for r in chunk_rows}
+    searched = {r["id"] for r in chunk_rows if r["kind"] != "parent"}  # parents are quoted, not searched
     vec_rows = st.rows("vectors", ["id"])
     vec_ids = {r["id"] for r in vec_rows}
     covered = {(r["doc_id"], r["section_id"]) for r in chunk_rows}
@@ -44,7 +45,7 @@ def check(kb, fix: bool = False, progress: bool = False) -> Report:
              and not any(c[0] == d.doc_id and c[1].startswith(s.id + ".") for c in covered)]
     rep.problems["sections without chunks"] = len(empty)
     rep.notes += [f"{p} › {label}" for p, label in empty[:5]]
-    rep.problems["chunks without vectors"] = len(chunk_ids - vec_ids) if vec_ids else 0
+    rep.problems["chunks without vectors"] = len(searched - vec_ids) if vec_ids else 0
     if not vec_ids and chunk_ids:
         rep.notes.append("no vectors at all: keyword-only index (run `zhiku embed` for semantic search)")
     orphan_chunks = [r["id"] for r in chunk_rows if r["doc_id"] not in doc_ids]

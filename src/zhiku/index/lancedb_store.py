@@ -240,7 +240,7 @@ class LanceStore:
         rows = [{
             "id": c.id, "doc_id": c.doc_id, "subindex": subindex_of(c.doc_path),
             "article": c.article, "section_id": c.section_id, "version_date": c.version_date,
-            "vector": v.tolist(),
+            "section_ids": list(c.section_ids), "vector": v.tolist(),
         } for c, v in zip(chunks, vectors)]
         (self._w["vectors"].merge_insert("id").when_matched_update_all()
          .when_not_matched_insert_all().execute(rows))
@@ -316,7 +316,7 @@ class LanceStore:
     def chunks_without_vectors(self) -> list[Chunk]:
         """Chunks that have no vector yet (ingested with ``--no-dense`` or interrupted)."""
         have = {r["id"] for r in self._read("vectors").search().select(["id"]).limit(None).to_list()}
-        rows = self._read("chunks").search().limit(None).to_list()
+        rows = self._read("chunks").search().where(_searchable(None)).limit(None).to_list()
         return [row_to_chunk(r) for r in rows if r["id"] not in have]
 
     def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
@@ -329,9 +329,7 @@ class LanceStore:
     def find(self, scope: Scope, limit: int = 100) -> list[Chunk]:
         """Chunks matching a scope exactly (no ranking), e.g. an article of some documents."""
         q = self._read("chunks").search()
-        w = scope.where(self.excluded(scope.versions))
-        if w:
-            q = q.where(w)
+        q = q.where(_searchable(scope.where(self.excluded(scope.versions))))
         return [row_to_chunk(r) for r in q.limit(limit).to_list()]
 
     def keyword(self, terms: Sequence[str], k: int, scope: Scope = Scope()) -> list[Hit]:
@@ -343,9 +341,7 @@ class LanceStore:
         if not terms or not tbl.count_rows():
             return []
         q = tbl.search(MatchQuery(" ".join(terms), "seg"), query_type="fts")
-        w = scope.where(self.excluded(scope.versions))
-        if w:
-            q = q.where(w, prefilter=True)
+        q = q.where(_searchable(scope.where(self.excluded(scope.versions))), prefilter=True)
         rows = q.limit(k).to_list()
         return [Hit(row_to_chunk(r), float(r["_score"]), "bm25", {"bm25": (i, float(r["_score"]))})
                 for i, r in enumerate(rows, 1)]
@@ -383,12 +379,19 @@ def _atomic_write(path: Path, text: str) -> None:
                          "(the index is unchanged)") from e
 
 
+def _searchable(where: str | None) -> str:
+    """``where`` limited to chunks that are searched (parents are only quoted)."""
+    base = "kind != 'parent'"
+    return f"({where}) AND {base}" if where else base
+
+
 def _chunk_row(c: Chunk) -> dict[str, Any]:
     return {
         "id": c.id, "doc_id": c.doc_id, "doc_path": c.doc_path, "title": c.title,
         "section_id": c.section_id, "section_path": list(c.section_path), "article": c.article,
         "text": c.text, "start": c.start, "end": c.end, "version_date": c.version_date,
-        "kind": c.kind,
+        "kind": c.kind, "page": c.page, "parent_id": c.parent_id,
+        "section_ids": list(c.section_ids),
     }
 
 

@@ -16,8 +16,9 @@ from zhiku.errors import ZhikuError
 from zhiku.registry import Registry
 from zhiku.types import Chunk, Document, Hit, Section
 
-# 3: BM25 text carries the chunk's title and section header; 4: versions and publishing
-SCHEMA_VERSION = 4
+# 3: BM25 text carries the chunk's title and section header; 4: versions and publishing;
+# 5: chunks carry page, parent_id and section_ids (tables, PDFs)
+SCHEMA_VERSION = 5
 stores: Registry[Any] = Registry("store")
 
 
@@ -53,7 +54,8 @@ class Scope:
             parts.append(f"version_date = {_sql_str(self.version_date)}")
         if self.section_id:
             s = _sql_str(self.section_id)
-            parts.append(f"(section_id = {s} OR section_id LIKE {_sql_str(self.section_id + '.%')})")
+            parts.append(f"(section_id = {s} OR section_id LIKE {_sql_str(self.section_id + '.%')}"
+                         f" OR array_has(section_ids, {s}))")
         return " AND ".join(parts) or None
 
 
@@ -72,7 +74,8 @@ def _chunk_schema() -> pa.Schema:
         ("section_path", pa.list_(pa.string())), ("article", pa.string()),
         ("text", pa.string()), ("seg", pa.string()), ("start", pa.int32()),
         ("end", pa.int32()), ("version_date", pa.string()), ("kind", pa.string()),
-        ("subindex", pa.string()),
+        ("subindex", pa.string()), ("page", pa.int32()), ("parent_id", pa.string()),
+        ("section_ids", pa.list_(pa.string())),
     ])
 
 
@@ -91,7 +94,7 @@ def _vec_schema(dim: int) -> pa.Schema:
     return pa.schema([
         ("id", pa.string()), ("doc_id", pa.string()), ("subindex", pa.string()),
         ("article", pa.string()), ("section_id", pa.string()), ("version_date", pa.string()),
-        ("vector", pa.list_(pa.float32(), dim)),
+        ("section_ids", pa.list_(pa.string())), ("vector", pa.list_(pa.float32(), dim)),
     ])
 
 
@@ -107,6 +110,8 @@ def row_to_chunk(r: dict[str, Any]) -> Chunk:
         section_id=r["section_id"], section_path=tuple(r["section_path"] or ()),
         article=r["article"], text=r["text"], start=int(r["start"]), end=int(r["end"]),
         version_date=r["version_date"], kind=r["kind"],
+        page=None if r.get("page") is None else int(r["page"]), parent_id=r.get("parent_id"),
+        section_ids=tuple(r.get("section_ids") or ()),
     )
 
 

@@ -1,4 +1,4 @@
-"""Finding text files under folders and decoding them (UTF-8, BOM, GB18030, guesses)."""
+"""Finding files to ingest under folders and decoding them (UTF-8, BOM, GB18030, guesses)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,10 @@ _BOMS = (
 
 
 def _wanted(path: Path) -> bool:
-    """Whether a file has a suffix this stage reads."""
-    return path.suffix.lower() in TEXT_SUFFIXES
+    """Whether a file has a suffix some registered loader reads."""
+    from zhiku.ingest.registry import suffixes
+
+    return path.suffix.lower() in suffixes()
 
 
 def _walk(folder: Path) -> list[Path]:
@@ -35,7 +37,7 @@ def _walk(folder: Path) -> list[Path]:
 
 
 def iter_files(paths: list[str | Path]) -> list[tuple[Path, Path]]:
-    """List the Markdown and text files to ingest.
+    """List the files to ingest: every suffix a loader is registered for.
 
     Folders are walked recursively (hidden entries skipped); a file given directly is
     taken as is. A file reached twice keeps the root it was first reached from.
@@ -48,8 +50,8 @@ def iter_files(paths: list[str | Path]) -> list[tuple[Path, Path]]:
         or the file's parent for a file given directly.
 
     Raises:
-        ZhikuError: when a path does not exist, or a file given directly is not
-            ``.md``, ``.markdown`` or ``.txt``.
+        ZhikuError: when a path does not exist, or a file given directly has a
+            suffix no loader reads.
     """
     pairs: dict[Path, tuple[Path, Path]] = {}
     for raw in paths:
@@ -61,9 +63,11 @@ def iter_files(paths: list[str | Path]) -> list[tuple[Path, Path]]:
         elif _wanted(path):
             found = [(path, path.parent)]
         else:
+            from zhiku.ingest.registry import suffixes
+
             raise ZhikuError(
                 f"File {str(path)!r} is not a supported type; "
-                f"give a {', '.join(TEXT_SUFFIXES)} file or a folder."
+                f"give a {', '.join(suffixes())} file or a folder."
             )
         for file, root in found:
             pairs.setdefault(file.resolve(), (file, root))

@@ -8,6 +8,7 @@ from typing import Any
 
 from zhiku.errors import ZhikuError
 from zhiku.ingest.files import read_text
+from zhiku.ingest.registry import loaders
 from zhiku.ingest.preamble import find_date, parse_preamble, split_front_matter
 from zhiku.types import Document, content_hash
 
@@ -22,7 +23,7 @@ _BLANK_RUN_RE = re.compile(r"\n[^\S\n]*\n(?:[^\S\n]*\n)+")
 _VERSION_KEYS = ("version_date", "version", "date")
 
 
-def _doc_path(path: Path, root: Path) -> str:
+def doc_path(path: Path, root: Path) -> str:
     """The path relative to root in POSIX form (the file name if it is not under root)."""
     try:
         rel = path.resolve().relative_to(root.resolve())
@@ -31,7 +32,7 @@ def _doc_path(path: Path, root: Path) -> str:
     return rel.as_posix()
 
 
-def _split_stem(stem: str) -> tuple[str, str | None]:
+def split_stem(stem: str) -> tuple[str, str | None]:
     """Split ``劳动合同法(2012-12-28)`` into (``劳动合同法``, ``2012-12-28``)."""
     match = _STEM_DATE_RE.match(stem)
     if not match:
@@ -101,7 +102,10 @@ def _version_from(fields: dict[str, Any]) -> str | None:
     return None
 
 
-def load_file(path: str | Path, root: str | Path) -> Document:
+@loaders.register(".md")
+@loaders.register(".markdown")
+@loaders.register(".txt")
+def load_text(path: str | Path, root: str | Path) -> Document:
     """Load one Markdown or text file.
 
     Args:
@@ -128,14 +132,14 @@ def load_file(path: str | Path, root: str | Path) -> Document:
         raise ZhikuError(
             f"File {str(path)!r} has a title but no text; add the body or remove the file."
         )
-    name, stem_date = _split_stem(path.stem)
+    name, stem_date = split_stem(path.stem)
     front_title = fields.get("title") if isinstance(fields.get("title"), str) else None
     title = " ".join(titles) or (front_title or "").strip() or name
     metadata: dict[str, Any] = dict(fields)
     metadata.update(parse_preamble(preamble, body))
     return Document(
         id=content_hash(body),
-        path=_doc_path(path, root),
+        path=doc_path(path, root),
         title=title,
         body=body,
         version_date=stem_date or _version_from(fields),

@@ -1,4 +1,4 @@
-"""Chapter tree from Markdown headings and Chinese 编/分编/章/节 markers."""
+"""Chapter tree from loader outlines, Markdown headings and Chinese 编/分编/章/节 markers."""
 
 from __future__ import annotations
 
@@ -139,6 +139,8 @@ def is_markdown(doc: Document) -> bool:
 def build_tree(doc: Document) -> list[Section]:
     """Build the chapter tree of a document.
 
+    Headings a loader already knows (``doc.outline``: PDF bookmarks or detected
+    headings, DOCX heading styles, HTML h1-h6) are used when present. Otherwise
     Markdown headings (``#``..``######``) nest by depth, and by 编 > 分编 > 章 > 节 when
     depth is equal. In non-Markdown files, a line holding only ``第X章 名称`` (or 编/
     分编/节) is a heading too. Text before the first heading belongs to no section.
@@ -152,7 +154,11 @@ def build_tree(doc: Document) -> list[Section]:
         ``end`` the start of the next section at the same or a higher level (or the
         body's length).
     """
-    headings = find_headings(doc.body, plain=not is_markdown(doc))
+    if doc.outline:
+        labels = [normalize_label(e.label) for e in doc.outline]
+        headings = [Heading(e.start, e.level, lab, rank_of(lab)) for e, lab in zip(doc.outline, labels)]
+    else:
+        headings = find_headings(doc.body, plain=not is_markdown(doc))
     stack: list[tuple[Heading, str]] = []  # open headings with their ids
     counters: dict[str | None, int] = {}
     opened: list[tuple[Heading, str, str | None]] = []

@@ -1,0 +1,150 @@
+"""Assemble a Document body from headings, paragraphs and tables, with pages and offsets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from zhiku.ingest.loader import doc_path, split_stem
+from zhiku.types import Document, OutlineEntry, Table, content_hash
+
+
+def markdown_table(columns: tuple[str, ...], rows: tuple[tuple[str, ...], ...]) -> str:
+    """Render a table as GitHub Markdown (``|`` in cells escaped, newlines flattened).
+
+    Args:
+        columns: header cells.
+        rows: body rows, each as long as ``columns``.
+
+    Returns:
+        The Markdown text, one line per row.
+    """
+    def line(cells: tuple[str, ...]) -> str:
+        return "| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |"
+
+    out = [line(columns), "| " + " | ".join("---" for _ in columns) + " |"]
+    out += [line(r) for r in rows]
+    return "\n".join(out)
+
+
+def clean_cells(raw: list[list[object]]) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """Turn raw cell values into (columns, rows): strings, blank rows dropped, padded.
+
+    The first non-blank row is the header; empty header cells become ``列N``.
+
+    Args:
+        raw: rows of cell values (None, numbers or text).
+
+    Returns:
+        (columns, rows); both empty when the table holds nothing.
+    """
+    rows = []
+    for r in raw:
+        cells = [_cell(v) for v in r]
+        if any(cells):
+            rows.append(cells)
+    if not rows:
+        return (), ()
+    width = max(len(r) for r in rows)
+    rows = [r + [""] * (width - len(r)) for r in rows]
+    cols = tuple(c or f"列{i + 1}" for i, c in enumerate(rows[0]))
+    return cols, tuple(tuple(r) for r in rows[1:])
+
+
+def _cell(value: object) -> str:
+    """One cell as text: None → "", 32.0 → "32", whitespace collapsed."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return " ".join(str(value).split())
+
+
+class BodyBuilder:
+    """Collects blocks in reading order and builds the Document with exact offsets."""
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+        self._pos = 0
+        self._pending_pages = 0
+        self.outline: list[OutlineEntry] = []
+        self.tables: list[Table] = []
+        self.pages: list[int] = []
+
+    @property
+    def page(self) -> int | None:
+        """The current 1-based page, or None before the first :meth:`new_page`."""
+        return len(self.pages) + self._pending_pages or None
+
+    def new_page(self) -> None:
+        """Start a new page: its offset is where the next block begins."""
+        self._pending_pages += 1
+
+    def _emit(self, text: str) -> int:
+        if self._parts:
+            self._parts.append("\n\n")
+            self._pos += 2
+        start = self._pos
+        self.pages.extend([start] * self._pending_pages)
+        self._pending_pages = 0
+        self._parts.append(text)
+        self._pos += len(text)
+        return start
+
+    def heading(self, label: str, level: int) -> None:
+        """Add a heading line that becomes a node of the chapter tree."""
+        label = " ".join(label.split())
+        if label:
+            self.outline.append(OutlineEntry(self._emit(label), max(1, level), label))
+
+    def paragraph(self, text: str, breaks: tuple[int, ...] = ()) -> None:
+        """Add a paragraph; ``breaks`` are offsets inside it where a new page starts."""
+        text = text.strip()
+        if not text:
+            self.pages.extend([self._pos] * len(breaks))
+            return
+        start = self._emit(text)
+        self.pages.extend(start + min(b, len(text)) for b in breaks)
+
+    def table(self, raw: list[list[object]], caption: str = "",
+              row_breaks: tuple[int, ...] = ()) -> None:
+        """Add a table (first row = header) as Markdown; blank tables are skipped.
+
+        ``row_breaks`` are indexes into ``raw`` of rows that start a new page (a table
+        continued across pages).
+        """
+        columns, rows = clean_cells(raw)
+        if not columns:
+            return
+        md = markdown_table(columns, rows)
+        page = self.page
+        start = self._emit(md)
+        self.tables.append(Table(start, start + len(md), caption, columns, rows, page))
+        line_starts = [0] + [i + 1 for i, ch in enumerate(md) if ch == "\n"]
+        for idx in row_breaks:
+            self.pages.append(start + line_starts[min(idx + 1, len(line_starts) - 1)])
+
+    def text(self) -> str:
+        """The body so far."""
+        return "".join(self._parts)
+
+    def build(self, path: Path, root: Path, title: str = "", fmt: str = "") -> Document:
+        """The Document: id from the body, title from ``title`` or the file name.
+
+        Args:
+            path: the source file.
+            root: the folder it was found under.
+            title: the title the format states (metadata, <title>), if any.
+            fmt: the format name kept in metadata (``pdf``, ``docx``...).
+
+        Returns:
+            The Document with outline, tables and pages.
+        """
+        body = self.text()
+        self.pages.extend([self._pos] * self._pending_pages)
+        self._pending_pages = 0
+        name, date = split_stem(path.stem)
+        return Document(
+            id=content_hash(body), path=doc_path(path, root), title=title.strip() or name,
+            body=body, version_date=date, metadata={"format": fmt} if fmt else {},
+            outline=tuple(self.outline), tables=tuple(self.tables), pages=tuple(self.pages),
+        )

@@ -1,0 +1,133 @@
+"""Word .docx loader (python-docx): heading styles become the tree, tables stay in order."""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from pathlib import Path
+
+from zhiku.chunk.numerals import int_to_cn
+from zhiku.errors import ZhikuError
+from zhiku.ingest.builder import BodyBuilder
+from zhiku.ingest.registry import loaders
+from zhiku.types import Document
+
+_HEADING_STYLE = re.compile(r"^(?:heading|标题)\s*(\d)$", re.IGNORECASE)
+_TOC_STYLE = re.compile(r"^(?:toc|目录)\s*\d*$", re.IGNORECASE)
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+
+
+def _level(style_name: str) -> int | None:
+    """Heading level of a paragraph style (``Heading 2``/``标题 2`` → 2, ``Title`` → 1)."""
+    match = _HEADING_STYLE.match(style_name.strip())
+    if match:
+        return int(match[1])
+    return 1 if style_name.strip().lower() in {"title", "标题"} else None
+
+
+def _num_formats(document) -> dict[tuple[str, str], str]:
+    """(numId, ilvl) → numFmt (``decimal``, ``bullet``, ``chineseCounting``...)."""
+    try:
+        root = document.part.numbering_part.element
+    except (NotImplementedError, KeyError, AttributeError):
+        return {}
+    abstract = {}
+    for an in root.findall(f"{_W}abstractNum"):
+        for lvl in an.findall(f"{_W}lvl"):
+            fmt = lvl.find(f"{_W}numFmt")
+            abstract[(an.get(f"{_W}abstractNumId"), lvl.get(f"{_W}ilvl"))] = (
+                fmt.get(f"{_W}val") if fmt is not None else "decimal")
+    out = {}
+    for num in root.findall(f"{_W}num"):
+        ref = num.find(f"{_W}abstractNumId")
+        aid = ref.get(f"{_W}val") if ref is not None else None
+        for (a, lvl), fmt in abstract.items():
+            if a == aid:
+                out[(num.get(f"{_W}numId"), lvl)] = fmt
+    return out
+
+
+def _num_pr(par):
+    """The list numbering properties of a paragraph, direct or from its style."""
+    for ppr in (par._p.pPr, par.style.element.pPr if par.style is not None else None):
+        num = ppr.find(f"{_W}numPr") if ppr is not None else None
+        if num is not None and num.find(f"{_W}numId") is not None:
+            return num
+    return None
+
+
+def _numbering(par, counters: dict[tuple[str, str], int], formats: dict) -> str:
+    """The printed prefix of a numbered or bulleted paragraph (``1. ``, ``一、``, ``• ``)."""
+    num = _num_pr(par)
+    if num is None:
+        return ""
+    ilvl = num.find(f"{_W}ilvl")
+    key = (num.find(f"{_W}numId").get(f"{_W}val"),
+           ilvl.get(f"{_W}val") if ilvl is not None else "0")
+    fmt = formats.get(key, "decimal")
+    if key[0] == "0":
+        return ""
+    if fmt == "bullet":
+        return "• "
+    counters[key] = counters.get(key, 0) + 1
+    for other in [k for k in counters if k[0] == key[0] and k[1] > key[1]]:
+        del counters[other]
+    if fmt in ("chineseCounting", "chineseCountingThousand", "ideographTraditional",
+               "japaneseCounting", "taiwaneseCounting"):
+        return f"{int_to_cn(counters[key])}、"
+    return f"{counters[key]}. "
+
+
+@loaders.register(".docx")
+def load_docx(path: Path, root: Path) -> Document:
+    """Load a Word document: headings, numbered paragraphs and tables in document order.
+
+    Args:
+        path: the .docx file.
+        root: the folder it was found under.
+
+    Returns:
+        The Document; its outline comes from heading styles (Heading 1-9, 标题 1-9,
+        Title), table-of-contents paragraphs are skipped, each table is a Table.
+
+    Raises:
+        ZhikuError: the file is not a valid .docx (damaged, or another format renamed)
+            or holds no text.
+    """
+    import docx
+    from docx.table import Table as DocxTable
+    from docx.text.paragraph import Paragraph
+
+    try:
+        document = docx.Document(str(path))
+    except (zipfile.BadZipFile, KeyError, ValueError) as exc:
+        raise ZhikuError(f"File {str(path)!r} is not a valid Word .docx file (damaged, or another "
+                         "format renamed to .docx); open and re-save it as .docx or remove it.") from exc
+    except Exception as exc:  # noqa: BLE001 - python-docx raises several types for bad packages
+        raise ZhikuError(f"File {str(path)!r} is not a valid Word .docx file "
+                         f"({type(exc).__name__}); open and re-save it as .docx or remove it.") from exc
+    b = BodyBuilder()
+    counters: dict[tuple[str, str], int] = {}
+    formats = _num_formats(document)
+    last = ""
+    for el in document.element.body.iterchildren():
+        if el.tag == f"{_W}p":
+            par = Paragraph(el, document)
+            style = par.style.name if par.style is not None else ""
+            text = par.text.strip()
+            if not text or _TOC_STYLE.match(style or ""):
+                continue
+            level = _level(style or "")
+            if level is not None:
+                b.heading(text, level)
+            else:
+                b.paragraph(_numbering(par, counters, formats) + text)
+            last = text
+        elif el.tag == f"{_W}tbl":
+            table = DocxTable(el, document)
+            raw = [[cell.text for cell in row.cells] for row in table.rows]
+            b.table(raw, caption=last if len(last) <= 40 else "")
+    if not b.text().strip():
+        raise ZhikuError(f"File {str(path)!r} holds no text; add content or remove it.")
+    title = document.core_properties.title or ""
+    return b.build(path, root, title=title, fmt="docx")

@@ -1,0 +1,274 @@
+"""PDF loader: pypdf for encryption and bookmarks, pdfplumber for lines, sizes and tables."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from zhiku.errors import ZhikuError
+from zhiku.ingest.builder import BodyBuilder
+from zhiku.ingest.pdf_clean import (
+    Line, body_size, continues, is_toc_page, join_lines, strip_running, typical_width,
+)
+from zhiku.ingest.registry import loaders
+from zhiku.types import Document
+
+#: A numbered heading line when the PDF has no bookmarks: (pattern, level, needs a larger
+#: font). 第X章/节 always count; 3.2.1 and 一、 count on a short line; a bare "1 名称" only
+#: in a larger font (else it is too often a sentence that starts with a number).
+_NUMBERED = (
+    (re.compile(r"^\d+\.\d+\.\d+\s*[^\d.\s]"), 4, False),
+    (re.compile(r"^\d+\.\d+\s*[^\d.\s]"), 3, False),
+    (re.compile(r"^\d+\s+\S"), 2, True),
+    (re.compile(r"^[一二三四五六七八九十]+、\S"), 2, False),
+    (re.compile(r"^第[0-9一二三四五六七八九十百零〇]+节"), 3, False),
+    (re.compile(r"^第[0-9一二三四五六七八九十百零〇]+章"), 2, False),
+    (re.compile(r"^第[0-9一二三四五六七八九十百零〇]+编"), 1, False),
+)
+_NOT_HEADING_END = re.compile(r"[。，；,;：:]$")
+
+
+@dataclass
+class _Page:
+    """One page after extraction: items in reading order (lines and tables)."""
+
+    items: list[Line | list[list[object]]] = field(default_factory=list)
+
+
+def _open(path: Path):
+    """Open with pypdf and check encryption; returns the reader."""
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
+    try:
+        reader = PdfReader(str(path))
+    except (PdfReadError, ValueError, OSError, KeyError) as exc:
+        raise ZhikuError(f"File {str(path)!r} is not a valid PDF (damaged, truncated or another "
+                         "format renamed); re-export it from its source or remove it.") from exc
+    if reader.is_encrypted:
+        try:
+            ok = reader.decrypt("")
+        except Exception:  # noqa: BLE001 - an unsupported cipher is the same problem
+            ok = 0
+        if not ok:
+            raise ZhikuError(f"File {str(path)!r} is encrypted (password-protected); save an "
+                             "unencrypted copy and ingest that instead.")
+    return reader
+
+
+def _bookmarks(reader) -> list[tuple[str, int, int]]:
+    """(title, level, 0-based page) of every bookmark that resolves to a page."""
+    out: list[tuple[str, int, int]] = []
+
+    def walk(items, level: int) -> None:
+        for item in items:
+            if isinstance(item, list):
+                walk(item, level + 1)
+                continue
+            try:
+                page = reader.get_destination_page_number(item)
+            except Exception:  # noqa: BLE001 - a dangling bookmark is skipped
+                continue
+            title = " ".join(str(item.title or "").split())
+            if title and page is not None and page >= 0:
+                out.append((title, level, page))
+
+    try:
+        walk(reader.outline, 1)
+    except Exception:  # noqa: BLE001 - a broken outline means no outline
+        return []
+    return out
+
+
+def _inside(obj: dict, box: tuple[float, float, float, float]) -> bool:
+    """Whether the centre of a pdfplumber object lies inside a bounding box."""
+    x = (obj["x0"] + obj["x1"]) / 2
+    y = (obj["top"] + obj["bottom"]) / 2
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+def _extract(path: Path) -> list[_Page]:
+    """Lines (with font size) and tables of every page, in reading order."""
+    import pdfplumber
+
+    pages = []
+    with pdfplumber.open(str(path)) as pdf:
+        for page in pdf.pages:
+            tables = page.find_tables()
+            boxes = [t.bbox for t in tables]
+            text_page = page
+            if boxes:
+                text_page = page.filter(
+                    lambda o: o.get("object_type") != "char" or not any(_inside(o, b) for b in boxes))
+            placed: list[tuple[float, Line | list[list[object]]]] = []
+            for ln in text_page.extract_text_lines(return_chars=True, strip=True):
+                sizes = sorted(c["size"] for c in ln["chars"]) or [0.0]
+                placed.append((ln["top"], Line(ln["text"], sizes[len(sizes) // 2], ln["top"])))
+            for t in tables:
+                placed.append((t.bbox[1], t.extract()))
+            placed.sort(key=lambda p: p[0])
+            pages.append(_Page([item for _, item in placed]))
+    return pages
+
+
+def _heading_level(line: Line, base: float, sizes: list[float]) -> int | None:
+    """Level of a heading line found by numbering or by a larger font, else None."""
+    text = line.text.strip()
+    if len(text) > 40 or _NOT_HEADING_END.search(text):
+        return None
+    larger = bool(base) and line.size > base * 1.05
+    for pattern, level, needs_font in _NUMBERED:
+        if pattern.match(text) and (larger or (not needs_font and (len(text) <= 20
+                                                                    or text.startswith("第")))):
+            return level
+    if base and line.size >= base * 1.2:
+        return 1 + sizes.index(round(line.size, 1))
+    return None
+
+
+def _norm(text: str) -> str:
+    """Text without any whitespace, for comparing titles and header rows."""
+    return "".join(text.split())
+
+
+class _Assembler:
+    """Turns cleaned pages into body blocks: paragraphs re-joined across lines and pages."""
+
+    def __init__(self, pages: list[_Page], bookmarks: list[tuple[str, int, int]]) -> None:
+        self.b = BodyBuilder()
+        self.pages = pages
+        lines = [[i for i in p.items if isinstance(i, Line)] for p in pages]
+        self.base = body_size(lines)
+        self.width = typical_width(lines)
+        self.sizes = sorted({round(ln.size, 1) for ls in lines for ln in ls
+                             if self.base and ln.size >= self.base * 1.2 and len(ln.text) <= 40},
+                            reverse=True)
+        self.marks: dict[int, list[tuple[str, int]]] = {}
+        for title, level, page in bookmarks:
+            self.marks.setdefault(page, []).append((_norm(title), level))
+        self.use_marks = bool(bookmarks)
+        self.para = ""
+        self.breaks: list[int] = []
+        self.prev = ""
+        self.last = ""
+        self.rows: list[list[object]] = []  # a table that may continue on the next page
+        self.row_breaks: list[int] = []
+        self.caption = ""
+
+    def flush(self) -> None:
+        """Emit the open paragraph and the open table, if any."""
+        if self.para:
+            self.b.paragraph(self.para, tuple(self.breaks))
+            self.last = self.para
+        self.para, self.breaks, self.prev = "", [], ""
+        if self.rows:
+            self.b.table(self.rows, caption=self.caption, row_breaks=tuple(self.row_breaks))
+        self.rows, self.row_breaks = [], []
+
+    def table(self, raw: list[list[object]], continued: bool) -> None:
+        """Start a table, or append to the one before when it continues on a new page
+        (same number of columns; a repeated header row is dropped)."""
+        if continued:
+            self.row_breaks.append(len(self.rows))
+            same = [_norm(str(c or "")) for c in raw[0]] == [_norm(str(c or "")) for c in self.rows[0]]
+            self.rows.extend(raw[1:] if same else raw)
+            return
+        self.flush()
+        self.caption = self.last if len(self.last) <= 40 and "表" in self.last else ""
+        self.rows = [list(r) for r in raw]
+
+    def page(self, idx: int, items: list) -> None:
+        """Add one page's items; the page starts mid-paragraph when its text continues."""
+        marks = list(self.marks.get(idx, []))
+        found = {_norm(i.text) for i in items if isinstance(i, Line)}
+        missing = [(t, lv) for t, lv in marks if not any(f.startswith(t) for f in found)]
+        first = items[0] if items else None
+        more_rows = (isinstance(first, list) and not missing and bool(self.rows) and bool(first)
+                     and len(first[0]) == len(self.rows[0]))
+        if more_rows:
+            self.table(first, continued=True)
+            items = items[1:]
+        elif not (isinstance(first, Line) and not missing and self.para
+                  and continues(self.prev, first.text, self.width)):
+            self.flush()
+            self.b.new_page()
+        elif self.para:
+            self.breaks.append(len(self.para))
+        for title, level in missing:
+            self.b.heading(title, level)
+        for item in items:
+            if isinstance(item, Line):
+                self.line(item, marks)
+            else:
+                self.table(item, continued=False)
+
+    def line(self, ln: Line, marks: list[tuple[str, int]]) -> None:
+        """Add one text line: a heading, a continuation of the paragraph, or a new one."""
+        text = ln.text.strip()
+        level = None
+        if self.use_marks:
+            hit = next(((t, lv) for t, lv in marks if _norm(text).startswith(t)), None)
+            if hit:
+                marks.remove(hit)
+                level = hit[1]
+        else:
+            level = _heading_level(ln, self.base, self.sizes)
+        if self.rows:
+            self.flush()
+        if level is not None:
+            self.flush()
+            self.b.heading(text, level)
+            self.last = text
+        elif self.para and continues(self.prev, text, self.width):
+            self.para = join_lines(self.para, text)
+        else:
+            self.flush()
+            self.para = text
+        if level is None:
+            self.prev = text
+
+
+@loaders.register(".pdf")
+def load_pdf(path: Path, root: Path) -> Document:
+    """Load a PDF: clean page text, bookmarks or detected headings as the tree, tables.
+
+    Running headers/footers, page numbers and printed table-of-contents pages are
+    removed; lines broken by the layout (and words split across pages) are joined.
+
+    Args:
+        path: the .pdf file.
+        root: the folder it was found under.
+
+    Returns:
+        The Document with ``pages`` (where each page starts in the body), ``outline``
+        (from bookmarks when present, else numbering such as 第X章, 3.2.1, 一、 and
+        larger fonts) and ``tables``.
+
+    Raises:
+        ZhikuError: the file is damaged, encrypted, has no pages or no text layer.
+    """
+    reader = _open(path)
+    if not len(reader.pages):
+        raise ZhikuError(f"File {str(path)!r} has no pages; re-export it or remove it.")
+    bookmarks = _bookmarks(reader)
+    meta_title = str((reader.metadata or {}).get("/Title") or "")
+    if meta_title.strip().lower() in {"(anonymous)", "untitled", "anonymous"}:
+        meta_title = ""
+    pages = _extract(path)
+    lines = [[i for i in p.items if isinstance(i, Line)] for p in pages]
+    kept = [{id(ln) for ln in ls} for ls in strip_running(lines)]
+    toc_pages = set()
+    for idx, (p, keep) in enumerate(zip(pages, kept)):
+        toc = is_toc_page([i for i in p.items if isinstance(i, Line) and id(i) in keep])
+        p.items = [i for i in p.items if not isinstance(i, Line) or (id(i) in keep and not toc)]
+        toc_pages.update([idx] if toc else [])
+    bookmarks = [b for b in bookmarks if b[2] not in toc_pages]
+    asm = _Assembler(pages, bookmarks)
+    for idx, p in enumerate(pages):
+        asm.page(idx, p.items)
+    asm.flush()
+    if not asm.b.text().strip():
+        raise ZhikuError(f"File {str(path)!r} has no text layer (scanned images?); run OCR on "
+                         "it first or remove it.")
+    return asm.b.build(path, root, title=meta_title, fmt="pdf")

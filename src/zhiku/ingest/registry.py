@@ -1,0 +1,64 @@
+"""Loaders per file format, keyed by suffix, and the one entry point that picks them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from zhiku.errors import ZhikuError
+from zhiku.registry import Registry
+from zhiku.types import Document
+
+#: Suffix (``.pdf``) → loader ``(path, root) -> Document``; third parties register the same way.
+loaders: Registry[Document] = Registry("loader")
+
+#: Files larger than this are refused unless the caller passes another limit.
+DEFAULT_MAX_BYTES = 200 * 1024 * 1024
+
+
+def suffixes() -> tuple[str, ...]:
+    """Every suffix a loader is registered for, sorted (``.csv``, ``.docx``, ...).
+
+    Returns:
+        The suffixes, lower case with their dot.
+    """
+    return tuple(loaders.names())
+
+
+def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
+    """Load one file with the loader registered for its suffix.
+
+    Args:
+        path: the file.
+        root: the folder it was found under; ``Document.path`` is relative to it.
+        max_bytes: files larger than this are refused.
+
+    Returns:
+        The loaded Document.
+
+    Raises:
+        ZhikuError: one sentence naming the file and what is wrong: unsupported type,
+            unreadable, empty, too large, encrypted, corrupt or without text.
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in loaders.names():
+        raise ZhikuError(f"File {str(path)!r} is not a supported type; "
+                         f"give one of {', '.join(suffixes())} or remove it.")
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise ZhikuError(f"Cannot read {str(path)!r} ({exc.strerror or type(exc).__name__}); "
+                         "check that it exists and is readable.") from exc
+    if size == 0:
+        raise ZhikuError(f"File {str(path)!r} is empty (0 bytes); add content to it or remove it.")
+    if size > max_bytes:
+        raise ZhikuError(f"File {str(path)!r} is too large ({size / 2**20:.0f} MB, limit "
+                         f"{max_bytes / 2**20:.0f} MB); split it or raise max_file_mb.")
+    try:
+        return loaders.create(suffix, path, Path(root))
+    except ZhikuError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a parser's own error becomes one clear sentence
+        raise ZhikuError(f"File {str(path)!r} could not be read as {suffix} "
+                         f"({type(exc).__name__}: {str(exc)[:80]}); it may be damaged, "
+                         "re-export it or remove it.") from exc
