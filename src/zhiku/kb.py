@@ -126,10 +126,10 @@ class KnowledgeBase:
             batch.append((doc, sections, chunks, segs))
             rep.chunks += len(chunks)
             if sum(len(b[2]) for b in batch) >= self.config.ingest_batch:
-                self._commit(batch, roots)
+                self._commit(batch, roots, final=False)
                 batch = []
-        if batch:
-            self._commit(batch, roots)
+        if batch or self.store.unindexed_rows():
+            self._commit(batch, roots, final=True)
         rep.added = len(docs)
         self._titles, self._n_chunks = None, None
         if dense:
@@ -139,11 +139,16 @@ class KnowledgeBase:
         rep.seconds = time.perf_counter() - t0
         return rep
 
-    def _commit(self, batch: list, roots: dict[str, str]) -> None:
-        """Write one batch of documents as one published transaction."""
+    def _commit(self, batch: list, roots: dict[str, str], final: bool) -> None:
+        """Write one batch of documents as one published transaction.
+
+        The keyword index is rebuilt when the batch replaces stored documents (so they
+        never vanish from search) and at the end; new documents in earlier batches
+        become keyword-searchable with the final batch."""
         with self.store.transaction():
-            self.store.add(batch, roots)
-            self.store.build_indexes()
+            replaced = self.store.add(batch, roots) if batch else False
+            if replaced or final:
+                self.store.build_indexes()
 
     def _prune(self, paths: Iterable[str | Path], present: set[tuple[str, str]]) -> int:
         folders = {str(Path(p).resolve()) for p in paths if Path(p).is_dir()}

@@ -53,6 +53,7 @@ def check(kb, fix: bool = False, progress: bool = False) -> Report:
     rep.problems["chunks of unknown documents"] = len(orphan_chunks)
     rep.problems["vectors of unknown chunks"] = len(orphan_vecs)
     rep.problems["deleted documents awaiting compact"] = sum(1 for d in docs if d.deleted)
+    rep.problems["chunks missing from the keyword index"] = st.unindexed_rows()
     if fix:
         _fix(kb, orphan_chunks, orphan_vecs, rep, progress)
     return rep

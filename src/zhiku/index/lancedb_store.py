@@ -154,15 +154,21 @@ class LanceStore:
 
     # -- writing (inside a transaction) ---------------------------------------------------
     def add(self, items: Sequence[tuple[Document, list[Section], list[Chunk], list[str]]],
-            roots: dict[str, str] | None = None) -> None:
+            roots: dict[str, str] | None = None) -> bool:
         """Write documents with their sections, chunks and segmented chunk texts.
 
         A document already stored under the same path with other content is replaced;
         the replacement becomes visible with the transaction, never half-way.
+
+        Returns:
+            Whether stored documents were replaced (then the keyword index must be
+            rebuilt before publishing, or the document would vanish from keyword search).
         """
-        rows, drows, remove = [], [], []
+        rows, drows = [], []
+        paths = [d.path for d, *_ in items]
+        ids = {d.id for d, *_ in items}
+        remove = [d for d in self._ids_where(f"path IN ({_sql_list(paths)})") if d not in ids] if paths else []
         for doc, sections, chunks, segs in items:
-            remove += [d for d in self._ids_where(f"path = {_sql_str(doc.path)}") if d != doc.id]
             sub = subindex_of(doc.path)
             for c, s in zip(chunks, segs):
                 rows.append({**_chunk_row(c), "seg": s, "subindex": sub})
@@ -177,6 +183,7 @@ class LanceStore:
         if drows:
             self._w["documents"].add(drows)
         self._relink()
+        return bool(remove)
 
     def add_alias(self, doc_id: str, path: str) -> None:
         """Record that the stored document ``doc_id`` was also seen at ``path``."""
@@ -251,6 +258,15 @@ class LanceStore:
 
         if self._w["chunks"].count_rows():
             self._w["chunks"].create_index("seg", config=FTS(**_FTS), replace=True)
+
+    def unindexed_rows(self) -> int:
+        """Published chunks the keyword index does not cover yet (0 when up to date)."""
+        tbl = self._read("chunks")
+        n = tbl.count_rows()
+        if not n:
+            return 0
+        stats = next((tbl.index_stats(i.name) for i in tbl.list_indices() if i.index_type == "FTS"), None)
+        return n if stats is None else int(stats.num_unindexed_rows)
 
     def _ids_where(self, where: str) -> list[str]:
         rows = self._w["documents"].search().where(where).select(["doc_id"]).limit(None).to_list()

@@ -12,6 +12,7 @@ Segmenter = Callable[[str], list[str]]
 segmenters: Registry[Segmenter] = Registry("segmenter")
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_CJK_WORD = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _KEEP = re.compile(r"[\w\u3400-\u4dbf\u4e00-\u9fff]", re.UNICODE)
 # Function words and question words: they carry no topic, and in a formal corpus
 # (laws, manuals) colloquial ones like 我/咱们 are rare enough to get a misleadingly high IDF.
@@ -81,8 +82,8 @@ def make_mixed() -> Segmenter:
         out: list[str] = []
         for tok in jieba(text):
             out.append(tok)
-            if len(tok) > 1 and _CJK.match(tok):
-                out.extend(ch for ch in tok if _CJK.match(ch))
+            if len(tok) > 1 and _CJK_WORD.fullmatch(tok):
+                out.extend(tok)
         return out
 
     return seg
