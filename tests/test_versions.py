@@ -150,3 +150,53 @@ def test_kill_during_ingest_then_resume(tmp_path):
     ids = [r["id"] for r in kb.store.rows("chunks", ["id"])]
     assert len(ids) == len(set(ids))
     assert check(kb).healthy
+
+
+def test_sidecar_links_a_renamed_policy_and_sets_expiry(tmp_path):
+    d = tmp_path / "policies"
+    d.mkdir()
+    (d / "差旅管理办法.md").write_text(
+        "# 差旅管理办法\n\n## 第二章 住宿\n\n第五条 员工出差住宿标准为每晚不超过三百五十元。\n", encoding="utf-8")
+    (d / "差旅管理办法.md.meta.toml").write_text('law = "差旅"\nversion_date = "2023-01-01"\n', encoding="utf-8")
+    (d / "新差旅规定.md").write_text(
+        "# 新差旅规定\n\n## 第二章 住宿\n\n第五条 员工出差住宿标准为每晚不超过四百五十元。\n", encoding="utf-8")
+    (d / "新差旅规定.md.meta.toml").write_text('law = "差旅"\neffective = "2025-01-01"\n'
+                                             'version_date = "2024-12-01"\n', encoding="utf-8")
+    (d / "旧通知.md").write_text("# 旧通知\n\n会议室预订须提前一天。\n", encoding="utf-8")
+    (d / "旧通知.md.meta.toml").write_text('version_date = "2019-01-01"\nexpiry = "2020-01-01"\n',
+                                         encoding="utf-8")
+    (d / "坏.md").write_text("# 坏\n\n内容。\n", encoding="utf-8")
+    (d / "坏.md.meta.toml").write_text('owner = "x"\n', encoding="utf-8")
+    kb = KnowledgeBase(load_config(home=tmp_path / "h"))
+    rep = kb.ingest([d], dense=False, progress=False)
+    assert len(rep.failed) == 1 and "unknown keys" in rep.failed[0][1]
+    q = "出差住宿标准每晚多少钱？"
+    now = ask(kb, q, Mode.BM25)
+    assert "四百五十元" in now.text and "三百五十元" not in now.text
+    then = ask(kb, q, Mode.BM25, Scope(versions="2024-06-01"))
+    assert "三百五十元" in then.text and "四百五十元" not in then.text
+    both = ask(kb, q, Mode.BM25, Scope(versions="all"))
+    assert "已于 2025-01-01 失效" in both.text
+    assert not retrieve(kb, "会议室预订", Mode.BM25).hits
+    assert retrieve(kb, "会议室预订", Mode.BM25, Scope(versions="2019-06-01")).hits
+
+
+def test_write_failure_is_a_clear_error_and_keeps_the_published_state(tmp_path, monkeypatch):
+    from zhiku.errors import ZhikuError
+
+    f = _law(tmp_path)
+    kb = KnowledgeBase(load_config(home=tmp_path / "h"))
+    kb.ingest([f.parent.parent], dense=False, progress=False)
+    before = kb.store.count()
+
+    def full(*a, **k):
+        raise OSError(28, "No space left on device")
+
+    f.write_text(f.read_text(encoding="utf-8") + "\n第九十九条 新增。\n", encoding="utf-8")
+    monkeypatch.setattr(kb.store._w["chunks"], "add", full)
+    with pytest.raises(ZhikuError, match="free disk space"):
+        kb.ingest([f.parent.parent], dense=False, progress=False)
+    monkeypatch.undo()
+    assert kb.store.count() == before
+    assert retrieve(kb, "劳动合同法第十九条", Mode.BM25).hits[0].chunk.article == "第十九条"
+    assert kb.ingest([f.parent.parent], dense=False, progress=False).added == 1

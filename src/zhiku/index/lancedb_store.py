@@ -144,7 +144,13 @@ class LanceStore:
                 if t.version != pub:
                     t.checkout(pub)
                     t.restore()
-            yield self
+            try:
+                yield self
+            except (OSError, RuntimeError) as e:  # disk full, permissions, I/O from LanceDB
+                raise ZhikuError(
+                    f"cannot write the index at {self.path} ({str(e)[:120]}); free disk space or "
+                    "fix permissions and retry — searches still see the last complete state"
+                ) from e
             self._publish()
             self._seen_mtime = -1
             self._refresh()

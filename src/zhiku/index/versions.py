@@ -20,9 +20,12 @@ class VersionInfo:
     superseded_by: str | None
 
 
-def law_key(path: str, title: str, dated: bool) -> str:
-    """Identity shared by every version of a document: its title, else its file name
-    without the date suffix. Undated documents are their own single version."""
+def law_key(path: str, title: str, dated: bool, law: str | None = None) -> str:
+    """Identity shared by every version of a document: an explicit ``law`` name (from a
+    sidecar), else its title, else its file name without the date suffix. Undated
+    documents are their own single version."""
+    if law:
+        return "law:" + law
     if not dated:
         return "path:" + path
     stem = _DATE.sub("", path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
@@ -48,8 +51,11 @@ def link(records: Iterable[tuple[str, str, str, str | None, dict]]) -> dict[str,
         doc_id → VersionInfo. Versions sharing a date are all in force together.
     """
     groups: dict[str, list[tuple[str, str, str | None]]] = {}
+    explicit: dict[str, str] = {}
     for doc_id, path, title, vdate, meta in records:
-        key = law_key(path, title, bool(vdate))
+        if isinstance((meta or {}).get("expiry"), str):
+            explicit[doc_id] = meta["expiry"]
+        key = law_key(path, title, bool(vdate), (meta or {}).get("law"))
         groups.setdefault(key, []).append((doc_id, path, effective_date(vdate, meta or {})))
     out: dict[str, VersionInfo] = {}
     for key, members in groups.items():
@@ -59,8 +65,9 @@ def link(records: Iterable[tuple[str, str, str, str | None, dict]]) -> dict[str,
             earlier = [d for d in dates if eff and d < eff]
             nxt = later[0] if later else None
             prev = earlier[-1] if earlier else None
+            expiry = min(d for d in (nxt, explicit.get(doc_id)) if d) if (nxt or doc_id in explicit) else None
             out[doc_id] = VersionInfo(
-                law_key=key, effective=eff, expiry=nxt,
+                law_key=key, effective=eff, expiry=expiry,
                 supersedes=_path_at(members, prev), superseded_by=_path_at(members, nxt),
             )
     return out

@@ -55,10 +55,45 @@ def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_B
         raise ZhikuError(f"File {str(path)!r} is too large ({size / 2**20:.0f} MB, limit "
                          f"{max_bytes / 2**20:.0f} MB); split it or raise max_file_mb.")
     try:
-        return loaders.create(suffix, path, Path(root))
+        return apply_sidecar(loaders.create(suffix, path, Path(root)), path)
     except ZhikuError:
         raise
     except Exception as exc:  # noqa: BLE001 - a parser's own error becomes one clear sentence
         raise ZhikuError(f"File {str(path)!r} could not be read as {suffix} "
                          f"({type(exc).__name__}: {str(exc)[:80]}); it may be damaged, "
                          "re-export it or remove it.") from exc
+
+
+SIDECAR_KEYS = {"title", "version_date", "effective", "expiry", "law"}
+
+
+def apply_sidecar(doc: Document, path: Path) -> Document:
+    """Apply ``<file>.meta.toml`` beside a document: title, version_date, effective,
+    expiry (dates ``YYYY-MM-DD``) and ``law`` (a name linking versions explicitly).
+
+    Raises:
+        ZhikuError: the sidecar is not valid TOML or has an unknown key or a bad date.
+    """
+    import re
+    import tomllib
+    from dataclasses import replace
+
+    side = path.with_name(path.name + ".meta.toml")
+    if not side.is_file():
+        return doc
+    try:
+        meta = tomllib.loads(side.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ZhikuError(f"Sidecar {str(side)!r} is not valid TOML ({exc}); fix or remove it.") from exc
+    unknown = set(meta) - SIDECAR_KEYS
+    if unknown:
+        raise ZhikuError(f"Sidecar {str(side)!r} has unknown keys {sorted(unknown)}; "
+                         f"use {', '.join(sorted(SIDECAR_KEYS))}.")
+    meta = {k: str(v) for k, v in meta.items()}
+    for k in ("version_date", "effective", "expiry"):
+        if k in meta and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", meta[k]):
+            raise ZhikuError(f"Sidecar {str(side)!r}: {k} must be a date like 2024-07-01.")
+    return replace(doc, title=meta.get("title", doc.title),
+                   version_date=meta.get("version_date", doc.version_date),
+                   metadata={**doc.metadata, **{k: v for k, v in meta.items()
+                                                if k in ("effective", "expiry", "law")}})
