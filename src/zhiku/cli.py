@@ -90,8 +90,8 @@ def _scope(kb, a: argparse.Namespace):
 def cmd_status(cfg: Config, a: argparse.Namespace) -> int:
     kb = _kb(cfg)
     n = kb.store.count()
-    info = {"home": str(cfg.home), **kb.store.manifest, **n,
-            "missing_vectors": n["chunks"] - n["vectors"]}
+    info = {"home": str(cfg.home), **{k: v for k, v in kb.store.manifest.items() if k != "published"},
+            **n, "missing_vectors": len(kb.store.chunks_without_vectors())}
     if a.json:
         print(json.dumps(info, ensure_ascii=False, indent=1))
     else:
