@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,12 +16,24 @@ from zhiku.index.store import (
     SCHEMA_VERSION, DocRecord, Scope, _chunk_schema, _doc_schema, _sql_list, _vec_schema,
     row_to_chunk, stores, subindex_of,
 )
-from zhiku.types import Chunk, Document, Hit, Section
+from zhiku.index.manifest import DEFAULT_TABLE, check_manifest, read_manifest, write_manifest
+from zhiku.types import Chunk, Document, Hit, Section, content_hash
 
 _FTS = dict(
     with_position=False, base_tokenizer="whitespace", lower_case=False, stem=False,
     remove_stop_words=False, ascii_folding=False, max_token_length=None,
 )
+
+
+@dataclass(frozen=True)
+class ActiveVectors:
+    """One consistent view of the dense index: a table and the embedder that filled it."""
+
+    name: str
+    embedder: str
+    version: str
+    dim: int
+    table: Any
 
 
 class LanceStore:
@@ -31,43 +43,91 @@ class LanceStore:
     opening it with others is refused, never silently mixed.
     """
 
-    def __init__(self, path: Path, embedder: str, dim: int, segmenter: str) -> None:
+    def __init__(self, path: Path, embedder: str | None, dim: int | None, segmenter: str,
+                 version: str = "") -> None:
         import lancedb
 
         self.path = path
         path.mkdir(parents=True, exist_ok=True)
-        self.manifest = self._check_manifest(embedder, dim, segmenter)
-        self.dim = dim
+        self.manifest = self._check_manifest(embedder, dim, segmenter, version)
         self._db = lancedb.connect(str(path))
         names = set(self._db.table_names())
         self.chunks = self._table("chunks", _chunk_schema(), names)
         self.docs = self._table("documents", _doc_schema(), names)
-        self.vectors = self._table("vectors", _vec_schema(dim), names)
+        m = self.manifest
+        self._active = ActiveVectors(m["vectors"], m["embedder"], m["embedder_version"], m["dim"],
+                                     self._table(m["vectors"], _vec_schema(m["dim"]), names))
+        self._staged: dict[str, Any] = {}
         self._df_path = path / "df.json"
         self._df: Counter[str] = Counter()
         if self._df_path.exists():
             self._df = Counter(json.loads(self._df_path.read_text(encoding="utf-8")))
 
+    @property
+    def active(self) -> ActiveVectors:
+        """The vector table queries use now, with the embedder that made it (one snapshot)."""
+        return self._active
+
+    @property
+    def vectors(self) -> Any:
+        """The active vector table."""
+        return self._active.table
+
+    @property
+    def dim(self) -> int:
+        """Vector size of the active table."""
+        return self._active.dim
+
     # -- set-up ---------------------------------------------------------------------------
-    def _check_manifest(self, embedder: str, dim: int, segmenter: str) -> dict[str, Any]:
-        mpath = self.path / "manifest.json"
-        want = {"schema": SCHEMA_VERSION, "embedder": embedder, "dim": dim, "segmenter": segmenter}
-        if not mpath.exists():
-            mpath.write_text(json.dumps(want, ensure_ascii=False, indent=1), encoding="utf-8")
+    def _check_manifest(self, embedder: str | None, dim: int | None, segmenter: str,
+                        version: str) -> dict[str, Any]:
+        want = {"schema": SCHEMA_VERSION, "embedder": embedder, "embedder_version": version,
+                "dim": dim, "segmenter": segmenter, "vectors": DEFAULT_TABLE}
+        have = read_manifest(self.path)
+        if have is None:
+            if embedder is None or dim is None:
+                raise ZhikuError(f"there is no index at {self.path}; run `zhiku ingest PATH` first")
+            write_manifest(self.path, want)
             return want
-        have = json.loads(mpath.read_text(encoding="utf-8"))
-        if have.get("schema") != SCHEMA_VERSION:
-            raise ZhikuError(
-                f"the index at {self.path} has schema {have.get('schema')} but this zhiku needs "
-                f"{SCHEMA_VERSION}; re-ingest into a new ZHIKU_HOME (cached vectors are reused)"
-            )
-        for key in ("embedder", "dim", "segmenter"):
-            if have.get(key) != want[key]:
-                raise ZhikuError(
-                    f"the index at {self.path} was built with {key} {have.get(key)!r} but the "
-                    f"configuration asks for {want[key]!r}; set {key} back or use a new ZHIKU_HOME"
-                )
+        check_manifest(self.path, have, want)
         return have
+
+    # -- switching models -------------------------------------------------------------------
+    def vector_table(self, embedder: str, version: str, dim: int) -> str:
+        """Open (or create) the table that holds vectors of ``embedder`` beside the active one.
+
+        A table left by an interrupted re-embed of the same model is reused (resume); tables
+        of other models that are not active are dropped.
+
+        Returns:
+            The table name, for :meth:`add_vectors` and :meth:`switch_vectors`.
+        """
+        name = "vectors_" + content_hash(f"{embedder}|{version}|{dim}", length=12)
+        names = set(self._db.table_names())
+        for old in names:
+            if old.startswith("vectors") and old not in (name, self._active.name):
+                self._db.drop_table(old)
+        self._staged[name] = self._table(name, _vec_schema(dim), names)
+        return name
+
+    def vector_ids(self, table: str | None = None) -> set[str]:
+        """Chunk ids that have a vector in ``table`` (default: the active one)."""
+        t = self._staged[table] if table else self.vectors
+        return {r["id"] for r in t.search().select(["id"]).limit(None).to_list()}
+
+    def switch_vectors(self, table: str, embedder: str, version: str, dim: int) -> None:
+        """Make ``table`` the active vectors: manifest replaced atomically, then one swap.
+
+        Raises:
+            ZhikuError: ``table`` was not prepared by :meth:`vector_table`.
+        """
+        if table not in self._staged:
+            raise ZhikuError(f"vector table {table!r} was not prepared; run the re-embed again")
+        manifest = {**self.manifest, "embedder": embedder, "embedder_version": version, "dim": dim,
+                    "vectors": table, "previous": self._active.name}
+        write_manifest(self.path, manifest)
+        self.manifest = manifest
+        self._active = ActiveVectors(table, embedder, version, dim, self._staged.pop(table))
 
     def _table(self, name: str, schema: Any, names: set[str]) -> Any:
         if name in names:
@@ -121,6 +181,8 @@ class LanceStore:
             self._df.subtract(set(r["seg"].split()))
         self.chunks.delete(w)
         self.vectors.delete(w)
+        for t in self._staged.values():
+            t.delete(w)
         self.docs.delete(w)
         self._df = +self._df
         self._save_df()
@@ -128,18 +190,31 @@ class LanceStore:
     def _save_df(self) -> None:
         self._df_path.write_text(json.dumps(self._df, ensure_ascii=False), encoding="utf-8")
 
-    def add_vectors(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
-        """Store one vector per chunk (replacing any earlier vector of the same id)."""
+    def add_vectors(self, chunks: Sequence[Chunk], vectors: np.ndarray, table: str | None = None) -> None:
+        """Store one vector per chunk (replacing any earlier vector of the same id).
+
+        Args:
+            chunks: the chunks.
+            vectors: array (len(chunks), dim).
+            table: a table from :meth:`vector_table`; default the active one.
+
+        Raises:
+            ZhikuError: the vectors have another size than the table.
+        """
         if not len(chunks):
             return
-        if vectors.shape[1] != self.dim:
-            raise ZhikuError(f"vectors have {vectors.shape[1]} dimensions but the index expects {self.dim}")
+        t = self._staged[table] if table else self.vectors
+        dim = t.schema.field("vector").type.list_size
+        if vectors.shape[1] != dim:
+            raise ZhikuError(f"the embedder returned {vectors.shape[1]}-dim vectors but the index "
+                             f"holds {dim}-dim ones; configure the embedder the index was built "
+                             "with or run `zhiku reembed`")
         rows = [{
             "id": c.id, "doc_id": c.doc_id, "subindex": subindex_of(c.doc_path),
             "article": c.article, "section_id": c.section_id, "version_date": c.version_date,
             "vector": v.tolist(),
         } for c, v in zip(chunks, vectors)]
-        self.vectors.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(rows)
+        t.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(rows)
 
     def build_indexes(self) -> None:
         """(Re)build the full-text index over the segmented text."""
@@ -175,6 +250,10 @@ class LanceStore:
         """Row counts of documents, chunks and vectors."""
         return {"documents": self.docs.count_rows(), "chunks": self.chunks.count_rows(),
                 "vectors": self.vectors.count_rows()}
+
+    def all_chunks(self) -> list[Chunk]:
+        """Every stored chunk."""
+        return [row_to_chunk(r) for r in self.chunks.search().limit(None).to_list()]
 
     def chunks_without_vectors(self) -> list[Chunk]:
         """Chunks that have no vector yet (ingested with ``--no-dense`` or interrupted)."""
@@ -212,11 +291,27 @@ class LanceStore:
         return [Hit(row_to_chunk(r), float(r["_score"]), "bm25", {"bm25": (i, float(r["_score"]))})
                 for i, r in enumerate(rows, 1)]
 
-    def dense(self, vector: np.ndarray, k: int, scope: Scope = Scope()) -> list[Hit]:
-        """Cosine nearest neighbours inside ``scope``."""
-        if not self.vectors.count_rows():
+    def dense(self, vector: np.ndarray, k: int, scope: Scope = Scope(),
+              active: ActiveVectors | None = None) -> list[Hit]:
+        """Cosine nearest neighbours inside ``scope``.
+
+        Args:
+            vector: the query vector, made by the embedder of ``active``.
+            k: how many hits.
+            scope: where to look.
+            active: the snapshot the query vector belongs to (default: the current one).
+
+        Raises:
+            ZhikuError: the query vector has another size than the table.
+        """
+        table = (active or self._active).table
+        dim = (active or self._active).dim
+        if len(vector) != dim:
+            raise ZhikuError(f"the query vector has {len(vector)} dimensions but the index holds "
+                             f"{dim}-dim vectors; configure the embedder the index was built with")
+        if not table.count_rows():
             return []
-        q = self.vectors.search(vector.tolist(), vector_column_name="vector").distance_type("cosine")
+        q = table.search(vector.tolist(), vector_column_name="vector").distance_type("cosine")
         w = scope.where()
         if w:
             q = q.where(w, prefilter=True)
@@ -249,6 +344,21 @@ def _doc_record(r: dict[str, Any]) -> DocRecord:
 
 
 @stores.register("lancedb")
-def make_lance(path: Path, embedder: str, dim: int, segmenter: str) -> LanceStore:
-    """Factory registered as ``lancedb`` (the default, embedded)."""
-    return LanceStore(path, embedder, dim, segmenter)
+def make_lance(path: Path, embedder: str | None, dim: int | None, segmenter: str,
+               version: str = "") -> LanceStore:
+    """Factory registered as ``lancedb`` (the default, embedded).
+
+    Args:
+        path: the index folder.
+        embedder: full embedder name to pin or check; None accepts the stored one.
+        dim: vector size to pin or check; None accepts the stored one.
+        segmenter: segmenter name to pin or check.
+        version: embedder version to pin or check ("" is not checked).
+
+    Returns:
+        The store.
+
+    Raises:
+        ZhikuError: the index was built with another schema, segmenter or embedder.
+    """
+    return LanceStore(path, embedder, dim, segmenter, version)
