@@ -163,7 +163,8 @@ def embed_cached(
     if progress:
         progress(len(texts) - sum(1 for k in keys if k in todo))
     tkeys = list(todo)
-    groups = [[tkeys[i] for i in g] for g in token_batches([todo[k] for k in tkeys], batch)]
+    per_call = batch * max(int(getattr(embedder, "concurrency", 1)), 1)  # HTTP: fill every slot
+    groups = [[tkeys[i] for i in g] for g in token_batches([todo[k] for k in tkeys], per_call)]
     counts: dict[str, int] = {}
     if progress:
         for k in keys:
