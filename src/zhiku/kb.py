@@ -223,6 +223,17 @@ class KnowledgeBase:
             cache.close()
         return len(chunks)
 
+    def embed_chunks(self, chunks: list[Chunk], progress: bool = True) -> int:
+        """Embed these stored chunks with the active embedder (cached by content hash).
+
+        Returns:
+            How many chunks were given.
+
+        Raises:
+            ZhikuError: the embedder fails or returns vectors of the wrong size.
+        """
+        return self._embed(chunks, progress) if chunks else 0
+
     def embed_missing(self, progress: bool = True) -> int:
         """Embed every chunk that has no vector yet; returns how many were embedded."""
         todo = self.store.chunks_without_vectors()
