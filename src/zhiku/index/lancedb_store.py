@@ -11,12 +11,11 @@ from __future__ import annotations
 import datetime as dt
 import fcntl
 import json
-import os
 import threading
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +26,11 @@ from zhiku.index.store import (
     SCHEMA_VERSION, DocRecord, Scope, _chunk_schema, _doc_schema, _sql_list, _sql_str,
     _vec_schema, check_versions, row_to_chunk, stores, subindex_of,
 )
+from zhiku.index.lance_rows import _atomic_write, _chunk_row, _doc_record, _doc_row, _info, _searchable
+from zhiku.index.lance_vectors import ActiveVectors, VectorTables
 from zhiku.index.manifest import DEFAULT_TABLE, check_manifest, read_manifest
 from zhiku.index.versions import VersionInfo, in_force, link
-from zhiku.types import Chunk, Document, Hit, Section, content_hash
+from zhiku.types import Chunk, Document, Hit, Section
 
 _FTS = dict(
     with_position=False, base_tokenizer="whitespace", lower_case=False, stem=False,
@@ -38,18 +39,7 @@ _FTS = dict(
 TABLES = ("chunks", "documents", "vectors")
 
 
-@dataclass(frozen=True)
-class ActiveVectors:
-    """One consistent view of the dense index: a table and the embedder that filled it."""
-
-    name: str
-    embedder: str
-    version: str
-    dim: int
-    table: Any
-
-
-class LanceStore:
+class LanceStore(VectorTables):
     """Chunks, documents and vectors in three LanceDB tables under one folder.
 
     The manifest pins the embedder and segmenter the index was built with; opening it
@@ -114,44 +104,6 @@ class LanceStore:
     def dim(self) -> int:
         """Vector size of the active table."""
         return int(self.manifest["dim"])
-
-    # -- switching models -----------------------------------------------------------------
-    def vector_table(self, embedder: str, version: str, dim: int) -> str:
-        """Open (or create) the table that holds vectors of ``embedder`` beside the active one.
-
-        A table left by an interrupted re-embed of the same model is reused (resume); tables
-        of other models that are not active are dropped.
-
-        Returns:
-            The table name, for :meth:`add_vectors` and :meth:`switch_vectors`.
-        """
-        name = "vectors_" + content_hash(f"{embedder}|{version}|{dim}", length=12)
-        names = set(self._db.table_names())
-        for old in names:
-            if old.startswith("vectors") and old not in (name, self._names["vectors"]):
-                self._db.drop_table(old)
-        self._staged[name] = self._table(name, _vec_schema(dim), names)
-        return name
-
-    def vector_ids(self, table: str | None = None) -> set[str]:
-        """Chunk ids that have a vector in ``table`` (default: the active one)."""
-        t = self._staged[table] if table else self._read("vectors")
-        return {r["id"] for r in t.search().select(["id"]).limit(None).to_list()}
-
-    def switch_vectors(self, table: str, embedder: str, version: str, dim: int) -> None:
-        """Make ``table`` the active vectors in one published transaction.
-
-        Raises:
-            ZhikuError: ``table`` was not prepared by :meth:`vector_table`.
-        """
-        if table not in self._staged:
-            raise ZhikuError(f"vector table {table!r} was not prepared; run the re-embed again")
-        with self.transaction():
-            self._staged[table].checkout_latest()
-            self.manifest = {**self.manifest, "embedder": embedder, "embedder_version": version,
-                             "dim": dim, "vectors": table, "previous": self._names["vectors"]}
-            self._names["vectors"] = table
-            self._w["vectors"] = self._staged.pop(table)
 
     def _table(self, name: str, schema: Any, names: set[str]) -> Any:
         if name in names:
@@ -495,62 +447,6 @@ class LanceStore:
                 s = 1.0 - float(r["_distance"])
                 out.append(Hit(chunks[r["id"]], s, "dense", {"dense": (len(out) + 1, s)}))
         return out
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as e:
-        tmp.unlink(missing_ok=True)
-        raise ZhikuError(f"cannot write {path}: {e.strerror}; free disk space or fix permissions "
-                         "(the index is unchanged)") from e
-
-
-def _searchable(where: str | None) -> str:
-    """``where`` limited to chunks that are searched (parents are only quoted)."""
-    base = "kind != 'parent'"
-    return f"({where}) AND {base}" if where else base
-
-
-def _chunk_row(c: Chunk) -> dict[str, Any]:
-    return {
-        "id": c.id, "doc_id": c.doc_id, "doc_path": c.doc_path, "title": c.title,
-        "section_id": c.section_id, "section_path": list(c.section_path), "article": c.article,
-        "text": c.text, "start": c.start, "end": c.end, "version_date": c.version_date,
-        "kind": c.kind, "page": c.page, "parent_id": c.parent_id,
-        "section_ids": list(c.section_ids),
-    }
-
-
-def _doc_row(doc: Document, sections: list[Section], n: int, sub: str, root: str | None) -> dict:
-    return {
-        "doc_id": doc.id, "path": doc.path, "aliases": list(doc.aliases), "title": doc.title,
-        "version_date": doc.version_date, "subindex": sub,
-        "metadata": json.dumps(doc.metadata, ensure_ascii=False, default=str),
-        "sections": json.dumps([asdict(s) for s in sections], ensure_ascii=False),
-        "n_chunks": n, "law_key": "", "effective": None, "expiry": None, "supersedes": None,
-        "superseded_by": None, "source_root": root, "deleted": None,
-    }
-
-
-def _doc_record(r: dict[str, Any]) -> DocRecord:
-    secs = tuple(Section(**s) for s in json.loads(r["sections"] or "[]"))
-    return DocRecord(
-        doc_id=r["doc_id"], path=r["path"], aliases=tuple(r["aliases"] or ()), title=r["title"],
-        version_date=r["version_date"], subindex=r["subindex"], n_chunks=int(r["n_chunks"]),
-        metadata=json.loads(r["metadata"] or "{}"), sections=secs, law_key=r["law_key"] or "",
-        effective=r["effective"], expiry=r["expiry"], supersedes=r["supersedes"],
-        superseded_by=r["superseded_by"], source_root=r["source_root"], deleted=r["deleted"],
-    )
-
-
-def _info(d: DocRecord) -> VersionInfo:
-    return VersionInfo(d.law_key, d.effective, d.expiry, d.supersedes, d.superseded_by)
 
 
 @stores.register("lancedb")

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import json
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pyarrow as pa
 
 from zhiku.errors import ZhikuError
 from zhiku.registry import Registry
-from zhiku.types import Chunk, Document, Hit, Section
+from zhiku.types import Chunk, Section
 
 # 3: BM25 text carries the chunk's title and section header; 4: versions and publishing;
 # 5: chunks carry page, parent_id and section_ids (tables, PDFs)

@@ -1,0 +1,70 @@
+"""Row conversions and small file helpers of the LanceDB store."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from zhiku.errors import ZhikuError
+from zhiku.index.store import DocRecord
+from zhiku.index.versions import VersionInfo
+from zhiku.types import Chunk, Document, Section
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise ZhikuError(f"cannot write {path}: {e.strerror}; free disk space or fix permissions "
+                         "(the index is unchanged)") from e
+
+
+def _searchable(where: str | None) -> str:
+    """``where`` limited to chunks that are searched (parents are only quoted)."""
+    base = "kind != 'parent'"
+    return f"({where}) AND {base}" if where else base
+
+
+def _chunk_row(c: Chunk) -> dict[str, Any]:
+    return {
+        "id": c.id, "doc_id": c.doc_id, "doc_path": c.doc_path, "title": c.title,
+        "section_id": c.section_id, "section_path": list(c.section_path), "article": c.article,
+        "text": c.text, "start": c.start, "end": c.end, "version_date": c.version_date,
+        "kind": c.kind, "page": c.page, "parent_id": c.parent_id,
+        "section_ids": list(c.section_ids),
+    }
+
+
+def _doc_row(doc: Document, sections: list[Section], n: int, sub: str, root: str | None) -> dict:
+    return {
+        "doc_id": doc.id, "path": doc.path, "aliases": list(doc.aliases), "title": doc.title,
+        "version_date": doc.version_date, "subindex": sub,
+        "metadata": json.dumps(doc.metadata, ensure_ascii=False, default=str),
+        "sections": json.dumps([asdict(s) for s in sections], ensure_ascii=False),
+        "n_chunks": n, "law_key": "", "effective": None, "expiry": None, "supersedes": None,
+        "superseded_by": None, "source_root": root, "deleted": None,
+    }
+
+
+def _doc_record(r: dict[str, Any]) -> DocRecord:
+    secs = tuple(Section(**s) for s in json.loads(r["sections"] or "[]"))
+    return DocRecord(
+        doc_id=r["doc_id"], path=r["path"], aliases=tuple(r["aliases"] or ()), title=r["title"],
+        version_date=r["version_date"], subindex=r["subindex"], n_chunks=int(r["n_chunks"]),
+        metadata=json.loads(r["metadata"] or "{}"), sections=secs, law_key=r["law_key"] or "",
+        effective=r["effective"], expiry=r["expiry"], supersedes=r["supersedes"],
+        superseded_by=r["superseded_by"], source_root=r["source_root"], deleted=r["deleted"],
+    )
+
+
+def _info(d: DocRecord) -> VersionInfo:
+    return VersionInfo(d.law_key, d.effective, d.expiry, d.supersedes, d.superseded_by)
