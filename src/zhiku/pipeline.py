@@ -5,11 +5,11 @@ from __future__ import annotations
 import datetime as dt
 import time
 from dataclasses import dataclass, field, replace
-from enum import Enum
 from typing import Any
 
 from zhiku.answer.extractive import compose, coverage
 from zhiku.errors import ZhikuError
+from zhiku.registry import Choice
 from zhiku.index.store import Scope
 from zhiku.kb import KnowledgeBase
 from zhiku.retrieve.clause import ClauseRef
@@ -19,7 +19,7 @@ from zhiku.types import Answer, Hit, TraceStep
 from zhiku.verify.citations import verify
 
 
-class Mode(str, Enum):
+class Mode(Choice):
     """Retrieval mode: keyword only, dense only, both fused, or the whole ask path."""
 
     BM25 = "bm25"
@@ -28,13 +28,9 @@ class Mode(str, Enum):
     FULL = "full"
 
     @classmethod
-    def from_str(cls, name: str) -> Mode:
-        """Parse a mode name; the error lists the valid ones."""
-        try:
-            return cls(name.strip().lower())
-        except ValueError:
-            valid = ", ".join(m.value for m in cls)
-            raise ZhikuError(f"unknown mode {name!r}; choose one of: {valid}") from None
+    def label(cls) -> str:
+        """Name used in error messages."""
+        return "mode"
 
 
 @dataclass

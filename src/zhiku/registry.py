@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import Enum
 from typing import Any, Generic, TypeVar
 
 from zhiku.errors import ZhikuError
@@ -48,3 +49,26 @@ class Registry(Generic[T]):
             valid = ", ".join(self.names()) or "(none)"
             raise ZhikuError(f"unknown {self.kind} {name!r}; choose one of: {valid}") from None
         return factory(*args, **kwargs)
+
+
+class Choice(str, Enum):
+    """Base of the named variants (fusion mode, retrieval mode, prompt style): parsing a
+    name is case- and space-insensitive, and a bad name gets an error listing the valid ones."""
+
+    @classmethod
+    def label(cls) -> str:
+        """What the variant is called in error messages."""
+        return cls.__name__
+
+    @classmethod
+    def from_str(cls, name: str):  # noqa: ANN206 - returns a member of the subclass
+        """Parse a variant name.
+
+        Raises:
+            ZhikuError: unknown name; the message lists the valid ones.
+        """
+        try:
+            return cls(name.strip().lower())
+        except ValueError:
+            valid = ", ".join(m.value for m in cls)
+            raise ZhikuError(f"unknown {cls.label()} {name!r}; choose one of: {valid}") from None

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import Enum
 
-from zhiku.errors import ZhikuError
+from zhiku.registry import Choice
 
 # BGE v1.5 retrieval instructions (FlagEmbedding README): queries only, never documents.
 BGE_ZH_INSTRUCTION = "为这个句子生成表示以用于检索相关文章："
 BGE_EN_INSTRUCTION = "Represent this sentence for searching relevant passages: "
 
 
-class PromptStyle(str, Enum):
+class PromptStyle(Choice):
     """How a model wants queries and passages marked.
 
     ``auto`` picks from the model id; ``server`` sends ``input_type`` to an HTTP server
@@ -27,17 +26,9 @@ class PromptStyle(str, Enum):
     SERVER = "server"
 
     @classmethod
-    def from_str(cls, value: str) -> PromptStyle:
-        """Parse a style name.
-
-        Raises:
-            ZhikuError: unknown name; the message lists the valid ones.
-        """
-        try:
-            return cls(value.strip().lower())
-        except ValueError:
-            valid = ", ".join(s.value for s in cls)
-            raise ZhikuError(f"unknown embed_prompt {value!r}; choose one of: {valid}") from None
+    def label(cls) -> str:
+        """Name used in error messages."""
+        return "embed_prompt"
 
 
 def style_for(model: str, requested: PromptStyle | str = PromptStyle.AUTO) -> PromptStyle:

@@ -3,30 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import Enum
 
 from zhiku.errors import ZhikuError
+from zhiku.registry import Choice
 from zhiku.types import Hit
 
 
-class FusionMode(str, Enum):
+class FusionMode(Choice):
     """How ranked lists from several retrievers are combined."""
 
     RRF = "rrf"
     WEIGHTED = "weighted"
 
     @classmethod
-    def from_str(cls, name: str) -> FusionMode:
-        """Parse a mode name.
-
-        Raises:
-            ZhikuError: unknown name; the message lists the valid ones.
-        """
-        try:
-            return cls(name.strip().lower())
-        except ValueError:
-            valid = ", ".join(m.value for m in cls)
-            raise ZhikuError(f"unknown fusion mode {name!r}; choose one of: {valid}") from None
+    def label(cls) -> str:
+        """Name used in error messages."""
+        return "fusion mode"
 
 
 def _merge_sources(lists: Sequence[Sequence[Hit]]) -> dict[str, tuple[Hit, dict[str, tuple[int, float]]]]:
