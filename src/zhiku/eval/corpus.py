@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from zhiku.errors import ZhikuError
+from zhiku.eval.dataset import line_id
 from zhiku.types import Document, content_hash
 
 
@@ -68,13 +69,7 @@ def _iter_corpus(path: Path) -> Iterator[Document]:
 
 def _fields(obj: object) -> tuple[str, str, str]:
     """Return (id, title, text) of one corpus line; raise ValueError when malformed."""
-    if not isinstance(obj, dict):
-        raise ValueError(f"expected a JSON object, got {type(obj).__name__}")
-    corpus_id = obj.get("id")
-    if isinstance(corpus_id, int) and not isinstance(corpus_id, bool):
-        corpus_id = str(corpus_id)
-    if not isinstance(corpus_id, str) or not corpus_id:
-        raise ValueError('"id" must be a non-empty string')
+    corpus_id = line_id(obj)
     text = obj.get("text")
     if not isinstance(text, str):
         raise ValueError('"text" must be a string')

@@ -101,18 +101,28 @@ def gold_docs(items: Iterable[EvalItem]) -> set[str]:
     return {g.doc for item in items for g in item.gold}
 
 
+def line_id(obj: Any) -> str:
+    """The ``id`` of one decoded JSONL line (a number becomes a string).
+
+    Raises:
+        ValueError: the line is not a JSON object or has no usable id.
+    """
+    if not isinstance(obj, dict):
+        raise ValueError(f"expected a JSON object, got {type(obj).__name__}")
+    line = obj.get("id")
+    if isinstance(line, int) and not isinstance(line, bool):
+        line = str(line)
+    if not isinstance(line, str) or not line:
+        raise ValueError('"id" must be a non-empty string')
+    return line
+
+
 def _parse_item(obj: Any) -> EvalItem | None:
     """Validate one decoded line and build an item (None for an empty question).
 
     Raises ValueError saying what is wrong.
     """
-    if not isinstance(obj, dict):
-        raise ValueError(f"expected a JSON object, got {type(obj).__name__}")
-    item_id = obj.get("id")
-    if isinstance(item_id, int) and not isinstance(item_id, bool):
-        item_id = str(item_id)
-    if not isinstance(item_id, str) or not item_id:
-        raise ValueError('"id" must be a non-empty string')
+    item_id = line_id(obj)
     question = obj.get("question")
     if not isinstance(question, str):
         raise ValueError('"question" must be a string')
