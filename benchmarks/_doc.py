@@ -15,6 +15,19 @@ HEADER = ("# Benchmarks\n\nEach section is written by the benchmark command name
           "do not edit by hand.\n")
 
 
+def shared_laws(shared: str | Path) -> Path | None:
+    """The laws corpus under the shared data folder, or None after saying on stderr that
+    it is missing and how to point at it (benchmarks then exit 2)."""
+    import sys
+
+    laws = Path(shared) / "laws"
+    if laws.is_dir():
+        return laws
+    print(f"error: the shared laws corpus is missing at {laws}; check out ../shared next to "
+          "this repository or pass --shared DIR", file=sys.stderr)
+    return None
+
+
 def machine() -> str:
     """One line: date, commit, machine, cores, Python."""
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
@@ -23,14 +36,21 @@ def machine() -> str:
             f"Python {platform.python_version()}")
 
 
-def write_section(title: str, command: str, body: str) -> None:
-    """Replace (or append) the ``## title`` section of docs/benchmarks.md."""
-    DOC.parent.mkdir(exist_ok=True)
-    text = DOC.read_text(encoding="utf-8") if DOC.exists() else HEADER
-    section = f"## {title}\n\n`{command}` — {machine()}\n\n{body.strip()}\n"
-    pattern = re.compile(rf"^## {re.escape(title)}\n.*?(?=^## |^<!-- |\Z)", re.S | re.M)
+def replace_section(doc: Path, heading: str, section: str) -> None:
+    """Replace (or append) the section that starts with the line ``heading`` in ``doc``,
+    keeping every other section; a section ends at the next ``## `` heading or ``<!-- ``
+    marker line (marker-delimited sections belong to other benchmarks)."""
+    doc.parent.mkdir(parents=True, exist_ok=True)
+    text = doc.read_text(encoding="utf-8") if doc.exists() else HEADER
+    pattern = re.compile(rf"^{re.escape(heading)}\n.*?(?=^## |^<!-- |\Z)", re.S | re.M)
     if pattern.search(text):
-        text = pattern.sub(lambda _: section + "\n", text)
+        text = pattern.sub(lambda _: section.rstrip("\n") + "\n\n", text)
     else:
         text = text.rstrip("\n") + "\n\n" + section
-    DOC.write_text(text, encoding="utf-8")
+    doc.write_text(text.rstrip("\n") + "\n", encoding="utf-8")
+
+
+def write_section(title: str, command: str, body: str) -> None:
+    """Replace (or append) the ``## title`` section of docs/benchmarks.md."""
+    section = f"## {title}\n\n`{command}` — {machine()}\n\n{body.strip()}\n"
+    replace_section(DOC, f"## {title}", section)

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _doc import ROOT, write_section  # noqa: E402
+from _doc import ROOT, shared_laws, write_section  # noqa: E402
 
 from zhiku.config import load_config  # noqa: E402
 from zhiku.kb import KnowledgeBase  # noqa: E402
@@ -74,10 +74,8 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--dense-files", type=int, default=10)
     a = ap.parse_args()
-    laws = Path(a.shared) / "laws"
-    if not laws.is_dir():
-        print(f"error: the laws corpus {laws} is missing; pass --shared PATH to the shared data "
-              "folder (this benchmark needs it)", file=sys.stderr)
+    laws = shared_laws(a.shared)
+    if laws is None:
         return 2
     rows = run(laws, a.runs, a.dense_files)
     lines = ["| step | seconds (median of %d) | vs first ingest | detail |" % a.runs,

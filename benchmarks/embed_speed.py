@@ -22,6 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from _doc import shared_laws  # noqa: E402
 START, END = "<!-- bench-embed:start -->", "<!-- bench-embed:end -->"
 
 
@@ -172,10 +173,8 @@ def main() -> int:
     ap.add_argument("--n", type=int, default=2000, help="article chunks per backend")
     ap.add_argument("--write", help="Markdown file whose bench-embed section is replaced")
     a = ap.parse_args()
-    laws = Path(a.shared) / "laws"
-    if not laws.is_dir():
-        print(f"error: the shared laws corpus is missing at {laws}; check out ../shared next to "
-              "this repository or pass --shared DIR", file=sys.stderr)
+    laws = shared_laws(a.shared)
+    if laws is None:
         return 2
     lines = run(laws, a.n)
     print("\n".join(lines))

@@ -14,7 +14,6 @@ import argparse
 import datetime as dt
 import os
 import platform
-import re
 import sys
 import tempfile
 import time
@@ -60,14 +59,9 @@ def render(r: dict[str, float]) -> str:
 
 def write(out: Path, section: str) -> None:
     """Replace (or append) the PDF section of ``out``, keeping the other sections."""
-    text = out.read_text(encoding="utf-8") if out.exists() else "# Benchmarks\n"
-    pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
-    if pattern.search(text):
-        text = pattern.sub(section + "\n", text)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text.rstrip("\n") + "\n", encoding="utf-8")
+    from _doc import replace_section
+
+    replace_section(out, SECTION, section)
 
 
 def main() -> int:
