@@ -200,3 +200,18 @@ def test_write_failure_is_a_clear_error_and_keeps_the_published_state(tmp_path, 
     assert kb.store.count() == before
     assert retrieve(kb, "劳动合同法第十九条", Mode.BM25).hits[0].chunk.article == "第十九条"
     assert kb.ingest([f.parent.parent], dense=False, progress=False).added == 1
+
+
+def test_a_pruned_file_that_comes_back_is_indexed_once(tmp_path):
+    f = _law(tmp_path)
+    kb = KnowledgeBase(load_config(home=tmp_path / "h"))
+    first = kb.ingest([f.parent.parent], dense=False, progress=False)
+    kept = f.read_bytes()
+    f.unlink()
+    assert kb.ingest([f.parent.parent], dense=False, progress=False, prune=True).pruned == 1
+    f.write_bytes(kept)
+    assert kb.ingest([f.parent.parent], dense=False, progress=False).added == 1
+    assert kb.store.count()["documents"] == 1 and not kb.store.documents()[0].deleted
+    ids = [r["id"] for r in kb.store.rows("chunks", ["id"])]
+    assert len(ids) == len(set(ids)) == first.chunks
+    assert retrieve(kb, "劳动合同法第十九条", Mode.BM25).hits[0].chunk.article == "第十九条"

@@ -207,10 +207,10 @@ class LanceStore(VectorTables):
                 rows.append({**_chunk_row(c), "seg": s, "subindex": sub})
                 self._df.update(set(s.split()))
             drows.append(_doc_row(doc, sections, len(chunks), sub, (roots or {}).get(doc.id)))
-        stale = [d for d, *_ in items]
-        self._w["chunks"].delete(f"doc_id IN ({_sql_list(x.id for x in stale)})")  # crash leftovers
-        if remove:
-            self.delete_docs(remove)
+        # a logically deleted document whose file came back is stored afresh, not twice
+        returning = self._ids_where(f"doc_id IN ({_sql_list(ids)})") if ids else []
+        if remove or returning:
+            self.delete_docs(remove + returning)
         if rows:
             self._w["chunks"].add(rows)
         if drows:
