@@ -92,10 +92,9 @@ def _exact(kb: KnowledgeBase, ref: ClauseRef, terms: list[str], k: int, scope: S
 def version_notes(kb: KnowledgeBase, cites, day: str) -> list[str]:
     """Sentences saying which cited versions are no longer (or not yet) in force on ``day``."""
     notes = []
-    docs = {d.doc_id: d for d in kb.store.documents()}
-    by_path = {d.path: d for d in docs.values()}
+    by_path = {d.path: d for d in kb.store.documents()}
     for c in cites:
-        d = next((x for x in docs.values() if x.path == c.doc_path), None)
+        d = by_path.get(c.doc_path)
         if d is None or not d.effective:
             continue
         if d.expiry and d.expiry <= day:

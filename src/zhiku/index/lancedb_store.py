@@ -29,7 +29,7 @@ from zhiku.index.store import (
 from zhiku.index.lance_rows import _atomic_write, _chunk_row, _doc_record, _doc_row, _info, _searchable
 from zhiku.index.lance_vectors import ActiveVectors, VectorTables
 from zhiku.index.manifest import DEFAULT_TABLE, check_manifest, read_manifest
-from zhiku.index.versions import VersionInfo, in_force, link
+from zhiku.index.versions import in_force, link
 from zhiku.types import Chunk, Document, Hit, Section
 
 _FTS = dict(
@@ -72,7 +72,7 @@ class LanceStore(VectorTables):
         self._lock = threading.RLock()  # readers and a writer may share this object
         self._seen_mtime = -1
         self._df: Counter[str] = Counter()
-        self._versions: dict[str, VersionInfo] | None = None
+        self._docs: list[DocRecord] | None = None  # published documents, read once per publish
         self._lockf: Any = None
         if "published" not in self.manifest:
             self._publish()
@@ -144,7 +144,7 @@ class LanceStore(VectorTables):
                 self._r[n].checkout(v)
             dfp = self.path / man.get("df", "")
             self._df = Counter(json.loads(dfp.read_text(encoding="utf-8"))) if dfp.is_file() else Counter()
-            self._pub, self.manifest, self._seen_mtime, self._versions = man, man, mtime, None
+            self._pub, self.manifest, self._seen_mtime, self._docs = man, man, mtime, None
 
     @contextmanager
     def transaction(self) -> Iterator[LanceStore]:
@@ -350,18 +350,20 @@ class LanceStore(VectorTables):
         return _doc_record(rows[0]) if rows else None
 
     def documents(self) -> list[DocRecord]:
-        """Every stored document (logically deleted ones included, flagged)."""
-        return [_doc_record(r) for r in self._read("documents").search().limit(None).to_list()]
+        """Every stored document (logically deleted ones included, flagged); read once per
+        published state, since every ask consults them (version filter, version notes)."""
+        with self._lock:
+            self._refresh()
+            if self._docs is None:
+                self._docs = [_doc_record(r) for r in self._r["documents"].search().limit(None).to_list()]
+            return list(self._docs)
 
     def excluded(self, versions: str) -> tuple[str, ...]:
         """Documents a search with this version selector must skip."""
         check_versions(versions)
-        self._refresh()
-        if self._versions is None:
-            self._versions = {d.doc_id: d for d in self.documents()}  # type: ignore[assignment]
         day = dt.date.today().isoformat() if versions == "current" else versions
         out = []
-        for d in self._versions.values():  # type: ignore[union-attr]
+        for d in self.documents():
             if d.deleted:
                 out.append(d.doc_id)
             elif versions != "all" and not in_force(_info(d), day):
