@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from zhiku.index.store import Scope
-from zhiku.pipeline import Mode, ask, retrieve
+from zhiku.pipeline import Mode, ask, ask_stream, retrieve
 
 pytestmark = pytest.mark.integration
 
@@ -88,3 +88,13 @@ def test_version_and_section_filters(kb):
     hits = retrieve(kb, "劳动报酬", Mode.HYBRID, structured=False,
                     scope=Scope(doc_ids=(doc.doc_id,), section_id=sec.id)).hits
     assert hits and all(h.chunk.section_id.split(".")[0] == sec.id for h in hits)
+
+
+def test_stream_ends_with_the_verified_answer(kb):
+    events = list(ask_stream(kb, "试用期最长多久？"))
+    assert [e.type for e in events][-1] == "answer"
+    final = events[-1].answer
+    assert "".join(e.text for e in events if e.type == "delta") == final.text
+    assert {e.detail["stage"] for e in events if e.type == "step"} >= {"keyword", "compose", "verify"}
+    d = final.to_dict()
+    assert d["citations"][0]["label"] and d["hits"][0]["chunk_id"]

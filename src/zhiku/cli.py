@@ -7,7 +7,6 @@ import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 from zhiku.config import Config, load_config
 from zhiku.errors import ZhikuError
@@ -37,18 +36,6 @@ def cmd_ingest(cfg: Config, a: argparse.Namespace) -> int:
     return 1 if rep.failed else 0
 
 
-def _answer_json(ans) -> dict[str, Any]:
-    return {
-        "question": ans.question, "answer": ans.text, "refused": ans.refused,
-        "confidence": round(ans.confidence, 4), "reason": ans.reason,
-        "citations": [{**asdict(c), "label": c.label()} for c in ans.citations],
-        "hits": [{"doc": h.chunk.doc_path, "article": h.chunk.article, "section": list(h.chunk.section_path),
-                  "page": h.chunk.page, "kind": h.chunk.kind,
-                  "score": h.score, "sources": h.sources, "text": h.chunk.text} for h in ans.hits],
-        "trace": [asdict(t) for t in ans.trace],
-    }
-
-
 def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
     from zhiku.pipeline import Mode, ask
 
@@ -58,7 +45,7 @@ def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
         raise ZhikuError(f"the knowledge base at {cfg.home} is empty; run `zhiku ingest PATH` first")
     ans = ask(kb, a.question, mode, scope=_scope(kb, a))
     if a.json:
-        print(json.dumps(_answer_json(ans), ensure_ascii=False, indent=1, default=str))
+        print(json.dumps(ans.to_dict(), ensure_ascii=False, indent=1, default=str))
         return 0
     print(f"问：{ans.question}")
     print(f"答：{ans.text}")

@@ -53,6 +53,17 @@ class Config(BaseSettings):
     min_confidence: float = Field(default=0.40, ge=0.0, le=1.0, description="refuse below this")
     refusal_text: str = Field(default=DEFAULT_REFUSAL)
     vector_cache: Path | None = Field(default=None, description="vector cache file; default in home")
+    llm_model: str = Field(default="", description="chat model for every role; empty = offline")
+    llm_base_url: str = Field(default="http://127.0.0.1:11434/v1", description="OpenAI-compatible base URL")
+    llm_api_key_env: str = Field(default="OPENAI_API_KEY", description="env var holding the LLM API key")
+    llm_temperature: float = Field(default=0.1, ge=0.0, le=2.0)
+    llm_max_tokens: int = Field(default=1024, ge=1)
+    llm_timeout: float = Field(default=60.0, gt=0, description="seconds per LLM request")
+    llm_retries: int = Field(default=2, ge=0, description="SDK retries on 429/5xx/connection errors")
+    llm_roles: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="per-role overrides of the llm_* keys: router, reranker, answerer, judge, "
+                    "rewriter, agent, sql (e.g. [llm_roles.router] model = \"qwen2.5:3b\")")
 
     @field_validator("fusion")
     @classmethod
@@ -60,6 +71,13 @@ class Config(BaseSettings):
         from zhiku.retrieve.fusion import FusionMode
 
         return FusionMode.from_str(v).value
+
+    @field_validator("llm_roles")
+    @classmethod
+    def _check_roles(cls, v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        from zhiku.llm import Role
+
+        return {Role.from_str(k).value: dict(o) for k, o in v.items()}
 
     def chunk_size_for(self, path: str) -> int:
         """The chunk size for a document path: longest matching folder, suffix, default.

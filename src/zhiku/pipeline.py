@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -15,7 +17,7 @@ from zhiku.kb import KnowledgeBase
 from zhiku.retrieve.clause import ClauseRef
 from zhiku.retrieve.fusion import FusionMode, fuse
 from zhiku.retrieve.segment import query_terms
-from zhiku.types import Answer, Hit, TraceStep
+from zhiku.types import Answer, AskEvent, Hit, TraceStep
 from zhiku.verify.citations import verify
 
 
@@ -205,6 +207,26 @@ def ask(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: Scope
     if notes:
         text = text + "\n" + "\n".join(notes)
     return Answer(question, text, cites, conf, False, considered, tuple(trace), why)
+
+
+def ask_stream(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID,
+               scope: Scope = Scope()) -> Iterator[AskEvent]:
+    """:func:`ask` as events for streaming clients (SSE, CLI): ``step`` per stage,
+    ``delta`` pieces of text, then the final ``answer`` event.
+
+    Offline the answer is composed before anything is sent, so the deltas are its
+    sentences; an LLM answerer streams its tokens here as they arrive.
+
+    Raises:
+        ZhikuError: as :func:`ask` (before the first event).
+    """
+    ans = ask(kb, question, mode, scope)
+    for t in ans.trace:
+        yield AskEvent("step", detail={"stage": t.stage, "seconds": round(t.seconds, 4)})
+    for piece in re.findall(r"[^。！？\n]*[。！？\n]?", ans.text):
+        if piece:
+            yield AskEvent("delta", text=piece)
+    yield AskEvent("answer", answer=ans)
 
 
 def with_parents(kb: KnowledgeBase, hits: list[Hit]) -> list[Hit]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 
@@ -208,3 +208,42 @@ class Answer:
     hits: tuple[Hit, ...] = ()
     trace: tuple[TraceStep, ...] = ()
     reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready form, shared by the CLI, the HTTP API and the MCP server."""
+        return {
+            "question": self.question, "answer": self.text, "refused": self.refused,
+            "confidence": round(self.confidence, 4), "reason": self.reason,
+            "citations": [{**asdict(c), "label": c.label()} for c in self.citations],
+            "hits": [{"chunk_id": h.chunk.id, "doc": h.chunk.doc_path, "title": h.chunk.title,
+                      "article": h.chunk.article, "section": list(h.chunk.section_path),
+                      "section_id": h.chunk.section_id, "page": h.chunk.page,
+                      "kind": h.chunk.kind, "score": h.score,
+                      "sources": {k: list(v) for k, v in h.sources.items()}, "text": h.chunk.text}
+                     for h in self.hits],
+            "trace": [asdict(t) for t in self.trace],
+        }
+
+
+@dataclass(frozen=True)
+class AskEvent:
+    """One event of a streamed ask: ``delta`` (a piece of answer text), ``step`` (a
+    pipeline stage finished, in ``detail``) or ``answer`` (the final, verified Answer;
+    always last). Streamed text is provisional: the final answer's text is what was
+    verified and may differ."""
+
+    type: str
+    text: str = ""
+    answer: Answer | None = None
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready form."""
+        out: dict[str, Any] = {"type": self.type}
+        if self.text:
+            out["text"] = self.text
+        if self.detail:
+            out["detail"] = self.detail
+        if self.answer is not None:
+            out["answer"] = self.answer.to_dict()
+        return out
