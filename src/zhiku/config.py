@@ -64,6 +64,29 @@ class Config(BaseSettings):
         default_factory=dict,
         description="per-role overrides of the llm_* keys: router, reranker, answerer, judge, "
                     "rewriter, agent, sql (e.g. [llm_roles.router] model = \"qwen2.5:3b\")")
+    router_timeout: float = Field(default=5.0, gt=0, description="seconds the router may take; "
+                                  "then the default route (every sub-index)")
+    rerank_timeout: float = Field(default=8.0, gt=0, description="seconds the reranker may take; "
+                                  "then the fused order")
+    answer_timeout: float = Field(default=30.0, gt=0, description="seconds the LLM answerer may "
+                                  "take; then the offline extractive answer")
+    rewrite_timeout: float = Field(default=5.0, gt=0, description="seconds the LLM rewriter may "
+                                   "take; then offline entity carry-over")
+    agent_steps: int = Field(default=8, ge=1, description="most tool-calling turns of `ask --agent`")
+    web_search: bool = Field(default=False, description="search the web when the knowledge base "
+                             "has no sufficient evidence (off by default)")
+    web_provider: str = Field(default="searxng", description="searxng or tavily")
+    web_url: str = Field(default="", description="search endpoint, e.g. http://127.0.0.1:8888/search")
+    web_api_key_env: str = Field(default="TAVILY_API_KEY", description="env var of the web search key")
+    web_results: int = Field(default=5, ge=1, le=20, description="web results used as evidence")
+    web_timeout: float = Field(default=10.0, gt=0, description="seconds per web search request")
+    history_turns: int = Field(default=3, ge=0, le=10, description="previous turns a follow-up "
+                               "question is rewritten from")
+    synonyms: Path | None = Field(default=None, description="TOML term dictionary for keyword "
+                                  "search; default $ZHIKU_HOME/synonyms.toml")
+    cache: bool = Field(default=True, description="semantic answer cache for ask and chat")
+    cache_threshold: float = Field(default=0.97, ge=0.5, le=1.0,
+                                   description="least question similarity for a cache hit")
 
     @field_validator("fusion")
     @classmethod
@@ -71,6 +94,13 @@ class Config(BaseSettings):
         from zhiku.retrieve.fusion import FusionMode
 
         return FusionMode.from_str(v).value
+
+    @field_validator("web_provider")
+    @classmethod
+    def _check_web(cls, v: str) -> str:
+        from zhiku.agents.web import WebProvider
+
+        return WebProvider.from_str(v).value
 
     @field_validator("llm_roles")
     @classmethod
@@ -106,6 +136,21 @@ class Config(BaseSettings):
     def store_path(self) -> Path:
         """Directory of the embedded store."""
         return self.home / "index"
+
+    @property
+    def synonyms_path(self) -> Path:
+        """The user's term dictionary (it may not exist)."""
+        return self.synonyms or self.home / "synonyms.toml"
+
+    @property
+    def sessions_path(self) -> Path:
+        """SQLite file of chat sessions (shared by ``zhiku chat`` and the HTTP server)."""
+        return self.home / "sessions.sqlite"
+
+    @property
+    def answer_cache_path(self) -> Path:
+        """SQLite file of the semantic answer cache."""
+        return self.home / "answers.sqlite"
 
     @property
     def cache_path(self) -> Path:

@@ -17,6 +17,7 @@ from zhiku.kb import KnowledgeBase
 from zhiku.retrieve.clause import ClauseRef
 from zhiku.retrieve.fusion import FusionMode, fuse
 from zhiku.retrieve.segment import query_terms
+from zhiku.retrieve.synonyms import load_synonyms
 from zhiku.types import Answer, AskEvent, Hit, TraceStep
 from zhiku.verify.citations import verify
 
@@ -132,8 +133,12 @@ def retrieve(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: 
     cfg = kb.config
     k = k or cfg.candidates
     trace: list[TraceStep] = []
-    terms = query_terms(kb.words(question))
+    canon, used = load_synonyms(cfg).canonical(question)
+    terms = query_terms(kb.words(canon if used else question))
     kw_terms = query_terms(kb.segment(question))
+    if used:  # the term dictionary: search the words documents use as well (报账 → 报销)
+        kw_terms = list(dict.fromkeys(kw_terms + query_terms(kb.segment(canon))))
+        trace.append(TraceStep("synonyms", 0.0, {"replaced": used}))
     ref = ClauseRef((), (), None)
     exact: list[Hit] = []
     if structured:
@@ -185,6 +190,19 @@ def ask(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: Scope
     if not question:
         raise ZhikuError("the question is empty; ask something, e.g. zhiku ask \"试用期最长多久\"")
     r = retrieve(kb, question, Mode.HYBRID if mode is Mode.FULL else mode, scope)
+    return answer_from(kb, question, r, scope)
+
+
+def answer_from(kb: KnowledgeBase, question: str, r: Retrieval, scope: Scope = Scope()) -> Answer:
+    """The answer (or refusal) composed from a retrieval: the second half of :func:`ask`,
+    run on its own by the agents' answerer role.
+
+    Args:
+        kb: the knowledge base.
+        question: the question.
+        r: its ranked hits (possibly reranked) and trace so far.
+        scope: the scope searched (its version selector dates version notes).
+    """
     trace = list(r.trace)
     conf, why = confidence(kb, r)
     top = r.hits[: kb.config.top_k]

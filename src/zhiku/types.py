@@ -197,6 +197,17 @@ class TraceStep:
 
 
 @dataclass(frozen=True)
+class WebSource:
+    """A web search result used as evidence, cited ``[W1]`` — kept apart from the
+    knowledge base's citations and labelled as web content."""
+
+    marker: str
+    title: str
+    url: str
+    snippet: str
+
+
+@dataclass(frozen=True)
 class Answer:
     """The result of an ask: text with markers, citations, confidence and trace."""
 
@@ -208,6 +219,7 @@ class Answer:
     hits: tuple[Hit, ...] = ()
     trace: tuple[TraceStep, ...] = ()
     reason: str = ""
+    web: tuple[WebSource, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready form, shared by the CLI, the HTTP API and the MCP server."""
@@ -215,6 +227,7 @@ class Answer:
             "question": self.question, "answer": self.text, "refused": self.refused,
             "confidence": round(self.confidence, 4), "reason": self.reason,
             "citations": [{**asdict(c), "label": c.label()} for c in self.citations],
+            "web": [asdict(w) for w in self.web],
             "hits": [{"chunk_id": h.chunk.id, "doc": h.chunk.doc_path, "title": h.chunk.title,
                       "article": h.chunk.article, "section": list(h.chunk.section_path),
                       "section_id": h.chunk.section_id, "page": h.chunk.page,
