@@ -36,24 +36,84 @@ def cmd_ingest(cfg: Config, a: argparse.Namespace) -> int:
     return 1 if rep.failed else 0
 
 
-def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
-    from zhiku.pipeline import Mode, ask
-
-    mode = Mode.from_str(a.mode)
+def _open(cfg: Config):
     kb = _kb(cfg)
     if not kb.store.count()["chunks"]:
         raise ZhikuError(f"the knowledge base at {cfg.home} is empty; run `zhiku ingest PATH` first")
-    ans = ask(kb, a.question, mode, scope=_scope(kb, a))
-    if a.json:
-        print(json.dumps(ans.to_dict(), ensure_ascii=False, indent=1, default=str))
-        return 0
+    return kb
+
+
+def _print_answer(ans, as_json: bool, session: str | None = None) -> None:
+    if as_json:
+        out = ans.to_dict() if session is None else {"session_id": session, **ans.to_dict()}
+        print(json.dumps(out, ensure_ascii=False, indent=1, default=str))
+        return
     print(f"问：{ans.question}")
     print(f"答：{ans.text}")
     if ans.refused:
         print(f"（{ans.reason}）")
     for c in ans.citations:
         print(f"  [{c.marker}] {c.label()}")
+    for w in ans.web:
+        print(f"  [{w.marker}] 网络：{w.title} <{w.url}>")
     print(f"置信度 {ans.confidence:.2f}" + ("（低）" if ans.confidence < 0.5 else ""))
+
+
+def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.agents.agent import run_agent
+    from zhiku.agents.orchestrator import Orchestrator
+    from zhiku.pipeline import Mode
+
+    mode = Mode.from_str(a.mode)
+    kb = _open(cfg)
+    scope = _scope(kb, a)
+    if a.agent:
+        ans = run_agent(kb, a.question, scope)
+    else:
+        orch = Orchestrator(kb)
+        try:
+            ans = orch.ask(a.question, scope, mode, use_cache=False if a.no_cache else None)
+        finally:
+            orch.close()
+    _print_answer(ans, a.json)
+    return 0
+
+
+def cmd_chat(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.agents.orchestrator import Orchestrator
+    from zhiku.pipeline import Mode
+
+    kb = _open(cfg)
+    orch = Orchestrator(kb)
+    sid, mode = a.session, Mode.from_str(a.mode)
+    try:
+        if a.question:
+            sid, ans = orch.chat(a.question, sid, mode=mode)
+            _print_answer(ans, a.json, sid)
+            if not a.json:
+                print(f"（会话 {sid}；继续：zhiku chat --session {sid} \"…\"）")
+            return 0
+        print("知库对话：输入问题，空行或 Ctrl-D 结束。", file=sys.stderr)
+        for line in sys.stdin:
+            if not line.strip():
+                break
+            sid, ans = orch.chat(line, sid, mode=mode)
+            _print_answer(ans, a.json, sid)
+        if sid:
+            print(f"（会话 {sid}）", file=sys.stderr)
+        return 0
+    finally:
+        orch.close()
+
+
+def cmd_cache(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.agents.cache import AnswerCache
+
+    cache = AnswerCache(_kb(cfg))
+    try:
+        print(f"removed {cache.clear()} cached answers")
+    finally:
+        cache.close()
     return 0
 
 
@@ -167,8 +227,20 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--version", help="only chunks of this version date, YYYY-MM-DD")
     s.add_argument("--as-of", help="answer from the versions in force on this date, YYYY-MM-DD")
     s.add_argument("--all-versions", action="store_true", help="search superseded versions too")
+    s.add_argument("--agent", action="store_true",
+                   help="let the LLM (agent role) drive the search tools; needs llm_model")
+    s.add_argument("--no-cache", action="store_true", help="neither use nor fill the answer cache")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_ask)
+    s = sub.add_parser("chat", help="a conversation: follow-ups are rewritten from earlier turns")
+    s.add_argument("question", nargs="?", help="one turn (omit for an interactive session)")
+    s.add_argument("--session", help="continue this session id (printed after each turn)")
+    s.add_argument("--mode", default="hybrid", help="bm25 | dense | hybrid | full")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_chat)
+    s = sub.add_parser("cache", help="the semantic answer cache")
+    s.add_argument("action", choices=["clear"], help="clear: forget every cached answer")
+    s.set_defaults(func=cmd_cache)
     s = sub.add_parser("status", help="what is indexed")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_status)

@@ -85,7 +85,7 @@ class Config(BaseSettings):
     synonyms: Path | None = Field(default=None, description="TOML term dictionary for keyword "
                                   "search; default $ZHIKU_HOME/synonyms.toml")
     cache: bool = Field(default=True, description="semantic answer cache for ask and chat")
-    cache_threshold: float = Field(default=0.97, ge=0.5, le=1.0,
+    cache_threshold: float = Field(default=0.95, ge=0.5, le=1.0,
                                    description="least question similarity for a cache hit")
 
     @field_validator("fusion")

@@ -1,5 +1,5 @@
 """Semantic answer cache: answers kept by normalised question (exact, then by embedding
-similarity above a threshold), each tied to the index generation it was computed on and
+similarity above a threshold, between phrasings that differ only by question words), each tied to the index generation it was computed on and
 to its source documents, so a re-ingest that touches a source makes it stale."""
 
 from __future__ import annotations
@@ -28,7 +28,11 @@ MIGRATIONS: list[tuple[str, str]] = [
     """),
 ]
 _DROP = re.compile(r"[\s，。！？；：、,.!?;:\"'“”‘’（）()《》「」]")
-_NUMBER = re.compile(r"\d+|[零〇一二两三四五六七八九十百千万]+")
+# Characters two phrasings of one question may differ by (question words, particles).
+# Any other differing character — 最长/最短, 不, 第十九/第二十条, another law's name — makes
+# them different questions, however close their embeddings (e5 puts 「试用期最长多久」 and
+# 「试用期最短多久」 at cosine 0.978).
+FILLER = frozenset("是的了吗呢吧啊呀嘛么请问多少久长时间什怎样如何哪些个能可以会规定讲说下有没您你我想知道")
 
 
 def normalise_question(q: str) -> str:
@@ -36,8 +40,9 @@ def normalise_question(q: str) -> str:
     return _DROP.sub("", normalise(q))
 
 
-def _numbers(q: str) -> set[str]:
-    return set(_NUMBER.findall(q))
+def same_question(a: str, b: str) -> bool:
+    """Whether two normalised questions differ only by :data:`FILLER` characters."""
+    return (set(a) ^ set(b)) <= FILLER
 
 
 class AnswerCache:
@@ -90,10 +95,9 @@ class AnswerCache:
             best, sim = exact[-1], 1.0
         else:
             vec = self._vector(question)
-            nums = _numbers(norm)
             for r in rows:
-                if r[2] is None or vec is None or _numbers(r[1]) != nums:
-                    continue  # 「第十九条」 and 「第二十条」 are different questions
+                if r[2] is None or vec is None or not same_question(norm, r[1]):
+                    continue
                 s = float(np.frombuffer(r[2], dtype=np.float32) @ vec)
                 if s > sim:
                     best, sim = r, s

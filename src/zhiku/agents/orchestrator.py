@@ -17,6 +17,7 @@ from zhiku.agents.web import web_text
 from zhiku.errors import ZhikuError
 from zhiku.index.store import Scope
 from zhiku.pipeline import Mode
+from zhiku.retrieve.synonyms import load_synonyms
 from zhiku.types import Answer, TraceStep
 
 
@@ -85,11 +86,12 @@ class Orchestrator:
             per role (start, end, and any fallback with its reason).
 
         Raises:
-            ZhikuError: the question is empty.
+            ZhikuError: the question is empty or the term dictionary is invalid.
         """
         question = question.strip()
         if not question:
             raise ZhikuError("the question is empty; ask something, e.g. zhiku ask \"试用期最长多久\"")
+        load_synonyms(self.kb.config)  # a broken term dictionary is the user's to fix, not a fallback
         started = time.perf_counter()
         pre: list[TraceStep] = []
         standalone = question

@@ -57,14 +57,14 @@ def parse(data: dict[str, Any], source: str) -> dict[str, str]:
     """
     table = data.get("synonyms", {})
     if not isinstance(table, dict):
-        raise ZhikuError(f"{source}: [synonyms] must be a table like 报销 = [\"报账\", \"报帐\"]")
+        raise ZhikuError(f"{source}: [synonyms] must be a table like \"报销\" = [\"报账\", \"报帐\"]")
     out: dict[str, str] = {}
     for canon, variants in table.items():
         if isinstance(variants, str):
             variants = [variants]
         if not isinstance(variants, list) or not all(isinstance(v, str) and v for v in variants):
             raise ZhikuError(f"{source}: synonyms.{canon} must be a list of words, "
-                             f"e.g. {canon} = [\"…\"]")
+                             f"e.g. \"{canon}\" = [\"…\"]")
         for v in variants:
             out[normalise(v)] = normalise(canon)
     return out
@@ -94,7 +94,8 @@ def load_synonyms(cfg: Any) -> Synonyms:
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, tomllib.TOMLDecodeError) as e:
-            raise ZhikuError(f"cannot read the term dictionary {path}: {e}; fix or remove it") from e
+            raise ZhikuError(f"cannot read the term dictionary {path}: {e}; fix it (keys in quotes: "
+                             f"\"报销\" = [\"报账\"]) or remove it") from e
         user = parse(data, str(path))
         # an entry in the user's file replaces the built-in entry of that canonical term
         table = {v: c for v, c in table.items() if c not in set(user.values())} | user

@@ -1,0 +1,63 @@
+"""Conversations: a three-turn chat with pronoun and 「…呢？」 follow-ups, sessions kept in
+SQLite, and the `zhiku chat` command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from zhiku.agents.orchestrator import Orchestrator
+from zhiku.cli import main
+
+pytestmark = pytest.mark.integration
+
+
+def _cited(ans):
+    return {(c.doc_path.split("/")[-1].split("(")[0], c.article) for c in ans.citations}
+
+
+def _rewrite(ans):
+    return next(t.detail for t in ans.trace if t.stage == "rewrite")
+
+
+def test_three_turns_with_pronoun_follow_ups(kb_with):
+    k = kb_with()
+    orch = Orchestrator(k)
+    sid, a1 = orch.chat("劳动法对每日工作时间有什么规定？")
+    assert ("劳动法", "第三十六条") in _cited(a1)
+    assert not any(t.stage == "rewrite" for t in a1.trace)  # a first question is left alone
+    sid2, a2 = orch.chat("那它的试用期呢？", sid)
+    assert sid2 == sid
+    assert _rewrite(a2) == {"from": "那它的试用期呢？", "to": "那劳动法的试用期呢？", "how": "carry",
+                            "carried": ["劳动法"]}
+    assert ("劳动法", "第二十一条") in _cited(a2)
+    orch.close()
+    orch = Orchestrator(k)  # history comes from the session store, not from memory
+    _, a3 = orch.chat("劳动合同法呢？", sid)
+    assert _rewrite(a3)["to"] == "那劳动合同法的试用期呢？"  # subject carried, law swapped
+    assert ("劳动合同法", "第十九条") in _cited(a3)
+    msgs = orch.sessions.history(sid)
+    assert [m["role"] for m in msgs] == ["user", "assistant"] * 3
+    assert msgs[2]["text"] == "那它的试用期呢？" and msgs[3]["answer"]["question"] == "那劳动法的试用期呢？"
+    orch.close()
+
+
+def test_new_topic_is_not_rewritten(kb_with):
+    orch = Orchestrator(kb_with())
+    sid, _ = orch.chat("劳动法对每日工作时间有什么规定？")
+    _, ans = orch.chat("离婚冷静期是多长时间？", sid)
+    assert _rewrite(ans)["how"] == "none" and ans.question == "离婚冷静期是多长时间？"
+    assert "婚姻家庭编" in ans.citations[0].doc_path
+
+
+def test_chat_command_one_shot_turns_share_a_session(kb_with, capsys):
+    home = str(kb_with().config.home)
+    assert main(["--home", home, "chat", "--json", "劳动法对每日工作时间有什么规定？"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    sid = first["session_id"]
+    assert main(["--home", home, "chat", "--json", "--session", sid, "那它的试用期呢？"]) == 0
+    second = json.loads(capsys.readouterr().out)
+    assert second["session_id"] == sid and second["question"] == "那劳动法的试用期呢？"
+    assert main(["--home", home, "chat", "--session", "bad id!", "x"]) == 2
+    assert "bad session id" in capsys.readouterr().err

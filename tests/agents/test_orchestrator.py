@@ -1,0 +1,113 @@
+"""The orchestrator on real laws: router beside the first retrieval, concurrent
+sub-index search, timeouts with their fallbacks, hand-over checks, web fallback on/off."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.agents.websrv import fake_search
+from tests.llmserver import Reply, fake_llm
+from zhiku.agents.orchestrator import Orchestrator
+from zhiku.agents.rewrite import Exchange
+from zhiku.agents.roles import HandoverError, Routing, handover
+from zhiku.agents.web import WEB_NOTE
+from zhiku.retrieve.clause import ClauseRef
+
+pytestmark = pytest.mark.integration
+OUT_OF_SCOPE = "华为Mate 60 手机的首发售价是多少？"
+
+
+def _step(ans, stage):
+    return [t for t in ans.trace if t.stage == stage]
+
+
+def test_router_runs_beside_first_retrieval_and_subindexes_are_searched(kb_with):
+    orch = Orchestrator(kb_with())
+    ans = orch.ask("劳动合同法规定试用期最长多久？", use_cache=False)
+    router, first, *routed = _step(ans, "role:searcher")[:1] and (
+        _step(ans, "role:router") + _step(ans, "role:searcher"))
+    # both started at once: the router began before the first retrieval finished
+    assert router.detail["start"] < first.detail["end"]
+    assert abs(router.detail["start"] - first.detail["start"]) < 0.05
+    assert routed and all(r.detail["start"] >= first.detail["end"] - 0.01 for r in routed)
+    route = _step(ans, "route")[0].detail
+    assert route["searched"] == ["社会法"]
+    assert "fallback" not in router.detail
+    assert any("劳动合同法" in c.title and c.article == "第十九条" for c in ans.citations)
+    assert {h.chunk.doc_path.split("/")[0] for h in ans.hits} == {"社会法"}
+
+
+def test_unnamed_question_searches_every_subindex(kb_with):
+    ans = Orchestrator(kb_with()).ask("离婚冷静期是多长时间？", use_cache=False)
+    assert _step(ans, "route")[0].detail["searched"] == "all sub-indexes"
+    assert not ans.refused and "婚姻家庭编" in ans.citations[0].doc_path
+
+
+def test_rewriter_timeout_falls_back_to_entity_carry_over(kb_with):
+    with fake_llm([Reply('{"question": "太慢了"}', delay=3.0)]) as srv:
+        k = kb_with(llm_model="fake", llm_base_url=srv.base_url, rewrite_timeout=0.5, llm_retries=0)
+        hist = (Exchange("劳动法对工作时间有什么规定？", "……", ("中华人民共和国劳动法",)),)
+        ans = Orchestrator(k).ask("那它的试用期呢？", history=hist, use_cache=False)
+    rw = _step(ans, "role:rewriter")[0].detail
+    assert rw["fallback"] == "entity carry-over" and "timed out after 0.5s" in rw["error"]
+    assert rw["end"] < 2.0  # the slow call was abandoned, not awaited
+    assert _step(ans, "rewrite")[0].detail["to"] == "那劳动法的试用期呢？"
+    assert ans.question == "那劳动法的试用期呢？"
+    assert any(c.article == "第二十一条" and "劳动法" in c.doc_path for c in ans.citations)
+
+
+def test_rewriter_error_falls_back_and_llm_rewrite_is_used_when_it_works(kb_with):
+    hist = (Exchange("劳动法对工作时间有什么规定？", "……", ()),)
+    with fake_llm([Reply(status=500)]) as srv:
+        k = kb_with(llm_model="fake", llm_base_url=srv.base_url, llm_retries=0)
+        ans = Orchestrator(k).ask("那它的试用期呢？", history=hist, use_cache=False)
+    assert "InternalServerError" in _step(ans, "role:rewriter")[0].detail["error"]
+    assert _step(ans, "rewrite")[0].detail["how"] == "carry"
+    with fake_llm(['{"question": "劳动法规定的试用期最长多久？"}']) as srv:
+        k = kb_with(llm_model="fake", llm_base_url=srv.base_url)
+        ans = Orchestrator(k).ask("那它的试用期呢？", history=hist, use_cache=False)
+        assert "劳动法对工作时间有什么规定" in srv.last_user()
+    assert _step(ans, "rewrite")[0].detail == {"from": "那它的试用期呢？", "to": "劳动法规定的试用期最长多久？",
+                                               "how": "llm", "carried": []}
+
+
+def test_handover_names_role_and_field():
+    with pytest.raises(HandoverError, match="router role .* without its 'route' field"):
+        handover("router", Routing(None, ClauseRef((), (), None)), Routing)
+    with pytest.raises(HandoverError, match="searcher role handed over str, not Routing"):
+        handover("searcher", "hits", Routing)
+
+
+def test_web_fallback_off_by_default_and_never_for_answerable_questions(kb_with):
+    with fake_search() as web:
+        ans = Orchestrator(kb_with(web_url=web.url)).ask(OUT_OF_SCOPE, use_cache=False)
+        assert ans.refused and not ans.web and WEB_NOTE not in ans.text
+        orch = Orchestrator(kb_with(web_search=True, web_url=web.url))
+        ans = orch.ask("试用期最长多久？", use_cache=False)  # the documents answer it
+        assert not ans.refused and not ans.web
+        assert web.queries == []
+
+
+def test_web_fallback_when_documents_have_no_evidence(kb_with):
+    with fake_search() as web:
+        ans = Orchestrator(kb_with(web_search=True, web_url=web.url)).ask(OUT_OF_SCOPE, use_cache=False)
+    assert web.queries == [(OUT_OF_SCOPE, "GET")]
+    assert ans.refused and ans.citations == ()  # no knowledge-base citation is claimed
+    assert ans.text.startswith(ans.text.split("\n")[0]) and WEB_NOTE in ans.text
+    assert "首发售价为 5499 元起[W1]" in ans.text
+    assert [w.marker for w in ans.web] == ["W1", "W2"] and ans.web[0].url.endswith("/mate60")
+    assert _step(ans, "web")[0].detail["used"] is True
+    assert ans.to_dict()["web"][0]["url"] == "https://example.com/mate60"
+
+
+def test_web_tavily_style_and_timeout(kb_with):
+    with fake_search() as web:
+        ans = Orchestrator(kb_with(web_search=True, web_url=web.url, web_provider="tavily")
+                           ).ask(OUT_OF_SCOPE, use_cache=False)
+        assert web.queries == [(OUT_OF_SCOPE, "POST")] and ans.web
+    with fake_search(delay=3.0) as web:
+        ans = Orchestrator(kb_with(web_search=True, web_url=web.url, web_timeout=0.5)
+                           ).ask(OUT_OF_SCOPE, use_cache=False)
+    w = _step(ans, "role:web")[0].detail
+    assert w["fallback"] == "no web results" and "timed out" in w["error"]
+    assert ans.refused and not ans.web and ans.text == ans.text.split("\n")[0]
