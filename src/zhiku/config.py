@@ -11,6 +11,7 @@ from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from zhiku.errors import ZhikuError
+from zhiku.structured.spec import SourceSpec
 
 DEFAULT_REFUSAL = "知识库中未找到相关内容"
 
@@ -64,6 +65,15 @@ class Config(BaseSettings):
         default_factory=dict,
         description="per-role overrides of the llm_* keys: router, reranker, answerer, judge, "
                     "rewriter, agent, sql (e.g. [llm_roles.router] model = \"qwen2.5:3b\")")
+
+    structured_sources: list[SourceSpec] = Field(
+        default_factory=list,
+        description="tables answered by conditions: [[structured_sources]] with name, path "
+                    "(.csv/.xlsx) or url (SQLAlchemy), table, key, description, synonyms, columns")
+    structured_documents: bool = Field(default=True, description="tables of ingested documents "
+                                                                 "are structured sources too")
+    structured_row_limit: int = Field(default=200, ge=1, le=10000, description="rows a query may return")
+    structured_timeout: float = Field(default=5.0, gt=0, description="seconds a table query may run")
 
     @field_validator("fusion")
     @classmethod
