@@ -57,14 +57,15 @@ class Result:
 
 
 def _evidence(table: TableSchema, p: Parsed) -> float:
-    """How strongly the question points at ``table``: conditions on mentioned columns
-    and numbers count 1, other values ½, a key lookup counts the other columns named."""
+    """How strongly the question points at ``table``: a condition on a named column
+    counts 1, one found by its value or unit alone ½, a key lookup counts the other
+    columns named, naming the table counts 1."""
     key = table.key_column.name
     mentioned = {c.name for c in p.mentioned}
     score = float(p.table_named)
     conds = [c for c in p.conditions if c.column.name != key]
     for c in conds:
-        score += 1.0 if c.column.numeric or c.column.name in mentioned else 0.5
+        score += 1.0 if c.column.name in mentioned else 0.5
     if len(conds) < len(p.conditions):
         score += len(mentioned - {key} - {c.column.name for c in conds})
     if p.order is not None:
@@ -72,11 +73,18 @@ def _evidence(table: TableSchema, p: Parsed) -> float:
     return score
 
 
+def _needed(t: TableSchema) -> float:
+    """Evidence a table needs: 2 for a table inside a prose document, else 1."""
+    sheet = t.origin.lower().endswith((".csv", ".xlsx"))
+    return 2.0 if t.kind == "document" and not sheet else 1.0
+
+
 def choose(catalog: Catalog, question: str) -> tuple[TableSchema, Parsed, float] | None:
     """The table a condition question is about, its parse and the evidence score.
 
-    Tables of ingested documents need stronger evidence (2) than configured sources (1),
-    so a law that happens to hold a table does not capture ordinary questions.
+    Tables inside ingested prose documents need stronger evidence (2) than configured
+    sources and ingested spreadsheets (1), so a law that happens to hold a table does
+    not capture ordinary questions.
 
     Args:
         catalog: every table.
@@ -91,7 +99,7 @@ def choose(catalog: Catalog, question: str) -> tuple[TableSchema, Parsed, float]
         if not p.conditions and p.order is None:
             continue
         ev = _evidence(t, p)
-        if ev < (2.0 if t.kind == "document" else 1.0):
+        if ev < _needed(t):
             continue
         rank = (ev, t.kind != "document")
         if best is None or rank > best[0]:
