@@ -9,7 +9,8 @@ from typing import Any
 
 from zhiku.structured.answer import Result, citation_for
 from zhiku.structured.conditions import fmt
-from zhiku.structured.units import fold
+from zhiku.structured.conditions import OP_WORDS as _OP_WORDS
+from zhiku.structured.units import fold, is_unit
 from zhiku.types import Answer, Citation
 
 SHOWN = 20  # rows listed in the text; the trace and citations keep them all
@@ -107,8 +108,8 @@ def remainder(kb: Any, question: str, res: Result) -> str:
             rest = rest.replace(w, " ")
     for syn in t.synonyms:
         rest = rest.replace(syn, " ")
-    words = [w for w in kb.words(rest) if w.strip() and w not in _FILLER
-             and re.search(r"[\w\u4e00-\u9fff]", w) and not re.fullmatch(r"[\d.]+", w)]
+    words = [w for w in kb.words(rest) if len(w.strip()) >= 2 and w not in _FILLER and w not in _OP_WORDS
+             and not is_unit(w) and not re.fullmatch(r"[\d.]+", w)]
     if len("".join(words)) < 4:
         return ""
     parts = [p.strip(" ，,。？?；;") for p in re.split(r"[，,。？?；;！!]", rest)]

@@ -24,6 +24,8 @@ _OPS = (  # longest first inside each group; checked in the gap before the numbe
     ("<", ("小于", "低于", "少于", "不足", "<")),
     ("=", ("等于", "为", "是", "=")),
 )
+OP_WORDS = frozenset(w for _, ws in _OPS for w in ws) | {"以上", "以下", "以内", "之内", "之间", "及以上",
+                                                      "及以下", "或以上", "或以下", "级"}
 _SUFFIX = re.compile(r"\s*(及以上|或以上|以上|或更高|或更多|及以下|或以下|以下|以内|之内)")
 _RANGE = re.compile(r"\s*(?:到|至|~|～|-|—|–|and|AND)\s*")
 _NEED = re.compile(r"满足|达到|需要|要求|能够|能")
