@@ -68,7 +68,7 @@ def constrain(sql: str, table: TableSchema, limit: int, dialect: str) -> tuple[s
             raise SQLRejected(f"column {col.name!r} is not in table {table.name}")
     where = tree.args.get("where")
     cond = where.this if where is not None else None
-    out = exp.select("*").from_(exp.to_table(table.name, quoted=True))
+    out = exp.select("*").from_(exp.Table(this=exp.to_identifier(table.name, quoted=True)))
     if cond is not None:
         out = out.where(cond.copy())
     if tree.args.get("order") is not None:
