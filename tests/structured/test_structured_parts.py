@@ -13,7 +13,7 @@ from zhiku.config import load_config
 from zhiku.errors import ZhikuError
 from zhiku.structured.calc import evaluate
 from zhiku.structured.conditions import parse
-from zhiku.structured.schema import Column, TableSchema, infer_columns, split_unit
+from zhiku.structured.schema import TableSchema, infer_columns, split_unit
 from zhiku.structured.sources import build_catalog
 from zhiku.structured.sql import SQLRejected, run_sqlite, validate
 from zhiku.structured.units import convert, quantities, unit_of
@@ -178,3 +178,15 @@ def test_cli_tables(tmp_path, capsys):
     assert main(["--config", str(bad), "--home", str(tmp_path / "h2"), "tables"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: structured source 'x': file") and err.count("\n") == 1
+
+
+def test_markdown_pipe_tables_are_extracted():
+    from zhiku.ingest.loader import load_text, markdown_tables
+
+    doc = load_text(DATA / "docs" / "差旅报销办法.md", DATA / "docs")
+    (t,) = doc.tables
+    assert t.columns == ("城市", "住宿标准（元/天）", "伙食补助（元/天）", "交通费（元）")
+    assert len(t.rows) == 6 and t.rows[1] == ("上海", "600", "100", "1100")
+    assert doc.body[t.start:t.end].startswith("| 城市 |") and doc.body[t.start:t.end].endswith("1000 |")
+    assert markdown_tables("a | b\n不是表格") == ()
+    assert markdown_tables("| a \\| b | c |\n|---|---|\n| 1 | 2 |")[0].columns == ("a | b", "c")

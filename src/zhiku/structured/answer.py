@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlglot import exp
@@ -19,7 +19,6 @@ from zhiku.structured.calc import Calculation, total
 from zhiku.structured.conditions import Parsed, fmt, parse
 from zhiku.structured.schema import TableSchema
 from zhiku.structured.sources import Catalog, catalog_for, row_dicts
-from zhiku.structured.sql import SQLRejected
 from zhiku.types import Answer, Citation, TraceStep
 
 CLOSEST = 3
@@ -40,7 +39,6 @@ class Result:
     calculation: Calculation | None = None
     rejected: str = ""
     seconds: float = 0.0
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def keys(self, rows: tuple[dict[str, Any], ...] | None = None) -> list[str]:
         """Key-column values of the matching rows (or of ``rows``)."""

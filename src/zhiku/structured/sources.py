@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from zhiku.errors import ZhikuError
-from zhiku.structured.schema import (Column, TableSchema, apply_spec, guess_key, infer_columns,
+from zhiku.structured.schema import (TableSchema, apply_spec, guess_key, infer_columns,
                                      merge_edits, typed_value, write_schema)
 from zhiku.structured.spec import SourceSpec
 from zhiku.structured.sql import Rows, dialect_of, run_engine, run_sqlite, validate
@@ -338,8 +338,3 @@ def catalog_for(kb: Any) -> Catalog:
 def row_dicts(rows: Rows) -> list[dict[str, Any]]:
     """Rows as dicts keyed by column name."""
     return [dict(zip(rows.columns, r)) for r in rows.rows]
-
-
-def column_of(table: TableSchema, sql_name: str) -> Column | None:
-    """The schema column for a result column name."""
-    return table.column(sql_name)
