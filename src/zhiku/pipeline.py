@@ -191,7 +191,7 @@ def ask(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: Scope
     if tables:
         from zhiku.structured import ask_structured
 
-        sa = ask_structured(kb, question, lambda q: ask(kb, q, mode, scope, tables=False))
+        sa = ask_structured(kb, question, lambda q: ask(kb, q, mode, scope, tables=False), scope)
         if sa is not None:
             return sa
     r = retrieve(kb, question, Mode.HYBRID if mode is Mode.FULL else mode, scope)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 
-def ask_structured(kb, question, documents):  # noqa: ANN001, ANN201 - thin lazy re-export
+def ask_structured(kb, question, documents, scope=None):  # noqa: ANN001, ANN201 - lazy re-export
     """See :func:`zhiku.structured.answer.ask_structured`."""
     from zhiku.structured.answer import ask_structured as _ask
 
-    return _ask(kb, question, documents)
+    return _ask(kb, question, documents, scope)

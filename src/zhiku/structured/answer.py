@@ -19,7 +19,7 @@ from zhiku.structured.calc import Calculation, total
 from zhiku.structured.conditions import Parsed, fmt, parse
 from zhiku.structured.schema import TableSchema
 from zhiku.structured.sources import Catalog, catalog_for, row_dicts
-from zhiku.types import Answer, Citation, TraceStep
+from zhiku.types import Answer, Citation, Hit, TraceStep
 
 CLOSEST = 3
 
@@ -77,7 +77,19 @@ def _needed(t: TableSchema) -> float:
     return 2.0 if t.kind == "document" and not sheet else 1.0
 
 
-def choose(catalog: Catalog, question: str) -> tuple[TableSchema, Parsed, float] | None:
+def in_scope(t: TableSchema, scope: Any) -> bool:
+    """Whether a table may answer inside ``scope``: a scope naming documents or a section
+    keeps only tables of those documents (and sections); configured sources are outside."""
+    if scope is None or not (scope.doc_ids or scope.section_id):
+        return True
+    if t.kind != "document":
+        return False
+    sec = str(t.doc.get("section_id", ""))
+    return ((not scope.doc_ids or t.doc.get("doc_id") in scope.doc_ids)
+            and (not scope.section_id or sec == scope.section_id or sec.startswith(scope.section_id + ".")))
+
+
+def choose(catalog: Catalog, question: str, scope: Any = None) -> tuple[TableSchema, Parsed, float] | None:
     """The table a condition question is about, its parse and the evidence score.
 
     Tables inside ingested prose documents need stronger evidence (2) than configured
@@ -87,12 +99,15 @@ def choose(catalog: Catalog, question: str) -> tuple[TableSchema, Parsed, float]
     Args:
         catalog: every table.
         question: the question.
+        scope: the ask's Scope (documents, section), or None for everything.
 
     Returns:
         (table, parse, score) or None when no table fits.
     """
     best = None
     for t in catalog.tables:
+        if not in_scope(t, scope):
+            continue
         p = parse(question, t)
         if not p.conditions and p.order is None:
             continue
@@ -144,12 +159,13 @@ def _closest(catalog: Catalog, table: TableSchema, p: Parsed) -> tuple[dict[str,
     return tuple(sorted(rows, key=cost)[:CLOSEST])
 
 
-def run(kb: Any, question: str) -> Result | None:
+def run(kb: Any, question: str, scope: Any = None) -> Result | None:
     """Answer a condition question from the structured sources, or None when it is not one.
 
     Args:
         kb: the knowledge base (its config lists the sources; its documents' tables count).
         question: the question.
+        scope: the ask's Scope, or None.
 
     Returns:
         The result, or None when no table fits the question.
@@ -159,7 +175,7 @@ def run(kb: Any, question: str) -> Result | None:
     """
     t0 = time.perf_counter()
     catalog = catalog_for(kb)
-    picked = choose(catalog, question)
+    picked = choose(catalog, question, scope)
     if picked is None:
         return None
     table, p, _ = picked
@@ -184,7 +200,8 @@ def run(kb: Any, question: str) -> Result | None:
                   time.perf_counter() - t0)
 
 
-def ask_structured(kb: Any, question: str, documents: Callable[[str], Answer]) -> Answer | None:
+def ask_structured(kb: Any, question: str, documents: Callable[[str], Answer],
+                   scope: Any = None) -> Answer | None:
     """Structured first, documents as fallback: the answer from the tables, joined by the
     documents' answer to what the conditions leave of the question (a policy part), or
     None when the question is no condition question over a known table.
@@ -193,6 +210,7 @@ def ask_structured(kb: Any, question: str, documents: Callable[[str], Answer]) -
         kb: the knowledge base.
         question: the question.
         documents: answers a question from the documents alone (the pipeline's ask).
+        scope: the ask's Scope (a scope naming documents keeps only their tables).
 
     Returns:
         The Answer (trace step ``structured`` with the SQL and conditions), or None.
@@ -202,10 +220,11 @@ def ask_structured(kb: Any, question: str, documents: Callable[[str], Answer]) -
     """
     from zhiku.structured.compose import combine, compose, remainder
 
-    res = run(kb, question)
+    res = run(kb, question, scope)
     if res is None:
         return None
     text, cites = compose(kb, res)
+    hits = row_hits(kb, res, cites)
     trace = [TraceStep("structured", res.seconds, res.trace())]
     rest = remainder(kb, question, res)
     doc = documents(rest) if rest else None
@@ -214,8 +233,17 @@ def ask_structured(kb: Any, question: str, documents: Callable[[str], Answer]) -
         trace += [replace(t, detail={**t.detail, "part": rest}) for t in doc.trace]
     conf = 0.9 if res.rows else 0.75
     why = f"按条件「{res.conditions}」查询了 {res.table.source} › {res.table.title}"
-    return Answer(question, text, tuple(cites), conf, False, doc.hits if doc and not doc.refused else (),
-                  tuple(trace), why)
+    hits += list(doc.hits) if doc is not None and not doc.refused else []
+    return Answer(question, text, tuple(cites), conf, False, tuple(hits), tuple(trace), why)
+
+
+def row_hits(kb: Any, res: Result, cites: list[Citation]) -> list[Hit]:
+    """The cited rows of a document table as hits (their ``table_row`` chunks)."""
+    if res.table.kind != "document" or not cites:
+        return []
+    chunks = kb.store.get_chunks([c.chunk_id for c in cites])
+    found = [chunks[c.chunk_id] for c in cites if c.chunk_id in chunks]
+    return [Hit(ch, 1.0, "structured", {"structured": (i, 1.0)}) for i, ch in enumerate(found, 1)]
 
 
 def citation_for(res: Result, row: dict[str, Any], marker: int, quote: str) -> Citation:
