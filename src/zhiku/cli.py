@@ -41,7 +41,7 @@ def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
 
     mode = Mode.from_str(a.mode)
     kb = _kb(cfg)
-    if not kb.store.count()["chunks"]:
+    if not kb.store.count()["chunks"] and not cfg.structured_sources:
         raise ZhikuError(f"the knowledge base at {cfg.home} is empty; run `zhiku ingest PATH` first")
     ans = ask(kb, a.question, mode, scope=_scope(kb, a))
     if a.json:
