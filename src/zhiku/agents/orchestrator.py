@@ -114,6 +114,17 @@ class Orchestrator:
         return ans
 
     def _answer(self, q: Query, pre: list[TraceStep], started: float) -> Answer:
+        from zhiku.structured import ask_structured
+
+        # a condition question over a structured source is answered from its rows first;
+        # what the conditions leave of the question goes to the documents as below
+        sa = ask_structured(self.kb, q.question,
+                            lambda sub: self._documents(replace(q, question=sub), [], started), q.scope)
+        if sa is not None:
+            return replace(sa, trace=tuple(pre) + sa.trace)
+        return self._documents(q, pre, started)
+
+    def _documents(self, q: Query, pre: list[TraceStep], started: float) -> Answer:
         routing_f = submit(self.router, q)  # the router runs beside the first retrieval
         first_f = submit(self.searcher, q)
         routing = perform(self.router, q, pre, started, routing_f)
