@@ -4,14 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 export OMP_NUM_THREADS ?= 2
 
-.PHONY: demo test test-slow test-st bench-pdf bench-embed venv venv-st clean
+.PHONY: demo test test-slow test-st bench-pdf bench-embed venv venv-st clean browser bench-serve
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e ".[dev]"
+	$(BIN)/pip install -q -e ".[dev,server]"
 	touch $@
 
 venv: $(VENV)/.installed
@@ -31,7 +31,7 @@ demo: venv
 	ZHIKU_HOME=.zhiku-demo $(BIN)/zhiku ask "劳动合同法第三十九条规定了什么？"
 	ZHIKU_HOME=.zhiku-demo $(BIN)/zhiku ask "结婚的法定年龄是多少？"
 
-test: venv
+test: venv browser
 	$(BIN)/python -m pytest -q
 
 test-slow: venv
@@ -57,3 +57,14 @@ bench-reingest: venv
 
 eval-report: venv
 	$(BIN)/python benchmarks/eval_report.py
+
+# Debian's Chromium for the web UI test (Playwright drives it; it never downloads a browser).
+# Installs it when missing and we are root (CI); otherwise says how.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null); } || \
+	  echo "note: chromium is missing; install it (sudo apt-get install chromium) for the web UI test"
+
+# Load test of `zhiku serve` on 127.0.0.1; writes its section of docs/benchmarks.md.
+bench-serve: venv
+	$(BIN)/python benchmarks/bench_serve.py --write docs/benchmarks.md

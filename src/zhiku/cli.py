@@ -146,6 +146,20 @@ def cmd_eval(cfg: Config, a: argparse.Namespace) -> int:
     return run_eval_command(cfg, a)
 
 
+def cmd_serve(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.server.run import serve
+
+    serve(cfg, a.host, a.port)
+    return 0
+
+
+def cmd_mcp(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.server.run import mcp
+
+    mcp(cfg, a.transport, a.host, a.port)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="zhiku", description="知库: answers from your documents, cited.")
     p.add_argument("--config", help="TOML config file (default $ZHIKU_HOME/config.toml or ./zhiku.toml)")
@@ -200,6 +214,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", help="write the numbers to this file")
     s.add_argument("--quiet", action="store_true")
     s.set_defaults(func=cmd_eval)
+    s = sub.add_parser("serve", help="HTTP API and web UI (API keys: api_keys, admin_keys)")
+    s.add_argument("--host", default="127.0.0.1", help="without keys only loopback is allowed")
+    s.add_argument("--port", type=int, default=8765)
+    s.set_defaults(func=cmd_serve)
+    s = sub.add_parser("mcp", help="MCP server for agents: stdio, or streamable HTTP at /mcp")
+    s.add_argument("--transport", default="stdio", help="stdio | http")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8766)
+    s.set_defaults(func=cmd_mcp)
     return p
 
 

@@ -7,7 +7,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from zhiku.errors import ZhikuError
@@ -64,6 +64,11 @@ class Config(BaseSettings):
         default_factory=dict,
         description="per-role overrides of the llm_* keys: router, reranker, answerer, judge, "
                     "rewriter, agent, sql (e.g. [llm_roles.router] model = \"qwen2.5:3b\")")
+    api_keys: SecretStr = Field(default=SecretStr(""),
+                                description="read-only keys of `zhiku serve`/`zhiku mcp`, comma-separated")
+    admin_keys: SecretStr = Field(default=SecretStr(""),
+                                  description="keys that may also upload, ingest and delete, comma-separated")
+    upload_max_mb: float = Field(default=20.0, gt=0, description="largest file accepted by HTTP upload")
 
     @field_validator("fusion")
     @classmethod
