@@ -58,13 +58,14 @@ bench-reingest: venv
 eval-report: venv
 	$(BIN)/python benchmarks/eval_report.py
 
-# Debian's Chromium for the web UI test (Playwright drives it; it never downloads a browser).
-# Installs it when missing and we are root (CI); otherwise says how.
+# Debian's Chromium (and a CJK font for readable screenshots) for the web UI test; Playwright
+# drives it and never downloads a browser. Installed when missing and we are root (CI).
 browser:
-	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null); } || \
-	  echo "note: chromium is missing; install it (sudo apt-get install chromium) for the web UI test"
+	@command -v chromium >/dev/null 2>&1 && [ -d /usr/share/fonts/truetype/wqy ] || \
+	  { [ "$$(id -u)" = 0 ] && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y -q chromium fonts-wqy-microhei >/dev/null); } || \
+	  echo "note: install chromium and fonts-wqy-microhei (apt-get) for the web UI test"
 
 # Load test of `zhiku serve` on 127.0.0.1; writes its section of docs/benchmarks.md.
 bench-serve: venv
-	$(BIN)/python benchmarks/bench_serve.py --write docs/benchmarks.md
+	$(BIN)/python benchmarks/bench_serve.py --write

@@ -92,8 +92,8 @@ function treeList(docId, nodes) {
 
 async function openDoc(docId) {
   const d = await api(`/api/documents/${encodeURIComponent(docId)}`);
-  $("tree").replaceChildren(el("li", { onclick: () => openSection(docId, "") }, `${t("whole")} · ${d.title}`),
-    treeList(docId, d.tree));
+  $("tree").replaceChildren(el("ul", {}, el("li", { onclick: () => openSection(docId, "") },
+    `${t("whole")} · ${d.title}`)), treeList(docId, d.tree));
   await openSection(docId, "");
 }
 
