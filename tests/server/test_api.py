@@ -225,8 +225,9 @@ def _declare_huge(url: str) -> tuple[int, str]:
 def test_second_writer_gets_409(url, app):
     doc = _doc_id(url, "民法典/婚姻家庭编.md")
     with app.state.jobs.exclusive():  # a write in progress in this server
-        r = _upload(url, [("b.md", "# b\n\n内容。".encode())])
+        r = _upload(url, [("busy.md", "# b\n\n内容。".encode())])
         assert r.status_code == 409 and "another write" in r.json()["error"]
+        assert not list((app.state.config.home / "uploads").rglob("busy.md"))  # not stored
         assert httpx.delete(f"{url}/api/documents/{doc}", headers=A).status_code == 409
     lock = app.state.config.store_path / "write.lock"
     with open(lock, "w") as f:  # another process holding the index's writer lock

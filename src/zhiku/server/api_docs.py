@@ -94,6 +94,7 @@ def upload(request: Request, files: list[UploadFile] = File(..., description="do
     cfg = request.app.state.config
     if len(files) > MAX_FILES:
         raise ZhikuError(f"{len(files)} files in one upload; send at most {MAX_FILES} per request")
+    _jobs(request).check_idle()
     saved: list[tuple[Path, Path]] = []
     root = upload_root(cfg.home)
     for f in files:

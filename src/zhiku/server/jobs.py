@@ -67,10 +67,22 @@ class Jobs:
         """Context manager holding the writer slot for a short synchronous write."""
         return _Exclusive(self)
 
+    def check_idle(self) -> None:
+        """Refuse early (before an upload is stored) while a write runs.
+
+        Raises:
+            BusyError: another write is running.
+        """
+        if self._write.locked():
+            raise self._busy()
+
+    def _busy(self) -> BusyError:
+        return BusyError(f"another write is running (job {self._running or 'delete'}); "
+                         "wait for it to finish and retry")
+
     def _claim(self) -> None:
         if not self._write.acquire(blocking=False):
-            raise BusyError(f"another write is running (job {self._running or 'delete'}); "
-                            "wait for it to finish and retry")
+            raise self._busy()
 
     def start(self, kind: str, total: int, work: Callable[[Job], None]) -> Job:
         """Start ``work`` in a background thread as a new job.

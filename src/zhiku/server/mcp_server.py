@@ -58,6 +58,61 @@ Sub = Annotated[str | None, Field(description=(
     "arguments lists them"))]
 
 
+def _search(kb, query: str, k: int, subindex: str | None, document: str | None) -> dict[str, Any]:
+    scope = service.make_scope(kb, document, None, [subindex] if subindex else [])
+    return {"query": query, "hits": [service.hit_dict(h) for h in service.search(kb, query, k, scope)]}
+
+
+def _chapters(kb, document: str | None) -> dict[str, Any]:
+    if not document:
+        return {"subindexes": service.subindexes(kb),
+                "documents": [service.doc_dict(d) for d in service.live_documents(kb)]}
+    d = service.find_document(kb, document)
+    return {**service.doc_dict(d), "tree": service.chapter_tree(d)}
+
+
+def _read(kb, document: str, section_id: str) -> dict[str, Any]:
+    out = service.section_text(kb, service.find_document(kb, document), section_id).to_dict()
+    out.pop("passages", None)
+    return out
+
+
+def _ask(kb, question: str, subindex: str | None, document: str | None) -> dict[str, Any]:
+    from zhiku.pipeline import ask
+
+    scope = service.make_scope(kb, document, None, [subindex] if subindex else [])
+    out = ask(kb, question, scope=scope).to_dict()
+    for k in ("hits", "trace"):  # agents need the answer and its citations
+        out.pop(k, None)
+    return out
+
+
+SEARCH_DOC = (
+    "Search the knowledge base for passages relevant to a query (keyword + semantic). "
+    "Returns up to k passages, best first, each with doc_id, title, section_id, section "
+    "path, article (e.g. 第三十九条), score and the passage text. Use it to gather "
+    "evidence; pass doc_id and section_id to read_section for the surrounding text.")
+CHAPTERS_DOC = (
+    "List what is in the knowledge base or how one document is organised. Without "
+    "`document`: every sub-index (name, documents) and every document (doc_id, title, "
+    "path, sub-index). With `document`: its chapter tree, each node with a section id "
+    "(dotted, e.g. 2 or 3.1), label (e.g. 第二章 劳动合同的订立) and children.")
+READ_DOC = (
+    "Read the full text of one section of a document (its subsections included), or the "
+    "whole document when section_id is empty. Get section ids from list_chapters or from "
+    "the section_id of a search_knowledge hit.")
+ASK_DOC = (
+    "Answer a question from the knowledge base. Returns the answer text with [n] "
+    "markers, the citations (document, section path, article, quoted sentence) each "
+    "checked against its source, a confidence 0-1, and refused=true with the reason when "
+    "the knowledge base does not contain the answer (then say so; do not guess).")
+Query = Annotated[str, Field(description="what to look for: a question or key words, Chinese or English")]
+K = Annotated[int, Field(ge=1, le=20, description="how many passages to return (1-20)")]
+Question = Annotated[str, Field(description="the question, in Chinese or English")]
+DocName = Annotated[str, Field(description="the document: title, stored path or doc_id")]
+SectionId = Annotated[str, Field(description="dotted section id such as 2 or 3.1; empty for the whole document")]
+
+
 def build_mcp(config: Config, kb=None):
     """The MCP server with its four tools.
 
@@ -80,69 +135,22 @@ def build_mcp(config: Config, kb=None):
         except ZhikuError as e:  # the agent sees the sentence saying what to do
             raise ToolError(str(e)) from e
 
-    @server.tool(description=(
-        "Search the knowledge base for passages relevant to a query (keyword + semantic). "
-        "Returns up to k passages, best first, each with doc_id, title, section_id, section "
-        "path, article (e.g. 第三十九条), score and the passage text. Use it to gather "
-        "evidence; pass doc_id and section_id to read_section for the surrounding text."))
-    async def search_knowledge(
-        query: Annotated[str, Field(description="what to look for: a question or key words, Chinese or English")],
-        k: Annotated[int, Field(ge=1, le=20, description="how many passages to return (1-20)")] = 5,
-        subindex: Sub = None,
-        document: Doc = None,
-    ) -> dict[str, Any]:
-        def go(kb, q, n, sub, doc):
-            scope = service.make_scope(kb, doc, None, [sub] if sub else [])
-            return {"query": q, "hits": [service.hit_dict(h) for h in service.search(kb, q, n, scope)]}
-        return await run(go, query, k, subindex, document)
+    @server.tool(description=SEARCH_DOC)
+    async def search_knowledge(query: Query, k: K = 5, subindex: Sub = None,
+                               document: Doc = None) -> dict[str, Any]:
+        return await run(_search, query, k, subindex, document)
 
-    @server.tool(description=(
-        "List what is in the knowledge base or how one document is organised. Without "
-        "`document`: every sub-index (name, documents) and every document (doc_id, title, "
-        "path, sub-index). With `document`: its chapter tree, each node with a section id "
-        "(dotted, e.g. 2 or 3.1), label (e.g. 第二章 劳动合同的订立) and children."))
+    @server.tool(description=CHAPTERS_DOC)
     async def list_chapters(document: Doc = None) -> dict[str, Any]:
-        def go(kb, doc):
-            if not doc:
-                return {"subindexes": service.subindexes(kb),
-                        "documents": [service.doc_dict(d) for d in service.live_documents(kb)]}
-            d = service.find_document(kb, doc)
-            return {**service.doc_dict(d), "tree": service.chapter_tree(d)}
-        return await run(go, document)
+        return await run(_chapters, document)
 
-    @server.tool(description=(
-        "Read the full text of one section of a document (its subsections included), or the "
-        "whole document when section_id is empty. Get section ids from list_chapters or from "
-        "the section_id of a search_knowledge hit."))
-    async def read_section(
-        document: Annotated[str, Field(description="the document: title, stored path or doc_id")],
-        section_id: Annotated[str, Field(description="dotted section id such as 2 or 3.1; empty for the whole document")] = "",
-    ) -> dict[str, Any]:
-        def go(kb, doc, sid):
-            out = service.section_text(kb, service.find_document(kb, doc), sid).to_dict()
-            out.pop("passages", None)
-            return out
-        return await run(go, document, section_id)
+    @server.tool(description=READ_DOC)
+    async def read_section(document: DocName, section_id: SectionId = "") -> dict[str, Any]:
+        return await run(_read, document, section_id)
 
-    @server.tool(description=(
-        "Answer a question from the knowledge base. Returns the answer text with [n] "
-        "markers, the citations (document, section path, article, quoted sentence) each "
-        "checked against its source, a confidence 0-1, and refused=true with the reason when "
-        "the knowledge base does not contain the answer (then say so; do not guess)."))
-    async def ask(
-        question: Annotated[str, Field(description="the question, in Chinese or English")],
-        subindex: Sub = None,
-        document: Doc = None,
-    ) -> dict[str, Any]:
-        def go(kb, q, sub, doc):
-            from zhiku.pipeline import ask as ask_kb
-
-            scope = service.make_scope(kb, doc, None, [sub] if sub else [])
-            out = ask_kb(kb, q, scope=scope).to_dict()
-            for k in ("hits", "trace"):
-                out.pop(k, None)
-            return out
-        return await run(go, question, subindex, document)
+    @server.tool(description=ASK_DOC)
+    async def ask(question: Question, subindex: Sub = None, document: Doc = None) -> dict[str, Any]:
+        return await run(_ask, question, subindex, document)
 
     return server
 
