@@ -78,6 +78,8 @@ def test_upload_ask_click_citation_highlights_source(kb, tmp_path):
             expect(page.locator("#reader-path")).to_contain_text("制度/员工手册.md")
             page.click("#lang")
             expect(page.locator("#send")).to_have_text("Ask")
+            expect(page.locator(".msg.bot details.trace summary").last).to_have_text("Route and trace")
+            expect(page.locator("#reader-title")).to_contain_text("员工手册")
             page.screenshot(path=str(ARTIFACTS / "web-ui.png"), full_page=True)
             page.click("#clear")
             expect(page.locator("#messages .msg")).to_have_count(0)

@@ -63,7 +63,7 @@ async function loadLibrary(sub) {
     const subs = await api("/api/subindexes");
     const ul = $("subindexes"); ul.replaceChildren();
     const scope = $("scope"); const keep = scope.value;
-    scope.replaceChildren(el("option", { value: "" }, t("allSubindexes")));
+    scope.replaceChildren(el("option", { value: "", "data-i18n": "allSubindexes" }, t("allSubindexes")));
     for (const s of subs) {
       ul.append(el("li", { class: s.name === sub ? "active" : "", onclick: () => loadLibrary(s.name) },
         s.name, el("span", { class: "count" }, `${s.documents}`)));
@@ -160,8 +160,9 @@ function renderAnswer(box, ans) {
   const rows = ans.trace.map((s) => el("tr", {}, el("td", {}, s.stage), el("td", {}, s.seconds.toFixed(3)),
     el("td", {}, el("code", {}, JSON.stringify(s.detail)))));
   const route = ans.route ? el("p", {}, el("code", {}, JSON.stringify(ans.route))) : null;
-  box.append(el("details", { class: "trace" }, el("summary", {}, t("route")), route,
-    el("table", {}, el("tr", {}, el("th", {}, t("stage")), el("th", {}, t("seconds")), el("th", {}, t("detail"))), ...rows)));
+  const th = (k) => el("th", { "data-i18n": k }, t(k));
+  box.append(el("details", { class: "trace" }, el("summary", { "data-i18n": "route" }, t("route")), route,
+    el("table", {}, el("tr", {}, th("stage"), th("seconds"), th("detail")), ...rows)));
 }
 
 async function* sse(response) {
