@@ -51,12 +51,22 @@ bench-embed: venv-st
 clean:
 	rm -rf .zhiku .zhiku-demo
 
-.PHONY: bench-reingest eval-report
+.PHONY: bench bench-quality bench-speed bench-reingest eval-report
 bench-reingest: venv
 	$(BIN)/python benchmarks/bench_reingest.py
 
-eval-report: venv
-	$(BIN)/python benchmarks/eval_report.py
+# Every golden set, flat BM25 / flat dense / hybrid / full side by side (needs ../shared/data).
+bench-quality: venv
+	$(BIN)/python benchmarks/bench_quality.py
+
+eval-report: bench-quality
+
+# Ingest rates and query latency at 10k, 100k and 1M chunks (needs ../shared/data/laws).
+bench-speed: venv
+	$(BIN)/python benchmarks/bench_speed.py --write
+
+# Regenerates docs/benchmarks.md and docs/eval.md (about an hour on 2 cores, vectors cached).
+bench: bench-quality bench-speed bench-reingest
 
 # Debian's Chromium (and a CJK font for readable screenshots) for the web UI test; Playwright
 # drives it and never downloads a browser. Installed when missing and we are root (CI).

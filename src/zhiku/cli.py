@@ -41,7 +41,7 @@ def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
 
     mode = Mode.from_str(a.mode)
     kb = _kb(cfg)
-    if not kb.store.count()["chunks"]:
+    if not kb.store.count()["chunks"] and not cfg.structured_sources:
         raise ZhikuError(f"the knowledge base at {cfg.home} is empty; run `zhiku ingest PATH` first")
     ans = ask(kb, a.question, mode, scope=_scope(kb, a))
     if a.json:
@@ -146,6 +146,32 @@ def cmd_eval(cfg: Config, a: argparse.Namespace) -> int:
     return run_eval_command(cfg, a)
 
 
+def cmd_tables(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.structured.sources import catalog_for
+
+    cat = catalog_for(_kb(cfg))
+    if a.json:
+        from zhiku.structured.schema import to_json
+
+        print(json.dumps([to_json(t) for t in cat.tables], ensure_ascii=False, indent=1, default=str))
+        return 0
+    if not cat.tables:
+        print("no structured sources: add [[structured_sources]] to the config or ingest "
+              "spreadsheets and documents with tables")
+    for t in cat.tables:
+        print(f"{t.name}  {t.summary()}  [{t.kind}; key {t.key}]")
+        if a.describe:
+            for c in t.columns:
+                extra = [c.type, c.unit, c.description,
+                         f"synonyms {'/'.join(c.synonyms)}" if c.synonyms else "",
+                         f"values {'、'.join(c.values[:8])}" if c.values else ""]
+                print(f"    {c.name:12} " + "; ".join(x for x in extra if x))
+    sdir = cfg.home / "structured" / "schemas"
+    if cat.tables:
+        print(f"schemas (editable, honoured on the next run): {sdir}")
+    return 0
+
+
 def cmd_serve(cfg: Config, a: argparse.Namespace) -> int:
     from zhiku.server.run import serve
 
@@ -200,6 +226,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--model", help="embed_model for that backend (e.g. BAAI/bge-m3 or a local folder)")
     s.add_argument("--quiet", action="store_true")
     s.set_defaults(func=cmd_reembed)
+    s = sub.add_parser("tables", help="structured sources and their schemas")
+    s.add_argument("--describe", action="store_true", help="every column: type, unit, description, values")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_tables)
     s = sub.add_parser("eval", help="retrieval and refusal metrics on golden sets")
     s.add_argument("sets", nargs="+", help="JSONL question sets")
     s.add_argument("--corpus", required=True, help="folder of documents or a corpus.jsonl")

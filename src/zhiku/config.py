@@ -11,6 +11,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from zhiku.errors import ZhikuError
+from zhiku.structured.spec import SourceSpec
 
 DEFAULT_REFUSAL = "知识库中未找到相关内容"
 
@@ -69,6 +70,15 @@ class Config(BaseSettings):
     admin_keys: SecretStr = Field(default=SecretStr(""),
                                   description="keys that may also upload, ingest and delete, comma-separated")
     upload_max_mb: float = Field(default=20.0, gt=0, description="largest file accepted by HTTP upload")
+
+    structured_sources: list[SourceSpec] = Field(
+        default_factory=list,
+        description="tables answered by conditions: [[structured_sources]] with name, path "
+                    "(.csv/.xlsx) or url (SQLAlchemy), table, key, description, synonyms, columns")
+    structured_documents: bool = Field(default=True, description="tables of ingested documents "
+                                                                 "are structured sources too")
+    structured_row_limit: int = Field(default=200, ge=1, le=10000, description="rows a query may return")
+    structured_timeout: float = Field(default=5.0, gt=0, description="seconds a table query may run")
 
     @field_validator("fusion")
     @classmethod
@@ -138,6 +148,7 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
                 data = tomllib.loads(p.read_text(encoding="utf-8"))
             except (OSError, tomllib.TOMLDecodeError) as e:
                 raise ZhikuError(f"cannot read config file {p}: {e}; fix or remove it") from e
+            _relative_to(data, p.parent)
             break
         if path:
             raise ZhikuError(f"config file {p} does not exist; pass an existing TOML file")
@@ -149,3 +160,19 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
         first = e.errors()[0]
         loc = ".".join(str(x) for x in first["loc"]) or "config"
         raise ZhikuError(f"invalid setting {loc}: {first['msg']}") from e
+
+
+def _relative_to(data: dict[str, Any], folder: Path) -> None:
+    """Resolve the relative file paths of ``structured_sources`` in a config file
+    against the file's folder (``path = "pumps.csv"``, ``url = "sqlite:///erp.db"``)."""
+    for src in data.get("structured_sources") or []:
+        if not isinstance(src, dict):
+            continue
+        path = src.get("path")
+        if isinstance(path, str) and path and not Path(path).expanduser().is_absolute():
+            src["path"] = str(folder / path)
+        url = src.get("url")
+        if isinstance(url, str) and url.startswith("sqlite:///") and not url.startswith("sqlite:////"):
+            rest = url[len("sqlite:///"):]
+            if rest and not rest.startswith(":memory:"):
+                src["url"] = "sqlite:///" + str((folder / rest).resolve())

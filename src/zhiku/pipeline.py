@@ -175,15 +175,25 @@ def confidence(kb: KnowledgeBase, r: Retrieval) -> tuple[float, str]:
     return conf, f"关键词覆盖 {cov:.0%}，语义相似度 {max(dense):.2f}"
 
 
-def ask(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: Scope = Scope()) -> Answer:
+def ask(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: Scope = Scope(),
+        tables: bool = True) -> Answer:
     """Answer a question offline from the knowledge base, with citations.
 
+    With ``tables`` on, a condition question over a structured source is answered from
+    its rows first (the documents answer what the conditions leave of the question).
+
     Raises:
-        ZhikuError: the question is empty.
+        ZhikuError: the question is empty, or a structured source is broken.
     """
     question = question.strip()
     if not question:
         raise ZhikuError("the question is empty; ask something, e.g. zhiku ask \"试用期最长多久\"")
+    if tables:
+        from zhiku.structured import ask_structured
+
+        sa = ask_structured(kb, question, lambda q: ask(kb, q, mode, scope, tables=False), scope)
+        if sa is not None:
+            return sa
     r = retrieve(kb, question, Mode.HYBRID if mode is Mode.FULL else mode, scope)
     trace = list(r.trace)
     conf, why = confidence(kb, r)

@@ -162,7 +162,12 @@ class Route:
 
 @dataclass(frozen=True)
 class Citation:
-    """A pointer from an answer sentence to the chunk that supports it."""
+    """A pointer from an answer sentence to the chunk (or table row) that supports it.
+
+    A row of a structured source also names its ``table`` and the row's ``key_column``
+    and ``row_key`` value; ``title`` is then the source (a document title or a configured
+    source name) and ``chunk_id`` the row's chunk, or a hash for external sources.
+    """
 
     marker: int
     chunk_id: str
@@ -173,10 +178,18 @@ class Citation:
     quote: str
     version_date: str | None = None
     page: int | None = None
+    table: str | None = None
+    key_column: str | None = None
+    row_key: str | None = None
 
     def label(self) -> str:
-        """Human form: document › chapter › article, then the page when known."""
+        """Human form: document › chapter › article, or source › table › row (key
+        column value), then the page when known."""
         parts = [self.title or self.doc_path, *[s for s in self.section_path if s]]
+        if self.row_key is not None:
+            parts = [self.title or self.doc_path, self.table or "",
+                     f"{self.key_column or ''} {self.row_key}".strip()]
+            parts = [p for p in parts if p]
         if self.article:
             parts.append(self.article)
         text = " › ".join(parts)

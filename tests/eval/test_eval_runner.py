@@ -13,7 +13,7 @@ import pytest
 
 from zhiku.errors import ZhikuError
 from zhiku.eval.corpus import load_corpus_jsonl
-from zhiku.eval.dataset import EvalItem, load_set
+from zhiku.eval.dataset import EvalItem, Gold, load_set
 from zhiku.eval.metrics import aliases_from_documents, mrr_at_k, ndcg_at_k, recall_at_k
 from zhiku.eval.report import EvalReport, ModeResult, Row, format_table, summarise, to_json
 from zhiku.eval.runner import run_eval
@@ -232,3 +232,15 @@ def test_bad_arguments(items) -> None:
     only_answer = run_eval(items[:2], {}, answer=ans, progress=False)
     assert isinstance(only_answer, EvalReport) and only_answer.modes == ("full",)
     assert summarise(only_answer)[0].refusal_precision == 0.0
+
+
+def test_document_gold_ranks_each_document_once() -> None:
+    """With document-level gold (BEIR style), later chunks of a ranked document do not
+    take ranks: the gold document behind three chunks of another one is at rank 2."""
+    def chunk(doc: str, i: int) -> Chunk:
+        return Chunk(id=f"{doc}-{i}", doc_id=doc, doc_path=doc, title=doc, section_id=str(i),
+                     section_path=(), article=None, text="x", start=0, end=1)
+    hits = [Hit(chunk("a", i), 1.0, "x") for i in range(3)] + [Hit(chunk("g", 0), 0.5, "x")]
+    item = EvalItem(id="q", question="q", gold=(Gold(doc="g"),), kind="doc")
+    rep = run_eval([item], {"x": lambda q: hits}, progress=False)
+    assert rep.results[0].relevance[:2] == (0, 1)

@@ -31,3 +31,10 @@ def test_query_terms_drop_question_words():
 def test_unknown_segmenter():
     with pytest.raises(ZhikuError, match="char, jieba, mixed, words"):
         segmenters.create("ik")
+
+
+def test_english_words_are_stemmed_and_stop_words_dropped():
+    for name in ("mixed", "jieba", "char", "words"):
+        toks = segmenters.create(name)("The genomes of the variants，VPN 登录")
+        assert "genom" in toks and "variant" in toks and "vpn" in toks
+        assert "the" not in toks and "of" not in toks

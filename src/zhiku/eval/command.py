@@ -93,6 +93,9 @@ def run_eval_command(cfg: Config, a: argparse.Namespace) -> int:
     for name, its in sets.items():
         its = its[: a.limit] if a.limit else its
         scope = Scope(versions=a.versions)
+        if any(it.structured for it in its):
+            out["sets"][name] = _structured_set(kb, name, its, scope)
+            continue
         searchers = {m.value: (lambda q, m=m: retrieve(kb, q, m, scope, structured=structured).hits)
                      for m in modes if m is not Mode.FULL and (m is Mode.BM25 or dense)}
         answer = ((lambda q: ask(kb, q, Mode.FULL if dense else Mode.BM25, scope))
@@ -105,6 +108,20 @@ def run_eval_command(cfg: Config, a: argparse.Namespace) -> int:
         Path(a.json).write_text(json.dumps(out, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
         print(f"\nwrote {a.json}", file=sys.stderr)
     return 0
+
+
+def _structured_set(kb, name: str, items: list[EvalItem], scope) -> dict[str, Any]:
+    """Run a structured set (gold = row keys) through ask() and print exact-set accuracy."""
+    from zhiku.eval.structured import format_rows, run_structured, summary, to_json as rows_json
+    from zhiku.pipeline import Mode, ask
+
+    results = run_structured(items, lambda q: ask(kb, q, Mode.BM25, scope))
+    print(f"\n## {name} ({len(items)} structured questions)")
+    print(format_rows(summary(name, results)))
+    for r in results:
+        if not r.exact:
+            print(f"  miss {r.item_id}: got {sorted(r.got)} want {sorted(r.gold)} ({r.conditions or 'not routed'})")
+    return rows_json(name, results)
 
 
 def _set_name(path: Path) -> str:

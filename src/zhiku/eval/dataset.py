@@ -15,7 +15,8 @@ log = logging.getLogger(__name__)
 
 _SCHEMA_HINT = (
     'each line must be one JSON object like {"id": "q1", "question": "...", "answers": [...], '
-    '"gold": [{"doc": "...", "article": "..."}], "answerable": true, "kind": "..."}'
+    '"gold": [{"doc": "...", "article": "..."}], "answerable": true, "kind": "..."}; '
+    'a structured set gives "rows": [key values of the rows that answer] instead of "gold"'
 )
 
 
@@ -41,6 +42,12 @@ class EvalItem:
     gold: tuple[Gold, ...] = ()
     answerable: bool = True
     kind: str = ""
+    rows: tuple[str, ...] | None = None
+
+    @property
+    def structured(self) -> bool:
+        """Whether the gold is a set of table rows (key-column values), not places."""
+        return self.rows is not None
 
 
 def load_set(path: str | Path) -> list[EvalItem]:
@@ -49,6 +56,7 @@ def load_set(path: str | Path) -> list[EvalItem]:
     Blank lines are skipped, and so are questions that are empty (the CMRC 2018 set has
     two), with a logged warning naming the line. ``answers``, ``gold``, ``answerable`` and ``kind`` may be
     omitted (defaults: none, none, true, ``""``); ``id`` and ``question`` are required.
+    A structured question gives ``rows``: the key values of exactly the rows that answer.
 
     Args:
         path: the ``.jsonl`` file.
@@ -138,6 +146,9 @@ def _parse_item(obj: Any) -> EvalItem | None:
     kind = obj.get("kind", "")
     if not isinstance(kind, str):
         raise ValueError('"kind" must be a string')
+    rows = obj.get("rows")
+    if rows is not None and (not isinstance(rows, list) or not all(isinstance(r, str) for r in rows)):
+        raise ValueError('"rows" must be a list of key-column values (strings)')
     if not question.strip():
         return None
     return EvalItem(
@@ -147,6 +158,7 @@ def _parse_item(obj: Any) -> EvalItem | None:
         gold=tuple(_parse_gold(g) for g in gold),
         answerable=answerable,
         kind=kind,
+        rows=tuple(rows) if rows is not None else None,
     )
 
 

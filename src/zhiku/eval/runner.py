@@ -112,11 +112,17 @@ def _context(item: EvalItem, mode: str) -> Iterator[None]:
 def _result(
     item: EvalItem, mode: str, hits: list[Hit], seconds: float, k: int, aliases: Aliases | None
 ) -> ModeResult:
-    """Score the top ``k`` hits of one call."""
-    top = hits[:k]
-    for h in top:
+    """Score the top ``k`` hits of one call.
+
+    When every gold label names a whole document (no article), the ranking is of
+    documents, as in BEIR: each document counts once, at its best chunk's rank.
+    """
+    for h in hits[:k]:
         if not isinstance(h, Hit):
             raise TypeError(f"mode {mode!r} returned {type(h).__name__} items, not Hit")
+    if item.gold and not any(g.article for g in item.gold):
+        hits = _first_per_document(hits)
+    top = hits[:k]
     return ModeResult(
         item_id=item.id,
         kind=item.kind,
@@ -127,6 +133,17 @@ def _result(
         relevance=tuple(relevance(top, item, aliases)),
         seconds=seconds,
     )
+
+
+def _first_per_document(hits: list[Hit]) -> list[Hit]:
+    """Hits with every later chunk of an already-ranked document dropped."""
+    seen: set[str] = set()
+    out = []
+    for h in hits:
+        if h.chunk.doc_id not in seen:
+            seen.add(h.chunk.doc_id)
+            out.append(h)
+    return out
 
 
 def _with_answer(base: ModeResult, item: EvalItem, reply: Answer) -> ModeResult:

@@ -13,8 +13,9 @@ from zhiku.registry import Registry
 from zhiku.types import Chunk, Section
 
 # 3: BM25 text carries the chunk's title and section header; 4: versions and publishing;
-# 5: chunks carry page, parent_id and section_ids (tables, PDFs)
-SCHEMA_VERSION = 5
+# 5: chunks carry page, parent_id and section_ids (tables, PDFs); 6: BM25 text has English
+# words stemmed and English stop words dropped
+SCHEMA_VERSION = 6
 stores: Registry[Any] = Registry("store")
 
 

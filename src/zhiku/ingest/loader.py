@@ -10,7 +10,7 @@ from zhiku.errors import ZhikuError
 from zhiku.ingest.files import read_text
 from zhiku.ingest.registry import loaders
 from zhiku.ingest.preamble import find_date, parse_preamble, split_front_matter
-from zhiku.types import Document, content_hash
+from zhiku.types import Document, Table, content_hash
 
 INFO_END = "<!-- INFO END -->"
 _TITLE_RE = re.compile(r"^#[^\S\n]+(.+?)[\s#]*$")
@@ -93,6 +93,47 @@ def split_header(text: str) -> tuple[list[str], list[str], str]:
     return titles, preamble, "\n".join(lines[idx:]) if titles else text
 
 
+_PIPE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
+_PIPE_SEP = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$")
+
+
+def _cells(line: str) -> tuple[str, ...]:
+    inner = line.strip()[1:-1]
+    return tuple(" ".join(c.replace("\\|", "|").split()) for c in re.split(r"(?<!\\)\|", inner))
+
+
+def markdown_tables(body: str) -> tuple[Table, ...]:
+    """GitHub pipe tables in a Markdown body: a header row, a ``| --- |`` line, body rows.
+
+    Args:
+        body: the cleaned body.
+
+    Returns:
+        One Table per pipe table with at least one body row; ``start``/``end`` span its lines.
+    """
+    out: list[Table] = []
+    lines = body.split("\n")
+    offsets = [0]
+    for ln in lines:
+        offsets.append(offsets[-1] + len(ln) + 1)
+    i = 0
+    while i < len(lines) - 2:
+        if _PIPE_ROW.match(lines[i]) and _PIPE_SEP.match(lines[i + 1]):
+            head = _cells(lines[i])
+            j = i + 2
+            rows = []
+            while j < len(lines) and _PIPE_ROW.match(lines[j]):
+                row = _cells(lines[j])
+                rows.append((row + ("",) * len(head))[: len(head)])
+                j += 1
+            if rows:
+                out.append(Table(offsets[i], offsets[j] - 1, "", head, tuple(rows)))
+            i = j
+        else:
+            i += 1
+    return tuple(out)
+
+
 def _version_from(fields: dict[str, Any]) -> str | None:
     """A version date from front matter fields (``version_date``/``version``/``date``)."""
     for key in _VERSION_KEYS:
@@ -144,4 +185,5 @@ def load_text(path: str | Path, root: str | Path) -> Document:
         body=body,
         version_date=stem_date or _version_from(fields),
         metadata=metadata,
+        tables=markdown_tables(body) if path.suffix.lower() in (".md", ".markdown") else (),
     )

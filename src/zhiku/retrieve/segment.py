@@ -26,13 +26,49 @@ QUESTION_WORDS = frozenset(
 )
 
 
+# English function words (the Snowball list, trimmed): dropped from BM25 like 的/了 above.
+ENGLISH_STOPWORDS = frozenset(
+    """a an the and or but if then else of at by for with about against between into through
+    during before after above below to from up down in out on off over under again further once
+    here there when where why how all any both each few more most other some such no nor not only
+    own same so than too very s t can will just don should now is are was were be been being have
+    has had having do does did doing i me my myself we our ours ourselves you your yours yourself
+    yourselves he him his himself she her hers herself it its itself they them their theirs
+    themselves what which who whom this that these those am would could ought as until while""".split()
+)
+_LATIN = re.compile(r"[a-z]+")
+_stem_word: Callable[[str], str] | None = None
+
+
+def _english(tok: str) -> str | None:
+    """An all-letter Latin token stemmed (Snowball English), or None for a stop word;
+    any other token unchanged. Stemming lets \"variants\" match \"variant\" in BM25."""
+    global _stem_word
+    if not _LATIN.fullmatch(tok):
+        return tok
+    if tok in ENGLISH_STOPWORDS:
+        return None
+    if _stem_word is None:
+        import Stemmer
+
+        _stem_word = Stemmer.Stemmer("english").stemWord
+    return _stem_word(tok)
+
+
 def normalise(text: str) -> str:
     """NFKC-normalise (full-width → half-width) and lower-case."""
     return unicodedata.normalize("NFKC", text).lower()
 
 
 def _clean(tokens: list[str]) -> list[str]:
-    return [t for t in (tok.strip() for tok in tokens) if t and _KEEP.search(t)]
+    out = []
+    for tok in tokens:
+        tok = tok.strip()
+        if tok and _KEEP.search(tok):
+            tok = _english(tok)
+            if tok:
+                out.append(tok)
+    return out
 
 
 @segmenters.register("jieba")
@@ -65,10 +101,8 @@ def make_char() -> Segmenter:
     """One token per CJK character; Latin words and numbers stay whole."""
 
     def seg(text: str) -> list[str]:
-        out: list[str] = []
-        for m in re.finditer(r"[\u3400-\u4dbf\u4e00-\u9fff]|[^\W_\u3400-\u4dbf\u4e00-\u9fff]+", normalise(text)):
-            out.append(m.group())
-        return out
+        return _clean([m.group() for m in re.finditer(
+            r"[\u3400-\u4dbf\u4e00-\u9fff]|[^\W_\u3400-\u4dbf\u4e00-\u9fff]+", normalise(text))])
 
     return seg
 

@@ -1,0 +1,183 @@
+"""Quality against baselines: every golden set, flat BM25 / flat dense / hybrid / full zhiku
+side by side, written to docs/benchmarks.md (summary) and docs/eval.md (every kind of question).
+
+Usage: python benchmarks/bench_quality.py [--shared ../shared/data] [--only NAME,...] [--no-write]
+
+Needs the shared data folder (laws corpus and eval sets) for every set except the gate, which
+ships in tests/data; says so and exits 2 when it is missing. Vectors are cached by content hash
+under $ZHIKU_HOME (default .zhiku), so only the first run pays for embedding.
+
+Dense over the whole laws corpus (66k chunks) would take about 2 hours of CPU embedding here,
+so the whole-corpus runs are keyword-only (flat BM25 against zhiku's keyword path with clause
+resolution, scoping and routing) and the dense comparisons run on the gold laws plus their
+other versions (`--gold-only`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _doc import ROOT, machine, write_section  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Run:
+    """One question set on one corpus: the flat baselines and zhiku's modes."""
+
+    name: str
+    title: str
+    sets: list[str]
+    corpus: str
+    dense: bool = True
+    extra: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+
+
+def runs(shared: Path, dense_scifact: bool = False) -> list[Run]:
+    """Every recorded run, gate first."""
+    ev, laws = shared / "eval", str(shared / "laws")
+    return [
+        Run("gate", "Gate set over the test laws (tests/data; the CI regression gate)",
+            [str(ROOT / "tests/data/eval/gate.jsonl")], str(ROOT / "tests/data/laws")),
+        Run("natural-all", "Everyday law questions, whole laws corpus (keyword only)",
+            [str(ev / "laws/natural.jsonl")], laws, dense=False),
+        Run("natural-gold", "Everyday law questions, gold laws and their other versions",
+            [str(ev / "laws/natural.jsonl")], laws, extra=["--gold-only"]),
+        Run("clause", "Clause lookup, whole laws corpus (keyword only)",
+            [str(ev / "laws/clause_lookup.jsonl")], laws, dense=False),
+        Run("case-all", "Case description → 刑法 article, whole laws corpus (keyword only)",
+            [str(ev / "laws/case_to_article.jsonl")], laws, dense=False),
+        Run("case-gold", "Case description → 刑法 article, 刑法 versions only",
+            [str(ev / "laws/case_to_article.jsonl")], laws, extra=["--gold-only"]),
+        Run("cmrc", "CMRC 2018", [str(ev / "cmrc2018/queries.jsonl")], str(ev / "cmrc2018/corpus.jsonl")),
+        Run("rgb", "RGB zh (a third unanswerable)", [str(ev / "rgb_zh/queries.jsonl")],
+            str(ev / "rgb_zh/corpus.jsonl")),
+        # SciFact abstracts are the retrieval unit in BEIR: one chunk per abstract. Keyword
+        # only by default: embedding the 5,183 abstracts takes ~25 min here (--dense-scifact).
+        Run("scifact", "SciFact (English, BEIR test split; published BM25 nDCG@10 0.665–0.68)",
+            [str(ev / "scifact/queries.jsonl")], str(ev / "scifact/corpus.jsonl"), dense=dense_scifact,
+            env={"ZHIKU_CHUNK_SIZE": "3000", "ZHIKU_PARENT_SIZE": "0"}),
+    ]
+
+
+SYSTEMS = [("flat BM25", "flat", "bm25"), ("flat dense", "flat", "dense"),
+           ("hybrid (zhiku retrieval)", "zhiku", "hybrid"), ("full zhiku", "zhiku", "full")]
+# (column, summary key, format): optional keys show only when the eval reports them.
+COLUMNS = [("R@1", "recall_1"), ("R@5", "recall_5"), ("R@10", "recall_10"), ("MRR@10", "mrr_10"),
+           ("nDCG@10", "ndcg_10"), ("route doc", "route_doc"), ("route chapter", "route_chapter"),
+           ("answer has gold", "contains"), ("citation precision", "citation_precision"),
+           ("refusal P/R", None), ("ms", "ms")]
+
+
+def _eval(run: Run, flat: bool, modes: str, quiet_log: Path) -> dict:
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        out = Path(f.name)
+    args = [sys.executable, "-m", "zhiku.cli", "eval", *run.sets, "--corpus", run.corpus,
+            "--mode", modes, "--json", str(out), "--quiet", *run.extra]
+    if flat:
+        args.append("--flat")
+    if not run.dense:
+        args.append("--no-dense")
+    p = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env={**os.environ, **run.env})
+    if p.returncode:
+        raise SystemExit(f"zhiku eval failed for {run.name}:\n{p.stderr[-2000:]}")
+    with quiet_log.open("a", encoding="utf-8") as log:
+        log.write(f"\n## {run.title}{' (flat)' if flat else ''}\n\n"
+                  f"`zhiku eval {' '.join(_short(a) for a in args[4:] if a not in (str(out), '--json', '--quiet'))}`\n\n")
+        log.write("\n".join(l for l in p.stdout.splitlines() if not l.startswith("wrote ")).strip() + "\n")
+    data = json.loads(out.read_text(encoding="utf-8"))
+    out.unlink()
+    return data
+
+
+def _cell(row: dict | None, key: str | None) -> str:
+    if row is None:
+        return "–"
+    if key is None:
+        p, r = row.get("refusal_precision"), row.get("refusal_recall")
+        return "–" if p is None and r is None else f"{_f(p)}/{_f(r)}"
+    v = row.get(key)
+    return "–" if v is None else (f"{v:.0f}" if key == "ms" else _f(v))
+
+
+def _f(v) -> str:
+    return "–" if v is None else f"{v:.3f}"
+
+
+KEYWORD_SYSTEMS = [("flat BM25", "flat", "bm25"),
+                   ("zhiku keyword path (clauses, scoping, routing)", "zhiku", "bm25"),
+                   ("full zhiku, keyword only", "zhiku", "full")]
+
+
+def table(run: Run, flat: dict, zk: dict) -> str:
+    """One side-by-side table (kind ``all``) per question set of a run."""
+    out = []
+    for name in zk["sets"]:
+        rows = {}
+        for label, which, mode in (SYSTEMS if run.dense else KEYWORD_SYSTEMS):
+            data = (flat if which == "flat" else zk)["sets"].get(name, {})
+            rows[label] = next((r for r in data.get("summary", []) if r["kind"] == "all"
+                                and r["mode"] == mode), None)
+        cols = [(c, k) for c, k in COLUMNS
+                if k in (None, "ms") or any(r is not None and r.get(k) is not None for r in rows.values())]
+        n = next((r["n"] for r in rows.values() if r), 0)
+        lines = [f"**{name}** ({n} questions)", "", "| system | " + " | ".join(c for c, _ in cols) + " |",
+                 "|---|" + "---:|" * len(cols)]
+        for label, r in rows.items():
+            lines.append(f"| {label} | " + " | ".join(_cell(r, k) for _, k in cols) + " |")
+        out.append("\n".join(lines))
+    return "\n\n".join(out)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shared", default=str(ROOT.parent / "shared" / "data"))
+    ap.add_argument("--only", help="comma-separated run names: " + ", ".join(r.name for r in runs(Path("."))))
+    ap.add_argument("--no-write", action="store_true", help="print only")
+    ap.add_argument("--dense-scifact", action="store_true",
+                    help="also embed SciFact (about 25 min the first time; cached after)")
+    a = ap.parse_args()
+    shared = Path(a.shared)
+    if not (shared / "eval").is_dir():
+        print(f"error: the shared data folder {shared} is missing; check out ../shared next to this "
+              "repository or pass --shared PATH (it holds laws/ and eval/)", file=sys.stderr)
+        return 2
+    chosen = [r for r in runs(shared, a.dense_scifact) if not a.only or r.name in a.only.split(",")]
+    log = Path(tempfile.mkdtemp()) / "eval.md"
+    parts = []
+    for run in chosen:
+        t0 = time.perf_counter()
+        flat = _eval(run, True, "bm25,dense" if run.dense else "bm25", log)
+        zk = _eval(run, False, "hybrid,full" if run.dense else "bm25,full", log)
+        parts.append(f"### {run.title}\n\n{table(run, flat, zk)}\n\n"
+                     f"({time.perf_counter() - t0:.0f} s)")
+        print(parts[-1] + "\n", flush=True)
+    body = "\n\n".join(parts)
+    if not a.no_write:
+        write_section("Quality against baselines", "make bench-quality", body)
+        (ROOT / "docs" / "eval.md").write_text(
+            "# Evaluation details\n\nWritten by `make bench-quality` "
+            f"({machine()}); every kind of question of every run. Do not edit by hand.\n"
+            + log.read_text(encoding="utf-8"), encoding="utf-8")
+        print("wrote docs/benchmarks.md and docs/eval.md", file=sys.stderr)
+    return 0
+
+
+def _short(arg: str) -> str:
+    for base, name in ((str(ROOT) + "/", ""), (str(ROOT.parent / "shared") + "/", "../shared/")):
+        if arg.startswith(base):
+            return name + arg[len(base):]
+    return arg
+
+
+if __name__ == "__main__":
+    sys.exit(main())

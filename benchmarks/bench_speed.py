@@ -1,0 +1,244 @@
+"""Speed at scale: ingest throughput (keyword and dense paths) and query latency at 10k, 100k
+and 1M chunks, with peak memory and index size.
+
+Usage: python benchmarks/bench_speed.py [--shared ../shared/data] [--scales 10000,100000,1000000]
+       [--runs 3] [--write]
+
+Needs the laws corpus of the shared data folder; says so and exits 2 when it is missing.
+Each scale runs in its own process (so its peak memory is its own). Chunks at each scale are
+real law chunks; above the corpus size (66k chunks) the laws are repeated as renamed copies.
+Vectors at scale points are random unit vectors (labelled so): embedding 1M chunks with the
+bundled CPU encoder would take about a day here; query vectors are real encoder output, so the
+query-encoding time is real.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _doc import ROOT, shared_laws, write_section  # noqa: E402
+
+QUESTIONS = [
+    "试用期最长多久？", "劳动合同法第三十九条规定了什么？", "用人单位拖欠工资怎么办",
+    "结婚的法定年龄是多少？", "公司注册资本可以分期缴纳吗", "未成年人可以打工吗",
+    "交通事故逃逸会受到什么处罚", "个人信息被泄露可以要求赔偿吗", "离婚时财产怎么分割",
+    "劳动者可以单方解除劳动合同吗", "什么情况下可以申请工伤认定", "房屋租赁合同到期不退房怎么办",
+    "消费者买到假货可以要求几倍赔偿", "产假有多少天", "民法典第一千零七十九条", "醉驾怎么处罚",
+    "商标侵权的赔偿数额如何确定", "遗嘱无效的情形有哪些", "企业破产时职工工资怎么清偿",
+    "环境污染造成损害谁承担责任",
+]
+
+
+def _pct(xs: list[float], p: float) -> float:
+    return float(np.percentile(np.asarray(xs), p))
+
+
+def _laws_docs(laws: Path):
+    from zhiku.ingest import iter_files, load_file
+
+    return [load_file(f, root) for f, root in iter_files([laws])]
+
+
+def _copies(docs, k: int):
+    """The k-th renamed copy of every law: another path, title and id, same text."""
+    from zhiku.types import content_hash
+
+    if k == 0:
+        return docs
+    return [replace(d, id=content_hash(d.id, str(k)), path=f"副本{k}/{d.path}",
+                    title=f"{d.title}（副本{k}）", aliases=()) for d in docs]
+
+
+def _du(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+
+
+def scale_point(laws: Path, n: int, runs: int) -> dict:
+    """Build a store of about ``n`` chunks and time queries; run in a child process."""
+    from zhiku.config import load_config
+    from zhiku.kb import KnowledgeBase
+    from zhiku.pipeline import Mode, ask, retrieve
+
+    docs = _laws_docs(laws)
+    tmp = Path(tempfile.mkdtemp(prefix="zhiku-speed-"))
+    try:
+        kb = KnowledgeBase(load_config(home=tmp / "h", vector_cache=tmp / "cache.sqlite"))
+        t0 = time.perf_counter()
+        total, k = 0, 0
+        while total < n:
+            rep = kb.ingest_documents(_fit(_copies(docs, k), n - total, kb), dense=False, progress=False)
+            total += rep.chunks
+            k += 1
+        ingest_s = time.perf_counter() - t0
+        chunks = kb.store.chunks_without_vectors()
+        rng = np.random.default_rng(0)
+        t1 = time.perf_counter()
+        for i in range(0, len(chunks), 50_000):
+            part = chunks[i : i + 50_000]
+            v = rng.standard_normal((len(part), kb.embedder.dim)).astype(np.float32)
+            v /= np.linalg.norm(v, axis=1, keepdims=True)
+            with kb.store.transaction():
+                kb.store.add_vectors(part, v)
+        vec_s = time.perf_counter() - t1
+        kb.embedder.embed_query("预热")
+        out = {"n": kb.store.count()["chunks"], "ingest_s": ingest_s, "vectors_s": vec_s,
+               "disk_mb": _du(tmp / "h") / 1e6}
+        timings: dict[str, list[list[float]]] = {"bm25": [], "hybrid": [], "ask": []}
+        for _ in range(runs):
+            for name, fn in (("bm25", lambda q: retrieve(kb, q, Mode.BM25)),
+                             ("hybrid", lambda q: retrieve(kb, q, Mode.HYBRID)),
+                             ("ask", lambda q: ask(kb, q, Mode.HYBRID))):
+                lat = []
+                for q in QUESTIONS:
+                    s = time.perf_counter()
+                    fn(q)
+                    lat.append((time.perf_counter() - s) * 1000)
+                timings[name].append(lat)
+        for name, runs_ in timings.items():
+            out[f"{name}_p50"] = statistics.median(_pct(r, 50) for r in runs_)
+            out[f"{name}_p95"] = statistics.median(_pct(r, 95) for r in runs_)
+        out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        return out
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _fit(docs, room: int, kb):
+    """Documents of one copy, cut short once about ``room`` chunks are reached (estimated
+    at the corpus average of ~42 chunks per law, then trimmed by the real count)."""
+    from zhiku.chunk import chunk_document
+    from zhiku.structure import build_tree
+
+    if room >= 70_000:
+        return docs
+    out, total = [], 0
+    for d in docs:
+        c = len(chunk_document(d, build_tree(d), size=kb.config.chunk_size, overlap=kb.config.chunk_overlap,
+                               parent_size=kb.config.parent_size, min_section=kb.config.min_section))
+        out.append(d)
+        total += c
+        if total >= room:
+            break
+    return out
+
+
+def ingest_rates(laws: Path, runs: int, dense_chunks: int) -> list[tuple[str, str, str, str]]:
+    """Keyword and dense ingest rates, each against a bare baseline timed in this process."""
+    from zhiku.config import load_config
+    from zhiku.embed import embedders
+    from zhiku.embed.base import token_batches
+    from zhiku.kb import KnowledgeBase, keyword_text
+
+    rows = []
+    docs = _laws_docs(laws / "社会法")
+    kw, seg = [], []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            kb = KnowledgeBase(load_config(home=Path(tmp) / "h"))
+            t0 = time.perf_counter()
+            rep = kb.ingest_documents(docs, dense=False, progress=False)
+            kw.append(rep.chunks / (time.perf_counter() - t0))
+            texts = [keyword_text(c) for c in kb.store.all_chunks()]
+            t0 = time.perf_counter()
+            for t in texts:
+                kb.segment(t)
+            seg.append(len(texts) / (time.perf_counter() - t0))
+    rows.append(("keyword ingest (load, tree, chunk, segment, index)", f"{statistics.median(kw):,.0f}",
+                 f"segmentation alone {statistics.median(seg):,.0f}",
+                 f"{statistics.median(seg) / statistics.median(kw):.1f}× slower than segmenting"))
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = load_config(home=Path(tmp) / "h", vector_cache=Path(tmp) / "c.sqlite")
+        kb = KnowledgeBase(cfg)
+        kb.ingest_documents(docs, dense=False, progress=False)
+        sample = kb.store.chunks_without_vectors()[:dense_chunks]
+        texts = [c.text for c in sample]
+        enc = embedders.create(cfg.embedder, cfg)
+        enc.embed_passages(texts[:8])  # load the model before anything is timed
+        raw, full = [], []
+        for i in range(runs):  # alternate, so load on the machine hits both alike
+            t0 = time.perf_counter()
+            for b in token_batches(texts, cfg.embed_batch):  # the batches the dense path uses
+                enc.embed_passages([texts[j] for j in b])
+            raw.append(len(texts) / (time.perf_counter() - t0))
+            with kb.store.transaction():  # start from no vectors and an empty cache each run
+                kb.store.delete_ids("vectors", [c.id for c in sample])
+            for f in Path(tmp).glob("c.sqlite*"):
+                f.unlink()
+            t0 = time.perf_counter()
+            kb._embed(sample, progress=False)
+            full.append(len(texts) / (time.perf_counter() - t0))
+        raw, full = statistics.median(raw), statistics.median(full)
+    rows.append((f"dense path ({len(texts)} chunks: cache, batch, encode, store)", f"{full:,.1f}",
+                 f"raw encoder, same batches {raw:,.1f}", f"overhead {raw / full - 1:+.0%}"))
+    return rows
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shared", default=str(ROOT.parent / "shared" / "data"))
+    ap.add_argument("--scales", default="10000,100000,1000000")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--dense-chunks", type=int, default=300)
+    ap.add_argument("--write", action="store_true", help="write the section of docs/benchmarks.md")
+    ap.add_argument("--point", type=int, help=argparse.SUPPRESS)  # child process: one scale
+    a = ap.parse_args()
+    laws = shared_laws(a.shared)
+    if laws is None:
+        return 2
+    if a.point:
+        print(json.dumps(scale_point(laws, a.point, a.runs)))
+        return 0
+    rates = ingest_rates(laws, a.runs, a.dense_chunks)
+    points = []
+    for n in (int(x) for x in a.scales.split(",")):
+        print(f"scale {n:,} chunks…", file=sys.stderr)
+        p = subprocess.run([sys.executable, __file__, "--shared", a.shared, "--point", str(n),
+                            "--runs", str(a.runs)], capture_output=True, text=True,
+                           env={**os.environ, "PYTHONWARNINGS": "ignore"})
+        if p.returncode:
+            print(p.stderr, file=sys.stderr)
+            return p.returncode
+        points.append(json.loads(p.stdout.strip().splitlines()[-1]))
+    body = _table(rates, points, a.runs)
+    print(body)
+    if a.write:
+        write_section("Speed at scale", "make bench-speed", body)
+    return 0
+
+
+def _table(rates, points, runs: int) -> str:
+    lines = ["Ingest throughput (chunks/s, median of runs; baseline measured in the same process):", "",
+             "| path | chunks/s | baseline | ratio |", "|---|---:|---:|---|"]
+    lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rates]
+    base = points[0]
+    lines += ["", f"Query latency over {len(QUESTIONS)} questions (ms, median over {runs} runs of p50/p95); "
+              "vectors are random unit vectors at every scale point, query vectors real; "
+              f"ratios against the {base['n']:,}-chunk point:", "",
+              "| chunks | keyword p50 / p95 | hybrid p50 / p95 | offline ask p50 / p95 | ask p50 ratio | "
+              "keyword build s | vector load s | index MB | peak RSS MB |",
+              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for p in points:
+        lines.append(
+            f"| {p['n']:,} | {p['bm25_p50']:.0f} / {p['bm25_p95']:.0f} | {p['hybrid_p50']:.0f} / "
+            f"{p['hybrid_p95']:.0f} | {p['ask_p50']:.0f} / {p['ask_p95']:.0f} | "
+            f"{p['ask_p50'] / base['ask_p50']:.1f}× | {p['ingest_s']:.0f} | {p['vectors_s']:.0f} | "
+            f"{p['disk_mb']:,.0f} | {p['peak_mb']:,.0f} |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,261 @@
+"""Decide whether a question is a condition question over a known table, and answer it.
+
+Rules first find the best table and its conditions (a score says how sure); with a
+``sql`` model configured the model writes the query, validated the same way, and the
+rule query is the fallback. No matching row: say so and name the closest rows.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlglot import exp
+
+from zhiku.errors import ZhikuError
+from zhiku.structured.calc import Calculation, total
+from zhiku.structured.conditions import Parsed, fmt, parse
+from zhiku.structured.schema import TableSchema
+from zhiku.structured.sources import Catalog, catalog_for, row_dicts
+from zhiku.types import Answer, Citation, Hit, TraceStep
+
+CLOSEST = 3
+
+
+@dataclass(frozen=True)
+class Result:
+    """A structured answer before it becomes an :class:`Answer`: the table, how it was
+    queried, the matching rows (or the closest ones) and an optional calculation."""
+
+    table: TableSchema
+    parsed: Parsed
+    sql: str
+    via: str
+    conditions: str
+    rows: tuple[dict[str, Any], ...]
+    closest: tuple[dict[str, Any], ...] = ()
+    calculation: Calculation | None = None
+    rejected: str = ""
+    seconds: float = 0.0
+
+    def keys(self, rows: tuple[dict[str, Any], ...] | None = None) -> list[str]:
+        """Key-column values of the matching rows (or of ``rows``)."""
+        k = self.table.key_column.sql
+        return [fmt(r.get(k)) for r in (self.rows if rows is None else rows)]
+
+    def trace(self) -> dict[str, Any]:
+        """Detail of the ``structured`` trace step."""
+        return {"source": self.table.source, "table": self.table.name, "title": self.table.title,
+                "via": self.via, "sql": self.sql, "conditions": self.conditions,
+                "score": self.parsed.score, "rows": self.keys(), "closest": self.keys(self.closest),
+                "rejected": self.rejected or None,
+                "calculation": self.calculation.text() if self.calculation else None}
+
+
+def _evidence(table: TableSchema, p: Parsed) -> float:
+    """How strongly the question points at ``table``: a condition on a named column
+    counts 1, one found by its value or unit alone ½, a key lookup counts the other
+    columns named, naming the table counts 1."""
+    key = table.key_column.name
+    mentioned = {c.name for c in p.mentioned}
+    score = float(p.table_named)
+    conds = [c for c in p.conditions if c.column.name != key]
+    for c in conds:
+        score += 1.0 if c.column.name in mentioned else 0.5
+    if len(conds) < len(p.conditions):
+        score += len(mentioned - {key} - {c.column.name for c in conds})
+    if p.order is not None:
+        score += 0.5 + (p.order.column.name in mentioned)
+    return score
+
+
+def _needed(t: TableSchema) -> float:
+    """Evidence a table needs: 2 for a table inside a prose document, else 1."""
+    sheet = t.origin.lower().endswith((".csv", ".xlsx"))
+    return 2.0 if t.kind == "document" and not sheet else 1.0
+
+
+def in_scope(t: TableSchema, scope: Any) -> bool:
+    """Whether a table may answer inside ``scope``: a scope naming documents or a section
+    keeps only tables of those documents (and sections); configured sources are outside."""
+    if scope is None or not (scope.doc_ids or scope.section_id):
+        return True
+    if t.kind != "document":
+        return False
+    sec = str(t.doc.get("section_id", ""))
+    return ((not scope.doc_ids or t.doc.get("doc_id") in scope.doc_ids)
+            and (not scope.section_id or sec == scope.section_id or sec.startswith(scope.section_id + ".")))
+
+
+def choose(catalog: Catalog, question: str, scope: Any = None) -> tuple[TableSchema, Parsed, float] | None:
+    """The table a condition question is about, its parse and the evidence score.
+
+    Tables inside ingested prose documents need stronger evidence (2) than configured
+    sources and ingested spreadsheets (1), so a law that happens to hold a table does
+    not capture ordinary questions.
+
+    Args:
+        catalog: every table.
+        question: the question.
+        scope: the ask's Scope (documents, section), or None for everything.
+
+    Returns:
+        (table, parse, score) or None when no table fits.
+    """
+    best = None
+    for t in catalog.tables:
+        if not in_scope(t, scope):
+            continue
+        p = parse(question, t)
+        if not p.conditions and p.order is None:
+            continue
+        ev = _evidence(t, p)
+        if ev < _needed(t):
+            continue
+        rank = (ev, t.kind != "document")
+        if best is None or rank > best[0]:
+            best = (rank, t, p, ev)
+    return None if best is None else (best[1], best[2], best[3])
+
+
+def rule_sql(table: TableSchema, p: Parsed, dialect: str) -> str:
+    """The rule parser's conditions as one SELECT (values as escaped literals)."""
+    stmt = exp.select("*").from_(exp.Table(this=exp.to_identifier(table.name, quoted=True)))
+    if p.conditions:
+        stmt = stmt.where(exp.and_(*[c.sql() for c in p.conditions]))
+    if p.order is not None:
+        col = exp.column(p.order.column.sql, quoted=True)
+        stmt = stmt.order_by(exp.Ordered(this=col, desc=p.order.desc)).limit(1)
+    return stmt.sql(dialect=dialect)
+
+
+def _llm_query(cfg: Any, catalog: Catalog, table: TableSchema, question: str):
+    """(sql, rows, label) from the ``sql`` model, or None offline. Raises SQLRejected
+    or ZhikuError when its statement is unusable."""
+    from zhiku.llm import client_for
+    from zhiku.structured.text2sql import SQLReply, constrain, label, prompt
+
+    client = client_for(cfg, "sql")
+    if client is None:
+        return None
+    dialect = catalog.dialect(table)
+    reply = client.json(prompt(table, question, dialect), SQLReply)
+    sql, cond = constrain(reply.sql, table, catalog.row_limit, dialect)
+    return sql, catalog.run(table, sql), label(cond, table)
+
+
+def _closest(catalog: Catalog, table: TableSchema, p: Parsed) -> tuple[dict[str, Any], ...]:
+    if not p.conditions:
+        return ()
+    q = exp.select("*").from_(exp.Table(this=exp.to_identifier(table.name, quoted=True)))
+    rows = row_dicts(catalog.run(table, q.sql(dialect=catalog.dialect(table))))
+
+    def cost(r: dict[str, Any]) -> tuple[int, float]:
+        misses = [c.miss(r.get(c.column.sql)) for c in p.conditions]
+        return sum(m > 0 for m in misses), sum(misses)
+
+    return tuple(sorted(rows, key=cost)[:CLOSEST])
+
+
+def run(kb: Any, question: str, scope: Any = None) -> Result | None:
+    """Answer a condition question from the structured sources, or None when it is not one.
+
+    Args:
+        kb: the knowledge base (its config lists the sources; its documents' tables count).
+        question: the question.
+        scope: the ask's Scope, or None.
+
+    Returns:
+        The result, or None when no table fits the question.
+
+    Raises:
+        ZhikuError: a source is broken, or the query timed out.
+    """
+    t0 = time.perf_counter()
+    catalog = catalog_for(kb)
+    picked = choose(catalog, question, scope)
+    if picked is None:
+        return None
+    table, p, _ = picked
+    rejected, via = "", "rules"
+    llm = None
+    try:
+        llm = _llm_query(kb.config, catalog, table, question)
+    except ZhikuError as e:  # SQLRejected, LLMError: fall back to the rules
+        rejected = str(e)
+    if llm is not None:
+        sql, rows, label = llm
+        via = "llm"
+    else:
+        sql = rule_sql(table, p, catalog.dialect(table))
+        rows, label = catalog.run(table, sql), p.label()
+    found = tuple(row_dicts(rows))
+    closest = () if found or via == "llm" else _closest(catalog, table, p)
+    calc = None
+    if len(found) == 1:
+        calc = total(question, found[0], list(p.mentioned), 1)
+    return Result(table, p, rows.sql, via, label or p.label(), found, closest, calc, rejected,
+                  time.perf_counter() - t0)
+
+
+def ask_structured(kb: Any, question: str, documents: Callable[[str], Answer],
+                   scope: Any = None) -> Answer | None:
+    """Structured first, documents as fallback: the answer from the tables, joined by the
+    documents' answer to what the conditions leave of the question (a policy part), or
+    None when the question is no condition question over a known table.
+
+    Args:
+        kb: the knowledge base.
+        question: the question.
+        documents: answers a question from the documents alone (the pipeline's ask).
+        scope: the ask's Scope (a scope naming documents keeps only their tables).
+
+    Returns:
+        The Answer (trace step ``structured`` with the SQL and conditions), or None.
+
+    Raises:
+        ZhikuError: a source is broken or the query timed out.
+    """
+    from zhiku.structured.compose import combine, compose, remainder
+
+    res = run(kb, question, scope)
+    if res is None:
+        return None
+    text, cites = compose(kb, res)
+    hits = row_hits(kb, res, cites)
+    trace = [TraceStep("structured", res.seconds, res.trace())]
+    rest = remainder(kb, question, res)
+    doc = documents(rest) if rest else None
+    if doc is not None and not doc.refused and not all(h.chunk.kind.startswith("table") for h in doc.hits[:3]):
+        text, cites = combine(text, cites, doc)
+        trace += [replace(t, detail={**t.detail, "part": rest}) for t in doc.trace]
+    conf = 0.9 if res.rows else 0.75
+    why = f"按条件「{res.conditions}」查询了 {res.table.source} › {res.table.title}"
+    hits += list(doc.hits) if doc is not None and not doc.refused else []
+    return Answer(question, text, tuple(cites), conf, False, tuple(hits), tuple(trace), why)
+
+
+def row_hits(kb: Any, res: Result, cites: list[Citation]) -> list[Hit]:
+    """The cited rows of a document table as hits (their ``table_row`` chunks)."""
+    if res.table.kind != "document" or not cites:
+        return []
+    chunks = kb.store.get_chunks([c.chunk_id for c in cites])
+    found = [chunks[c.chunk_id] for c in cites if c.chunk_id in chunks]
+    return [Hit(ch, 1.0, "structured", {"structured": (i, 1.0)}) for i, ch in enumerate(found, 1)]
+
+
+def citation_for(res: Result, row: dict[str, Any], marker: int, quote: str) -> Citation:
+    """The citation of one row: source › table › key column value."""
+    from zhiku.types import content_hash
+
+    t = res.table
+    key = fmt(row.get(t.key_column.sql))
+    if t.kind == "document":
+        d = t.doc
+        return Citation(marker, d.get("row_chunks", {}).get(key, content_hash(t.name, key)),
+                        d["doc_path"], d["title"], tuple(d["section_path"]), None, quote,
+                        d.get("version_date"), None, t.title, t.key_column.name, key)
+    return Citation(marker, content_hash(t.name, key), t.origin, t.source, (), None, quote,
+                    None, None, t.title, t.key_column.name, key)
