@@ -197,6 +197,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--limit", type=int, help="first N questions of each set")
     s.add_argument("--versions", default="all",
                    help="all (default: gold sets name any version), current, or a date")
+    s.add_argument("--route", default="both", choices=["on", "off", "both"],
+                   help="retrieval with routing, without, or both side by side (default)")
     s.add_argument("--json", help="write the numbers to this file")
     s.add_argument("--quiet", action="store_true")
     s.set_defaults(func=cmd_eval)
