@@ -161,8 +161,12 @@ def retrieve(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: 
         seen = {h.chunk.id for h in exact}
         hits = exact + [h for h in fused if h.chunk.id not in seen]
         d.update(mode=fmode.value, lists=len(lists), top=_brief(hits))
-    return Retrieval(hits[:k], terms, ref, bool(exact), trace, routed and routed.route,
-                     routed.groups if routed else {})
+    groups = {}
+    if routed:
+        from zhiku.route.search import group_by_document
+
+        groups = group_by_document(hits[:k])
+    return Retrieval(hits[:k], terms, ref, bool(exact), trace, routed and routed.route, groups)
 
 
 def _route(kb, question: str, kw_terms: list[str], terms: list[str], mode: Mode, scope: Scope,

@@ -101,6 +101,9 @@ def classify_rules(question: str) -> QType | None:
     return None
 
 
+_EXAMPLE_VECS: dict[str, list[tuple[QType, np.ndarray]]] = {}  # per embedder name
+
+
 class QTypeClassifier:
     """Rules, then the nearest example question by cosine (``embedder`` given), else fact."""
 
@@ -111,9 +114,12 @@ class QTypeClassifier:
 
     def _examples(self) -> list[tuple[QType, np.ndarray]]:
         if self._vecs is None:
-            pairs = [(t, q) for t, qs in EXAMPLES.items() for q in qs]
-            # questions against questions: both sides get the query form
-            self._vecs = [(t, self.embedder.embed_query(q)) for t, q in pairs]
+            name = getattr(self.embedder, "name", "")
+            if name not in _EXAMPLE_VECS:
+                pairs = [(t, q) for t, qs in EXAMPLES.items() for q in qs]
+                # questions against questions: both sides get the query form
+                _EXAMPLE_VECS[name] = [(t, self.embedder.embed_query(q)) for t, q in pairs]
+            self._vecs = _EXAMPLE_VECS[name]
         return self._vecs
 
     def classify(self, question: str, qvec: np.ndarray | None = None) -> tuple[QType, str]:
