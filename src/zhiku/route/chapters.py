@@ -124,7 +124,12 @@ def pick_chapters(docs: Sequence[DocRecord], terms: Sequence[str], hits: Sequenc
                   cfg: Any) -> list[ChapterPick]:
     """Chapters across the routed documents: at most ``cfg.route_chapters``, by
     confidence, one whole-document pick per document at most."""
-    picks = [p for d in docs for p in pick_doc_chapters(d, terms, hits, cfg)]
+    picks, whole = [], []
+    for d in docs:
+        got = pick_doc_chapters(d, terms, hits, cfg)
+        picks += got
+        if not got:  # no chapter tree (or no chapter matched): the document is searched whole
+            whole.append(ChapterPick(d.doc_id, d.path, "", d.title, 0.0, "", True))
     picks.sort(key=lambda p: -p.confidence)
     out, seen = [], set()
     for p in picks:
@@ -133,4 +138,4 @@ def pick_chapters(docs: Sequence[DocRecord], terms: Sequence[str], hits: Sequenc
             continue
         seen.add(key)
         out.append(p)
-    return out[: cfg.route_chapters]
+    return out[: cfg.route_chapters] + whole if out else []

@@ -98,6 +98,12 @@ def _chapters(kb: Any, route: Route, scope: Scope, search: Searcher, terms: list
     docs = [d for d in (kb.store.get_doc(i) for i in routed_docs(hits, named, cfg.route_docs)) if d]
     picks = pick_chapters(docs, terms, hits, cfg)
     detail: dict[str, Any] = {"docs": [d.path for d in docs], "picks": len(picks)}
+    if picks and not any(not p.widened for p in picks):
+        # no chapter is sure enough: searching widened scopes first would only reorder the
+        # sub-index ranking by guesswork, so the picks are recorded but not searched
+        detail["skipped"] = "no chapter reached chapter_confidence"
+        trace.append(TraceStep("chapters", time.perf_counter() - t0, detail))
+        return hits, replace(route, chapters=tuple(picks), doc_ids=tuple(d.doc_id for d in docs))
     if not picks:
         trace.append(TraceStep("chapters", time.perf_counter() - t0, detail))
         return hits, route
