@@ -40,6 +40,8 @@ def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
     from zhiku.pipeline import Mode, ask
 
     mode = Mode.from_str(a.mode)
+    if a.no_route:
+        cfg = cfg.model_copy(update={"routing": False})
     kb = _kb(cfg)
     if not kb.store.count()["chunks"] and not cfg.structured_sources:
         raise ZhikuError(f"the knowledge base at {cfg.home} is empty; run `zhiku ingest PATH` first")
@@ -72,6 +74,23 @@ def _scope(kb, a: argparse.Namespace):
     versions = "all" if a.all_versions else (a.as_of or "current")
     return Scope(doc_ids=doc_ids, section_id=a.section, version_date=a.version,
                  versions=check_versions(versions))
+
+
+def cmd_routes(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.route.log import list_routes
+
+    rows = list_routes(cfg, subindex=a.subindex, tier=a.tier, below=a.below, since=a.since,
+                       limit=a.limit)
+    if a.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=1))
+        return 0
+    if not rows:
+        print("no routes logged yet (every `zhiku ask` with routing on adds one)")
+    for r in rows:
+        chapters = "、".join(c["label"] for c in r["chapters"] or []) or "–"
+        print(f"{r['ts']}  {r['tier']:9} {r['confidence']:.2f}  {','.join(r['subindexes'])}  "
+              f"[{r['qtype']}]  {r['question']}\n    章节：{chapters}\n    原因：{r['reason']}")
+    return 0
 
 
 def cmd_status(cfg: Config, a: argparse.Namespace) -> int:
@@ -207,8 +226,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--version", help="only chunks of this version date, YYYY-MM-DD")
     s.add_argument("--as-of", help="answer from the versions in force on this date, YYYY-MM-DD")
     s.add_argument("--all-versions", action="store_true", help="search superseded versions too")
+    s.add_argument("--no-route", action="store_true", help="search everything, no sub-index/chapter routing")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_ask)
+    s = sub.add_parser("routes", help="list logged routes (misroutes to review)")
+    s.add_argument("--subindex", help="only routes that chose this sub-index")
+    s.add_argument("--tier", choices=["rules", "embedding", "llm", "fallback", "single"])
+    s.add_argument("--below", type=float, help="only routes with confidence under this")
+    s.add_argument("--since", help="only routes on or after this date, YYYY-MM-DD")
+    s.add_argument("--limit", type=int, default=50)
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_routes)
     s = sub.add_parser("status", help="what is indexed")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_status)
@@ -241,6 +269,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--limit", type=int, help="first N questions of each set")
     s.add_argument("--versions", default="all",
                    help="all (default: gold sets name any version), current, or a date")
+    s.add_argument("--route", default="both", choices=["on", "off", "both"],
+                   help="retrieval with routing, without, or both side by side (default)")
     s.add_argument("--json", help="write the numbers to this file")
     s.add_argument("--quiet", action="store_true")
     s.set_defaults(func=cmd_eval)
