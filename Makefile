@@ -4,14 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 export OMP_NUM_THREADS ?= 2
 
-.PHONY: demo test test-slow test-st bench-pdf bench-embed venv venv-st clean
+.PHONY: demo test test-slow test-st bench-pdf bench-embed venv venv-st clean browser bench-serve
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e ".[dev]"
+	$(BIN)/pip install -q -e ".[dev,server]"
 	touch $@
 
 venv: $(VENV)/.installed
@@ -31,7 +31,7 @@ demo: venv
 	ZHIKU_HOME=.zhiku-demo $(BIN)/zhiku ask "劳动合同法第三十九条规定了什么？"
 	ZHIKU_HOME=.zhiku-demo $(BIN)/zhiku ask "结婚的法定年龄是多少？"
 
-test: venv
+test: venv browser
 	$(BIN)/python -m pytest -q
 
 test-slow: venv
@@ -67,3 +67,15 @@ bench-speed: venv
 
 # Regenerates docs/benchmarks.md and docs/eval.md (about an hour on 2 cores, vectors cached).
 bench: bench-quality bench-speed bench-reingest
+
+# Debian's Chromium (and a CJK font for readable screenshots) for the web UI test; Playwright
+# drives it and never downloads a browser. Installed when missing and we are root (CI).
+browser:
+	@command -v chromium >/dev/null 2>&1 && [ -d /usr/share/fonts/truetype/wqy ] || \
+	  { [ "$$(id -u)" = 0 ] && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y -q chromium fonts-wqy-microhei >/dev/null); } || \
+	  echo "note: install chromium and fonts-wqy-microhei (apt-get) for the web UI test"
+
+# Load test of `zhiku serve` on 127.0.0.1; writes its section of docs/benchmarks.md.
+bench-serve: venv
+	$(BIN)/python benchmarks/bench_serve.py --write

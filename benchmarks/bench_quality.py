@@ -70,10 +70,12 @@ def runs(shared: Path, dense_scifact: bool = False) -> list[Run]:
 
 
 SYSTEMS = [("flat BM25", "flat", "bm25"), ("flat dense", "flat", "dense"),
-           ("hybrid (zhiku retrieval)", "zhiku", "hybrid"), ("full zhiku", "zhiku", "full")]
+           ("zhiku hybrid, no routing", "zhiku", "hybrid"), ("zhiku hybrid + routing", "zhiku", "hybrid+route"),
+           ("full zhiku (routing, answer, verification)", "zhiku", "full")]
 # (column, summary key, format): optional keys show only when the eval reports them.
 COLUMNS = [("R@1", "recall_1"), ("R@5", "recall_5"), ("R@10", "recall_10"), ("MRR@10", "mrr_10"),
-           ("nDCG@10", "ndcg_10"), ("route doc", "route_doc"), ("route chapter", "route_chapter"),
+           ("nDCG@10", "ndcg_10"), ("gold in routed sub-indexes", "subindex_acc"),
+           ("gold in routed chapters", "chapter_acc"),
            ("answer has gold", "contains"), ("citation precision", "citation_precision"),
            ("refusal P/R", None), ("ms", "ms")]
 
@@ -83,8 +85,7 @@ def _eval(run: Run, flat: bool, modes: str, quiet_log: Path) -> dict:
         out = Path(f.name)
     args = [sys.executable, "-m", "zhiku.cli", "eval", *run.sets, "--corpus", run.corpus,
             "--mode", modes, "--json", str(out), "--quiet", *run.extra]
-    if flat:
-        args.append("--flat")
+    args += ["--flat", "--route", "off"] if flat else ["--route", "both"]
     if not run.dense:
         args.append("--no-dense")
     p = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env={**os.environ, **run.env})
@@ -114,7 +115,8 @@ def _f(v) -> str:
 
 
 KEYWORD_SYSTEMS = [("flat BM25", "flat", "bm25"),
-                   ("zhiku keyword path (clauses, scoping, routing)", "zhiku", "bm25"),
+                   ("zhiku keyword, no routing", "zhiku", "bm25"),
+                   ("zhiku keyword + routing", "zhiku", "bm25+route"),
                    ("full zhiku, keyword only", "zhiku", "full")]
 
 
@@ -125,8 +127,11 @@ def table(run: Run, flat: dict, zk: dict) -> str:
         rows = {}
         for label, which, mode in (SYSTEMS if run.dense else KEYWORD_SYSTEMS):
             data = (flat if which == "flat" else zk)["sets"].get(name, {})
-            rows[label] = next((r for r in data.get("summary", []) if r["kind"] == "all"
-                                and r["mode"] == mode), None)
+            row = next((r for r in data.get("summary", []) if r["kind"] == "all"
+                        and r["mode"] == mode), None)
+            route = next((r for r in data.get("routing", []) if r["mode"] == mode), None)
+            rows[label] = {**row, **{k: v for k, v in (route or {}).items() if k.endswith("_acc")}} \
+                if row else None
         cols = [(c, k) for c, k in COLUMNS
                 if k in (None, "ms") or any(r is not None and r.get(k) is not None for r in rows.values())]
         n = next((r["n"] for r in rows.values() if r), 0)

@@ -65,6 +65,8 @@ def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
     from zhiku.pipeline import Mode
 
     mode = Mode.from_str(a.mode)
+    if a.no_route:
+        cfg = cfg.model_copy(update={"routing": False})
     kb = _open(cfg)
     scope = _scope(kb, a)
     if a.agent:
@@ -132,6 +134,23 @@ def _scope(kb, a: argparse.Namespace):
     versions = "all" if a.all_versions else (a.as_of or "current")
     return Scope(doc_ids=doc_ids, section_id=a.section, version_date=a.version,
                  versions=check_versions(versions))
+
+
+def cmd_routes(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.route.log import list_routes
+
+    rows = list_routes(cfg, subindex=a.subindex, tier=a.tier, below=a.below, since=a.since,
+                       limit=a.limit)
+    if a.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=1))
+        return 0
+    if not rows:
+        print("no routes logged yet (every `zhiku ask` with routing on adds one)")
+    for r in rows:
+        chapters = "、".join(c["label"] for c in r["chapters"] or []) or "–"
+        print(f"{r['ts']}  {r['tier']:9} {r['confidence']:.2f}  {','.join(r['subindexes'])}  "
+              f"[{r['qtype']}]  {r['question']}\n    章节：{chapters}\n    原因：{r['reason']}")
+    return 0
 
 
 def cmd_status(cfg: Config, a: argparse.Namespace) -> int:
@@ -232,6 +251,20 @@ def cmd_tables(cfg: Config, a: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.server.run import serve
+
+    serve(cfg, a.host, a.port)
+    return 0
+
+
+def cmd_mcp(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.server.run import mcp
+
+    mcp(cfg, a.transport, a.host, a.port)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="zhiku", description="知库: answers from your documents, cited.")
     p.add_argument("--config", help="TOML config file (default $ZHIKU_HOME/config.toml or ./zhiku.toml)")
@@ -256,6 +289,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--agent", action="store_true",
                    help="let the LLM (agent role) drive the search tools; needs llm_model")
     s.add_argument("--no-cache", action="store_true", help="neither use nor fill the answer cache")
+    s.add_argument("--no-route", action="store_true", help="search everything, no sub-index/chapter routing")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_ask)
     s = sub.add_parser("chat", help="a conversation: follow-ups are rewritten from earlier turns")
@@ -267,6 +301,14 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("cache", help="the semantic answer cache")
     s.add_argument("action", choices=["clear"], help="clear: forget every cached answer")
     s.set_defaults(func=cmd_cache)
+    s = sub.add_parser("routes", help="list logged routes (misroutes to review)")
+    s.add_argument("--subindex", help="only routes that chose this sub-index")
+    s.add_argument("--tier", choices=["rules", "embedding", "llm", "fallback", "single"])
+    s.add_argument("--below", type=float, help="only routes with confidence under this")
+    s.add_argument("--since", help="only routes on or after this date, YYYY-MM-DD")
+    s.add_argument("--limit", type=int, default=50)
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_routes)
     s = sub.add_parser("status", help="what is indexed")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_status)
@@ -299,9 +341,20 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--limit", type=int, help="first N questions of each set")
     s.add_argument("--versions", default="all",
                    help="all (default: gold sets name any version), current, or a date")
+    s.add_argument("--route", default="both", choices=["on", "off", "both"],
+                   help="retrieval with routing, without, or both side by side (default)")
     s.add_argument("--json", help="write the numbers to this file")
     s.add_argument("--quiet", action="store_true")
     s.set_defaults(func=cmd_eval)
+    s = sub.add_parser("serve", help="HTTP API and web UI (API keys: api_keys, admin_keys)")
+    s.add_argument("--host", default="127.0.0.1", help="without keys only loopback is allowed")
+    s.add_argument("--port", type=int, default=8765)
+    s.set_defaults(func=cmd_serve)
+    s = sub.add_parser("mcp", help="MCP server for agents: stdio, or streamable HTTP at /mcp")
+    s.add_argument("--transport", default="stdio", help="stdio | http")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8766)
+    s.set_defaults(func=cmd_mcp)
     return p
 
 

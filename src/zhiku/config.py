@@ -7,7 +7,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from zhiku.errors import ZhikuError
@@ -88,6 +88,11 @@ class Config(BaseSettings):
     cache: bool = Field(default=True, description="semantic answer cache for ask and chat")
     cache_threshold: float = Field(default=0.95, ge=0.5, le=1.0,
                                    description="least question similarity for a cache hit")
+    api_keys: SecretStr = Field(default=SecretStr(""),
+                                description="read-only keys of `zhiku serve`/`zhiku mcp`, comma-separated")
+    admin_keys: SecretStr = Field(default=SecretStr(""),
+                                  description="keys that may also upload, ingest and delete, comma-separated")
+    upload_max_mb: float = Field(default=20.0, gt=0, description="largest file accepted by HTTP upload")
 
     structured_sources: list[SourceSpec] = Field(
         default_factory=list,
@@ -97,6 +102,45 @@ class Config(BaseSettings):
                                                                  "are structured sources too")
     structured_row_limit: int = Field(default=200, ge=1, le=10000, description="rows a query may return")
     structured_timeout: float = Field(default=5.0, gt=0, description="seconds a table query may run")
+
+    routing: bool = Field(default=True, description="route questions to sub-indexes and chapters")
+    route_rules: Path | None = Field(
+        default=None, description="TOML file of keyword rules; default $ZHIKU_HOME/route_rules.toml")
+    subindexes: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="declared sub-indexes and summary overrides: [subindexes.NAME] "
+                    "globs = [\"社会法/劳动*\"], summary = \"...\"")
+    route_embedding: bool = Field(default=True, description="embedding tier of the router")
+    route_threshold: float = Field(default=0.92, ge=0.0, le=1.0,
+                                   description="embedding tier: least summary score to route")
+    route_margin: float = Field(default=0.01, ge=0.0, le=1.0,
+                                description="embedding tier: also route to sub-indexes this close to the best")
+    route_max: int = Field(default=3, ge=1, description="most sub-indexes one question is sent to")
+    route_docs: int = Field(default=3, ge=0, description="documents whose chapters are routed; 0 = off")
+    route_chapters: int = Field(default=3, ge=1, le=3, description="most chapters picked per question")
+    chapter_confidence: float = Field(default=0.7, ge=0.0, le=1.0,
+                                      description="below this a chapter is widened to its parent")
+    route_log: bool = Field(default=True, description="record every ask's route in routes.sqlite")
+    qtypes: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="retrieval parameters per question type (fact, process, comparison, "
+                    "synthesis): top_k, alpha, answer_chunks")
+
+    @field_validator("subindexes")
+    @classmethod
+    def _check_subindexes(cls, v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        for name, o in v.items():
+            bad = sorted(set(o) - {"globs", "summary"})
+            if bad:
+                raise ValueError(f"subindexes.{name} has unknown keys {bad}; valid keys: globs, summary")
+        return v
+
+    @field_validator("qtypes")
+    @classmethod
+    def _check_qtypes(cls, v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        from zhiku.route.qtype import QType, check_params
+
+        return {QType.from_str(k).value: check_params(k, o) for k, o in v.items()}
 
     @field_validator("fusion")
     @classmethod
@@ -161,6 +205,11 @@ class Config(BaseSettings):
     def answer_cache_path(self) -> Path:
         """SQLite file of the semantic answer cache."""
         return self.home / "answers.sqlite"
+
+    @property
+    def rules_path(self) -> Path:
+        """The keyword-rules file of the router (it may not exist)."""
+        return self.route_rules or self.home / "route_rules.toml"
 
     @property
     def cache_path(self) -> Path:

@@ -3,3 +3,7 @@
 
 class ZhikuError(Exception):
     """A problem the user can fix; the message says what and how."""
+
+
+class BusyError(ZhikuError):
+    """Another writer holds the index; retry when it has finished."""

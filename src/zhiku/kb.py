@@ -87,6 +87,7 @@ class KnowledgeBase:
                                    version=version)
         self._n_chunks: int | None = None
         self._titles: TitleIndex | None = None
+        self._router: Any = None
 
     def _embedder_identity(self) -> tuple[str, int | None, str]:
         """Name, dim and version of the configured embedder, loading or probing it only
@@ -176,7 +177,11 @@ class KnowledgeBase:
         if batch or self.store.unindexed_rows():
             self._commit(batch, roots, final=True)
         rep.added = len(docs)
-        self._titles, self._n_chunks = None, None
+        self._titles, self._n_chunks, self._router = None, None, None
+        if self.config.routing:  # sub-index summaries are drafted at ingest time
+            from zhiku.route.subindex import load_catalog
+
+            load_catalog(self.config, self.store.documents())
         if dense:
             t1 = time.perf_counter()
             rep.embedded = self.embed_missing(progress)
@@ -203,7 +208,7 @@ class KnowledgeBase:
         if gone:
             with self.store.transaction():
                 self.store.mark_deleted(gone)
-            self._titles = None
+            self._titles, self._router = None, None
         return len(gone)
 
     def _load(self, pairs, rep: IngestReport, progress: bool, on_error):
@@ -337,6 +342,18 @@ class KnowledgeBase:
         if self._titles is None:
             self._titles = TitleIndex(self.store.documents())
         return self._titles
+
+    def router(self):
+        """The sub-index router of this knowledge base (rebuilt after ingest).
+
+        Raises:
+            ZhikuError: the routing rules file is invalid.
+        """
+        if self._router is None:
+            from zhiku.route.router import Router
+
+            self._router = Router(self)
+        return self._router
 
     def has_vectors(self) -> bool:
         """Whether any chunk has a vector (dense search is possible)."""

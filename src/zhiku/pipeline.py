@@ -18,7 +18,7 @@ from zhiku.retrieve.clause import ClauseRef
 from zhiku.retrieve.fusion import FusionMode, fuse
 from zhiku.retrieve.segment import query_terms
 from zhiku.retrieve.synonyms import load_synonyms
-from zhiku.types import Answer, AskEvent, Hit, TraceStep
+from zhiku.types import Answer, AskEvent, Hit, Route, TraceStep
 from zhiku.verify.citations import verify
 
 
@@ -45,6 +45,8 @@ class Retrieval:
     ref: ClauseRef
     exact: bool
     trace: list[TraceStep] = field(default_factory=list)
+    route: Route | None = None
+    groups: dict[str, list[int]] = field(default_factory=dict)
 
 
 class _Timer:
@@ -124,14 +126,18 @@ def _fuzzy(kb, question: str, terms: list[str], mode: Mode, scope: Scope, k: int
 
 
 def retrieve(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: Scope = Scope(),
-             structured: bool = True, k: int | None = None) -> Retrieval:
+             structured: bool = True, k: int | None = None, route: bool | Route | None = None) -> Retrieval:
     """Rank chunks for a question inside ``scope``.
 
     With ``structured`` on, a question naming a law and an article resolves that
-    article exactly first, and a named law adds a search scoped to it.
+    article exactly first, and a named law adds a search scoped to it. With ``route``
+    (default: the ``routing`` setting) the fuzzy search runs only where the router sends
+    it (sub-indexes, then chapters first; see :mod:`zhiku.route`); a ``Route`` given here
+    is a decision already made (by the agents' router role) and is not routed again.
     """
     cfg = kb.config
     k = k or cfg.candidates
+    routing = cfg.routing if route is None else bool(route)
     trace: list[TraceStep] = []
     canon, used = load_synonyms(cfg).canonical(question)
     terms = query_terms(kb.words(canon if used else question))
@@ -146,7 +152,13 @@ def retrieve(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: 
             ref = kb.titles().resolve(question)
             exact = _exact(kb, ref, kw_terms, k, scope)
             d.update(names=list(ref.names), article=ref.article, exact=_brief(exact))
-    lists = _fuzzy(kb, question, kw_terms, mode, scope, k, trace)
+    routed = None
+    if routing:
+        routed = _route(kb, question, kw_terms, terms, mode, scope, k, ref, trace,
+                        route if isinstance(route, Route) else None)
+        lists = [routed.hits]
+    else:
+        lists = _fuzzy(kb, question, kw_terms, mode, scope, k, trace)
     scoped = _narrow(scope, ref.doc_ids) if structured and ref.doc_ids and not exact else None
     if scoped is not None:
         lists += _fuzzy(kb, question, kw_terms, mode, scoped, k, trace)
@@ -156,7 +168,31 @@ def retrieve(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: 
         seen = {h.chunk.id for h in exact}
         hits = exact + [h for h in fused if h.chunk.id not in seen]
         d.update(mode=fmode.value, lists=len(lists), top=_brief(hits))
-    return Retrieval(hits[:k], terms, ref, bool(exact), trace)
+    groups = {}
+    if routed:
+        from zhiku.route.search import group_by_document
+
+        groups = group_by_document(hits[:k])
+    return Retrieval(hits[:k], terms, ref, bool(exact), trace, routed and routed.route, groups)
+
+
+def _route(kb, question: str, kw_terms: list[str], terms: list[str], mode: Mode, scope: Scope,
+           k: int, ref: ClauseRef, trace: list[TraceStep], given: Route | None = None):
+    """The routing step: choose sub-indexes and question type, then search there (and in
+    the chosen chapters first); recorded as a ``route`` trace step."""
+    from zhiku.route import params_for, routed_search
+
+    with _Timer(trace, "route") as d:
+        route = given or kb.router().route(question, scope, ref)
+        p = params_for(kb.config, route.qtype)
+        kk, alpha = p.top_k or k, kb.config.alpha if p.alpha is None else p.alpha
+        d.update(route.to_dict())
+    routed = routed_search(kb, route, scope, lambda s, t: _fuzzy(kb, question, kw_terms, mode, s, kk, t),
+                           terms, ref.doc_ids, alpha, trace)
+    i = max(i for i, t in enumerate(trace) if t.stage == "route")
+    trace[i] = replace(trace[i], detail={**trace[i].detail, **routed.route.to_dict(),
+                                         "groups": dict(list(routed.groups.items())[:5])})
+    return routed
 
 
 def confidence(kb: KnowledgeBase, r: Retrieval) -> tuple[float, str]:
@@ -215,7 +251,7 @@ def answer_from(kb: KnowledgeBase, question: str, r: Retrieval, scope: Scope = S
     """
     trace = list(r.trace)
     conf, why = confidence(kb, r)
-    top = r.hits[: kb.config.top_k]
+    top = r.hits[: _answer_chunks(kb, question, r)]
     considered = tuple(r.hits[: max(kb.config.top_k, 10)])
     if conf < kb.config.min_confidence:
         trace.append(TraceStep("refuse", 0.0, {"confidence": conf, "why": why}))
@@ -235,6 +271,19 @@ def answer_from(kb: KnowledgeBase, question: str, r: Retrieval, scope: Scope = S
     if notes:
         text = text + "\n" + "\n".join(notes)
     return Answer(question, text, cites, conf, False, considered, tuple(trace), why)
+
+
+def _answer_chunks(kb: KnowledgeBase, question: str, r: Retrieval) -> int:
+    """How many passages the answer may use (from the question type when routed); the
+    route is appended to the routing log here, once per ask."""
+    if r.route is None:
+        return kb.config.top_k
+    from zhiku.route import params_for
+    from zhiku.route.log import record
+
+    if kb.config.route_log:
+        record(kb.config, question, r.route, sum(t.seconds for t in r.trace if t.stage == "route"))
+    return params_for(kb.config, r.route.qtype).answer_chunks or kb.config.top_k
 
 
 def ask_stream(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID,

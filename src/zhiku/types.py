@@ -149,8 +149,30 @@ class Hit:
 
 
 @dataclass(frozen=True)
+class ChapterPick:
+    """A chapter chosen for a question: where to search first, and how sure.
+
+    ``section_id`` is the chapter searched (after any widening to its parent; empty
+    for the whole document); ``picked`` the chapter first chosen.
+    """
+
+    doc_id: str
+    doc_path: str
+    section_id: str
+    label: str
+    confidence: float
+    picked: str = ""
+    widened: bool = False
+
+
+@dataclass(frozen=True)
 class Route:
-    """Where a question was sent: sub-indexes, chapters, question type."""
+    """Where a question was sent: sub-indexes, chapters, question type.
+
+    ``tier`` names the router tier that decided (``rules``, ``embedding``, ``llm``,
+    ``fallback``); ``scores`` keeps each tier's score per sub-index (or its error) so a
+    misroute can be reviewed; ``rule`` is the keyword rule that fired, if any.
+    """
 
     subindexes: tuple[str, ...] = ()
     doc_ids: tuple[str, ...] = ()
@@ -158,6 +180,15 @@ class Route:
     qtype: str = "fact"
     confidence: float = 0.0
     reason: str = ""
+    tier: str = "fallback"
+    rule: str | None = None
+    chapters: tuple[ChapterPick, ...] = ()
+    scores: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready form (trace, routing log, ``--json``)."""
+        return {**asdict(self), "subindexes": list(self.subindexes), "doc_ids": list(self.doc_ids),
+                "chapters": [asdict(c) for c in self.chapters]}
 
 
 @dataclass(frozen=True)

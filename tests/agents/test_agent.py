@@ -17,6 +17,11 @@ from zhiku.errors import ZhikuError
 pytestmark = pytest.mark.integration
 
 
+def _agent(srv):
+    """Only the agent role talks to the fake server; the other roles stay offline."""
+    return {"agent": {"model": "fake", "base_url": srv.base_url}}
+
+
 def _tools(ans):
     return [t.detail for t in ans.trace if t.stage == "agent:tool"]
 
@@ -31,7 +36,7 @@ def test_tool_loop_with_a_tool_error_ends_in_a_verified_answer(kb_with):
               "试用期最长可以约定两年[1]。同一用人单位与同一劳动者只能约定一次试用期[7]。"),
     ]
     with fake_llm(script) as srv:
-        ans = run_agent(kb_with(llm_model="fake", llm_base_url=srv.base_url), "试用期最长多久？")
+        ans = run_agent(kb_with(llm_roles=_agent(srv)), "试用期最长多久？")
         sent = srv.requests
     calls = _tools(ans)
     assert [c["tool"] for c in calls] == ["list_chapters", "read_section", "search_knowledge", "search_knowledge"]
@@ -53,7 +58,7 @@ def test_tool_loop_with_a_tool_error_ends_in_a_verified_answer(kb_with):
 def test_uncited_answer_is_sent_back_then_step_limit_falls_back(kb_with):
     script = [Reply(None, [("search_knowledge", {"query": "离婚冷静期"})]), Reply("离婚冷静期是三十日。")]
     with fake_llm(script) as srv:
-        ans = run_agent(kb_with(llm_model="fake", llm_base_url=srv.base_url, agent_steps=3), "离婚冷静期多长？")
+        ans = run_agent(kb_with(llm_roles=_agent(srv), agent_steps=3), "离婚冷静期多长？")
         assert "没有能被证据核实的句子" in srv.requests[2]["messages"][-1]["content"]
         assert len(srv.requests) == 3
     fb = next(t.detail for t in ans.trace if t.stage == "agent:fallback")
@@ -64,7 +69,7 @@ def test_uncited_answer_is_sent_back_then_step_limit_falls_back(kb_with):
 
 def test_endless_tool_calls_stop_at_the_step_limit(kb_with):
     with fake_llm([Reply(None, [("search_knowledge", {"query": "试用期"})])]) as srv:
-        ans = run_agent(kb_with(llm_model="fake", llm_base_url=srv.base_url, agent_steps=4), "试用期最长多久？")
+        ans = run_agent(kb_with(llm_roles=_agent(srv), agent_steps=4), "试用期最长多久？")
         assert len(srv.requests) == 4
     assert len(_tools(ans)) == 4 and any(t.stage == "agent:fallback" for t in ans.trace)
     assert ans.citations  # still a cited answer
@@ -77,7 +82,7 @@ def test_web_search_tool_only_after_the_documents_and_labelled(kb_with):
               Reply(None, [("web_search", {"query": q})]),
               Reply("华为 Mate 60 首发售价为 5499 元起[W1]。")]
     with fake_search() as web, fake_llm(script) as srv:
-        k = kb_with(llm_model="fake", llm_base_url=srv.base_url, web_search=True, web_url=web.url)
+        k = kb_with(llm_roles=_agent(srv), web_search=True, web_url=web.url)
         ans = run_agent(k, q)
         assert "web_search" in {t["function"]["name"] for t in srv.requests[0]["tools"]}
         assert web.queries == [(q, "GET")]  # the first web_search was refused

@@ -1,5 +1,6 @@
 """The orchestrator: rewrite a follow-up, consult the answer cache, run the router beside
-the first retrieval, search the routed sub-indexes concurrently, rerank, answer, and go to
+the first (unrouted) retrieval, search where it routes (sub-indexes concurrently, then
+chapters; the first retrieval is the fallback), rerank, answer, and go to
 the web only when the documents hold no sufficient evidence and ``web_search`` is on."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 from zhiku.agents.rewrite import Exchange, RewriterRole, Turn, history_from
 from zhiku.agents.roles import (AnswererRole, Evidence, Query, RerankerRole, RouterRole, Routing,
-                                SearcherRole, WebFound, WebSearcherRole, fuse_routed, perform, submit)
+                                SearcherRole, WebFound, WebSearcherRole, perform, submit)
 from zhiku.agents.web import web_text
 from zhiku.errors import ZhikuError
 from zhiku.index.store import Scope
@@ -50,7 +51,7 @@ class Orchestrator:
     def sessions(self):
         """The chat session store (opened on first use)."""
         if self._sessions is None:
-            from zhiku.agents.sessions import Sessions
+            from zhiku.server.sessions import Sessions
 
             self._sessions = Sessions(self.kb.config.sessions_path)
         return self._sessions
@@ -140,20 +141,13 @@ class Orchestrator:
 
     def _routed(self, routing: Routing, first: Evidence, trace: list[TraceStep],
                 started: float) -> Evidence:
-        """Search the routed sub-indexes concurrently and fuse them; the default route
-        keeps the first (global) retrieval."""
+        """Search where the router sent the question (its sub-indexes concurrently, then
+        its chapters); the default route keeps the first, unrouted retrieval."""
         route = routing.route
-        detail = {"subindexes": list(route.subindexes), "reason": route.reason}
-        if not route.subindexes:
-            trace.append(TraceStep("route", 0.0, {**detail, "searched": "all sub-indexes"}))
+        if route.tier == "fallback" or not route.subindexes:
             return first
-        q = first.query
-        queries = [replace(q, scope=replace(q.scope, subindexes=(s,)), structured=False)
-                   for s in route.subindexes]
-        futures = [submit(self.searcher, x) for x in queries]
-        routed = [perform(self.searcher, x, trace, started, f) for x, f in zip(queries, futures)]
-        trace.append(TraceStep("route", 0.0, {**detail, "searched": list(route.subindexes)}))
-        return fuse_routed(first, routed, self.kb.config.rrf_k)
+        q = replace(first.query, route=route)
+        return perform(self.searcher, q, trace, started)
 
     def chat(self, question: str, session_id: str | None = None, scope: Scope = Scope(),
              mode: Mode = Mode.HYBRID) -> tuple[str, Answer]:
@@ -172,7 +166,7 @@ class Orchestrator:
         Raises:
             ZhikuError: the question is empty or the session id is malformed.
         """
-        from zhiku.agents.sessions import check_session_id
+        from zhiku.server.sessions import check_session_id
 
         turns = self.kb.config.history_turns
         history: tuple[Exchange, ...] = ()

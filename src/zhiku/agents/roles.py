@@ -17,7 +17,6 @@ from zhiku.errors import ZhikuError
 from zhiku.index.store import Scope
 from zhiku.pipeline import Mode, Retrieval, answer_from, retrieve
 from zhiku.retrieve.clause import ClauseRef
-from zhiku.retrieve.fusion import rrf
 from zhiku.types import Answer, Chunk, Citation, Route, TraceStep, WebSource
 from zhiku.verify.citations import support, verify
 
@@ -64,7 +63,7 @@ class Query:
     question: str
     scope: Scope = Scope()
     mode: Mode = Mode.HYBRID
-    structured: bool = True
+    route: Route | None = None
 
 
 @dataclass(frozen=True)
@@ -196,53 +195,39 @@ def perform(role: Role[I, O], inp: I, trace: list[TraceStep], started: float,
 
 # -- the roles -------------------------------------------------------------------------------
 class RouterRole(Role[Query, Routing]):
-    """Chooses sub-indexes: the documents a question names route to their sub-index.
-    Fallback: the default route (every sub-index)."""
+    """The sub-index router cascade (rules → embedding → LLM → fallback, see
+    :mod:`zhiku.route`). Fallback: the default route (every sub-index)."""
 
     name, output, fallback_name, timeout_key = "router", Routing, "default route", "router_timeout"
 
     def run(self, q: Query) -> Routing:
-        """Route ``q``."""
+        """Route ``q`` (the default route when routing is off)."""
+        if not self.kb.config.routing:
+            return self.fallback(q)
         ref = self.kb.titles().resolve(q.question)
-        subs = sorted({d.subindex for d in (self.kb.store.get_doc(i) for i in ref.doc_ids) if d})
-        if q.scope.subindexes:
-            subs = [s for s in subs if s in q.scope.subindexes]
-        why = "问题点名的文件所在子库：" + "、".join(ref.names) if subs else "问题没有点名文件"
-        return Routing(Route(tuple(subs), ref.doc_ids, ref.article, reason=why,
-                             confidence=0.9 if subs else 0.0), ref)
+        return Routing(self.kb.router().route(q.question, q.scope, ref), ref)
 
     def fallback(self, q: Query) -> Routing:
         """Every sub-index."""
-        return Routing(Route(reason="default route: every sub-index"), ClauseRef((), (), None))
+        return Routing(Route(reason="default route: every sub-index", tier="fallback"),
+                       ClauseRef((), (), None))
 
 
 class SearcherRole(Role[Query, Evidence]):
-    """Keyword + dense retrieval inside the query's scope. Fallback: no hits (the answer
-    is then a refusal that says why)."""
+    """Keyword + dense retrieval inside the query's scope: where ``route`` sends it (its
+    sub-indexes searched in parallel, then its chapters), or everywhere without one.
+    Fallback: no hits (the answer is then a refusal that says why)."""
 
     name, output, fallback_name = "searcher", Evidence, "no hits"
 
     def run(self, q: Query) -> Evidence:
         """Search for ``q``."""
         mode = Mode.HYBRID if q.mode is Mode.FULL else q.mode
-        return Evidence(q, retrieve(self.kb, q.question, mode, q.scope, structured=q.structured))
+        return Evidence(q, retrieve(self.kb, q.question, mode, q.scope, route=q.route or False))
 
     def fallback(self, q: Query) -> Evidence:
         """Nothing found."""
         return Evidence(q, Retrieval([], [], ClauseRef((), (), None), False))
-
-
-def fuse_routed(first: Evidence, routed: list[Evidence], k: int) -> Evidence:
-    """The exact-clause hits of the first (global) retrieval, then the sub-index lists
-    fused with RRF (Cormack et al. 2009)."""
-    r = first.retrieval
-    exact = [h for h in r.hits if h.source == "clause"]
-    seen = {h.chunk.id for h in exact}
-    lists = [e.retrieval.hits for e in routed if e.retrieval.hits]
-    fused = rrf(lists, k=k) if len(lists) > 1 else (lists or [[]])[0]
-    hits = exact + [h for h in fused if h.chunk.id not in seen]
-    trace = list(r.trace) + [t for e in routed for t in e.retrieval.trace]
-    return Evidence(first.query, replace(r, hits=hits, trace=trace))
 
 
 class RerankerRole(Role[Evidence, Evidence]):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import asdict
 import json
 import re
 import sys
@@ -15,7 +16,9 @@ from zhiku.errors import ZhikuError
 from zhiku.eval.corpus import load_corpus_jsonl
 from zhiku.eval.dataset import EvalItem, gold_docs, load_set
 from zhiku.eval.report import format_table, summarise, to_json
+from zhiku.eval.routing import format_routing, routing_row
 from zhiku.eval.runner import run_eval
+from zhiku.types import Route
 from zhiku.types import content_hash
 
 _DATE = re.compile(r"[（(]\d{4}-\d{2}-\d{2}[)）]")
@@ -73,7 +76,7 @@ def prepare(cfg: Config, corpus: str, items: list[EvalItem], gold_only: bool, de
 def run_eval_command(cfg: Config, a: argparse.Namespace) -> int:
     """Entry of ``zhiku eval``; prints one table per set and optionally writes JSON."""
     from zhiku.index.store import Scope, check_versions
-    from zhiku.pipeline import Mode, ask, retrieve
+    from zhiku.pipeline import Mode, ask
 
     check_versions(a.versions)
 
@@ -90,20 +93,31 @@ def run_eval_command(cfg: Config, a: argparse.Namespace) -> int:
     aliases = {d.doc_id: {d.path, *d.aliases} for d in kb.store.documents()}
     structured = not a.flat
     out: dict[str, Any] = {"corpus": a.corpus, "counts": counts, "sets": {}}
+    flags = {"on": [True], "off": [False], "both": [False, True]}[a.route]
     for name, its in sets.items():
         its = its[: a.limit] if a.limit else its
         scope = Scope(versions=a.versions)
         if any(it.structured for it in its):
             out["sets"][name] = _structured_set(kb, name, its, scope)
             continue
-        searchers = {m.value: (lambda q, m=m: retrieve(kb, q, m, scope, structured=structured).hits)
-                     for m in modes if m is not Mode.FULL and (m is Mode.BM25 or dense)}
+        routes: dict[str, dict[str, Route]] = {}
+        searchers = {}
+        for on in flags:
+            for m in modes:
+                if m is Mode.FULL or not (m is Mode.BM25 or dense):
+                    continue
+                label = m.value + ("+route" if on and len(flags) > 1 else "")
+                searchers[label] = _searcher(kb, m, scope, structured, on, routes.setdefault(label, {}))
         answer = ((lambda q: ask(kb, q, Mode.FULL if dense else Mode.BM25, scope))
                   if Mode.FULL in modes else None)
         report = run_eval(its, searchers, answer=answer, aliases=aliases, progress=not a.quiet, name=name)
         print(f"\n## {name} ({len(its)} questions{', flat' if a.flat else ''})")
         print(format_table(summarise(report)))
-        out["sets"][name] = to_json(report)
+        rows = [routing_row(kb, name, label, its, r) for label, r in routes.items() if r]
+        if rows:
+            print(f"\nrouting ({name})\n")
+            print(format_routing(rows))
+        out["sets"][name] = {**to_json(report), "routing": [asdict(r) for r in rows]}
     if a.json:
         Path(a.json).write_text(json.dumps(out, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
         print(f"\nwrote {a.json}", file=sys.stderr)
@@ -122,6 +136,19 @@ def _structured_set(kb, name: str, items: list[EvalItem], scope) -> dict[str, An
         if not r.exact:
             print(f"  miss {r.item_id}: got {sorted(r.got)} want {sorted(r.gold)} ({r.conditions or 'not routed'})")
     return rows_json(name, results)
+
+
+def _searcher(kb, mode, scope, structured: bool, route: bool, routes: dict[str, Route]):
+    """A retrieval function for the runner that keeps each question's route."""
+    from zhiku.pipeline import retrieve
+
+    def search(q: str):
+        r = retrieve(kb, q, mode, scope, structured=structured, route=route)
+        if r.route is not None:
+            routes[q] = r.route
+        return r.hits
+
+    return search
 
 
 def _set_name(path: Path) -> str:

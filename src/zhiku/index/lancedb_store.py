@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from zhiku.errors import ZhikuError
+from zhiku.errors import BusyError, ZhikuError
 from zhiku.index.store import (
     SCHEMA_VERSION, DocRecord, Scope, _chunk_schema, _doc_schema, _sql_list, _sql_str,
     _vec_schema, check_versions, row_to_chunk, stores, subindex_of,
@@ -161,7 +161,7 @@ class LanceStore(VectorTables):
             fcntl.flock(self._lockf, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             self._lockf.close()
-            raise ZhikuError(f"another zhiku process is writing {self.path}; wait for it to finish") from None
+            raise BusyError(f"another zhiku process is writing {self.path}; wait for it to finish") from None
         try:
             self._seen_mtime = -1
             self._refresh()

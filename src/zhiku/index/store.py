@@ -21,7 +21,11 @@ stores: Registry[Any] = Registry("store")
 
 @dataclass(frozen=True)
 class Scope:
-    """Where a search may look. Every query goes through :meth:`Scope.where`."""
+    """Where a search may look. Every query goes through :meth:`Scope.where`.
+
+    ``chapters`` lists ``(doc_id, section_id)`` pairs searched together (a section and
+    its children; an empty section id is the whole document), as chapter routing picks.
+    """
 
     doc_ids: tuple[str, ...] = ()
     subindexes: tuple[str, ...] = ()
@@ -29,6 +33,7 @@ class Scope:
     section_id: str | None = None
     version_date: str | None = None
     versions: str = "current"
+    chapters: tuple[tuple[str, str], ...] = ()
 
     def where(self, exclude: Iterable[str] = ()) -> str | None:
         """SQL filter for LanceDB, or None for the whole knowledge base.
@@ -53,7 +58,18 @@ class Scope:
             s = _sql_str(self.section_id)
             parts.append(f"(section_id = {s} OR section_id LIKE {_sql_str(self.section_id + '.%')}"
                          f" OR array_has(section_ids, {s}))")
+        if self.chapters:
+            parts.append("(" + " OR ".join(_chapter_sql(d, c) for d, c in self.chapters) + ")")
         return " AND ".join(parts) or None
+
+
+def _chapter_sql(doc_id: str, section_id: str) -> str:
+    d = f"doc_id = {_sql_str(doc_id)}"
+    if not section_id:
+        return f"({d})"
+    s = _sql_str(section_id)
+    return (f"({d} AND (section_id = {s} OR section_id LIKE {_sql_str(section_id + '.%')}"
+            f" OR array_has(section_ids, {s})))")
 
 
 def _sql_str(v: str) -> str:

@@ -1,5 +1,4 @@
-"""Chat sessions: each session's questions and answers in SQLite under ``ZHIKU_HOME``
-(``sessions.sqlite``), one store for ``zhiku chat`` and the HTTP server alike."""
+"""Chat sessions: questions and answers per session id, in SQLite under ``ZHIKU_HOME``."""
 
 from __future__ import annotations
 
@@ -69,7 +68,7 @@ class Sessions:
                 for r, t, a, c in reversed(rows)]
 
     def add_turn(self, sid: str | None, question: str, answer: dict[str, Any]) -> str:
-        """Store a question and its answer (``Answer.to_dict()``); creates the session when new.
+        """Store a question and its answer; creates the session when new.
 
         Returns:
             The session id (a new one when ``sid`` is None).

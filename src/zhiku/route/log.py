@@ -1,0 +1,118 @@
+"""The routing log: every ask's route in SQLite under ``$ZHIKU_HOME`` (append-only, named
+migrations), listed and filtered by ``zhiku routes`` so misroutes can be reviewed."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from zhiku.errors import ZhikuError
+from zhiku.types import Route
+
+# Append-only: never edit or reorder a migration, add a new one (simonw/llm migrations.py).
+MIGRATIONS: list[tuple[str, str]] = [
+    ("m001_routes", """CREATE TABLE routes (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, ts TEXT NOT NULL, question TEXT NOT NULL,
+        tier TEXT NOT NULL, subindexes TEXT NOT NULL, chapters TEXT NOT NULL, qtype TEXT,
+        confidence REAL, reason TEXT, rule TEXT, scores TEXT, seconds REAL)"""),
+    ("m002_routes_index", "CREATE INDEX routes_ts ON routes (ts)"),
+]
+
+
+def log_path(cfg: Any) -> Path:
+    """The routing log's file."""
+    return cfg.home / "routes.sqlite"
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(str(path), timeout=10)
+        db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied TEXT)")
+        done = {r[0] for r in db.execute("SELECT name FROM _migrations")}
+        for name, sql in MIGRATIONS:
+            if name not in done:
+                with db:
+                    db.execute(sql)
+                    db.execute("INSERT INTO _migrations VALUES (?, ?)", (name, _now()))
+        return db
+    except sqlite3.Error as e:
+        raise ZhikuError(f"cannot open the routing log {path}: {e}; check that ZHIKU_HOME is "
+                         "writable or set route_log = false") from e
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def record(cfg: Any, question: str, route: Route, seconds: float) -> None:
+    """Append one route to the log.
+
+    Raises:
+        ZhikuError: the log cannot be opened or written.
+    """
+    db = _connect(log_path(cfg))
+    try:
+        with db:
+            db.execute(
+                "INSERT INTO routes (ts, question, tier, subindexes, chapters, qtype, confidence, "
+                "reason, rule, scores, seconds) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (_now(), question, route.tier, json.dumps(list(route.subindexes), ensure_ascii=False),
+                 json.dumps(route.to_dict()["chapters"], ensure_ascii=False), route.qtype,
+                 route.confidence, route.reason, route.rule,
+                 json.dumps(route.scores, ensure_ascii=False, default=str), seconds))
+    except sqlite3.Error as e:
+        raise ZhikuError(f"cannot write the routing log {log_path(cfg)}: {e}") from e
+    finally:
+        db.close()
+
+
+def list_routes(cfg: Any, subindex: str | None = None, tier: str | None = None,
+                below: float | None = None, since: str | None = None,
+                limit: int = 50) -> list[dict[str, Any]]:
+    """Logged routes, newest first, filtered.
+
+    Args:
+        cfg: the Config.
+        subindex: only routes that chose this sub-index.
+        tier: only routes decided by this tier (rules, embedding, llm, fallback, single).
+        below: only routes with confidence under this value.
+        since: only routes on or after this date (YYYY-MM-DD) or ISO time.
+        limit: at most this many.
+
+    Returns:
+        One dict per route (JSON fields decoded).
+    """
+    path = log_path(cfg)
+    if not path.is_file():
+        return []
+    where, args = [], []
+    if tier:
+        where.append("tier = ?")
+        args.append(tier)
+    if below is not None:
+        where.append("confidence < ?")
+        args.append(below)
+    if since:
+        where.append("ts >= ?")
+        args.append(since)
+    if subindex:
+        where.append("EXISTS (SELECT 1 FROM json_each(routes.subindexes) WHERE value = ?)")
+        args.append(subindex)
+    sql = "SELECT * FROM routes" + (" WHERE " + " AND ".join(where) if where else "")
+    db = _connect(path)
+    try:
+        db.row_factory = sqlite3.Row
+        rows = db.execute(sql + " ORDER BY id DESC LIMIT ?", (*args, limit)).fetchall()
+    finally:
+        db.close()
+    out = []
+    for r in rows:
+        d = dict(r)
+        for k in ("subindexes", "chapters", "scores"):
+            d[k] = json.loads(d[k]) if d[k] else None
+        out.append(d)
+    return out
