@@ -12,15 +12,16 @@ from typing import Any
 from zhiku.errors import ZhikuError
 from zhiku.retrieve.segment import normalise
 
-# canonical term → variants people write instead. Kept small and unambiguous on purpose;
-# the user's file (``synonyms`` setting) adds to it or overrides an entry.
+# canonical term → variants people write instead. Kept small and unambiguous on purpose:
+# a variant that documents use themselves (年假 in a company handbook) must not be here,
+# or questions are steered to the formal term's documents (带薪年休假 in 劳动法). The
+# user's file (``synonyms`` setting) adds to it or overrides an entry.
 BUILTIN: dict[str, tuple[str, ...]] = {
     "报销": ("报账", "报帐"),
     "劳动报酬": ("薪水", "薪资", "薪酬"),
     "解除劳动合同": ("辞退", "开除", "炒鱿鱼"),
     "延长工作时间": ("加班",),
     "经济补偿": ("遣散费", "补偿金"),
-    "带薪年休假": ("年假",),
 }
 
 
