@@ -82,7 +82,7 @@ class LLMReranker:
     name = "llm"
 
     def __init__(self, cfg: Any) -> None:
-        self.cfg = cfg
+        pass  # the model is read from the knowledge base's config at each call
 
     def scores(self, kb: Any, question: str, hits: Sequence[Hit]) -> list[float]:
         """One 0–10 score per hit.
@@ -90,7 +90,7 @@ class LLMReranker:
         Raises:
             LLMError: no reranker model is configured, or it failed twice.
         """
-        client = client_for(self.cfg, "reranker")
+        client = client_for(kb.config, "reranker")
         if client is None:
             raise LLMError("reranker llm needs an LLM: set llm_model (or llm_roles.reranker)")
         blocks = "\n\n".join(f"[{i}] {h.chunk.title} {h.chunk.article or ''}\n{h.chunk.text[:MAX_CHARS]}"

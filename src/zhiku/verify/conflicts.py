@@ -31,6 +31,10 @@ def _values(text: str) -> dict[str, set[int]]:
     return out
 
 
+def _show(values: set[int]) -> str:
+    return "、".join(str(v) for v in sorted(values))
+
+
 def _overlap(words: Callable[[str], list[str]], a: str, b: str) -> float:
     ta, tb = set(content_terms(words, a)), set(content_terms(words, b))
     return len(ta & tb) / max(1, min(len(ta), len(tb)))
@@ -72,6 +76,5 @@ def find_conflicts(blocks: Mapping[int, Chunk], cited: set[int],
             units = [u for u in va if u in vb and va[u].isdisjoint(vb[u])]
             if units and _overlap(words, ca.text, cb.text) >= same_topic:
                 out.append(Conflict("source", (a, b), f"《{_law(ca)}》与《{_law(cb)}》对同一事项的规定不一致"
-                                    f"（{'、'.join(sorted(va[units[0]]))}{units[0]} 对 "
-                                    f"{'、'.join(sorted(vb[units[0]]))}{units[0]}）"))
+                                    f"（{_show(va[units[0]])}{units[0]} 对 {_show(vb[units[0]])}{units[0]}）"))
     return out
