@@ -61,11 +61,11 @@ class Config(BaseSettings):
     rerank_thresholds: dict[str, float] = Field(
         default_factory=dict,
         description="minimum rerank score per sub-index (top folder); '*' for the rest")
-    verify_lexical: float = Field(default=0.6, ge=0.0, le=1.0,
+    verify_lexical: float = Field(default=0.8, ge=0.0, le=1.0,
                                   description="term overlap that supports a sentence by itself")
-    verify_lexical_floor: float = Field(default=0.3, ge=0.0, le=1.0,
+    verify_lexical_floor: float = Field(default=0.45, ge=0.0, le=1.0,
                                         description="overlap below which nothing supports a sentence")
-    verify_semantic: float = Field(default=0.88, ge=0.0, le=1.0,
+    verify_semantic: float = Field(default=0.94, ge=0.0, le=1.0,
                                    description="embedding cosine that supports a sentence above the floor")
     verify_action: str = Field(default="drop", description="drop or flag unsupported sentences")
     vector_cache: Path | None = Field(default=None, description="vector cache file; default in home")

@@ -94,8 +94,8 @@ class SupportScorer:
     Without an embedder the ambiguous zone counts as unsupported.
     """
 
-    def __init__(self, words: Segmenter, embed: EmbedFn | None, lexical_min: float = 0.6,
-                 lexical_floor: float = 0.3, semantic_min: float = 0.88) -> None:
+    def __init__(self, words: Segmenter, embed: EmbedFn | None, lexical_min: float = 0.8,
+                 lexical_floor: float = 0.45, semantic_min: float = 0.94) -> None:
         self.words, self.embed = words, embed
         self.lexical_min, self.lexical_floor, self.semantic_min = lexical_min, lexical_floor, semantic_min
 
