@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -138,7 +139,7 @@ def _with_answer(base: ModeResult, item: EvalItem, reply: Answer, aliases: Alias
         base,
         refused=bool(reply.refused),
         answer=reply.text,
-        contains=contains_answer(reply.text, item.answers),
+        contains=contains_answer(re.sub(r"\[\d+\]", "", reply.text), item.answers),
         cited=cited,
         cited_gold=at_gold,
     )

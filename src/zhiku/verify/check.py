@@ -186,10 +186,18 @@ class Verifier:
 
 
 def _render(sentences: list[Sentence]) -> tuple[str, dict[int, int]]:
-    """Join sentences, renumbering markers 1..n in order of first use."""
+    """Join sentences, renumbering markers 1..n in order of first use; a run of
+    consecutive sentences citing the same blocks shows the markers once, at its end."""
     new: dict[int, int] = {}
     parts = []
-    for s in sentences:
+    for i, s in enumerate(sentences):
+        nxt = next((t for t in sentences[i + 1 :] if t.text or t.end == "\n"), None)
+        if s.markers and nxt is not None and nxt.text and nxt.markers == s.markers:
+            for k in s.markers:
+                new.setdefault(k, len(new) + 1)
+            if s.text:
+                parts.append(f"{s.text}{s.end}")
+            continue
         if s.end == "\n" and not s.text:
             if parts and parts[-1] != "\n":
                 parts.append("\n")
