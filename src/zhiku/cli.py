@@ -37,7 +37,8 @@ def cmd_ingest(cfg: Config, a: argparse.Namespace) -> int:
 
 
 def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
-    from zhiku.pipeline import Mode, ask
+    from zhiku.llm import client_for
+    from zhiku.pipeline import Mode, ask, ask_stream
 
     mode = Mode.from_str(a.mode)
     if a.no_route:
@@ -45,18 +46,46 @@ def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
     kb = _kb(cfg)
     if not kb.store.count()["chunks"] and not cfg.structured_sources:
         raise ZhikuError(f"the knowledge base at {cfg.home} is empty; run `zhiku ingest PATH` first")
-    ans = ask(kb, a.question, mode, scope=_scope(kb, a))
-    if a.json:
-        print(json.dumps(ans.to_dict(), ensure_ascii=False, indent=1, default=str))
-        return 0
-    print(f"问：{ans.question}")
-    print(f"答：{ans.text}")
+    scope = _scope(kb, a)
+    streaming = not a.json and not a.no_stream and client_for(cfg, "answerer") is not None
+    if a.json or not streaming:
+        ans = ask(kb, a.question, mode, scope=scope, qtype=a.qtype)
+        if a.json:
+            print(json.dumps(ans.to_dict(), ensure_ascii=False, indent=1, default=str))
+            return 0
+        print(f"问：{ans.question}")
+        print(f"答：{ans.text}")
+    else:
+        print(f"问：{a.question}")
+        print("答：", end="", flush=True)
+        ans, shown = None, []
+        for ev in ask_stream(kb, a.question, mode, scope=scope, qtype=a.qtype):
+            if ev.type == "delta":
+                print(ev.text, end="", flush=True)
+                shown.append(ev.text)
+            ans = ev.answer or ans
+        print()
+        if ans.text != "".join(shown):  # streamed text is provisional; this is what was verified
+            print(f"核验后的答案：{ans.text}")
+    _print_details(ans)
+    return 0
+
+
+def _print_details(ans) -> None:
+    """Refusal reason and search summary, citations, conflicts, removed statements,
+    confidence (marked when low)."""
     if ans.refused:
         print(f"（{ans.reason}）")
+        if ans.searched:
+            print(ans.searched)
     for c in ans.citations:
         print(f"  [{c.marker}] {c.label()}")
-    print(f"置信度 {ans.confidence:.2f}" + ("（低）" if ans.confidence < 0.5 else ""))
-    return 0
+    for c in ans.conflicts:
+        print(f"  冲突：{c.note}（{''.join(f'[{m}]' for m in c.markers)}）")
+    for r in ans.removed:
+        what = "已删除" if r.action == "dropped" else "已标注"
+        print(f"  核验{what}：{r.sentence}（{r.kind}: {r.reason}）")
+    print(f"置信度 {ans.confidence:.2f}" + ("（低，请核对原文）" if ans.low_confidence else ""))
 
 
 def _scope(kb, a: argparse.Namespace):
@@ -227,7 +256,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--as-of", help="answer from the versions in force on this date, YYYY-MM-DD")
     s.add_argument("--all-versions", action="store_true", help="search superseded versions too")
     s.add_argument("--no-route", action="store_true", help="search everything, no sub-index/chapter routing")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--type", dest="qtype", default=None,
+                   help="question type (default: the router's classifier): fact | process | comparison | synthesis")
+    s.add_argument("--no-stream", action="store_true", help="print the verified answer only, no live tokens")
+    s.add_argument("--json", action="store_true", help="answer, citations, removed statements, conflicts, "
+                   "confidence, hits and trace as JSON")
     s.set_defaults(func=cmd_ask)
     s = sub.add_parser("routes", help="list logged routes (misroutes to review)")
     s.add_argument("--subindex", help="only routes that chose this sub-index")

@@ -125,6 +125,10 @@ class KnowledgeBase:
         vec = self._embedder_named(active.embedder).embed_query(question)
         return self.store.dense(vec, k, scope, active=active)
 
+    def dense_query(self, question: str):
+        """The question's vector from the model of the active vectors (for reranking)."""
+        return self._embedder_named(self.store.active.embedder).embed_query(question)
+
     # -- ingest ---------------------------------------------------------------------------
     def ingest(self, paths: Iterable[str | Path], dense: bool = True, progress: bool = True,
                on_error: Callable[[str, str], None] | None = None,
