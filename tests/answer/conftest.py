@@ -48,6 +48,9 @@ def llm_kb(kb):
     """Factory: the session knowledge base pointed at a fake server."""
 
     def make(url: str, **kw):
-        return with_config(kb, llm_model="fake-chat", llm_base_url=url, llm_retries=0, **kw)
+        # the router stays offline: these scripts answer the answerer's (and judge's) prompts
+        roles = {"router": {"model": ""}, **kw.pop("llm_roles", {})}
+        return with_config(kb, llm_model="fake-chat", llm_base_url=url, llm_retries=0,
+                           llm_roles=roles, **kw)
 
     return make
