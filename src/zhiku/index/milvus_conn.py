@@ -128,6 +128,18 @@ def client(target: MilvusTarget) -> Any:
     return c
 
 
+def release(target: MilvusTarget) -> None:
+    """Close this process's client of ``target`` (a Milvus Lite file can then be opened by
+    another process: Lite serves one process at a time)."""
+    c = _CLIENTS.pop(target, None)
+    if c is not None:
+        c.close()
+    if target.is_lite and not any(t.uri == target.uri for t in _CLIENTS):
+        from milvus_lite.server_manager import server_manager_instance
+
+        server_manager_instance.release_server(target.uri)
+
+
 def token_key(token: str) -> str:
     """The form a segmented token takes in Milvus: 12 hex digits of its BLAKE2b hash.
 
@@ -213,6 +225,14 @@ def schemas(dim: int) -> dict[str, Any]:
     strs(vec, "section_ids")
     vec.add_field("vector", DataType.FLOAT_VECTOR, dim=dim)
     return {"chunks": ch, "documents": docs, "meta": meta, "vectors": vec}
+
+
+def create(client_: Any, name: str, schema: Any, kind: str, target: MilvusTarget) -> None:
+    """Create and load a collection with its index (without waiting on index-build polls,
+    which Milvus Lite cannot answer; a new collection has nothing to build yet)."""
+    client_.create_collection(name, schema=schema, consistency_level=target.consistency)
+    client_.create_index(name, index_params(client_, kind, target.index), sync=False)
+    client_.load_collection(name)
 
 
 def index_params(client_: Any, kind: str, dense_index: str) -> Any:

@@ -31,7 +31,7 @@ from zhiku.errors import ZhikuError
 from zhiku.index.lance_rows import _chunk_row, _doc_row
 from zhiku.index.manifest import DEFAULT_TABLE, check_manifest
 from zhiku.index.milvus_conn import (
-    MilvusTarget, check_size, client, encode_seg, index_params, pieces, schemas,
+    MilvusTarget, check_size, client, create, encode_seg, pieces, schemas,
 )
 from zhiku.index.milvus_read import MilvusReads, latest_states, state_record
 from zhiku.index.store import SCHEMA_VERSION, _expr_list, stores, subindex_of
@@ -79,8 +79,7 @@ class MilvusStore(MilvusReads):
         for kind in ("chunks", "documents", "meta", "vectors"):
             name = self._coll(kind)
             if not self._c.has_collection(name):
-                self._c.create_collection(name, schema=sch[kind], consistency_level=self.target.consistency,
-                                          index_params=index_params(self._c, kind, self.target.index))
+                create(self._c, name, sch[kind], kind, self.target)
         self._put_meta("manifest", 0, json.dumps({**manifest, "generation": 0}, ensure_ascii=False))
 
     def _load(self) -> None:
@@ -390,9 +389,7 @@ class MilvusStore(MilvusReads):
                 self._c.drop_collection(old)
         coll = self._coll(name)
         if not self._c.has_collection(coll):
-            self._c.create_collection(coll, schema=schemas(dim)["vectors"],
-                                      consistency_level=self.target.consistency,
-                                      index_params=index_params(self._c, "vectors", self.target.index))
+            create(self._c, coll, schemas(dim)["vectors"], "vectors", self.target)
         self._c.load_collection(coll)
         self._staged[name] = dim
         return name
