@@ -57,3 +57,9 @@ bench-reingest: venv
 
 eval-report: venv
 	$(BIN)/python benchmarks/eval_report.py
+
+# Query latency of the Milvus store (Milvus Lite) against LanceDB at 10k and 100k chunks
+# (needs ../shared/data/laws); writes its section of docs/benchmarks.md.
+.PHONY: bench-store
+bench-store: venv
+	$(BIN)/python benchmarks/bench_store.py

@@ -225,7 +225,7 @@ class StoreSuite:
         finally:
             stop.set()
             t.join()
-        assert seen and set(seen) == {want}
+        assert seen and set(seen) == {want}, (len(seen), set(seen), want)
         assert reader.count()["documents"] == 1
 
     def test_writing_outside_a_transaction_or_with_a_wrong_size_is_refused(self, fresh, laws):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .store_suite import TRIAL, StoreSuite
+from .store_suite import StoreSuite
 
 pytestmark = pytest.mark.integration
 

@@ -6,7 +6,7 @@ import pytest
 
 from zhiku.config import load_config
 from zhiku.errors import ZhikuError
-from zhiku.index.milvus_conn import encode_seg, pieces, token_key
+from zhiku.index.milvus_conn import MAX_TOKENS, encode_seg, pieces, token_key
 from zhiku.index.select import locate
 from zhiku.index.store import Scope
 
@@ -66,6 +66,8 @@ def test_scope_translates_to_one_milvus_expression():
 
 def test_tokens_become_single_analyzer_words():
     assert token_key("劳动合同") == token_key("劳动合同") != token_key("劳动")
-    assert len(token_key("x")) == 12 and token_key("x").isalnum()
+    assert len(token_key("x")) == 3 and all("\uac00" <= ch <= "\ud7a3" for ch in token_key("x"))
     assert encode_seg("劳动  合同 法") == " ".join(token_key(t) for t in ("劳动", "合同", "法"))
+    huge = encode_seg(" ".join(str(i) for i in range(8000)))  # longer than one VARCHAR holds
+    assert len(huge.encode("utf-8")) <= 65535 and huge.split()[-1] == token_key(str(MAX_TOKENS - 1))
     assert "".join(pieces("条" * 45000)) == "条" * 45000 and len(pieces("")) == 1

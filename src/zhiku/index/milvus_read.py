@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import threading
+import time
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -25,6 +26,7 @@ from zhiku.index.store import (
 from zhiku.index.versions import in_force
 from zhiku.types import Chunk, Hit
 
+RECHECK = 0.2  # seconds between checks of the manifest row for other writers' publishes
 QUERY_MAX = 16384  # Milvus's largest limit for one query or search
 CHUNK_FIELDS = ["id", "doc_id", "doc_path", "title", "section_id", "section_path", "article",
                 "text", "start", "end", "version_date", "kind", "page", "parent_id", "section_ids"]
@@ -60,6 +62,7 @@ class MilvusReads:
         self._states: dict[str, dict[str, Any]] = {}  # doc_id → state row at published gen
         self._df: Counter[str] = Counter()
         self._docs: list[DocRecord] | None = None
+        self._checked = 0.0
 
     # -- low-level ------------------------------------------------------------------------
     def _coll(self, name: str) -> str:
@@ -103,8 +106,13 @@ class MilvusReads:
 
     # -- the published state --------------------------------------------------------------
     def _refresh(self) -> None:
-        """Re-read the published state if another writer (or this one) published since."""
+        """Re-read the published state if another writer published since (checked at most
+        every :data:`RECHECK` seconds; this process's own publishes are seen at once)."""
         with self._lock:
+            now = time.monotonic()
+            if self._pub and now - self._checked < RECHECK:
+                return
+            self._checked = now
             man = self._read_manifest() or {}
             if man.get("generation") == self._pub.get("generation") and self._pub:
                 return
@@ -234,8 +242,8 @@ class MilvusReads:
         """Chunks matching a scope exactly (no ranking), e.g. an article of some documents."""
         self._refresh()
         filt = self._visible(scope.expr(self.excluded(scope.versions)), searched=True)
-        return [row_to_chunk(r) for r in self._query(self._coll("chunks"), filt, CHUNK_FIELDS,
-                                                      limit=min(limit, QUERY_MAX))]
+        rows = self._query(self._coll("chunks"), filt, CHUNK_FIELDS, limit=min(limit, QUERY_MAX))
+        return sorted((row_to_chunk(r) for r in rows), key=lambda c: (c.doc_path, c.start, c.id))
 
     def keyword(self, terms: Sequence[str], k: int, scope: Scope = Scope()) -> list[Hit]:
         """BM25 over the segmented text (OR of the terms) inside ``scope``, computed by

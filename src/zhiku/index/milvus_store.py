@@ -25,7 +25,6 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 
 from zhiku.errors import ZhikuError
 from zhiku.index.lance_rows import _chunk_row, _doc_row
@@ -33,15 +32,23 @@ from zhiku.index.manifest import DEFAULT_TABLE, check_manifest
 from zhiku.index.milvus_conn import (
     MilvusTarget, check_size, client, create, encode_seg, pieces, schemas,
 )
-from zhiku.index.milvus_read import MilvusReads, latest_states, state_record
+from zhiku.index.milvus_read import MilvusReads, latest_states
+from zhiku.index.milvus_vectors import MilvusVectors
 from zhiku.index.store import SCHEMA_VERSION, _expr_list, stores, subindex_of
 from zhiku.index.versions import link
-from zhiku.types import Chunk, Document, Section, content_hash
+from zhiku.types import Chunk, Document, Section
 
 LEASE_SECONDS = 3600  # a remote writer's lock expires if its process died
+GRACE = 60.0  # seconds a superseded generation stays readable for readers still on it
 
 
-class MilvusStore(MilvusReads):
+def _floor(manifest: dict[str, Any], published: int) -> int:
+    """The oldest generation published within the last GRACE seconds."""
+    recent = [e[0] for e in manifest.get("history", []) if e[1] >= time.time() - GRACE]
+    return min([*recent, published])
+
+
+class MilvusStore(MilvusVectors, MilvusReads):
     """Chunks, documents, vectors and a manifest in four Milvus collections.
 
     The manifest pins the embedder and segmenter the index was built with; opening it
@@ -58,6 +65,7 @@ class MilvusStore(MilvusReads):
         self._wdf: Counter[str] = Counter()
         self._staged: dict[str, int] = {}  # staged vector collections → dim
         self._df_dirty = False
+        self._unsure = True  # until this object has rolled back once (or saw a stale lease)
         self._owner = uuid.uuid4().hex
         have = read_milvus_manifest(target)
         want = {"schema": SCHEMA_VERSION, "embedder": embedder, "embedder_version": version,
@@ -100,9 +108,11 @@ class MilvusStore(MilvusReads):
             ZhikuError: another process is writing this index.
         """
         with self._writer_lock():
-            self._pub = {}  # force a fresh read of the published state
-            self._refresh()
-            self._rollback()
+            self._checked = 0.0
+            self._refresh()  # re-reads everything only if another process published
+            if self._unsure:  # rows of a writer that died may lie above the published generation
+                self._rollback()
+                self._unsure = False
             self.purge()
             self._G = self._P + 1
             self.manifest = dict(self._pub)
@@ -144,6 +154,7 @@ class MilvusStore(MilvusReads):
         held = json.loads(rows[0]["value"]) if rows else None
         if held and held["owner"] != self._owner and held["until"] > time.time():
             raise busy
+        self._unsure = self._unsure or bool(held)  # an expired lease: its writer died
         self._put_meta("lock", 0, json.dumps({"owner": self._owner, "until": time.time() + LEASE_SECONDS,
                                               "pid": os.getpid()}))
         time.sleep(0.2)
@@ -163,29 +174,32 @@ class MilvusStore(MilvusReads):
             self._c.delete(name, filter=f"gen > {p}")
         self._c.delete(self._coll("meta"), filter=f'gen > {p} and key like "df:%"')
 
-    def purge(self) -> None:
-        """Physically remove dropped documents and state rows older than the published ones
-        (readers stopped seeing them one publish ago)."""
-        rows = self._query(self._coll("documents"), f"gen <= {self._P}", ["key", "doc_id", "gen", "dropped"])
-        latest = latest_states(rows, self._P)
-        dropped = sorted(d for d, r in latest.items() if r["dropped"])
-        old = [r["key"] for r in rows if r["key"] != latest[r["doc_id"]]["key"]]
+    def purge(self, force: bool = False) -> None:
+        """Physically remove what no reader can see any more: dropped documents and state
+        rows superseded at every generation published in the last :data:`GRACE` seconds
+        (a reader may still be on one of those), or at once with ``force``."""
+        p = self._P
+        floor = p if force else _floor(self._pub, p)
+        rows = self._query(self._coll("documents"), f"gen <= {p}", ["key", "doc_id", "gen", "dropped"])
+        latest, at_floor = latest_states(rows, p), latest_states(rows, floor)
+        dropped = sorted(d for d, r in latest.items() if r["dropped"] and d in at_floor and at_floor[d]["dropped"])
+        gone = set(dropped)
+        old = [r["key"] for r in rows
+               if r["doc_id"] in gone or r["gen"] < at_floor.get(r["doc_id"], r)["gen"]]
         for i in range(0, len(dropped), 500):
             w = f"doc_id in {_expr_list(dropped[i:i + 500])}"
             self._c.delete(self._coll("chunks"), filter=w)
             self._c.delete(self._coll(self._names["vectors"]), filter=w)
-        old += [latest[d]["key"] for d in dropped]
         for i in range(0, len(old), 500):
             self._c.delete(self._coll("documents"), filter=f"key in {_expr_list(old[i:i + 500])}")
-        df = self._pub.get("df")
-        keep = f"df:{df}:" if df is not None else "df:none:"
+        keep = {f"df:{e[2]}:" for e in self._pub.get("history", []) if not force} | {f"df:{self._pub.get('df')}:"}
         stale = [r["key"] for r in self._query(self._coll("meta"), 'key like "df:%"', ["key"])
-                 if not r["key"].startswith(keep)]
+                 if r["key"][: r["key"].rindex(":") + 1] not in keep]
         if stale:
             self._c.delete(self._coll("meta"), filter=f"key in {_expr_list(stale)}")
-        if dropped or old:
-            self._pub = {}
-            self._refresh()
+        with self._lock:
+            for d in dropped:  # gone physically; they were hidden already
+                self._states.pop(d, None)
 
     def _publish(self) -> None:
         """Write the pending document states and term statistics, then the manifest row."""
@@ -199,10 +213,14 @@ class MilvusStore(MilvusReads):
             for i, piece in enumerate(pieces(text)):
                 self._put_meta(f"df:{g}:{i}", g, piece)
             man["df"] = g
+        now = time.time()  # recent publishes: readers may still be on one of them (purge)
+        man["history"] = [e for e in man.get("history", []) if e[1] >= now - GRACE] + [[g, now, man.get("df")]]
         self._put_meta("manifest", g, json.dumps(man, ensure_ascii=False))
-        self._pub = {}
+        # what readers now see is what this writer holds: no need to read it back
+        with self._lock:
+            self._pub, self.manifest, self._docs = man, man, None
+            self._states, self._df = dict(self._wstates), Counter(self._wdf)
         self._G = None
-        self._refresh()
 
     def _state(self, doc_id: str, **changes: Any) -> None:
         """Record a new state of a document at the writing generation."""
@@ -234,16 +252,16 @@ class MilvusStore(MilvusReads):
         paths = {d.path for d, *_ in items}
         live = {d: r for d, r in self._wstates.items() if not r["dropped"]}
         remove = [d for d, r in live.items() if r["path"] in paths and d not in ids]
-        returning = [d for d in ids if d in live]
-        if returning:  # same ids come back: their old rows go now (they are hidden, deleted)
-            self._forget(returning)
+        returning = [d for d in ids if d in self._wstates]
+        if returning:  # the same ids come back: their old rows go first (same primary keys)
+            self._forget([d for d in returning if d in live])
             self._physical_delete(returning)
         rows = []
         for doc, sections, chunks, segs in items:
             sub = subindex_of(doc.path)
             for c, s in zip(chunks, segs):
                 row = {**_chunk_row(c), "seg": s, "seg_keys": encode_seg(s), "subindex": sub, "gen": g}
-                for f in ("text", "seg", "seg_keys"):
+                for f in ("text", "seg"):
                     check_size(f, row[f], f"chunk {c.section_id} of {doc.path}")
                 rows.append(row)
                 self._wdf.update(set(s.split()))
@@ -320,9 +338,9 @@ class MilvusStore(MilvusReads):
     def cleanup(self) -> None:
         """Physically remove what the published state no longer shows (after a compact)."""
         with self._writer_lock():
-            self._pub = {}
+            self._checked = 0.0
             self._refresh()
-            self.purge()
+            self.purge(force=True)
 
     def _relink(self) -> None:
         """Recompute version links for every live document and record the ones that changed."""
@@ -343,70 +361,6 @@ class MilvusStore(MilvusReads):
         name = self._coll(self._names["vectors"] if table == "vectors" else table)
         for i in range(0, len(ids), 500):
             self._c.delete(name, filter=f"id in {_expr_list(ids[i:i + 500])}")
-
-    # -- vectors --------------------------------------------------------------------------
-    def add_vectors(self, chunks: Sequence[Chunk], vectors: np.ndarray, table: str | None = None) -> None:
-        """Store one vector per chunk (replacing any earlier vector of the same id).
-
-        Args:
-            chunks: the chunks.
-            vectors: array (len(chunks), dim).
-            table: a collection from :meth:`vector_table`; default the active one (then
-                call inside a transaction).
-
-        Raises:
-            ZhikuError: the vectors have another size than the collection.
-        """
-        if not len(chunks):
-            return
-        gen = 0 if table else self._writing()
-        dim = self._staged[table] if table else self.dim
-        if vectors.shape[1] != dim:
-            raise ZhikuError(f"the embedder returned {vectors.shape[1]}-dim vectors but the index "
-                             f"holds {dim}-dim ones; configure the embedder the index was built "
-                             "with or run `zhiku reembed`")
-        rows = [{"id": c.id, "gen": gen, "doc_id": c.doc_id, "subindex": subindex_of(c.doc_path),
-                 "article": c.article, "section_id": c.section_id, "version_date": c.version_date,
-                 "section_ids": list(c.section_ids), "vector": np.asarray(v, dtype=np.float32).tolist()}
-                for c, v in zip(chunks, vectors)]
-        name = self._coll(table or self._names["vectors"])
-        for i in range(0, len(rows), 500):
-            self._c.upsert(name, rows[i:i + 500])
-
-    def vector_table(self, embedder: str, version: str, dim: int) -> str:
-        """Create (or reopen, to resume) the collection for ``embedder``'s vectors beside the
-        active one; collections of other inactive models are dropped.
-
-        Returns:
-            The name for :meth:`add_vectors` and :meth:`switch_vectors`.
-        """
-        name = "vectors_" + content_hash(f"{embedder}|{version}|{dim}", length=12)
-        self._refresh()
-        active = self._pub.get("vectors", DEFAULT_TABLE)
-        prefix = self._coll("vectors")
-        for old in self._c.list_collections():
-            if old.startswith(prefix) and old not in (self._coll(name), self._coll(active)):
-                self._c.drop_collection(old)
-        coll = self._coll(name)
-        if not self._c.has_collection(coll):
-            create(self._c, coll, schemas(dim)["vectors"], "vectors", self.target)
-        self._c.load_collection(coll)
-        self._staged[name] = dim
-        return name
-
-    def switch_vectors(self, table: str, embedder: str, version: str, dim: int) -> None:
-        """Make ``table`` the active vectors in one published transaction.
-
-        Raises:
-            ZhikuError: ``table`` was not prepared by :meth:`vector_table`.
-        """
-        if table not in self._staged:
-            raise ZhikuError(f"vector table {table!r} was not prepared; run the re-embed again")
-        with self.transaction():
-            self.manifest = {**self.manifest, "embedder": embedder, "embedder_version": version,
-                             "dim": dim, "vectors": table, "previous": self._names["vectors"]}
-            self._names["vectors"] = table
-            self._staged.pop(table)
 
 
 def read_milvus_manifest(target: MilvusTarget) -> dict[str, Any] | None:
