@@ -44,7 +44,7 @@ GRACE = 60.0  # seconds a superseded generation stays readable for readers still
 
 def _floor(manifest: dict[str, Any], published: int) -> int:
     """The oldest generation published within the last GRACE seconds."""
-    recent = [e[0] for e in manifest.get("history", []) if e[1] >= time.time() - GRACE]
+    recent = [e[0] for e in manifest.get("published", []) if e[1] >= time.time() - GRACE]
     return min([*recent, published])
 
 
@@ -66,6 +66,7 @@ class MilvusStore(MilvusVectors, MilvusReads):
         self._staged: dict[str, int] = {}  # staged vector collections → dim
         self._df_dirty = False
         self._unsure = True  # until this object has rolled back once (or saw a stale lease)
+        self._written: set[str] = set()  # collections this transaction inserted into
         self._owner = uuid.uuid4().hex
         have = read_milvus_manifest(target)
         want = {"schema": SCHEMA_VERSION, "embedder": embedder, "embedder_version": version,
@@ -131,7 +132,7 @@ class MilvusStore(MilvusVectors, MilvusReads):
                 raise
             finally:
                 self._G = None
-                self._wstates, self._wdf = {}, Counter()
+                self._wstates, self._wdf, self._written = {}, Counter(), set()
 
     @contextmanager
     def _writer_lock(self) -> Iterator[None]:
@@ -192,7 +193,8 @@ class MilvusStore(MilvusVectors, MilvusReads):
             self._c.delete(self._coll(self._names["vectors"]), filter=w)
         for i in range(0, len(old), 500):
             self._c.delete(self._coll("documents"), filter=f"key in {_expr_list(old[i:i + 500])}")
-        keep = {f"df:{e[2]}:" for e in self._pub.get("history", []) if not force} | {f"df:{self._pub.get('df')}:"}
+        keep = {f"df:{self._pub.get('df')}:"}
+        keep |= set() if force else {f"df:{e[2]}:" for e in self._pub.get("published", [])}
         stale = [r["key"] for r in self._query(self._coll("meta"), 'key like "df:%"', ["key"])
                  if r["key"][: r["key"].rindex(":") + 1] not in keep]
         if stale:
@@ -207,6 +209,7 @@ class MilvusStore(MilvusVectors, MilvusReads):
         pending = [r for r in self._wstates.values() if r["gen"] == g]
         for i in range(0, len(pending), 200):
             self._c.upsert(self._coll("documents"), pending[i:i + 200])
+            self._written.add(self._coll("documents"))
         man = {**self.manifest, "generation": g, "vectors": self._names["vectors"]}
         if self._df_dirty:
             text = json.dumps(self._wdf, ensure_ascii=False)
@@ -214,8 +217,13 @@ class MilvusStore(MilvusVectors, MilvusReads):
                 self._put_meta(f"df:{g}:{i}", g, piece)
             man["df"] = g
         now = time.time()  # recent publishes: readers may still be on one of them (purge)
-        man["history"] = [e for e in man.get("history", []) if e[1] >= now - GRACE] + [[g, now, man.get("df")]]
+        recent = [e for e in man.get("published", []) if e[1] >= now - GRACE]
+        man["published"] = [*recent, [g, now, man.get("df")]]
         self._put_meta("manifest", g, json.dumps(man, ensure_ascii=False))
+        if self.target.is_lite:  # Lite searches its in-memory buffer row by row in Python;
+            for name in sorted(self._written):  # sealed segments are indexed
+                self._c.flush(name)
+        self._written = set()
         # what readers now see is what this writer holds: no need to read it back
         with self._lock:
             self._pub, self.manifest, self._docs = man, man, None
@@ -353,7 +361,11 @@ class MilvusStore(MilvusVectors, MilvusReads):
                 self._state(r["doc_id"], **new)
 
     def build_indexes(self) -> None:
-        """Nothing to do: Milvus's BM25 function indexes rows as they are inserted."""
+        """Milvus's BM25 function indexes rows as they are inserted; on Milvus Lite the
+        chunks are also sealed into a segment at publish (Lite searches unsealed rows one by
+        one, and keeps BM25 statistics per segment, so it seals once per ingest, not per
+        batch)."""
+        self._written.add(self._coll("chunks"))
 
     def delete_ids(self, table: str, ids: Sequence[str]) -> None:
         """Delete rows of ``chunks`` or ``vectors`` by chunk id (inside a transaction)."""

@@ -20,6 +20,8 @@ class MilvusVectors:
 
     _c: Any
     _staged: dict[str, int]
+    _written: set[str]
+    target: Any
     _names: dict[str, str]
     manifest: dict[str, Any]
 
@@ -50,6 +52,11 @@ class MilvusVectors:
         name = self._coll(table or self._names["vectors"])
         for i in range(0, len(rows), 500):
             self._c.upsert(name, rows[i:i + 500])
+        if table:
+            if self.target.is_lite:
+                self._c.flush(name)
+        else:
+            self._written.add(name)
 
     def vector_table(self, embedder: str, version: str, dim: int) -> str:
         """Create (or reopen, to resume) the collection for ``embedder``'s vectors beside the
