@@ -13,9 +13,7 @@ published generation.
 from __future__ import annotations
 
 import datetime as dt
-import fcntl
 import json
-import os
 import time
 import uuid
 from collections import Counter
@@ -32,20 +30,13 @@ from zhiku.index.manifest import DEFAULT_TABLE, check_manifest
 from zhiku.index.milvus_conn import (
     MilvusTarget, check_size, client, create, encode_seg, pieces, schemas,
 )
+from zhiku.index.milvus_lock import GRACE, recent_floor, is_io_error, writer_lock
 from zhiku.index.milvus_read import MilvusReads, latest_states
 from zhiku.index.milvus_vectors import MilvusVectors
 from zhiku.index.store import SCHEMA_VERSION, _expr_list, stores, subindex_of
 from zhiku.index.versions import link
 from zhiku.types import Chunk, Document, Section
 
-LEASE_SECONDS = 3600  # a remote writer's lock expires if its process died
-GRACE = 60.0  # seconds a superseded generation stays readable for readers still on it
-
-
-def _floor(manifest: dict[str, Any], published: int) -> int:
-    """The oldest generation published within the last GRACE seconds."""
-    recent = [e[0] for e in manifest.get("published", []) if e[1] >= time.time() - GRACE]
-    return min([*recent, published])
 
 
 class MilvusStore(MilvusVectors, MilvusReads):
@@ -126,7 +117,7 @@ class MilvusStore(MilvusVectors, MilvusReads):
             except BaseException as e:
                 self._rollback()
                 self.manifest = dict(self._pub)
-                if isinstance(e, (OSError, RuntimeError)) and not isinstance(e, ZhikuError):
+                if is_io_error(e):
                     raise ZhikuError(f"cannot write the index at {self.target.label} ({str(e)[:120]}); "
                                      "searches still see the last complete state") from e
                 raise
@@ -136,36 +127,9 @@ class MilvusStore(MilvusVectors, MilvusReads):
 
     @contextmanager
     def _writer_lock(self) -> Iterator[None]:
-        busy = ZhikuError(f"another zhiku process is writing {self.target.label}; wait for it to finish")
-        if self.target.is_lite:
-            f = open(self.target.uri + ".lock", "w")
-            try:
-                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                f.close()
-                raise busy from None
-            try:
-                yield
-            finally:
-                fcntl.flock(f, fcntl.LOCK_UN)
-                f.close()
-            return
-        # A server has no locks: a lease row, re-read after writing to see who won.
-        rows = self._c.query(self._coll("meta"), filter='key == "lock"', output_fields=["value"])
-        held = json.loads(rows[0]["value"]) if rows else None
-        if held and held["owner"] != self._owner and held["until"] > time.time():
-            raise busy
-        self._unsure = self._unsure or bool(held)  # an expired lease: its writer died
-        self._put_meta("lock", 0, json.dumps({"owner": self._owner, "until": time.time() + LEASE_SECONDS,
-                                              "pid": os.getpid()}))
-        time.sleep(0.2)
-        rows = self._c.query(self._coll("meta"), filter='key == "lock"', output_fields=["value"])
-        if not rows or json.loads(rows[0]["value"])["owner"] != self._owner:
-            raise busy
-        try:
+        with writer_lock(self._c, self.target, self._owner) as stale:
+            self._unsure = self._unsure or stale
             yield
-        finally:
-            self._c.delete(self._coll("meta"), filter='key == "lock"')
 
     def _rollback(self) -> None:
         """Remove rows written above the published generation (an aborted transaction)."""
@@ -180,10 +144,11 @@ class MilvusStore(MilvusVectors, MilvusReads):
         rows superseded at every generation published in the last :data:`GRACE` seconds
         (a reader may still be on one of those), or at once with ``force``."""
         p = self._P
-        floor = p if force else _floor(self._pub, p)
+        floor = p if force else recent_floor(self._pub, p)
         rows = self._query(self._coll("documents"), f"gen <= {p}", ["key", "doc_id", "gen", "dropped"])
         latest, at_floor = latest_states(rows, p), latest_states(rows, floor)
-        dropped = sorted(d for d, r in latest.items() if r["dropped"] and d in at_floor and at_floor[d]["dropped"])
+        dropped = sorted(d for d, r in latest.items()
+                         if r["dropped"] and d in at_floor and at_floor[d]["dropped"])
         gone = set(dropped)
         old = [r["key"] for r in rows
                if r["doc_id"] in gone or r["gen"] < at_floor.get(r["doc_id"], r)["gen"]]
