@@ -326,11 +326,9 @@ class MilvusStore(MilvusVectors, MilvusReads):
                 self._state(r["doc_id"], **new)
 
     def build_indexes(self) -> None:
-        """Milvus's BM25 function indexes rows as they are inserted; on Milvus Lite the
-        chunks are also sealed into a segment at publish (Lite searches unsealed rows one by
-        one, and keeps BM25 statistics per segment, so it seals once per ingest, not per
-        batch)."""
-        self._written.add(self._coll("chunks"))
+        """Nothing to do: Milvus's BM25 function indexes rows as they are inserted. (On
+        Milvus Lite, chunks are left in its write buffer rather than sealed: Lite keeps BM25
+        statistics per sealed segment and partition, which drifts from global BM25.)"""
 
     def delete_ids(self, table: str, ids: Sequence[str]) -> None:
         """Delete rows of ``chunks`` or ``vectors`` by chunk id (inside a transaction)."""
