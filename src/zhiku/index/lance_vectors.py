@@ -3,23 +3,9 @@ beside it and switched to in one published transaction (``zhiku reembed``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from zhiku.errors import ZhikuError
-from zhiku.index.store import _vec_schema
+from zhiku.index.store import ActiveVectors, _vec_schema  # noqa: F401  (ActiveVectors re-exported)
 from zhiku.types import content_hash
-
-
-@dataclass(frozen=True)
-class ActiveVectors:
-    """One consistent view of the dense index: a table and the embedder that filled it."""
-
-    name: str
-    embedder: str
-    version: str
-    dim: int
-    table: Any
 
 
 class VectorTables:
