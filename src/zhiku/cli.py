@@ -151,7 +151,7 @@ def cmd_compact(cfg: Config, a: argparse.Namespace) -> int:
     with kb.store.transaction():
         n = kb.store.compact()
         kb.store.build_indexes()
-    kb.store.cleanup()
+        kb.store.cleanup()
     print(f"removed {n} deleted documents; old table versions cleaned up")
     return 0
 
