@@ -65,8 +65,8 @@ eval-report: bench-quality
 bench-speed: venv
 	$(BIN)/python benchmarks/bench_speed.py --write
 
-# Regenerates docs/benchmarks.md and docs/eval.md (about an hour on 2 cores, vectors cached).
-bench: bench-quality bench-speed bench-reingest
+# Regenerates every section of docs/benchmarks.md and docs/eval.md (vectors cached after the first run).
+bench: bench-quality bench-speed bench-reingest bench-store bench-serve bench-pdf bench-embed
 
 # Debian's Chromium (and a CJK font for readable screenshots) for the web UI test; Playwright
 # drives it and never downloads a browser. Installed when missing and we are root (CI).
@@ -79,3 +79,9 @@ browser:
 # Load test of `zhiku serve` on 127.0.0.1; writes its section of docs/benchmarks.md.
 bench-serve: venv
 	$(BIN)/python benchmarks/bench_serve.py --write
+
+# Query latency of the Milvus store (Milvus Lite) against LanceDB at 10k and 100k chunks
+# (needs ../shared/data/laws); writes its section of docs/benchmarks.md.
+.PHONY: bench-store
+bench-store: venv
+	$(BIN)/python benchmarks/bench_store.py

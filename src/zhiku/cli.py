@@ -50,19 +50,14 @@ def _print_answer(ans, as_json: bool, session: str | None = None) -> None:
         return
     print(f"问：{ans.question}")
     print(f"答：{ans.text}")
-    if ans.refused:
-        print(f"（{ans.reason}）")
-    for c in ans.citations:
-        print(f"  [{c.marker}] {c.label()}")
-    for w in ans.web:
-        print(f"  [{w.marker}] 网络：{w.title} <{w.url}>")
-    print(f"置信度 {ans.confidence:.2f}" + ("（低）" if ans.confidence < 0.5 else ""))
+    _print_details(ans)
 
 
 def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
     from zhiku.agents.agent import run_agent
     from zhiku.agents.orchestrator import Orchestrator
-    from zhiku.pipeline import Mode
+    from zhiku.llm import client_for
+    from zhiku.pipeline import Mode, ask, ask_stream
 
     mode = Mode.from_str(a.mode)
     if a.no_route:
@@ -70,7 +65,25 @@ def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
     kb = _open(cfg)
     scope = _scope(kb, a)
     if a.agent:
-        ans = run_agent(kb, a.question, scope)
+        _print_answer(run_agent(kb, a.question, scope), a.json)
+        return 0
+    streaming = not a.json and not a.no_stream and client_for(cfg, "answerer") is not None
+    if streaming:  # live tokens from the LLM answerer: the single streamed path
+        print(f"问：{a.question}")
+        print("答：", end="", flush=True)
+        ans, shown = None, []
+        for ev in ask_stream(kb, a.question, mode, scope=scope, qtype=a.qtype):
+            if ev.type == "delta":
+                print(ev.text, end="", flush=True)
+                shown.append(ev.text)
+            ans = ev.answer or ans
+        print()
+        if ans.text != "".join(shown):  # streamed text is provisional; this is what was verified
+            print(f"核验后的答案：{ans.text}")
+        _print_details(ans)
+        return 0
+    if a.qtype:
+        ans = ask(kb, a.question, mode, scope=scope, qtype=a.qtype)
     else:
         orch = Orchestrator(kb)
         try:
@@ -79,6 +92,25 @@ def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
             orch.close()
     _print_answer(ans, a.json)
     return 0
+
+
+def _print_details(ans) -> None:
+    """Refusal reason and search summary, citations, web sources, conflicts, removed
+    statements, confidence (marked when low)."""
+    if ans.refused:
+        print(f"（{ans.reason}）")
+        if ans.searched:
+            print(ans.searched)
+    for c in ans.citations:
+        print(f"  [{c.marker}] {c.label()}")
+    for w in ans.web:
+        print(f"  [{w.marker}] 网络：{w.title} <{w.url}>")
+    for c in ans.conflicts:
+        print(f"  冲突：{c.note}（{''.join(f'[{m}]' for m in c.markers)}）")
+    for r in ans.removed:
+        what = "已删除" if r.action == "dropped" else "已标注"
+        print(f"  核验{what}：{r.sentence}（{r.kind}: {r.reason}）")
+    print(f"置信度 {ans.confidence:.2f}" + ("（低，请核对原文）" if ans.low_confidence else ""))
 
 
 def cmd_chat(cfg: Config, a: argparse.Namespace) -> int:
@@ -182,7 +214,7 @@ def cmd_compact(cfg: Config, a: argparse.Namespace) -> int:
     with kb.store.transaction():
         n = kb.store.compact()
         kb.store.build_indexes()
-    kb.store.cleanup()
+        kb.store.cleanup()
     print(f"removed {n} deleted documents; old table versions cleaned up")
     return 0
 
@@ -290,7 +322,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="let the LLM (agent role) drive the search tools; needs llm_model")
     s.add_argument("--no-cache", action="store_true", help="neither use nor fill the answer cache")
     s.add_argument("--no-route", action="store_true", help="search everything, no sub-index/chapter routing")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--type", dest="qtype", default=None,
+                   help="question type (default: the router's classifier): fact | process | comparison | synthesis")
+    s.add_argument("--no-stream", action="store_true", help="print the verified answer only, no live tokens")
+    s.add_argument("--json", action="store_true", help="answer, citations, removed statements, conflicts, "
+                   "confidence, hits and trace as JSON")
     s.set_defaults(func=cmd_ask)
     s = sub.add_parser("chat", help="a conversation: follow-ups are rewritten from earlier turns")
     s.add_argument("question", nargs="?", help="one turn (omit for an interactive session)")

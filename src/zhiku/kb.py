@@ -16,9 +16,8 @@ from zhiku.chunk.tables import unit_forms
 from zhiku.config import Config
 from zhiku.embed import VectorCache, embed_cached, embedders
 from zhiku.errors import ZhikuError
-from zhiku.index import lancedb_store  # noqa: F401  (registers the built-in store)
-from zhiku.index.manifest import read_manifest
-from zhiku.index.store import Scope, stores
+from zhiku.index.select import open_store, peek_manifest
+from zhiku.index.store import Scope
 from zhiku.ingest import iter_files, load_file
 from zhiku.retrieve.clause import TitleIndex
 from zhiku.retrieve.segment import segmenters
@@ -83,8 +82,7 @@ class KnowledgeBase:
         self.words = segmenters.create("words")
         self._embedders: dict[str, Any] = {}
         name, dim, version = self._embedder_identity() if pin_embedder else (None, None, "")
-        self.store = stores.create(config.store, config.store_path, name, dim, config.segmenter,
-                                   version=version)
+        self.store = open_store(config, name, dim, version=version)
         self._n_chunks: int | None = None
         self._titles: TitleIndex | None = None
         self._router: Any = None
@@ -93,7 +91,7 @@ class KnowledgeBase:
         """Name, dim and version of the configured embedder, loading or probing it only
         when the index does not already pin them."""
         emb = self.embedder
-        have = read_manifest(self.config.store_path)
+        have = peek_manifest(self.config)
         if have is not None and have.get("embedder") != emb.name:
             return emb.name, None, ""  # the store refuses with a clear message
         if have is not None and not self.config.embed_dim:
@@ -124,6 +122,10 @@ class KnowledgeBase:
         active = self.store.active
         vec = self._embedder_named(active.embedder).embed_query(question)
         return self.store.dense(vec, k, scope, active=active)
+
+    def dense_query(self, question: str):
+        """The question's vector from the model of the active vectors (for reranking)."""
+        return self._embedder_named(self.store.active.embedder).embed_query(question)
 
     # -- ingest ---------------------------------------------------------------------------
     def ingest(self, paths: Iterable[str | Path], dense: bool = True, progress: bool = True,

@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import threading
+from pathlib import Path
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -53,6 +55,8 @@ class LLMSettings:
     max_tokens: int = 1024
     timeout: float = 60.0
     retries: int = 2
+    gguf: str = ""
+    gguf_ctx: int = 4096
 
     @property
     def api_key(self) -> str:
@@ -60,7 +64,8 @@ class LLMSettings:
         return os.environ.get(self.api_key_env, "") or "not-needed"
 
 
-_FIELDS = ("model", "base_url", "api_key_env", "temperature", "max_tokens", "timeout", "retries")
+_FIELDS = ("model", "base_url", "api_key_env", "temperature", "max_tokens", "timeout", "retries", "gguf",
+           "gguf_ctx")
 
 
 def settings_for(cfg: Any, role: Role | str) -> LLMSettings | None:
@@ -84,6 +89,8 @@ def settings_for(cfg: Any, role: Role | str) -> LLMSettings | None:
         raise ZhikuError(f"llm_roles.{role.value} has unknown keys {unknown}; "
                          f"valid keys: {', '.join(_FIELDS)}")
     merged = {**base, **extra}
+    if merged["gguf"] and not merged["model"]:
+        merged["model"] = Path(merged["gguf"]).stem
     if not merged["model"]:
         return None
     return LLMSettings(**merged)
@@ -135,7 +142,8 @@ class LLMClient:
                 from openai import OpenAI
 
                 s = self.settings
-                self._client = OpenAI(base_url=s.base_url, api_key=s.api_key, timeout=s.timeout,
+                base_url = local_server(s.gguf, s.gguf_ctx) if s.gguf else s.base_url
+                self._client = OpenAI(base_url=base_url, api_key=s.api_key, timeout=s.timeout,
                                       max_retries=s.retries)
             return self._client
 
@@ -144,8 +152,9 @@ class LLMClient:
         args = dict(model=s.model, messages=list(messages), temperature=s.temperature,
                     max_tokens=s.max_tokens)
         args.update(kw)
+        client = self.client  # a local GGUF that cannot start raises its own LLMError here
         try:
-            return self.client.chat.completions.create(**args)
+            return client.chat.completions.create(**args)
         except Exception as e:  # the SDK's errors share no base with useful text
             raise LLMError(f"the {self.role} model {s.model} at {s.base_url} failed: "
                            f"{type(e).__name__}: {e}; check the server and llm_* settings") from e
@@ -211,8 +220,42 @@ class LLMClient:
         return resp.choices[0].message
 
 
-_clients: dict[tuple[str, LLMSettings], LLMClient] = {}
 _clients_lock = threading.Lock()
+_servers: dict[tuple[str, int], Any] = {}
+
+
+def local_server(gguf: str, ctx: int = 4096) -> str:
+    """Serve a local GGUF model in-process with xllamacpp (llama.cpp's OpenAI-compatible
+    server on 127.0.0.1) and return its ``/v1`` base URL; one server per file and context.
+
+    Raises:
+        LLMError: the file is missing, xllamacpp is not installed, or the model fails to load.
+    """
+    path = Path(gguf).expanduser()
+    if not path.is_file():
+        raise LLMError(f"the GGUF model {gguf} does not exist; set llm_gguf to a local .gguf file")
+    key = (str(path.resolve()), ctx)
+    with _clients_lock:
+        if key not in _servers:
+            try:
+                import xllamacpp as xlc
+            except ImportError as e:
+                raise LLMError("llm_gguf needs the optional xllamacpp package: pip install 'zhiku[local]'") from e
+            params = xlc.CommonParams()
+            params.model.path = str(path)
+            params.n_ctx = ctx
+            params.hostnames = ["127.0.0.1"]
+            with socket.socket() as sock:
+                sock.bind(("127.0.0.1", 0))
+                params.port = sock.getsockname()[1]
+            try:
+                _servers[key] = xlc.Server(params)
+            except Exception as e:  # llama.cpp reports load failures as plain RuntimeErrors
+                raise LLMError(f"xllamacpp could not load {gguf}: {e}; is it a GGUF chat model?") from e
+        return _servers[key].listening_address.rstrip("/") + "/v1"
+
+
+_clients: dict[tuple[str, LLMSettings], LLMClient] = {}
 
 
 def client_for(cfg: Any, role: Role | str) -> LLMClient | None:

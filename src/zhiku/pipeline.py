@@ -9,17 +9,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from zhiku.answer.extractive import compose, coverage
+from zhiku.answer.extractive import coverage
+from zhiku.answer.finish import finish, refusal
+from zhiku.answer.prompts import QType
+from zhiku.answer.respond import respond
 from zhiku.errors import ZhikuError
 from zhiku.registry import Choice
 from zhiku.index.store import Scope
 from zhiku.kb import KnowledgeBase
 from zhiku.retrieve.clause import ClauseRef
 from zhiku.retrieve.fusion import FusionMode, fuse
+from zhiku.rerank import rerank
 from zhiku.retrieve.segment import query_terms
 from zhiku.retrieve.synonyms import load_synonyms
 from zhiku.types import Answer, AskEvent, Hit, Route, TraceStep
-from zhiku.verify.citations import verify
 
 
 class Mode(Choice):
@@ -217,60 +220,22 @@ def confidence(kb: KnowledgeBase, r: Retrieval) -> tuple[float, str]:
 
 
 def ask(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: Scope = Scope(),
-        tables: bool = True) -> Answer:
-    """Answer a question offline from the knowledge base, with citations.
+        qtype: str | None = None, tables: bool = True) -> Answer:
+    """Answer a question from the knowledge base, with verified citations: by the LLM
+    answerer when one is configured, else offline by the extractive composer.
 
     With ``tables`` on, a condition question over a structured source is answered from
     its rows first (the documents answer what the conditions leave of the question).
+    ``qtype`` overrides the router's question type.
 
     Raises:
-        ZhikuError: the question is empty, or a structured source is broken.
+        ZhikuError: the question is empty, ``qtype`` unknown, or a structured source broken.
     """
-    question = question.strip()
-    if not question:
-        raise ZhikuError("the question is empty; ask something, e.g. zhiku ask \"试用期最长多久\"")
-    if tables:
-        from zhiku.structured import ask_structured
-
-        sa = ask_structured(kb, question, lambda q: ask(kb, q, mode, scope, tables=False), scope)
-        if sa is not None:
-            return sa
-    r = retrieve(kb, question, Mode.HYBRID if mode is Mode.FULL else mode, scope)
-    return answer_from(kb, question, r, scope)
-
-
-def answer_from(kb: KnowledgeBase, question: str, r: Retrieval, scope: Scope = Scope()) -> Answer:
-    """The answer (or refusal) composed from a retrieval: the second half of :func:`ask`,
-    run on its own by the agents' answerer role.
-
-    Args:
-        kb: the knowledge base.
-        question: the question.
-        r: its ranked hits (possibly reranked) and trace so far.
-        scope: the scope searched (its version selector dates version notes).
-    """
-    trace = list(r.trace)
-    conf, why = confidence(kb, r)
-    top = r.hits[: _answer_chunks(kb, question, r)]
-    considered = tuple(r.hits[: max(kb.config.top_k, 10)])
-    if conf < kb.config.min_confidence:
-        trace.append(TraceStep("refuse", 0.0, {"confidence": conf, "why": why}))
-        return Answer(question, kb.config.refusal_text, (), conf, True, considered, tuple(trace),
-                      f"{why}，低于阈值 {kb.config.min_confidence:.2f}")
-    with _Timer(trace, "compose") as d:
-        evidence = with_parents(kb, top[:1] if r.exact else top)
-        d.update(parents=sum(h.chunk.kind == "parent" for h in evidence))
-        text, cites = compose(r.terms, evidence, kb.idf, whole_first=r.exact)
-        d.update(citations=len(cites))
-    with _Timer(trace, "verify") as d:
-        chunks = {c.marker: _chunk_of(evidence, c.chunk_id) for c in cites}
-        checks = verify(text, chunks)
-        d.update(checked=len(checks), unsupported=sum(not c.supported for c in checks))
-    day = dt.date.today().isoformat() if scope.versions in ("current", "all") else scope.versions
-    notes = version_notes(kb, cites, day)
-    if notes:
-        text = text + "\n" + "\n".join(notes)
-    return Answer(question, text, cites, conf, False, considered, tuple(trace), why)
+    ans = None
+    for ev in ask_stream(kb, question, mode, scope, qtype, stream=False, tables=tables):
+        ans = ev.answer or ans
+    assert ans is not None
+    return ans
 
 
 def _answer_chunks(kb: KnowledgeBase, question: str, r: Retrieval) -> int:
@@ -286,24 +251,92 @@ def _answer_chunks(kb: KnowledgeBase, question: str, r: Retrieval) -> int:
     return params_for(kb.config, r.route.qtype).answer_chunks or kb.config.top_k
 
 
-def ask_stream(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID,
-               scope: Scope = Scope()) -> Iterator[AskEvent]:
-    """:func:`ask` as events for streaming clients (SSE, CLI): ``step`` per stage,
-    ``delta`` pieces of text, then the final ``answer`` event.
-
-    Offline the answer is composed before anything is sent, so the deltas are its
-    sentences; an LLM answerer streams its tokens here as they arrive.
-
-    Raises:
-        ZhikuError: as :func:`ask` (before the first event).
-    """
-    ans = ask(kb, question, mode, scope)
-    for t in ans.trace:
-        yield AskEvent("step", detail={"stage": t.stage, "seconds": round(t.seconds, 4)})
+def _table_events(ans: Answer) -> Iterator[AskEvent]:
+    yield from _steps(list(ans.trace))
     for piece in re.findall(r"[^。！？\n]*[。！？\n]?", ans.text):
         if piece:
             yield AskEvent("delta", text=piece)
     yield AskEvent("answer", answer=ans)
+
+
+def ask_stream(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: Scope = Scope(),
+               qtype: str | None = None, stream: bool = True, tables: bool = True) -> Iterator[AskEvent]:
+    """:func:`ask` as events for streaming clients (SSE, CLI): ``step`` per stage,
+    ``delta`` pieces of text, then the final ``answer`` event.
+
+    An LLM answerer streams its tokens as they arrive (provisional: the final answer
+    carries the verified text); offline, the verified sentences are the deltas.
+
+    Raises:
+        ZhikuError: as :func:`ask` (before the first event).
+    """
+    question = question.strip()
+    if not question:
+        raise ZhikuError("the question is empty; ask something, e.g. zhiku ask \"试用期最长多久\"")
+    if qtype:
+        QType.from_str(qtype)
+    if tables:
+        from zhiku.structured import ask_structured
+
+        sa = ask_structured(kb, question, lambda q: ask(kb, q, mode, scope, qtype, tables=False), scope)
+        if sa is not None:
+            yield from _table_events(sa)
+            return
+    r = retrieve(kb, question, Mode.HYBRID if mode is Mode.FULL else mode, scope)
+    yield from answer_events(kb, question, r, scope, qtype, stream)
+
+
+def answer_from(kb: KnowledgeBase, question: str, r: Retrieval, scope: Scope = Scope(),
+                hits: list[Hit] | None = None, llm: bool = True) -> Answer:
+    """The answer (or refusal) from a retrieval: the second half of :func:`ask`, run on
+    its own by the agents' answerer role.
+
+    Args:
+        kb: the knowledge base.
+        question: the question.
+        r: its retrieval (hits and trace so far).
+        scope: the scope searched (its version selector dates version notes).
+        hits: already reranked hits (None: rerank ``r.hits`` here).
+        llm: use the LLM answerer when one is configured (off: the extractive composer).
+    """
+    ans = None
+    for ev in answer_events(kb, question, r, scope, None, False, hits, llm):
+        ans = ev.answer or ans
+    assert ans is not None
+    return ans
+
+
+def answer_events(kb: KnowledgeBase, question: str, r: Retrieval, scope: Scope, qtype: str | None,
+                  stream: bool, hits: list[Hit] | None = None, llm: bool = True) -> Iterator[AskEvent]:
+    """Rerank (unless ``hits`` are given), refuse or respond, verify and finish; as events."""
+    trace = list(r.trace)
+    qtype = qtype or (r.route.qtype if r.route is not None else QType.FACT.value)
+    n = _answer_chunks(kb, question, r)
+    hits = rerank(kb, question, r.hits, trace) if hits is None else hits
+    yield from _steps(trace)
+    conf, why = confidence(kb, r)
+    considered = tuple(hits[: max(kb.config.top_k, 10)])
+    if conf < kb.config.min_confidence or not hits:
+        trace.append(TraceStep("refuse", 0.0, {"confidence": conf, "why": why}))
+        yield AskEvent("answer", answer=refusal(kb, question, r.terms, considered, conf,
+                                                f"{why}，低于阈值 {kb.config.min_confidence:.2f}", trace))
+        return
+    evidence = with_parents(kb, hits[:1] if r.exact else hits[:n])
+    draft = yield from respond(kb, question, r.terms, evidence, r.exact, qtype, stream, llm)
+    trace += draft.trace
+    yield from _steps(draft.trace)
+    day = dt.date.today().isoformat() if scope.versions in ("current", "all") else scope.versions
+    notes = version_notes(kb, draft.citations, day)
+    ans = finish(kb, question, r.terms, draft, conf, why, considered, trace, notes)
+    if (draft.generator == "extractive" or not stream) and ans.text.startswith(draft.text) and draft.text:
+        if ans.text[len(draft.text):]:
+            yield AskEvent("delta", text=ans.text[len(draft.text):])
+    yield AskEvent("answer", answer=ans)
+
+
+def _steps(trace: list[TraceStep]) -> Iterator[AskEvent]:
+    for t in trace:
+        yield AskEvent("step", detail={"stage": t.stage, "seconds": round(t.seconds, 4)})
 
 
 def with_parents(kb: KnowledgeBase, hits: list[Hit]) -> list[Hit]:
@@ -329,7 +362,3 @@ def with_parents(kb: KnowledgeBase, hits: list[Hit]) -> list[Hit]:
             seen.add(h.chunk.id)
             out.append(h)
     return out
-
-
-def _chunk_of(hits: list[Hit], chunk_id: str):
-    return next(h.chunk for h in hits if h.chunk.id == chunk_id)

@@ -252,8 +252,42 @@ class WebSource:
 
 
 @dataclass(frozen=True)
+class Removal:
+    """Something verification took out of (or flagged in) an answer, and why.
+
+    ``kind`` is ``unknown_marker`` (a citation number naming no evidence block),
+    ``unsupported`` (the sentence is not backed by the block it cites), ``clause`` (an
+    article number the cited document does not have), ``uncited`` (a sentence with no
+    citation that no block supports) or ``judge`` (the LLM judge rejected it);
+    ``action`` is ``dropped`` or ``flagged``.
+    """
+
+    kind: str
+    sentence: str
+    markers: tuple[int, ...] = ()
+    reason: str = ""
+    action: str = "dropped"
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Two (or more) evidence blocks that disagree: two versions of one document, or two
+    documents (departments) giving different values for the same point."""
+
+    kind: str
+    markers: tuple[int, ...]
+    note: str
+
+
+@dataclass(frozen=True)
 class Answer:
-    """The result of an ask: text with markers, citations, confidence and trace."""
+    """The result of an ask: text with markers, citations, confidence and trace.
+
+    ``removed`` lists what verification took out; ``conflicts`` evidence that
+    disagrees; ``low_confidence`` is set when ``confidence`` is below the configured
+    ``low_confidence`` mark (shown, never hidden); ``searched`` says, for a refusal,
+    what was searched; ``generator`` is ``extractive`` or ``llm``.
+    """
 
     question: str
     text: str
@@ -263,6 +297,11 @@ class Answer:
     hits: tuple[Hit, ...] = ()
     trace: tuple[TraceStep, ...] = ()
     reason: str = ""
+    removed: tuple[Removal, ...] = ()
+    conflicts: tuple[Conflict, ...] = ()
+    low_confidence: bool = False
+    searched: str = ""
+    generator: str = "extractive"
     web: tuple[WebSource, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
@@ -270,6 +309,10 @@ class Answer:
         return {
             "question": self.question, "answer": self.text, "refused": self.refused,
             "confidence": round(self.confidence, 4), "reason": self.reason,
+            "low_confidence": self.low_confidence, "generator": self.generator,
+            "searched": self.searched,
+            "removed": [asdict(r) for r in self.removed],
+            "conflicts": [asdict(c) for c in self.conflicts],
             "citations": [{**asdict(c), "label": c.label()} for c in self.citations],
             "web": [asdict(w) for w in self.web],
             "hits": [{"chunk_id": h.chunk.id, "doc": h.chunk.doc_path, "title": h.chunk.title,

@@ -55,6 +55,35 @@ def test_router_timeout_falls_back_to_the_first_retrieval(kb_with):
     assert not ans.refused and "婚姻家庭编" in ans.citations[0].doc_path
 
 
+def test_reranker_timeout_keeps_the_fused_order(kb_with):
+    with fake_llm([Reply('{"scores": []}', delay=3.0)]) as srv:
+        k = kb_with(llm_roles=_role("reranker", srv), reranker="llm", rerank_timeout=0.5)
+        ans = Orchestrator(k).ask("试用期最长多久？", use_cache=False)
+        assert srv.requests  # the LLM reranker was asked
+    r = _step(ans, "role:reranker")[0].detail
+    assert r["fallback"] == "no rerank" and r["error"] == "timed out after 0.5s" and r["end"] < 2.5
+    assert not _step(ans, "rerank") and not ans.refused and ans.citations
+
+
+def test_answerer_timeout_gives_the_extractive_answer(kb_with):
+    with fake_llm([Reply("试用期最长不得超过六个月[1]。", delay=3.0)]) as srv:
+        k = kb_with(llm_roles=_role("answerer", srv), answer_timeout=0.5)
+        ans = Orchestrator(k).ask("试用期最长多久？", use_cache=False)
+        assert srv.requests
+    a = _step(ans, "role:answerer")[0].detail
+    assert a["fallback"] == "extractive answer" and a["error"] == "timed out after 0.5s" and a["end"] < 2.5
+    assert ans.generator == "extractive" and not ans.refused
+    assert any(c.article == "第二十一条" for c in ans.citations)
+    assert next(t for t in ans.trace if t.stage == "verify").detail["unsupported"] == 0
+
+
+def test_answerer_llm_answers_within_its_time(kb_with):
+    with fake_llm(["劳动合同可以约定试用期。试用期最长不得超过六个月[1]。"]) as srv:
+        ans = Orchestrator(kb_with(llm_roles=_role("answerer", srv))).ask("试用期最长多久？", use_cache=False)
+    assert "fallback" not in _step(ans, "role:answerer")[0].detail
+    assert ans.generator == "llm" and "六个月[1]" in ans.text
+
+
 def test_rewriter_timeout_falls_back_to_entity_carry_over(kb_with):
     with fake_llm([Reply('{"question": "太慢了"}', delay=3.0)]) as srv:
         k = kb_with(llm_roles=_role("rewriter", srv), rewrite_timeout=0.5)

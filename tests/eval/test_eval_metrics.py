@@ -138,3 +138,23 @@ def test_contains_answer_normalisation() -> None:
     assert contains_answer("未找到相关内容。", ["踢爆"]) is False
     assert contains_answer("任何回答", []) is None
     assert contains_answer("任何回答", ["。", " "]) is None
+
+
+def test_citation_precision_counts_citations_at_gold_places() -> None:
+    from zhiku.eval.metrics import citation_hits
+    from zhiku.eval.report import ModeResult, summarise, EvalReport, format_table
+    from zhiku.types import Citation
+
+    item = EvalItem(id="q", question="试用期最长多久", answers=("六个月",),
+                    gold=(Gold("社会法/劳动合同法(2012-12-28).md", "第十九条"),))
+    right = Citation(1, "c1", "laws/社会法/劳动合同法(2012-12-28).md", "劳动合同法", (), "第十九条", "…")
+    wrong_article = Citation(2, "c2", "laws/社会法/劳动合同法(2012-12-28).md", "劳动合同法", (), "第二十条", "…")
+    alias = Citation(3, "c3", "copy/劳动合同法.md", "劳动合同法", (), "第十九条", "…")
+    assert citation_hits([right, wrong_article, alias], item) == (3, 1)
+    aliases = {"d1": {"copy/劳动合同法.md", "社会法/劳动合同法(2012-12-28).md"}}
+    assert citation_hits([right, wrong_article, alias], item, aliases) == (3, 2)
+    res = [ModeResult("a", "k", "full", True, 1, (), (0,), 0.1, False, "x", True, 3, 2),
+           ModeResult("b", "k", "full", True, 1, (), (1,), 0.1, False, "y", False, 1, 1)]
+    row = summarise(EvalReport("s", 10, ("full",), tuple(res)))[0]
+    assert row.citation_precision == 0.75
+    assert "cite P" in format_table([row]) and "0.750" in format_table([row])

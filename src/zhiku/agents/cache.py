@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from zhiku.retrieve.segment import normalise
-from zhiku.types import Answer, Citation, Hit, TraceStep, WebSource
+from zhiku.types import Answer, Citation, Conflict, Hit, Removal, TraceStep, WebSource
 
 MIGRATIONS: list[tuple[str, str]] = [
     ("001_answers", """
@@ -168,6 +168,8 @@ def answer_from_dict(kb: Any, d: dict[str, Any]) -> Answer | None:
         "question": d["question"], "text": d["answer"], "citations": cites, "hits": tuple(hits),
         "trace": tuple(TraceStep(t["stage"], t["seconds"], t["detail"]) for t in d.get("trace", [])),
         "web": tuple(WebSource(**w) for w in d.get("web", [])),
+        "removed": tuple(Removal(**{**r, "markers": tuple(r.get("markers", ()))}) for r in d.get("removed", [])),
+        "conflicts": tuple(Conflict(c["kind"], tuple(c["markers"]), c["note"]) for c in d.get("conflicts", [])),
     }
     for f in fields(Answer):  # plain fields (confidence, reason, …) come back as they were
         if f.name not in built and isinstance(d.get(f.name), (str, int, float, bool)):

@@ -17,7 +17,7 @@ from zhiku.errors import ZhikuError
 from zhiku.index.store import Scope
 from zhiku.pipeline import Mode, Retrieval, answer_from, retrieve
 from zhiku.retrieve.clause import ClauseRef
-from zhiku.types import Answer, Chunk, Citation, Route, TraceStep, WebSource
+from zhiku.types import Answer, Chunk, Citation, Hit, Route, TraceStep, WebSource
 from zhiku.verify.citations import support, verify
 
 _WEB_MARKED = re.compile(r"([^\[\]]+?)((?:\[W\d+\])+)")
@@ -76,10 +76,12 @@ class Routing:
 
 @dataclass(frozen=True)
 class Evidence:
-    """Ranked hits for a query, with the retrieval that found them."""
+    """Ranked hits for a query, with the retrieval that found them; ``hits`` are the
+    reranked ones once the reranker has run."""
 
     query: Query
     retrieval: Retrieval
+    hits: tuple[Hit, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -231,34 +233,42 @@ class SearcherRole(Role[Query, Evidence]):
 
 
 class RerankerRole(Role[Evidence, Evidence]):
-    """Reorders the hits. Without a configured reranker it keeps the fused order.
-    Fallback: no rerank."""
+    """Reorders the hits with the configured reranker (``reranker``: none, dense,
+    cross-encoder, llm) and keeps what the answer needs. Fallback: no rerank."""
 
     name, output, fallback_name, timeout_key = "reranker", Evidence, "no rerank", "rerank_timeout"
 
     def run(self, e: Evidence) -> Evidence:
-        """Rerank ``e``'s hits."""
-        return e
+        """Rerank ``e``'s hits (its trace gets the ``rerank`` step)."""
+        from zhiku.rerank import rerank
+
+        trace: list[TraceStep] = []
+        hits = rerank(self.kb, e.query.question, e.retrieval.hits, trace)
+        return Evidence(e.query, replace(e.retrieval, trace=[*e.retrieval.trace, *trace]), tuple(hits))
 
     def fallback(self, e: Evidence) -> Evidence:
         """The fused order."""
-        return e
+        return Evidence(e.query, e.retrieval, tuple(e.retrieval.hits))
 
 
 class AnswererRole(Role[Evidence, Answer]):
-    """Composes a cited, verified answer (or a refusal) from the evidence.
-    Fallback: the offline extractive answer."""
+    """Drafts (LLM answerer when configured, else the extractive composer), verifies and
+    finishes the answer, or refuses. Fallback: the offline extractive answer."""
 
     name, output, fallback_name, timeout_key = "answerer", Answer, "extractive answer", "answer_timeout"
 
+    def _answer(self, e: Evidence, llm: bool) -> Answer:
+        hits = list(e.hits) if e.hits is not None else list(e.retrieval.hits)
+        return answer_from(self.kb, e.query.question, e.retrieval, e.query.scope, hits, llm)
+
     def run(self, e: Evidence) -> Answer:
         """Answer from ``e``."""
-        return answer_from(self.kb, e.query.question, e.retrieval, e.query.scope)
+        return self._answer(e, llm=True)
 
     def fallback(self, e: Evidence) -> Answer:
         """The extractive composer's answer (a refusal if even that fails)."""
         try:
-            return answer_from(self.kb, e.query.question, e.retrieval, e.query.scope)
+            return self._answer(e, llm=False)
         except Exception as err:  # noqa: BLE001 - the ask still gets an answer
             return Answer(e.query.question, self.kb.config.refusal_text, (), 0.0, True,
                           reason=f"the answer could not be composed: {err}")

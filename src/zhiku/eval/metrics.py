@@ -234,3 +234,34 @@ def _check_k(k: int) -> None:
     """Reject a cut-off below 1."""
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
+
+
+def citation_hits(citations: Sequence, item: EvalItem, aliases: Aliases | None = None) -> tuple[int, int]:
+    """How many of an answer's citations point at a gold place (citation precision).
+
+    A citation counts when its document is a gold document (by path, or any path of the
+    same document in ``aliases``) and, when the gold entry names an article, its article
+    is that article.
+
+    Args:
+        citations: the answer's ``Citation`` objects.
+        item: the evaluation item.
+        aliases: document id -> every path of that document, or ``None``.
+
+    Returns:
+        ``(cited, at_gold)``.
+    """
+    paths: dict[str, set[str]] = {}
+    for ps in (aliases or {}).values():
+        for p in ps:
+            paths.setdefault(p, set()).update(ps)
+    good = 0
+    for c in citations:
+        names = paths.get(c.doc_path, {c.doc_path})
+        for g in item.gold:
+            if g.article is not None and (c.article or "").strip() != g.article.strip():
+                continue
+            if any(_path_matches(n, g.doc) for n in names):
+                good += 1
+                break
+    return len(citations), good

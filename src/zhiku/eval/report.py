@@ -33,6 +33,8 @@ class ModeResult:
     refused: bool | None = None
     answer: str | None = None
     contains: bool | None = None
+    cited: int | None = None
+    cited_gold: int | None = None
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,9 @@ class Row:
 
     Retrieval metrics average over ``n_scored`` items (answerable, with gold) and are
     ``None`` when there are none; refusal metrics cover every item with a refusal flag;
-    ``contains`` is the share of answers containing a reference answer.
+    ``contains`` is the share of answers containing a reference answer (a wrongful
+    refusal counts as a miss);
+    ``citation_precision`` the share of citations that point at a gold place.
     """
 
     set: str
@@ -69,6 +73,7 @@ class Row:
     refusal_f1: float | None
     contains: float | None
     ms: float
+    citation_precision: float | None = None
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -82,6 +87,8 @@ def _row(name: str, kind: str, mode: str, results: Sequence[ModeResult]) -> Row:
     flagged = [(r.answerable, r.refused) for r in results if r.refused is not None]
     precision, recall, f1 = refusal_scores(flagged) if flagged else (None, None, None)
     checked = [float(r.contains) for r in results if r.contains is not None]
+    cited = sum(r.cited or 0 for r in results)
+    at_gold = sum(r.cited_gold or 0 for r in results)
     return Row(
         set=name,
         kind=kind,
@@ -98,6 +105,7 @@ def _row(name: str, kind: str, mode: str, results: Sequence[ModeResult]) -> Row:
         refusal_f1=f1,
         contains=_mean(checked),
         ms=1000.0 * (_mean([r.seconds for r in results]) or 0.0),
+        citation_precision=at_gold / cited if cited else None,
     )
 
 
@@ -147,8 +155,8 @@ def format_table(rows: Sequence[Row]) -> str:
     """Render summary rows as a Markdown table that also reads well as plain text.
 
     Metrics have three decimals; latency (ms) one; "–" marks an undefined value. The
-    answer column (share of answers containing a reference answer) appears only when
-    some row has it.
+    answer column (share of answers containing a reference answer) and the
+    cite P column (share of citations at a gold place) appear only when some row has them.
 
     Args:
         rows: rows from :func:`summarise`.
@@ -157,8 +165,10 @@ def format_table(rows: Sequence[Row]) -> str:
         The table, lines joined by newlines (no trailing newline).
     """
     with_answers = any(r.contains is not None for r in rows)
+    with_cites = any(r.citation_precision is not None for r in rows)
     header = ["set/kind", "mode", "n", "R@1", "R@5", "R@10", "MRR@10", "nDCG@10", "refusal P/R"]
     header += ["answer"] if with_answers else []
+    header += ["cite P"] if with_cites else []
     header += ["ms"]
     body: list[list[str]] = []
     for r in rows:
@@ -171,6 +181,7 @@ def format_table(rows: Sequence[Row]) -> str:
             _fmt(r.mrr_10), _fmt(r.ndcg_10), refusal,
         ]
         cells += [_fmt(r.contains)] if with_answers else []
+        cells += [_fmt(r.citation_precision)] if with_cites else []
         cells += [f"{r.ms:.1f}"]
         body.append(cells)
     widths = [max(_width(row[i]) for row in [header, *body]) for i in range(len(header))]

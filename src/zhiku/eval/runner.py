@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -12,7 +13,7 @@ from tqdm import tqdm
 
 from zhiku.errors import ZhikuError
 from zhiku.eval.dataset import EvalItem
-from zhiku.eval.metrics import Aliases, contains_answer, relevance
+from zhiku.eval.metrics import Aliases, citation_hits, contains_answer, relevance
 from zhiku.eval.report import EvalReport, ModeResult
 from zhiku.types import Answer, Hit
 
@@ -90,7 +91,7 @@ def _run_answerer(
             if not isinstance(reply, Answer):
                 raise TypeError(f"the answerer returned {type(reply).__name__}, not an Answer")
             base = _result(item, FULL, list(reply.hits), seconds, k, aliases)
-            results.append(_with_answer(base, item, reply))
+            results.append(_with_answer(base, item, reply, aliases))
     return results
 
 
@@ -146,11 +147,16 @@ def _first_per_document(hits: list[Hit]) -> list[Hit]:
     return out
 
 
-def _with_answer(base: ModeResult, item: EvalItem, reply: Answer) -> ModeResult:
-    """Add the refusal flag, answer text and contains-answer check to a result."""
+def _with_answer(base: ModeResult, item: EvalItem, reply: Answer, aliases: Aliases | None = None) -> ModeResult:
+    """Add the refusal flag, answer text, contains-answer check and citation counts
+    (answered items with gold places only) to a result."""
+    cited, at_gold = (citation_hits(reply.citations, item, aliases)
+                      if item.gold and not reply.refused else (None, None))
     return replace(
         base,
         refused=bool(reply.refused),
         answer=reply.text,
-        contains=contains_answer(reply.text, item.answers),
+        contains=contains_answer(re.sub(r"\[\d+\]", "", reply.text), item.answers),
+        cited=cited,
+        cited_gold=at_gold,
     )

@@ -3,23 +3,9 @@ beside it and switched to in one published transaction (``zhiku reembed``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from zhiku.errors import ZhikuError
-from zhiku.index.store import _vec_schema
+from zhiku.index.store import ActiveVectors, _vec_schema  # noqa: F401  (ActiveVectors re-exported)
 from zhiku.types import content_hash
-
-
-@dataclass(frozen=True)
-class ActiveVectors:
-    """One consistent view of the dense index: a table and the embedder that filled it."""
-
-    name: str
-    embedder: str
-    version: str
-    dim: int
-    table: Any
 
 
 class VectorTables:
@@ -46,6 +32,19 @@ class VectorTables:
         """Chunk ids that have a vector in ``table`` (default: the active one)."""
         t = self._staged[table] if table else self._read("vectors")
         return {r["id"] for r in t.search().select(["id"]).limit(None).to_list()}
+
+    def vectors_of(self, ids: list[str]) -> dict[str, Any]:
+        """Stored vectors (numpy float32) of the active table for these chunk ids; ids
+        without a vector are absent."""
+        import numpy as np
+
+        from zhiku.index.store import _sql_list
+
+        if not ids:
+            return {}
+        rows = (self._read("vectors").search().where(f"id IN ({_sql_list(ids)})")
+                .select(["id", "vector"]).limit(None).to_list())
+        return {r["id"]: np.asarray(r["vector"], dtype=np.float32) for r in rows}
 
     def switch_vectors(self, table: str, embedder: str, version: str, dim: int) -> None:
         """Make ``table`` the active vectors in one published transaction.

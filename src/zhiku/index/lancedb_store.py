@@ -254,9 +254,11 @@ class LanceStore(VectorTables):
         return len(gone)
 
     def cleanup(self) -> None:
-        """Drop table versions older than the published ones (after a compact)."""
+        """Merge small data files and drop every older table version (call last inside the
+        compacting transaction, which then publishes the optimised versions; readers in
+        other processes pick them up on their next query)."""
         for t in self._w.values():
-            t.cleanup_old_versions(older_than=dt.timedelta(seconds=0))
+            t.optimize(cleanup_older_than=dt.timedelta(seconds=0))
 
     def _relink(self) -> None:
         """Recompute version links for every document and store the ones that changed."""

@@ -62,6 +62,39 @@ class Scope:
             parts.append("(" + " OR ".join(_chapter_sql(d, c) for d, c in self.chapters) + ")")
         return " AND ".join(parts) or None
 
+    def expr(self, exclude: Iterable[str] = ()) -> str:
+        """The same filter as :meth:`where`, as a Milvus boolean expression ("" for all).
+
+        Args:
+            exclude: document ids not to search, as for :meth:`where`.
+        """
+        parts = []
+        exclude = tuple(exclude)
+        if exclude:
+            parts.append(f"doc_id not in {_expr_list(exclude)}")
+        if self.doc_ids:
+            parts.append(f"doc_id in {_expr_list(self.doc_ids)}")
+        if self.subindexes:
+            parts.append(f"subindex in {_expr_list(self.subindexes)}")
+        if self.article:
+            parts.append(f"article == {_expr_str(self.article)}")
+        if self.version_date:
+            parts.append(f"version_date == {_expr_str(self.version_date)}")
+        if self.section_id:
+            s = _expr_str(self.section_id)
+            parts.append(f"(section_id == {s} or section_id like {_expr_str(self.section_id + '.%')}"
+                         f" or array_contains(section_ids, {s}))")
+        return " and ".join(parts)
+
+
+def _expr_str(v: str) -> str:
+    """A Milvus string literal (double quotes, backslash escapes)."""
+    return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _expr_list(vs: Iterable[str]) -> str:
+    return "[" + ", ".join(_expr_str(v) for v in vs) + "]"
+
 
 def _chapter_sql(doc_id: str, section_id: str) -> str:
     d = f"doc_id = {_sql_str(doc_id)}"
@@ -126,6 +159,20 @@ def row_to_chunk(r: dict[str, Any]) -> Chunk:
         page=None if r.get("page") is None else int(r["page"]), parent_id=r.get("parent_id"),
         section_ids=tuple(r.get("section_ids") or ()),
     )
+
+
+@dataclass(frozen=True)
+class ActiveVectors:
+    """One consistent view of the dense index: a table and the embedder that filled it.
+
+    ``table`` is the backend's handle (a LanceDB table, a Milvus collection name).
+    """
+
+    name: str
+    embedder: str
+    version: str
+    dim: int
+    table: Any
 
 
 @dataclass(frozen=True)

@@ -97,6 +97,15 @@ def remainder(kb: Any, question: str, res: Result) -> str:
         The remaining question, or "" when nothing but filler is left.
     """
     q = fold(question)
+    # A sentence that carries a condition belongs to the table, whole: 「…的泵有哪些？」
+    sentences = [(m.start(), m.end()) for m in re.finditer(r"[^。？?；;！!]+[。？?；;！!]?", q)]
+    untouched = [q[a:b] for a, b in sentences
+                 if not any(s < b and e > a for s, e in res.parsed.spans)]
+    if untouched and len(sentences) > 1:
+        q = "".join(untouched)
+        if len("".join(w for w in kb.words(q) if w not in _FILLER)) < 4:
+            return ""
+        return q.strip(" ，,。？?；;")
     chars = list(q)
     for s, e in res.parsed.spans:
         for i in range(s, min(e, len(chars))):

@@ -1,0 +1,127 @@
+"""The store interface: what the knowledge base, the pipeline, eval, the CLI and the doctor
+call on ``kb.store``. Every backend (LanceDB, Milvus) implements it and passes one shared
+test suite (tests/index/store_suite.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from zhiku.index.store import ActiveVectors, DocRecord, Scope
+from zhiku.types import Chunk, Document, Hit, Section
+
+# One document to write: the document, its sections, its chunks and their segmented texts
+# (space-separated tokens; BM25 indexes exactly these tokens on every backend).
+Item = tuple[Document, list[Section], list[Chunk], list[str]]
+
+
+@runtime_checkable
+class Store(Protocol):
+    """A knowledge base's storage: chunks, documents, vectors, term statistics, versions.
+
+    Readers only ever see a *published* state; writes happen inside :meth:`transaction`
+    and become visible together when it ends, or not at all.
+    """
+
+    manifest: dict[str, Any]
+    """Segmenter, embedder (name, version, dim) and vector table the index was built with."""
+
+    # -- publishing -----------------------------------------------------------------------
+    def transaction(self) -> AbstractContextManager[Any]:
+        """One atomic write; raises ZhikuError if another writer holds the index."""
+
+    @property
+    def active(self) -> ActiveVectors:
+        """The published dense index and the embedder that filled it."""
+
+    @property
+    def dim(self) -> int:
+        """Vector size of the active dense index."""
+
+    # -- writing (inside a transaction) ---------------------------------------------------
+    def add(self, items: Sequence[Item], roots: dict[str, str] | None = None) -> bool:
+        """Write documents; returns whether stored documents (same path) were replaced."""
+
+    def add_alias(self, doc_id: str, path: str) -> None:
+        """Record that a stored document was also seen at ``path``."""
+
+    def delete_docs(self, doc_ids: Sequence[str]) -> None:
+        """Remove documents with their chunks and vectors."""
+
+    def mark_deleted(self, doc_ids: Sequence[str], day: str | None = None) -> None:
+        """Logical delete: the documents stop being searched until ``compact``."""
+
+    def compact(self) -> int:
+        """Physically remove logically deleted documents; returns how many."""
+
+    def cleanup(self) -> None:
+        """Drop storage older than the published state (after a compact)."""
+
+    def add_vectors(self, chunks: Sequence[Chunk], vectors: np.ndarray, table: str | None = None) -> None:
+        """Store one vector per chunk, in the active index or a staged ``table``."""
+
+    def build_indexes(self) -> None:
+        """Make every written chunk keyword-searchable before publishing."""
+
+    def unindexed_rows(self) -> int:
+        """Published chunks the keyword index does not cover yet."""
+
+    def delete_ids(self, table: str, ids: Sequence[str]) -> None:
+        """Delete ``chunks`` or ``vectors`` rows by chunk id (doctor's repairs)."""
+
+    # -- re-embedding ---------------------------------------------------------------------
+    def vector_table(self, embedder: str, version: str, dim: int) -> str:
+        """Prepare (or resume) a staged dense index for another embedder; returns its name."""
+
+    def vector_ids(self, table: str | None = None) -> set[str]:
+        """Chunk ids with a vector in ``table`` (default the active one)."""
+
+    def switch_vectors(self, table: str, embedder: str, version: str, dim: int) -> None:
+        """Make a staged dense index the active one, atomically."""
+
+    # -- reading (published state) --------------------------------------------------------
+    def rows(self, table: str, columns: Sequence[str]) -> list[dict[str, Any]]:
+        """Selected columns of every row of ``chunks`` or ``vectors`` (health checks)."""
+
+    def doc_ids_at(self, path: str) -> list[str]:
+        """Ids of documents stored under ``path``."""
+
+    def doc_ids(self) -> set[str]:
+        """Ids of every stored document."""
+
+    def get_doc(self, doc_id: str) -> DocRecord | None:
+        """One document record, or None."""
+
+    def documents(self) -> list[DocRecord]:
+        """Every stored document (logically deleted ones flagged)."""
+
+    def excluded(self, versions: str) -> tuple[str, ...]:
+        """Documents a search with this version selector must skip."""
+
+    def doc_frequency(self, token: str) -> int:
+        """How many chunks contain ``token``."""
+
+    def count(self) -> dict[str, int]:
+        """Row counts: ``documents``, ``chunks``, ``vectors``."""
+
+    def all_chunks(self) -> list[Chunk]:
+        """Every searched chunk (not parents)."""
+
+    def chunks_without_vectors(self) -> list[Chunk]:
+        """Searched chunks with no vector yet."""
+
+    def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
+        """Chunks by id (parents included)."""
+
+    def find(self, scope: Scope, limit: int = 100) -> list[Chunk]:
+        """Chunks matching a scope exactly, unranked."""
+
+    def keyword(self, terms: Sequence[str], k: int, scope: Scope = Scope()) -> list[Hit]:
+        """BM25 (k1=1.2, b=0.75) over the segmented text, OR of ``terms``, inside ``scope``."""
+
+    def dense(self, vector: np.ndarray, k: int, scope: Scope = Scope(),
+              active: ActiveVectors | None = None) -> list[Hit]:
+        """Cosine nearest neighbours inside ``scope``; scores are cosine similarities."""

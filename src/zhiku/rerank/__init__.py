@@ -1,0 +1,119 @@
+"""Rerank fused candidates: ``none``, ``dense`` (stored vectors), ``cross-encoder``
+(sentence-transformers) or ``llm`` (all candidates scored in one prompt); thresholds per
+sub-index; keep ``rerank_keep`` × ``top_k`` chunks for the answer."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any, Protocol
+
+from zhiku.index.store import subindex_of
+from zhiku.registry import Choice, Registry
+from zhiku.types import Hit, TraceStep
+
+
+class RerankMode(Choice):
+    """Reranker backend name."""
+
+    NONE = "none"
+    DENSE = "dense"
+    CROSS_ENCODER = "cross-encoder"
+    LLM = "llm"
+
+    @classmethod
+    def label(cls) -> str:
+        """Name used in error messages."""
+        return "reranker"
+
+
+class Reranker(Protocol):
+    """Scores candidates for a question; higher is better."""
+
+    name: str
+
+    def scores(self, kb: Any, question: str, hits: Sequence[Hit]) -> list[float]:
+        """One score per hit, in the hits' order."""
+        ...
+
+
+rerankers: Registry[Reranker] = Registry("reranker")
+_made: dict[tuple[str, str], Reranker] = {}
+
+
+def reranker_for(cfg: Any) -> Reranker | None:
+    """The configured reranker (shared per name and model), or None for ``none``.
+
+    Raises:
+        ZhikuError: unknown reranker name, or its model cannot be loaded.
+    """
+    mode = RerankMode.from_str(cfg.reranker)
+    if mode is RerankMode.NONE:
+        return None
+    key = (mode.value, cfg.rerank_model)
+    if key not in _made:
+        _made[key] = rerankers.create(mode.value, cfg)
+    return _made[key]
+
+
+def keep_count(cfg: Any) -> int:
+    """How many chunks survive reranking: ``rerank_keep`` × ``top_k``, rounded up."""
+    return math.ceil(cfg.top_k * cfg.rerank_keep)
+
+
+def threshold(cfg: Any, path: str) -> float | None:
+    """Minimum score for a chunk of the document at ``path`` (its sub-index's, else ``*``)."""
+    th = cfg.rerank_thresholds
+    return th.get(subindex_of(path), th.get("*"))
+
+
+def rerank(kb: Any, question: str, hits: Sequence[Hit], trace: list[TraceStep]) -> list[Hit]:
+    """Reorder ``hits`` with the configured reranker and cut them to what the answer needs.
+
+    New hits carry the score in ``sources["rerank"]`` beside the retrievers' ranks; exact
+    clause hits stay first and are never dropped. Hits below their sub-index threshold
+    are dropped. A failing LLM reranker keeps the fused order (the trace says why).
+
+    Args:
+        kb: the knowledge base.
+        question: the question.
+        hits: fused candidates, best first.
+        trace: gets a ``rerank`` step.
+
+    Returns:
+        At most :func:`keep_count` hits, best first.
+    """
+    cfg = kb.config
+    r = reranker_for(cfg)
+    if r is None or not hits:
+        return list(hits)
+    t0 = time.perf_counter()
+    detail: dict[str, Any] = {"reranker": r.name}
+    exact = [h for h in hits if h.source == "clause"]
+    rest = [h for h in hits if h.source != "clause"]
+    from zhiku.llm import LLMError
+
+    try:
+        scores = r.scores(kb, question, rest)
+    except LLMError as e:
+        detail["error"] = str(e)
+        scores = [-float(i) for i in range(len(rest))]
+    ranked = sorted(zip(rest, scores), key=lambda p: -p[1])
+    out, dropped = [], 0
+    for i, (h, s) in enumerate(ranked, 1):
+        th = threshold(cfg, h.chunk.doc_path)
+        if th is not None and s < th and "error" not in detail:
+            dropped += 1
+            continue
+        out.append(replace(h, score=float(s), source="rerank", sources={**h.sources, "rerank": (i, float(s))}))
+    out = (exact + out)[: keep_count(cfg)]
+    detail.update(candidates=len(hits), dropped=dropped, kept=len(out),
+                  top=[{"doc": h.chunk.doc_path, "article": h.chunk.article, "score": round(h.score, 4)}
+                       for h in out[:5]])
+    trace.append(TraceStep("rerank", time.perf_counter() - t0, detail))
+    return out
+
+
+from zhiku.rerank import backends as _backends  # noqa: E402,F401  (registers the built-ins)

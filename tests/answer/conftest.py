@@ -1,0 +1,56 @@
+"""Helpers for answer tests: the session knowledge base under another config, and
+scripted replies that read the numbered evidence blocks out of the real prompt."""
+
+from __future__ import annotations
+
+import copy
+import re
+
+import pytest
+
+
+def with_config(kb, **overrides):
+    """The same knowledge base (same store, same model) with config keys overridden."""
+    k = copy.copy(kb)
+    k.config = kb.config.model_copy(update=overrides)
+    return k
+
+
+def blocks_of(body: dict) -> dict[int, str]:
+    """Evidence block number -> its label and text, parsed from the answerer's prompt."""
+    user = next(m["content"] for m in body["messages"] if m["role"] == "user")
+    parts = re.split(r"^\[(\d+)\] ", user.split("\n\n问题：")[0], flags=re.M)
+    return {int(parts[i]): parts[i + 1] for i in range(1, len(parts) - 1, 2)}
+
+
+def block_with(body: dict, *needles: str) -> int:
+    """Number of the first block containing every needle."""
+    for n, text in blocks_of(body).items():
+        if all(x in text for x in needles):
+            return n
+    raise AssertionError(f"no block holds {needles}: {list(blocks_of(body).values())}")
+
+
+def block_without(body: dict, *needles: str) -> int:
+    """Number of the first block containing none of the needles."""
+    for n, text in blocks_of(body).items():
+        if not any(x in text for x in needles):
+            return n
+    raise AssertionError(f"every block holds one of {needles}")
+
+
+def is_answerer(body: dict) -> bool:
+    return "知识库问答助手" in body["messages"][0]["content"]
+
+
+@pytest.fixture
+def llm_kb(kb):
+    """Factory: the session knowledge base pointed at a fake server."""
+
+    def make(url: str, **kw):
+        # the router stays offline: these scripts answer the answerer's (and judge's) prompts
+        roles = {"router": {"model": ""}, **kw.pop("llm_roles", {})}
+        return with_config(kb, llm_model="fake-chat", llm_base_url=url, llm_retries=0,
+                           llm_roles=roles, **kw)
+
+    return make
