@@ -92,7 +92,8 @@ def test_ask_streams_llm_tokens_and_shows_what_verification_removed(tmp_path, la
         try:
             live = zhiku(home, "ask", "试用期最长多久？").stdout
             quiet = zhiku(home, "ask", "--no-stream", "试用期最长多久？").stdout
-            data = json.loads(zhiku(home, "ask", "--json", "试用期最长多久？").stdout)
+            # the --no-stream answer above was cached; --no-cache asks the model again
+            data = json.loads(zhiku(home, "ask", "--json", "--no-cache", "试用期最长多久？").stdout)
         finally:
             for k, v in old.items():
                 os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
