@@ -213,10 +213,9 @@ def main() -> int:
             print(p.stderr, file=sys.stderr)
             return p.returncode
         points.append(json.loads(p.stdout.strip().splitlines()[-1]))
-    body = _table(rates, points, a.runs)
-    print(body)
-    if a.write:
-        write_section("Speed at scale", "make bench-speed", body)
+        if a.write:  # after every point, so a long run leaves what it measured so far
+            write_section("Speed at scale", "make bench-speed", _table(rates, points, a.runs))
+    print(_table(rates, points, a.runs))
     return 0
 
 
