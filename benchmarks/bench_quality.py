@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _doc import ROOT, machine, write_section  # noqa: E402
+from _doc import ROOT, machine  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -157,24 +157,53 @@ def main() -> int:
               "repository or pass --shared PATH (it holds laws/ and eval/)", file=sys.stderr)
         return 2
     chosen = [r for r in runs(shared, a.dense_scifact) if not a.only or r.name in a.only.split(",")]
-    log = Path(tempfile.mkdtemp()) / "eval.md"
-    parts = []
     for run in chosen:
         t0 = time.perf_counter()
+        log = Path(tempfile.mkdtemp()) / "eval.md"
         flat = _eval(run, True, "bm25,dense" if run.dense else "bm25", log)
         zk = _eval(run, False, "hybrid,full" if run.dense else "bm25,full", log)
-        parts.append(f"### {run.title}\n\n{table(run, flat, zk)}\n\n"
-                     f"({time.perf_counter() - t0:.0f} s)")
-        print(parts[-1] + "\n", flush=True)
-    body = "\n\n".join(parts)
-    if not a.no_write:
-        write_section("Quality against baselines", "make bench-quality", body)
-        (ROOT / "docs" / "eval.md").write_text(
-            "# Evaluation details\n\nWritten by `make bench-quality` "
-            f"({machine()}); every kind of question of every run. Do not edit by hand.\n"
-            + log.read_text(encoding="utf-8"), encoding="utf-8")
-        print("wrote docs/benchmarks.md and docs/eval.md", file=sys.stderr)
+        block = f"{table(run, flat, zk)}\n\n({time.perf_counter() - t0:.0f} s, {machine()})"
+        print(f"### {run.title}\n\n{block}\n", flush=True)
+        if not a.no_write:  # after every run, keeping the other runs' blocks
+            order = [r.name for r in runs(shared, a.dense_scifact)]
+            _write_block(BENCH, "## Quality against baselines", QUALITY_INTRO, run, block, order)
+            _write_block(ROOT / "docs" / "eval.md", None, EVAL_INTRO, run,
+                         log.read_text(encoding="utf-8").strip(), order)
     return 0
+
+
+BENCH = ROOT / "docs" / "benchmarks.md"
+QUALITY_INTRO = ("`make bench-quality` runs every golden set and writes one block per run (each "
+                 "block says when and at which commit it ran). Flat rows use `--flat` (no clause "
+                 "resolution or title scoping) and no routing; keyword-only runs cover the whole "
+                 "laws corpus, where embedding every chunk would take about 2 hours here.")
+EVAL_INTRO = ("# Evaluation details\n\nWritten by `make bench-quality`: every kind of question of "
+              "every run. Do not edit by hand.")
+
+
+def _write_block(doc: Path, heading: str | None, intro: str, run: Run, block: str, order: list[str]) -> None:
+    """Replace (or insert, in run order) the block of ``run`` inside the ``heading`` section
+    of ``doc`` (the whole file when ``heading`` is None), keeping every other run's block."""
+    import re
+
+    text = doc.read_text(encoding="utf-8") if doc.exists() else ""
+    if heading is None:
+        head, section, tail = "", text, ""
+    else:
+        m = re.search(rf"^{re.escape(heading)}\n.*?(?=^## |^<!-- (?!run:|/run)|\Z)", text, re.S | re.M)
+        head, section, tail = (text[: m.start()], m.group(), text[m.end():]) if m else (text, "", "")
+    blocks = dict(re.findall(r"<!-- run:(\S+) -->\n(.*?)<!-- /run -->", section, re.S))
+    blocks[run.name] = f"### {run.title}\n\n{block.strip()}\n"
+    names = [n for n in order if n in blocks] + [n for n in blocks if n not in order]
+    body = "\n".join(f"<!-- run:{n} -->\n{blocks[n]}<!-- /run -->\n" for n in names)
+    if heading is None:
+        doc.write_text(f"{intro}\n\n{body}", encoding="utf-8")
+        return
+    if not text:
+        head = "# Benchmarks\n\nEach section is written by the benchmark command named in it; do not edit by hand.\n\n"
+    new = f"{heading}\n\n{intro}\n\n{body}\n"
+    doc.write_text(head.rstrip("\n") + "\n\n" + new + ("\n" + tail.lstrip("\n") if tail else ""),
+                   encoding="utf-8")
 
 
 def _short(arg: str) -> str:
