@@ -162,6 +162,16 @@ def test_chat_session_history_and_clear(url):
     assert bad.status_code == 400 and "session id" in bad.json()["error"]
 
 
+def test_chat_rewrites_a_follow_up_from_the_session(url):
+    r = httpx.post(f"{url}/api/chat", json={"question": "劳动合同法规定的试用期最长多久？"}, headers=R, timeout=60)
+    sid = r.json()["session_id"]
+    r = httpx.post(f"{url}/api/chat", json={"question": "那它的经济补偿怎么算？", "session_id": sid},
+                   headers=R, timeout=60)
+    ans = r.json()["answer"]
+    assert ans["question"] != "那它的经济补偿怎么算？" and "劳动合同法" in ans["question"]
+    assert any("劳动合同法" in c["title"] for c in ans["citations"])
+
+
 def test_upload_ingests_with_progress_and_is_searchable(url, app):
     text = "# 年假制度\n\n## 第一章 年假\n\n员工连续工作满一年的，每年享有带薪年假十五天。\n\n年假可以分两次休完。\n"
     r = _upload(url, [("员工手册.md", text.encode())], subindex="制度")

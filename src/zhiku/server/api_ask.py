@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import logging
 from collections.abc import Iterator
 from itertools import chain
@@ -102,12 +103,31 @@ def _sessions(request: Request) -> Sessions:
     return request.app.state.sessions
 
 
+def _standalone(request: Request, body: ChatRequest) -> ChatRequest:
+    """The turn with a follow-up (「那它的试用期呢？」) rewritten into a standalone question
+    from the session's last turns (the rewriter LLM when configured, else entity carry-over);
+    the answer's ``question`` is the rewrite."""
+    if not body.session_id:
+        return body
+    from zhiku.agents.rewrite import RewriterRole, Turn, history_from
+    from zhiku.agents.roles import perform
+
+    kb = request.app.state.kb
+    turns = kb.config.history_turns
+    history = history_from(_sessions(request).history(body.session_id, 2 * turns), turns)
+    if not history:
+        return body
+    rw = perform(RewriterRole(kb), Turn(body.question, history), [], time.perf_counter())
+    return body.model_copy(update={"question": rw.standalone})
+
+
 @router.post("/chat", summary="a chat turn (JSON)")
 def chat(request: Request, body: ChatRequest) -> dict[str, Any]:
-    """Like /api/ask, remembered under ``session_id`` (a new one is made when omitted)."""
+    """Like /api/ask, remembered under ``session_id`` (a new one is made when omitted); a
+    follow-up is first rewritten into a standalone question from the session's history."""
     if body.session_id:
         check_session_id(body.session_id)
-    ans = _answer(_events(request, body))
+    ans = _answer(_events(request, _standalone(request, body)))
     sid = _sessions(request).add_turn(body.session_id, body.question, ans)
     return {"session_id": sid, "answer": ans}
 
@@ -117,7 +137,7 @@ def chat(request: Request, body: ChatRequest) -> dict[str, Any]:
 def chat_stream(request: Request, body: ChatRequest) -> StreamingResponse:
     """Events as /api/ask/stream; the ``answer`` event also carries ``session_id``."""
     sid = check_session_id(body.session_id) if body.session_id else None
-    events = _events(request, body)
+    events = _events(request, _standalone(request, body))
     store = _sessions(request)
 
     def remember(ans: dict[str, Any]) -> dict[str, Any]:
