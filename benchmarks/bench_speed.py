@@ -166,7 +166,8 @@ def ingest_rates(laws: Path, runs: int, dense_chunks: int) -> list[tuple[str, st
         kb = KnowledgeBase(cfg)
         kb.ingest_documents(docs, dense=False, progress=False)
         sample = kb.store.chunks_without_vectors()[:dense_chunks]
-        texts = [c.text for c in sample]
+        # the dense path embeds each distinct text once, so the raw baseline gets the same set
+        texts = list(dict.fromkeys(c.text for c in sample))
         enc = embedders.create(cfg.embedder, cfg)
         enc.embed_passages(texts[:8])  # load the model before anything is timed
         raw, full = [], []
@@ -182,8 +183,9 @@ def ingest_rates(laws: Path, runs: int, dense_chunks: int) -> list[tuple[str, st
             t0 = time.perf_counter()
             kb._embed(sample, progress=False)
             full.append(len(texts) / (time.perf_counter() - t0))
-        raw, full = statistics.median(raw), statistics.median(full)
-    rows.append((f"dense path ({len(texts)} chunks: cache, batch, encode, store)", f"{full:,.1f}",
+        raw, full = statistics.median(raw), statistics.median(full)  # distinct texts per second
+    rows.append((f"dense path ({len(sample)} chunks, {len(texts)} distinct texts: cache, batch, encode, store)",
+                 f"{full:,.1f}",
                  f"raw encoder, same batches {raw:,.1f}", f"overhead {raw / full - 1:+.0%}"))
     return rows
 
