@@ -38,3 +38,14 @@ def test_english_words_are_stemmed_and_stop_words_dropped():
         toks = segmenters.create(name)("The genomes of the variants，VPN 登录")
         assert "genom" in toks and "variant" in toks and "vpn" in toks
         assert "the" not in toks and "of" not in toks
+
+
+def test_english_titles_do_not_make_every_word_a_document_name():
+    from zhiku.index.store import DocRecord
+    from zhiku.retrieve.clause import TitleIndex
+
+    def doc(i: str, title: str) -> DocRecord:
+        return DocRecord(i, f"{i}.md", (), title, None, "default", 1, {}, ())
+    idx = TitleIndex([doc("31715818", "Airway inflammation in asthma"), doc("l", "中华人民共和国民法典 婚姻家庭编")])
+    assert idx.resolve("CX3CR1 on the Th2 cells promotes airway inflammation.").doc_ids == ()
+    assert idx.resolve("婚姻家庭编第一千零四十七条").doc_ids == ("l",)

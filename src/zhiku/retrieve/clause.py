@@ -38,6 +38,9 @@ def article_label(question: str) -> str | None:
     return f"第{int_to_cn(n)}条{m.group(2) or ''}"
 
 
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+
+
 def _aliases(doc: DocRecord) -> set[str]:
     names: set[str] = set()
     for path in (doc.path, *doc.aliases):
@@ -45,15 +48,17 @@ def _aliases(doc: DocRecord) -> set[str]:
         names.add(_DATE_SUFFIX.sub("", stem))
     title = (doc.title or "").strip()
     names.add(title.replace(" ", ""))
-    for part in title.split():
-        names.add(part)
+    for part in title.split():  # 「民法典 婚姻家庭编」: each part names it; English words do not
+        if _CJK.search(part):
+            names.add(part)
     out = set()
     for n in names:
         n = normalise(n.strip())
         out.add(n)
         if n.startswith(_PREFIX):
             out.add(n[len(_PREFIX):])
-    return {n for n in out if len(n) >= 2}
+    # a name without Chinese (a corpus id, a title glued without spaces) must be long to count
+    return {n for n in out if len(n) >= 2 and (_CJK.search(n) or len(n) >= 12)}
 
 
 class TitleIndex:
