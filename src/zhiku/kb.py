@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import math
 import sys
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,6 +83,8 @@ class KnowledgeBase:
         # Words (not single characters) for answer composition and confidence.
         self.words = segmenters.create("words")
         self._embedders: dict[str, Any] = {}
+        self._qvecs: OrderedDict[tuple[str, str], Any] = OrderedDict()
+        self._qlock = threading.Lock()
         name, dim, version = self._embedder_identity() if pin_embedder else (None, None, "")
         self.store = open_store(config, name, dim, version=version)
         self._n_chunks: int | None = None
@@ -116,16 +120,34 @@ class KnowledgeBase:
                              f"{configured.name!r}; configure {name!r} or run `zhiku reembed`")
         return self._embedders[name]
 
+    def query_vector(self, question: str, embedder: str | None = None):
+        """The question's vector from ``embedder`` (default: the model of the active
+        vectors), remembered for the last few hundred questions, so the router, the dense
+        search, the reranker and the answer cache of one ask encode it once."""
+        emb = self._embedder_named(embedder if embedder is not None else self.store.active.embedder)
+        key = (emb.name, question)
+        with self._qlock:
+            vec = self._qvecs.get(key)
+            if vec is not None:
+                self._qvecs.move_to_end(key)
+                return vec
+        vec = emb.embed_query(question)
+        with self._qlock:
+            self._qvecs[key] = vec
+            while len(self._qvecs) > 256:
+                self._qvecs.popitem(last=False)
+        return vec
+
     def dense(self, question: str, k: int, scope: Scope = Scope()) -> list[Hit]:
         """Dense hits for a question: the query is embedded by the model of the vectors it
         is compared with (one snapshot, so a concurrent re-embed never mixes models)."""
         active = self.store.active
-        vec = self._embedder_named(active.embedder).embed_query(question)
+        vec = self.query_vector(question, active.embedder or "")
         return self.store.dense(vec, k, scope, active=active)
 
     def dense_query(self, question: str):
         """The question's vector from the model of the active vectors (for reranking)."""
-        return self._embedder_named(self.store.active.embedder).embed_query(question)
+        return self.query_vector(question)
 
     # -- ingest ---------------------------------------------------------------------------
     def ingest(self, paths: Iterable[str | Path], dense: bool = True, progress: bool = True,

@@ -70,7 +70,7 @@ class AnswerCache:
     def _vector(self, question: str) -> np.ndarray | None:
         if not self.kb.has_vectors():
             return None
-        return np.asarray(self.kb.embedder.embed_query(question), dtype=np.float32)
+        return np.asarray(self.kb.query_vector(question), dtype=np.float32)
 
     def lookup(self, question: str, context: str) -> tuple[Answer | None, dict[str, Any]]:
         """A still-valid cached answer for ``question`` asked in ``context``.

@@ -153,7 +153,7 @@ class Router:
                                 f"关键词规则命中：{why}", scores, None, rule=why)
         qvec = None
         if self.cfg.route_embedding:
-            qvec = self.kb.embedder.embed_query(question)
+            qvec = self.kb.query_vector(question)
             got = self._embedding(qvec, names, scores)
             if got:
                 subs, conf, why = got
