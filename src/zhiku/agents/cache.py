@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from zhiku.migrations import apply_migrations
 from zhiku.retrieve.segment import normalise
 from zhiku.types import Answer, Citation, Conflict, Hit, Removal, TraceStep, WebSource
 
@@ -56,12 +57,7 @@ class AnswerCache:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._lock = threading.Lock()
         with self._lock:
-            self._db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied REAL)")
-            done = {r[0] for r in self._db.execute("SELECT name FROM _migrations")}
-            for name, sql in MIGRATIONS:
-                if name not in done:
-                    self._db.executescript(f"BEGIN; {sql}; INSERT INTO _migrations VALUES "
-                                           f"('{name}', {time.time()}); COMMIT;")
+            apply_migrations(self._db, MIGRATIONS)
 
     def _generation(self) -> int:
         self.kb.store.documents()  # re-reads the manifest when a writer published

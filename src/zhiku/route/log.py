@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from zhiku.errors import ZhikuError
+from zhiku.migrations import apply_migrations
 from zhiku.types import Route
 
 # Append-only: never edit or reorder a migration, add a new one (simonw/llm migrations.py).
@@ -31,13 +32,7 @@ def _connect(path: Path) -> sqlite3.Connection:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(str(path), timeout=10)
-        db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied TEXT)")
-        done = {r[0] for r in db.execute("SELECT name FROM _migrations")}
-        for name, sql in MIGRATIONS:
-            if name not in done:
-                with db:
-                    db.execute(sql)
-                    db.execute("INSERT INTO _migrations VALUES (?, ?)", (name, _now()))
+        apply_migrations(db, MIGRATIONS)
         return db
     except sqlite3.Error as e:
         raise ZhikuError(f"cannot open the routing log {path}: {e}; check that ZHIKU_HOME is "

@@ -11,6 +11,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from zhiku.migrations import apply_migrations
 from zhiku.errors import ZhikuError
 
 # Append-only, named: a migration is never edited once released.
@@ -51,12 +52,7 @@ class Sessions:
 
     def _migrate(self) -> None:
         with self._lock:
-            self._db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied REAL)")
-            done = {r[0] for r in self._db.execute("SELECT name FROM _migrations")}
-            for name, sql in MIGRATIONS:
-                if name not in done:
-                    self._db.executescript(f"BEGIN; {sql}; INSERT INTO _migrations VALUES "
-                                           f"('{name}', {time.time()}); COMMIT;")
+            apply_migrations(self._db, MIGRATIONS)
 
     def history(self, sid: str, limit: int = 50) -> list[dict[str, Any]]:
         """The last ``limit`` messages of a session, oldest first (empty if unknown)."""
