@@ -84,6 +84,17 @@ class StoreSuite:
                 or chapter.id in c.section_ids}
         assert found and {c.id for c in found} == want
 
+    def test_find_by_chapters_of_several_documents(self, full, laws):
+        doc = laws.doc(LABOUR)
+        chapter = next(s for s in laws.item(LABOUR)[1] if "." not in s.id and s.label.startswith("第二章"))
+        other = laws.doc("公司法(2023")
+        found = full.find(Scope(chapters=((doc.id, chapter.id), (other.id, ""))), limit=5000)
+        in_chapter = {c.id for c in laws.searched((LABOUR,))
+                      if c.section_id == chapter.id or c.section_id.startswith(chapter.id + ".")
+                      or chapter.id in c.section_ids}
+        assert {c.id for c in found if c.doc_id == doc.id} == in_chapter
+        assert {c.doc_id for c in found} == {doc.id, other.id}
+
     def test_versions_current_all_and_by_date(self, full, laws):
         old, new = laws.doc("公司法(2018"), laws.doc("公司法(2023")
         both = (old.id, new.id)

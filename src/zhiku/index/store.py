@@ -55,9 +55,7 @@ class Scope:
         if self.version_date:
             parts.append(f"version_date = {_sql_str(self.version_date)}")
         if self.section_id:
-            s = _sql_str(self.section_id)
-            parts.append(f"(section_id = {s} OR section_id LIKE {_sql_str(self.section_id + '.%')}"
-                         f" OR array_has(section_ids, {s}))")
+            parts.append(_section_sql(self.section_id))
         if self.chapters:
             parts.append("(" + " OR ".join(_chapter_sql(d, c) for d, c in self.chapters) + ")")
         return " AND ".join(parts) or None
@@ -81,9 +79,11 @@ class Scope:
         if self.version_date:
             parts.append(f"version_date == {_expr_str(self.version_date)}")
         if self.section_id:
-            s = _expr_str(self.section_id)
-            parts.append(f"(section_id == {s} or section_id like {_expr_str(self.section_id + '.%')}"
-                         f" or array_contains(section_ids, {s}))")
+            parts.append(_section_expr(self.section_id))
+        if self.chapters:
+            parts.append("(" + " or ".join(
+                f"(doc_id == {_expr_str(d)}" + (f" and {_section_expr(c)})" if c else ")")
+                for d, c in self.chapters) + ")")
         return " and ".join(parts)
 
 
@@ -96,13 +96,23 @@ def _expr_list(vs: Iterable[str]) -> str:
     return "[" + ", ".join(_expr_str(v) for v in vs) + "]"
 
 
+def _section_sql(section_id: str) -> str:
+    """A section and everything under it (dotted ids), or a merged chunk covering it."""
+    s = _sql_str(section_id)
+    return (f"(section_id = {s} OR section_id LIKE {_sql_str(section_id + '.%')}"
+            f" OR array_has(section_ids, {s}))")
+
+
+def _section_expr(section_id: str) -> str:
+    """:func:`_section_sql` as a Milvus expression."""
+    s = _expr_str(section_id)
+    return (f"(section_id == {s} or section_id like {_expr_str(section_id + '.%')}"
+            f" or array_contains(section_ids, {s}))")
+
+
 def _chapter_sql(doc_id: str, section_id: str) -> str:
     d = f"doc_id = {_sql_str(doc_id)}"
-    if not section_id:
-        return f"({d})"
-    s = _sql_str(section_id)
-    return (f"({d} AND (section_id = {s} OR section_id LIKE {_sql_str(section_id + '.%')}"
-            f" OR array_has(section_ids, {s})))")
+    return f"({d} AND {_section_sql(section_id)})" if section_id else f"({d})"
 
 
 def _sql_str(v: str) -> str:
