@@ -110,3 +110,16 @@ def test_keyword_ranking_agrees_with_lancedb(kb, laws, tmp_path):
 def test_an_unreachable_server_is_one_clear_sentence(tmp_path):
     with pytest.raises(ZhikuError, match="cannot reach Milvus at http://127.0.0.1:9"):
         KnowledgeBase(load_config(home=tmp_path, store="milvus://127.0.0.1:9?prefix=t"))
+
+
+def test_a_read_failure_is_one_clear_sentence_and_loses_nothing(laws, tmp_path):
+    store = open_backend("milvus-lite", tmp_path, laws)
+    fill(store, laws, ("社会法",))
+    terms = ["试用期"]
+    assert store.keyword(terms, 5)
+    store._c.release_collection(store._coll("chunks"))  # e.g. an operator unloaded it
+    with pytest.raises(ZhikuError, match=r"^cannot read the index at .*zhiku doctor") as e:
+        store.keyword(terms, 5)
+    assert "\n" not in str(e.value)
+    store._c.load_collection(store._coll("chunks"))
+    assert store.keyword(terms, 5) and store.count()["chunks"] > 0

@@ -8,18 +8,20 @@ physically by the next writer), so a transaction is seen whole or not at all.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
 from zhiku.errors import ZhikuError
 from zhiku.index.lance_rows import _doc_record, _info
 from zhiku.index.milvus_conn import MilvusTarget, encode_seg
+from zhiku.index.milvus_lock import is_io_error
 from zhiku.index.store import (
     ActiveVectors, DocRecord, Scope, _expr_list, _expr_str, check_versions, row_to_chunk,
 )
@@ -33,6 +35,27 @@ CHUNK_FIELDS = ["id", "doc_id", "doc_path", "title", "section_id", "section_path
 DOC_FIELDS = ["key", "gen", "doc_id", "path", "aliases", "title", "version_date", "subindex",
               "metadata", "sections", "n_chunks", "law_key", "effective", "expiry", "supersedes",
               "superseded_by", "source_root", "deleted", "dropped"]
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def reading(fn: F) -> F:
+    """A read of the published state whose storage failure (server down, collection
+    dropped behind zhiku's back, network) becomes one clear :class:`ZhikuError`."""
+
+    @functools.wraps(fn)
+    def wrapper(self: MilvusReads, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(self, *args, **kwargs)
+        except Exception as e:
+            if not is_io_error(e):
+                raise
+            raise ZhikuError(f"cannot read the index at {self.target.label} ({str(e)[:160]}); check that "
+                             "the Milvus server is up and the collections exist (`zhiku doctor`), "
+                             "then retry") from e
+
+    return wrapper  # type: ignore[return-value]
 
 
 def latest_states(rows: list[dict[str, Any]], upto: int) -> dict[str, dict[str, Any]]:
@@ -147,6 +170,7 @@ class MilvusReads:
         return " and ".join(parts)
 
     @property
+    @reading
     def active(self) -> ActiveVectors:
         """The published dense index (a collection name) with the embedder that made it."""
         with self._lock:
@@ -161,6 +185,7 @@ class MilvusReads:
         return int(self.manifest["dim"])
 
     # -- documents ------------------------------------------------------------------------
+    @reading
     def documents(self) -> list[DocRecord]:
         """Every stored document (logically deleted ones flagged), read once per publish."""
         with self._lock:
@@ -189,12 +214,14 @@ class MilvusReads:
                if d.deleted or (versions != "all" and not in_force(_info(d), day))]
         return tuple(sorted(out))
 
+    @reading
     def doc_frequency(self, token: str) -> int:
         """How many chunks contain ``token`` (for IDF weights)."""
         self._refresh()
         return self._df.get(token, 0)
 
     # -- chunks and vectors ---------------------------------------------------------------
+    @reading
     def count(self) -> dict[str, int]:
         """Row counts of documents, chunks and vectors in the published state."""
         self._refresh()
@@ -202,12 +229,14 @@ class MilvusReads:
                 "chunks": self._count(self._coll("chunks"), self._visible()),
                 "vectors": self._count(self.active.table, self._visible())}
 
+    @reading
     def rows(self, table: str, columns: Sequence[str]) -> list[dict[str, Any]]:
         """Selected columns of every published row of ``chunks`` or ``vectors``."""
         self._refresh()
         coll = self.active.table if table == "vectors" else self._coll(table)
         return [{c: r.get(c) for c in columns} for r in self._query(coll, self._visible(), columns)]
 
+    @reading
     def all_chunks(self) -> list[Chunk]:
         """Every searched chunk (parents are quoted, never embedded)."""
         self._refresh()
@@ -219,6 +248,7 @@ class MilvusReads:
         have = self.vector_ids()
         return [c for c in self.all_chunks() if c.id not in have]
 
+    @reading
     def vector_ids(self, table: str | None = None) -> set[str]:
         """Chunk ids with a vector in ``table`` (default: the active, published one)."""
         if table:
@@ -226,6 +256,7 @@ class MilvusReads:
         self._refresh()
         return {r["id"] for r in self._query(self.active.table, self._visible(), ["id"])}
 
+    @reading
     def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
         """Chunks by id (published state)."""
         self._refresh()
@@ -238,6 +269,7 @@ class MilvusReads:
                         for r in self._query(self._coll("chunks"), filt, CHUNK_FIELDS, limit=len(part))})
         return out
 
+    @reading
     def find(self, scope: Scope, limit: int = 100) -> list[Chunk]:
         """Chunks matching a scope exactly (no ranking), e.g. an article of some documents."""
         self._refresh()
@@ -245,6 +277,7 @@ class MilvusReads:
         rows = self._query(self._coll("chunks"), filt, CHUNK_FIELDS, limit=min(limit, QUERY_MAX))
         return sorted((row_to_chunk(r) for r in rows), key=lambda c: (c.doc_path, c.start, c.id))
 
+    @reading
     def keyword(self, terms: Sequence[str], k: int, scope: Scope = Scope()) -> list[Hit]:
         """BM25 over the segmented text (OR of the terms) inside ``scope``, computed by
         Milvus over the token keys of :func:`encode_seg`."""
@@ -261,6 +294,7 @@ class MilvusReads:
         hits = [(abs(float(h["distance"])), h["entity"]) for h in res[0]]
         return [Hit(row_to_chunk(e), s, "bm25", {"bm25": (i, s)}) for i, (s, e) in enumerate(hits, 1)]
 
+    @reading
     def dense(self, vector: np.ndarray, k: int, scope: Scope = Scope(),
               active: ActiveVectors | None = None) -> list[Hit]:
         """Cosine nearest neighbours inside ``scope``.
