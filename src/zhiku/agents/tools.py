@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field, ValidationError
 from zhiku.errors import ZhikuError
 from zhiku.index.store import DocRecord, Scope
 from zhiku.pipeline import Mode, retrieve
+from zhiku.server.service import NotFound, find_document, live_documents
 from zhiku.types import Chunk, WebSource
 
 MAX_READ = 3000  # characters of a section returned at once
@@ -108,15 +109,10 @@ class Toolbox:
         return getattr(self, name)(args)
 
     def _doc(self, ref: str) -> DocRecord:
-        docs = [d for d in self.kb.store.documents() if not d.deleted]
-        for d in docs:
-            if ref in (d.doc_id, d.path, *d.aliases):
-                return d
-        matches = [d for _, ds in self.kb.titles().match(ref) for d in ds if not d.deleted]
-        if not matches:
-            raise ToolError(f"no document matches {ref!r}; call list_chapters without arguments")
-        current = set(self.kb.store.excluded("current"))
-        return next((d for d in matches if d.doc_id not in current), matches[0])
+        try:
+            return find_document(self.kb, ref)
+        except NotFound:
+            raise ToolError(f"no document matches {ref!r}; call list_chapters without arguments") from None
 
     def _blocks(self, chunks: list[Chunk]) -> str:
         lines = []
@@ -132,7 +128,7 @@ class Toolbox:
     def list_chapters(self, a: ListChapters) -> str:
         """Documents, or one document's chapters."""
         if not a.document:
-            docs = [d for d in self.kb.store.documents() if not d.deleted][:100]
+            docs = live_documents(self.kb)[:100]
             return "\n".join(f"{d.title}（{d.version_date or '无日期'}，doc_id={d.doc_id}，子库 {d.subindex}）"
                              for d in docs) or "（知识库是空的）"
         d = self._doc(a.document)
