@@ -19,7 +19,7 @@ THRESHOLD = 0.9  # exact-set accuracy the public set must keep
 
 def test_structured_set_loads():
     items = load_set(DATA / "products_eval.jsonl")
-    assert len(items) == 30 and all(it.structured for it in items)
+    assert len(items) == 43 and all(it.structured for it in items)
     assert {it.kind for it in items} >= {"comparison", "range", "units", "categorical", "empty"}
     assert next(it for it in items if it.kind == "empty").rows == ()
 
@@ -38,9 +38,9 @@ def test_eval_reports_exact_set_accuracy(tmp_path, capsys):
                  "--quiet", "--json", str(out)])
     assert code == 0
     text = capsys.readouterr().out
-    assert "| set/kind | n | exact-set | row P | row R | routed | ms |" in text
+    assert "| set/kind | n | exact-set | row P | row R | value | routed | ms |" in text
     res = json.loads(out.read_text(encoding="utf-8"))["sets"]["products_eval"]
     overall = res["summary"][0]
-    assert overall["kind"] == "all" and overall["n"] == 30
+    assert overall["kind"] == "all" and overall["n"] == 43
     assert overall["exact"] >= THRESHOLD, [r for r in res["results"] if not r["exact"]]
     assert all(r["routed"] for r in res["results"])

@@ -223,11 +223,11 @@ def detect(question: str, table: TableSchema, parsed: Parsed) -> tuple[AggQuery,
 
 def evidence(query: AggQuery | None, parsed: Parsed) -> float:
     """How much an aggregate adds to a table's evidence: ½ for asking one, ½ more when
-    its column is named in the question."""
+    its column is named in the question, 1 more for a group column (named by definition)."""
     if query is None:
         return 0.0
     a = query.primary
-    return 0.5 + 0.5 * (a.column is not None and a.column in parsed.mentioned)
+    return 0.5 + 0.5 * (a.column is not None and a.column in parsed.mentioned) + (query.group is not None)
 
 
 def group_key(value: Any) -> str:

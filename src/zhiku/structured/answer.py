@@ -141,8 +141,8 @@ def choose(catalog: Catalog, question: str, scope: Any = None) -> Pick | None:
         p = parse(question, t)
         found = detect(question, t, p)
         agg, p = found if found is not None else (None, p)
-        if not p.conditions and p.order is None and (agg is None or not p.table_named):
-            continue  # an aggregate over a whole table must name the table
+        if not p.conditions and p.order is None and (agg is None or not (p.table_named or agg.group)):
+            continue  # an aggregate over a whole table names the table or a group column
         ev = _evidence(t, p) + evidence(agg, p)
         if ev < _needed(t):
             continue
