@@ -73,6 +73,10 @@ def compose(kb: Any, res: Result) -> tuple[str, list[Citation]]:
             lines.append(f"……另有 {len(res.rows) - SHOWN} 条未列出。")
     else:
         lines.append(f"{where} 中没有满足{cond}的记录。")
+        if res.aggregate is not None:
+            lines += [f"{v.aggregate.label()}为 0 {res.aggregate.query.classifier}。"
+                      if v.aggregate.func.value == "count" else f"因此无法计算{v.aggregate.label()}。"
+                      for v in res.aggregate.values]
         if res.closest:
             lines.append("最接近的是：")
             for row in res.closest:
