@@ -116,7 +116,10 @@ def test_connections_are_read_only_and_time_out(tmp_path):
 
 def test_safe_calculator():
     assert evaluate("v0 * v1 + v2", {"v0": 600, "v1": 3, "v2": 1100}) == 2900
-    for bad in ("__import__('os').system('id')", "v0.real", "[1][0]", "open('x')", "2 ** 99999"):
+    assert evaluate("max(v0, v1, 3)", {"v0": 1, "v1": 7.5}) == 7.5
+    assert evaluate("(v0 + v1) / 2", {"v0": 1, "v1": 2}) == 1.5 and evaluate("min(v0)", {"v0": -2}) == -2
+    for bad in ("__import__('os').system('id')", "v0.real", "[1][0]", "open('x')", "2 ** 99999",
+                "max()", "max(*[1, 2])", "max(v0, key=v0)", "abs(v0)", "max.__self__"):
         with pytest.raises(ZhikuError, match="cannot calculate"):
             evaluate(bad, {"v0": 1})
 

@@ -125,7 +125,8 @@ def run_eval_command(cfg: Config, a: argparse.Namespace) -> int:
 
 
 def _structured_set(kb, name: str, items: list[EvalItem], scope) -> dict[str, Any]:
-    """Run a structured set (gold = row keys) through ask() and print exact-set accuracy."""
+    """Run a structured set (gold = row keys and/or a value) through ask() and print
+    exact-set and value accuracy."""
     from zhiku.eval.structured import format_rows, run_structured, summary, to_json as rows_json
     from zhiku.pipeline import Mode, ask
 
@@ -133,8 +134,10 @@ def _structured_set(kb, name: str, items: list[EvalItem], scope) -> dict[str, An
     print(f"\n## {name} ({len(items)} structured questions)")
     print(format_rows(summary(name, results)))
     for r in results:
-        if not r.exact:
+        if r.gold is not None and not r.exact:
             print(f"  miss {r.item_id}: got {sorted(r.got)} want {sorted(r.gold)} ({r.conditions or 'not routed'})")
+        if r.value_ok is False:
+            print(f"  miss {r.item_id}: value {r.got_value} want {r.gold_value} ± {r.tolerance:g}")
     return rows_json(name, results)
 
 

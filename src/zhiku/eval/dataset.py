@@ -16,7 +16,8 @@ log = logging.getLogger(__name__)
 _SCHEMA_HINT = (
     'each line must be one JSON object like {"id": "q1", "question": "...", "answers": [...], '
     '"gold": [{"doc": "...", "article": "..."}], "answerable": true, "kind": "..."}; '
-    'a structured set gives "rows": [key values of the rows that answer] instead of "gold"'
+    'a structured set gives "rows": [key values of the rows that answer] instead of "gold", '
+    'and an aggregate question "value": a number (or {"group": number}) with an optional "tolerance"'
 )
 
 
@@ -43,11 +44,14 @@ class EvalItem:
     answerable: bool = True
     kind: str = ""
     rows: tuple[str, ...] | None = None
+    value: float | dict[str, float] | None = None
+    tolerance: float = 0.01
 
     @property
     def structured(self) -> bool:
-        """Whether the gold is a set of table rows (key-column values), not places."""
-        return self.rows is not None
+        """Whether the gold is a set of table rows (key-column values) or an aggregate
+        value, not places."""
+        return self.rows is not None or self.value is not None
 
 
 def load_set(path: str | Path) -> list[EvalItem]:
@@ -56,7 +60,9 @@ def load_set(path: str | Path) -> list[EvalItem]:
     Blank lines are skipped, and so are questions that are empty (the CMRC 2018 set has
     two), with a logged warning naming the line. ``answers``, ``gold``, ``answerable`` and ``kind`` may be
     omitted (defaults: none, none, true, ``""``); ``id`` and ``question`` are required.
-    A structured question gives ``rows``: the key values of exactly the rows that answer.
+    A structured question gives ``rows``: the key values of exactly the rows that answer;
+    an aggregate question gives ``value`` (a number, or group → number) and may give
+    ``tolerance`` (absolute, default 0.01).
 
     Args:
         path: the ``.jsonl`` file.
@@ -149,6 +155,7 @@ def _parse_item(obj: Any) -> EvalItem | None:
     rows = obj.get("rows")
     if rows is not None and (not isinstance(rows, list) or not all(isinstance(r, str) for r in rows)):
         raise ValueError('"rows" must be a list of key-column values (strings)')
+    value, tolerance = _parse_value(obj)
     if not question.strip():
         return None
     return EvalItem(
@@ -159,7 +166,30 @@ def _parse_item(obj: Any) -> EvalItem | None:
         answerable=answerable,
         kind=kind,
         rows=tuple(rows) if rows is not None else None,
+        value=value,
+        tolerance=tolerance,
     )
+
+
+def _number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _parse_value(obj: dict[str, Any]) -> tuple[float | dict[str, float] | None, float]:
+    """The aggregate gold: ``value`` (number or group → number) and ``tolerance``.
+
+    Raises ValueError saying what is wrong.
+    """
+    value = obj.get("value")
+    if value is not None and not _number(value) and not (
+            isinstance(value, dict) and value and all(_number(v) for v in value.values())):
+        raise ValueError('"value" must be a number or an object of group → number')
+    tolerance = obj.get("tolerance", 0.01)
+    if not _number(tolerance) or tolerance < 0:
+        raise ValueError('"tolerance" must be a number ≥ 0')
+    if isinstance(value, dict):
+        value = {str(k): float(v) for k, v in value.items()}
+    return (float(value) if _number(value) else value), float(tolerance)
 
 
 def _parse_gold(obj: Any) -> Gold:

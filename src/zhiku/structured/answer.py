@@ -2,7 +2,9 @@
 
 Rules first find the best table and its conditions (a score says how sure); with a
 ``sql`` model configured the model writes the query, validated the same way, and the
-rule query is the fallback. No matching row: say so and name the closest rows.
+rule query is the fallback. An aggregate question (count, average, sum, largest or
+smallest value) is computed over the rows the conditions select, and cites them. No
+matching row: say so and name the closest rows.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import Any
 from sqlglot import exp
 
 from zhiku.errors import ZhikuError
+from zhiku.structured.aggexec import AggResult, execute
+from zhiku.structured.aggregate import AggQuery, detect, evidence
 from zhiku.structured.calc import Calculation, total
 from zhiku.structured.conditions import Parsed, fmt, parse
 from zhiku.structured.schema import TableSchema
@@ -39,6 +43,7 @@ class Result:
     calculation: Calculation | None = None
     rejected: str = ""
     seconds: float = 0.0
+    aggregate: AggResult | None = None
 
     def keys(self, rows: tuple[dict[str, Any], ...] | None = None) -> list[str]:
         """Key-column values of the matching rows (or of ``rows``)."""
@@ -51,7 +56,32 @@ class Result:
                 "via": self.via, "sql": self.sql, "conditions": self.conditions,
                 "score": self.parsed.score, "rows": self.keys(), "closest": self.keys(self.closest),
                 "rejected": self.rejected or None,
-                "calculation": self.calculation.text() if self.calculation else None}
+                "calculation": self.calculation.text() if self.calculation else None,
+                **({"value": self.aggregate.value(), "aggregate": self.aggregate.detail()}
+                   if self.aggregate is not None else {})}
+
+
+@dataclass(frozen=True)
+class Pick:
+    """The table a question is about, its parse, the evidence score and the aggregate
+    it asks for (None: a row question)."""
+
+    table: TableSchema
+    parsed: Parsed
+    score: float
+    aggregate: AggQuery | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How the rows are queried: who wrote the query, its WHERE, the conditions in words,
+    the row statement and the aggregate (None: list the rows)."""
+
+    via: str
+    where: exp.Expression | None
+    label: str
+    sql: str
+    aggregate: AggQuery | None = None
 
 
 def _evidence(table: TableSchema, p: Parsed) -> float:
@@ -89,8 +119,8 @@ def in_scope(t: TableSchema, scope: Any) -> bool:
             and (not scope.section_id or sec == scope.section_id or sec.startswith(scope.section_id + ".")))
 
 
-def choose(catalog: Catalog, question: str, scope: Any = None) -> tuple[TableSchema, Parsed, float] | None:
-    """The table a condition question is about, its parse and the evidence score.
+def choose(catalog: Catalog, question: str, scope: Any = None) -> Pick | None:
+    """The table a condition or aggregate question is about, its parse and the evidence.
 
     Tables inside ingested prose documents need stronger evidence (2) than configured
     sources and ingested spreadsheets (1), so a law that happens to hold a table does
@@ -102,22 +132,24 @@ def choose(catalog: Catalog, question: str, scope: Any = None) -> tuple[TableSch
         scope: the ask's Scope (documents, section), or None for everything.
 
     Returns:
-        (table, parse, score) or None when no table fits.
+        The pick, or None when no table fits.
     """
     best = None
     for t in catalog.tables:
         if not in_scope(t, scope):
             continue
         p = parse(question, t)
-        if not p.conditions and p.order is None:
-            continue
-        ev = _evidence(t, p)
+        found = detect(question, t, p)
+        agg, p = found if found is not None else (None, p)
+        if not p.conditions and p.order is None and (agg is None or not (p.table_named or agg.group)):
+            continue  # an aggregate over a whole table names the table or a group column
+        ev = _evidence(t, p) + evidence(agg, p)
         if ev < _needed(t):
             continue
         rank = (ev, t.kind != "document")
         if best is None or rank > best[0]:
-            best = (rank, t, p, ev)
-    return None if best is None else (best[1], best[2], best[3])
+            best = (rank, Pick(t, p, ev, agg))
+    return None if best is None else best[1]
 
 
 def rule_sql(table: TableSchema, p: Parsed, dialect: str) -> str:
@@ -131,19 +163,36 @@ def rule_sql(table: TableSchema, p: Parsed, dialect: str) -> str:
     return stmt.sql(dialect=dialect)
 
 
-def _llm_query(cfg: Any, catalog: Catalog, table: TableSchema, question: str):
-    """(sql, rows, label) from the ``sql`` model, or None offline. Raises SQLRejected
-    or ZhikuError when its statement is unusable."""
+def _llm_plan(cfg: Any, catalog: Catalog, pick: Pick, question: str) -> Plan | None:
+    """The ``sql`` model's query as a plan, or None offline. A row query for a question
+    the rules read as an aggregate keeps the rules' aggregate. Raises SQLRejected or
+    ZhikuError when its statement is unusable."""
     from zhiku.llm import client_for
     from zhiku.structured.text2sql import SQLReply, constrain, label, prompt
 
     client = client_for(cfg, "sql")
     if client is None:
         return None
-    dialect = catalog.dialect(table)
-    reply = client.json(prompt(table, question, dialect), SQLReply)
-    sql, cond = constrain(reply.sql, table, catalog.row_limit, dialect)
-    return sql, catalog.run(table, sql), label(cond, table)
+    dialect = catalog.dialect(pick.table)
+    reply = client.json(prompt(pick.table, question, dialect), SQLReply)
+    c = constrain(reply.sql, pick.table, catalog.row_limit, dialect)
+    return Plan("llm", c.where, label(c.where, pick.table), c.sql, c.aggregate or pick.aggregate)
+
+
+def _rule_plan(catalog: Catalog, pick: Pick) -> Plan:
+    p = pick.parsed
+    where = exp.and_(*[c.sql() for c in p.conditions]) if p.conditions else None
+    return Plan("rules", where, p.label(), rule_sql(pick.table, p, catalog.dialect(pick.table)),
+                pick.aggregate)
+
+
+def _execute(catalog: Catalog, table: TableSchema, plan: Plan):
+    """(statement run, rows, aggregate result or None)."""
+    if plan.aggregate is not None:
+        res = execute(catalog, table, plan.where, plan.aggregate)
+        return res.sql, res.rows, res
+    rows = catalog.run(table, plan.sql)
+    return rows.sql, tuple(row_dicts(rows)), None
 
 
 def _closest(catalog: Catalog, table: TableSchema, p: Parsed) -> tuple[dict[str, Any], ...]:
@@ -175,29 +224,26 @@ def run(kb: Any, question: str, scope: Any = None) -> Result | None:
     """
     t0 = time.perf_counter()
     catalog = catalog_for(kb)
-    picked = choose(catalog, question, scope)
-    if picked is None:
+    pick = choose(catalog, question, scope)
+    if pick is None:
         return None
-    table, p, _ = picked
-    rejected, via = "", "rules"
-    llm = None
+    table, p = pick.table, pick.parsed
+    rejected, plan = "", None
     try:
-        llm = _llm_query(kb.config, catalog, table, question)
-    except ZhikuError as e:  # SQLRejected, LLMError: fall back to the rules
-        rejected = str(e)
-    if llm is not None:
-        sql, rows, label = llm
-        via = "llm"
-    else:
-        sql = rule_sql(table, p, catalog.dialect(table))
-        rows, label = catalog.run(table, sql), p.label()
-    found = tuple(row_dicts(rows))
-    closest = () if found or via == "llm" else _closest(catalog, table, p)
+        plan = _llm_plan(kb.config, catalog, pick, question)
+        done = _execute(catalog, table, plan) if plan is not None else None
+    except ZhikuError as e:  # SQLRejected, LLMError, a failing query: fall back to the rules
+        rejected, plan = str(e), None
+    if plan is None:
+        plan = _rule_plan(catalog, pick)
+        done = _execute(catalog, table, plan)
+    sql, found, agg = done
+    closest = () if found or plan.via == "llm" else _closest(catalog, table, p)
     calc = None
-    if len(found) == 1:
+    if len(found) == 1 and agg is None:
         calc = total(question, found[0], list(p.mentioned), 1)
-    return Result(table, p, rows.sql, via, label or p.label(), found, closest, calc, rejected,
-                  time.perf_counter() - t0)
+    return Result(table, p, sql, plan.via, plan.label or p.label(), found, closest, calc, rejected,
+                  time.perf_counter() - t0, agg)
 
 
 def ask_structured(kb: Any, question: str, documents: Callable[[str], Answer],

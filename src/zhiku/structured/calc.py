@@ -1,8 +1,9 @@
 """A safe calculation step: arithmetic on retrieved values, nothing else.
 
 「去上海出差三天，住宿和交通一共能报销多少？」 → 住宿标准 600 元/天 × 3 天 + 交通费 1200 元.
-Expressions are parsed with :mod:`ast` and only numbers, names bound to values, + - × ÷
-and parentheses are evaluated (no calls, attributes, subscripts or comprehensions).
+Expressions are parsed with :mod:`ast` and only numbers, names bound to values, + - × ÷,
+parentheses and the two calls ``max(…)`` / ``min(…)`` are evaluated (no other calls,
+attributes, subscripts or comprehensions).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from zhiku.structured.units import quantities
 
 _BIN = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
 _UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos}
+_CALLS = {"max": max, "min": min}
 TOTAL = re.compile(r"一共|合计|总共|共计|总计|加起来|总额|总费用|最多能报|共能|共可")
 
 
@@ -27,7 +29,8 @@ def evaluate(expression: str, values: Mapping[str, float]) -> float:
     """Evaluate an arithmetic expression over named values.
 
     Args:
-        expression: e.g. ``"rate * days + fare"``; only + - * / ( ) numbers and names.
+        expression: e.g. ``"rate * days + fare"``; only + - * / ( ) numbers, names and
+            ``max(a, b, …)`` / ``min(a, b, …)``.
         values: name → number.
 
     Returns:
@@ -52,6 +55,10 @@ def evaluate(expression: str, values: Mapping[str, float]) -> float:
             return _BIN[type(node.op)](ev(node.left), ev(node.right))
         if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
             return _UNARY[type(node.op)](ev(node.operand))
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CALLS
+                and node.args and not node.keywords
+                and not any(isinstance(a, ast.Starred) for a in node.args)):
+            return _CALLS[node.func.id](ev(a) for a in node.args)
         raise ZhikuError(f"cannot calculate {expression!r}: {ast.dump(node)[:40]} is not allowed")
 
     try:
@@ -74,7 +81,7 @@ class Calculation:
         pieces = []
         for name, value, unit, marker in self.terms:
             mark = f" [{marker}]" if marker else ""
-            pieces.append(f"{name} {fmt(value)} {unit}{mark}".strip())
+            pieces.append(" ".join(x for x in (name, fmt(value), unit) if x) + mark)
         expr = self.expression.replace("*", "×").replace("/", "÷")
         for i, p in enumerate(pieces):
             expr = re.sub(rf"\bv{i}\b", lambda _m, p=p: p, expr)

@@ -1,5 +1,6 @@
 """Structured results in words: the conditions, the rows cited one by one, the closest
-rows when none match, a calculation with each number cited, and the documents' part."""
+rows when none match, a calculation or an aggregate with each number cited, and the
+documents' part."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from zhiku.structured.aggexec import AggResult, AggValue, value_text
+from zhiku.structured.aggregate import group_key
 from zhiku.structured.answer import Result, citation_for
 from zhiku.structured.conditions import fmt
 from zhiku.structured.conditions import OP_WORDS as _OP_WORDS
@@ -53,7 +56,9 @@ def compose(kb: Any, res: Result) -> tuple[str, list[Citation]]:
         cites.append(citation_for(res, row, len(cites) + 1, line))
         return cites[-1].marker
 
-    if res.calculation is not None and res.rows:
+    if res.aggregate is not None and res.rows:
+        lines += aggregate_lines(res, res.aggregate, cite)
+    elif res.calculation is not None and res.rows:
         m = cite(res.rows[0])
         calc = replace(res.calculation, terms=tuple((n, v, u, m if mk else 0)
                                                     for n, v, u, mk in res.calculation.terms))
@@ -68,12 +73,72 @@ def compose(kb: Any, res: Result) -> tuple[str, list[Citation]]:
             lines.append(f"……另有 {len(res.rows) - SHOWN} 条未列出。")
     else:
         lines.append(f"{where} 中没有满足{cond}的记录。")
+        if res.aggregate is not None:
+            lines += [f"{v.aggregate.label()}为 0 {res.aggregate.query.classifier}。"
+                      if v.aggregate.func.value == "count" else f"因此无法计算{v.aggregate.label()}。"
+                      for v in res.aggregate.values]
         if res.closest:
             lines.append("最接近的是：")
             for row in res.closest:
                 lines.append(f"- {row_line(res, row)} [{cite(row)}]")
     lines += list(res.parsed.notes)
     return "\n".join(lines), _with_pages(kb, res, cites)
+
+
+def aggregate_lines(res: Result, agg: AggResult, cite) -> list[str]:  # noqa: ANN001 - cite: row → marker
+    """An aggregate in words: the conditions, the value(s) with units, the formula over
+    the cited cells, then the rows (every covered row is cited, in formula order).
+
+    Args:
+        res: the structured result.
+        agg: its aggregate.
+        cite: cites a row and returns its marker (markers follow ``agg.rows``).
+
+    Returns:
+        The lines of the answer.
+    """
+    marks = [cite(row) for row in agg.rows]
+    t, q = res.table, agg.query
+    where = f"{t.source} › {t.title} 中满足「{res.conditions}」的记录" if res.conditions \
+        else f"{t.source} › {t.title} 的全部记录"
+    lines = []
+    if q.group is None:
+        said = "；".join(f"{v.aggregate.label()}为 {value_text(v, q.classifier)}{_holders(res, agg, v)}"
+                        for v in agg.values)
+        lines.append(f"{where}共 {len(agg.rows)} 条，{said}。")
+        lines += [f"计算：{v.aggregate.label()} = {v.calculation.text()}" for v in agg.values if v.calculation]
+    else:
+        groups = list(dict.fromkeys(v.group for v in agg.values))
+        lines.append(f"{where}按 {q.group.name} 分为 {len(groups)} 组：")
+        for g in groups:
+            lines.append(f"- {g}：" + "；".join(_group_part(agg, v, q.classifier)
+                                               for v in agg.values if v.group == g))
+    if not agg.complete:
+        lines.append(f"（记录超过 {len(agg.rows)} 条的上限，数值由数据库按全部记录计算，只引用前 "
+                     f"{len(agg.rows)} 条）")
+    for i, row in enumerate(agg.rows[:SHOWN] if q.group is None else (), 1):
+        lines.append(f"{i}. {row_line(res, row)} [{marks[i - 1]}]")
+    rest = marks[SHOWN:] if q.group is None else []
+    if rest:
+        lines.append(f"……另有 {len(rest)} 条未列出（[{rest[0]}]–[{rest[-1]}]）。")
+    return lines
+
+
+def _holders(res: Result, agg: AggResult, v: AggValue) -> str:
+    """The rows holding a largest / smallest value: ``（IH80-50-200 [4]）``."""
+    if not v.extreme:
+        return ""
+    key = res.table.key_column.sql
+    return "（" + "、".join(f"{fmt(agg.rows[m - 1].get(key))} [{m}]" for m in v.extreme) + "）"
+
+
+def _group_part(agg: AggResult, v: AggValue, classifier: str) -> str:
+    """One group's value: its formula, or for a count the cited rows of the group."""
+    if v.calculation is not None:
+        return f"{v.aggregate.label()} = {v.calculation.text()}"
+    g = agg.query.group
+    marks = [i for i, r in enumerate(agg.rows, 1) if g is not None and group_key(r.get(g.sql)) == v.group]
+    return f"{v.aggregate.label()} {value_text(v, classifier)} " + " ".join(f"[{m}]" for m in marks)
 
 
 def _with_pages(kb: Any, res: Result, cites: list[Citation]) -> list[Citation]:
