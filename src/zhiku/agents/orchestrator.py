@@ -63,10 +63,13 @@ class Orchestrator:
                 s.close()
 
     def context(self, scope: Scope, mode: Mode) -> str:
-        """What a cached answer depends on besides its question: scope, mode, settings."""
+        """What a cached answer depends on besides its question: scope, mode, settings and
+        the zhiku release (an upgrade may answer differently)."""
+        from zhiku import __version__
+
         cfg = self.kb.config.model_dump(mode="json")
-        raw = json.dumps({"scope": repr(scope), "mode": mode.value, "config": cfg}, sort_keys=True,
-                         default=str, ensure_ascii=False)
+        raw = json.dumps({"scope": repr(scope), "mode": mode.value, "config": cfg, "zhiku": __version__},
+                         sort_keys=True, default=str, ensure_ascii=False)
         return hashlib.sha1(raw.encode()).hexdigest()
 
     # -- asking ------------------------------------------------------------------------------
