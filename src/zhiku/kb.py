@@ -354,12 +354,17 @@ class KnowledgeBase:
         return rep
 
     # -- reading helpers ------------------------------------------------------------------
-    def idf(self, term: str) -> float:
-        """Robertson–Spärck Jones IDF of a term over chunks: ln(1 + (N - df + .5)/(df + .5))."""
+    def chunk_count(self) -> int:
+        """How many chunks the store holds (at least 1; remembered until the next ingest)."""
         if self._n_chunks is None:
             self._n_chunks = max(self.store.count()["chunks"], 1)
+        return self._n_chunks
+
+    def idf(self, term: str) -> float:
+        """Robertson–Spärck Jones IDF of a term over chunks: ln(1 + (N - df + .5)/(df + .5))."""
+        n = self.chunk_count()
         df = self.store.doc_frequency(term)
-        return math.log(1.0 + (self._n_chunks - df + 0.5) / (df + 0.5))
+        return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
     def titles(self) -> TitleIndex:
         """Index of document titles for resolving named laws (rebuilt after ingest)."""

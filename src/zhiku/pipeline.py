@@ -20,7 +20,7 @@ from zhiku.kb import KnowledgeBase
 from zhiku.retrieve.clause import ClauseRef
 from zhiku.retrieve.fusion import FusionMode, fuse
 from zhiku.rerank import rerank
-from zhiku.retrieve.segment import query_terms
+from zhiku.retrieve.segment import focus_terms, query_terms
 from zhiku.retrieve.synonyms import load_synonyms
 from zhiku.types import Answer, AskEvent, Hit, Route, TraceStep
 
@@ -148,6 +148,10 @@ def retrieve(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: 
     if used:  # the term dictionary: search the words documents use as well (报账 → 报销)
         kw_terms = list(dict.fromkeys(kw_terms + query_terms(kb.segment(canon))))
         trace.append(TraceStep("synonyms", 0.0, {"replaced": used}))
+    focused = focus_terms(kw_terms, kb.store.doc_frequency, kb.chunk_count())
+    if len(focused) < len(kw_terms):  # a long narrative: search its telling words only
+        trace.append(TraceStep("focus", 0.0, {"terms": len(kw_terms), "kept": len(focused)}))
+        kw_terms = focused
     ref = ClauseRef((), (), None)
     exact: list[Hit] = []
     if structured:

@@ -123,6 +123,41 @@ def make_mixed() -> Segmenter:
     return seg
 
 
+# A question with this many distinct search terms is a narrative (a case description, a
+# pasted e-mail), not a question; short questions in the laws sets have at most ~40.
+LONG_QUESTION_TERMS = 60
+# In a narrative, a term found in more than this share of chunks (and in more than
+# COMMON_MIN_CHUNKS of them) carries no topic: 年/日/人/行为/适用. Summed over a hundred
+# such terms, BM25 rewards long passages that merely share the narrative's common words.
+COMMON_SHARE = 0.02
+COMMON_MIN_CHUNKS = 50
+
+
+def focus_terms(terms: list[str], df: Callable[[str], int], n_chunks: int) -> list[str]:
+    """The terms of a long narrative question worth searching: its common terms dropped.
+
+    Verbose queries bury the few telling words under many frequent ones (Bendersky and
+    Croft 2008, "Discovering key concepts in verbose queries"); the frequent ones are
+    cut by document frequency, so the rare terms that decide BM25 stay. Short questions
+    are returned unchanged.
+
+    Args:
+        terms: the question's search terms (see :func:`query_terms`).
+        df: how many chunks contain a term.
+        n_chunks: how many chunks there are.
+
+    Returns:
+        ``terms`` without those in more than ``COMMON_SHARE`` of the chunks (and more than
+        ``COMMON_MIN_CHUNKS``), when there are at least ``LONG_QUESTION_TERMS`` terms and
+        something is left; otherwise ``terms`` itself.
+    """
+    if len(terms) < LONG_QUESTION_TERMS:
+        return terms
+    ceiling = max(COMMON_SHARE * n_chunks, COMMON_MIN_CHUNKS)
+    kept = [t for t in terms if df(t) <= ceiling]
+    return kept or terms
+
+
 def query_terms(tokens: list[str]) -> list[str]:
     """Drop question words; keep order and duplicates out."""
     seen: dict[str, None] = {}
