@@ -14,7 +14,9 @@ def test_everyday_question_cites_the_right_article(kb):
     ans = ask(kb, "试用期最长多久")
     assert not ans.refused
     cited = {(c.doc_path.rsplit("/", 1)[-1], c.article) for c in ans.citations}
-    assert ("劳动合同法(2012-12-28).md", "第十九条") in cited
+    # 劳动法 第二十一条 says it word for word (试用期最长不得超过六个月); 劳动合同法 第十九条
+    # gives the limits per contract length. Either is the right place; nothing else is.
+    assert cited and cited <= {("劳动合同法(2012-12-28).md", "第十九条"), ("劳动法(2018-12-29).md", "第二十一条")}
     assert "[1]" in ans.text
     for c in ans.citations:
         assert c.quote and c.label().startswith("中华人民共和国")

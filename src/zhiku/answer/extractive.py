@@ -12,6 +12,14 @@ from zhiku.types import Citation, Hit
 _SENT = re.compile(r"[^。！？\n]+[。！？]?")
 _CLAUSE = re.compile(r"[^；]+；?")
 LONG_SENTENCE = 160
+# Measured on the gate, everyday-law and RGB sets (full ask, offline): a second source joins
+# only when its sentence covers 80 % of what the best one does, fill-ins need 70 % of the best
+# score; citation precision 0.50 → 0.53 (gate), 0.43 → 0.50 (laws), 0.79 → 0.81 (RGB) with
+# the answer-contains-gold rate unchanged.
+SECOND = 0.8
+FILL = 0.7
+LIST_CHARS = 400  # a lead-in ending in a colon brings the list items under it, up to this
+_LEAD_IN = re.compile(r"[：:]\s*$")
 
 
 @dataclass(frozen=True)
@@ -74,14 +82,40 @@ def compose(
         picked.append(Sentence(0, 0, hits[0].chunk.text, 1.0))
     else:
         picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences)
+    picked = _with_lists(picked, hits)
     picked.sort(key=lambda s: (s.hit_rank, s.pos))
     return _render(picked, hits)
 
 
+def _with_lists(picked: list[Sentence], hits: Sequence[Hit]) -> list[Sentence]:
+    """Each sentence that only announces a list (「下列各项个人所得，免征个人所得税：」) with
+    the items that follow it in its chunk, so the answer says what the list is; items
+    picked on their own are then dropped."""
+    out: list[Sentence] = []
+    covered: set[tuple[int, int]] = set()
+    for s in sorted(picked, key=lambda s: (s.hit_rank, s.pos)):
+        if (s.hit_rank, s.pos) in covered:
+            continue
+        if _LEAD_IN.search(s.text):
+            items, size = [], 0
+            for pos, nxt in split_sentences(hits[s.hit_rank].chunk.text):
+                if pos <= s.pos:
+                    continue
+                if size + len(nxt) > LIST_CHARS and items:
+                    break
+                items.append(nxt)
+                covered.add((s.hit_rank, pos))
+                size += len(nxt)
+            s = Sentence(s.hit_rank, s.pos, s.text + "".join(items), s.score)
+        out.append(s)
+    return [s for s in out if (s.hit_rank, s.pos) not in covered]
+
+
 def _pick(terms, hits, idf, max_chars: int, max_sentences: int) -> list[Sentence]:
-    """Each of the two best hits contributes its best sentence when retrieval ranks it
-    close to the top (score at least 80 % of the best hit's); the rest is filled greedily
-    with sentences scoring at least 60 % of the best sentence."""
+    """The best-covering sentence first; another hit's best sentence joins it when that
+    hit ranks close to the top (retrieval score at least 80 % of the best hit's) and the
+    sentence covers nearly as much of the question (:data:`SECOND`); the rest is filled
+    greedily with sentences scoring at least :data:`FILL` of the best sentence."""
     cands = []
     for r, h in enumerate(hits):
         for pos, s in split_sentences(h.chunk.text):
@@ -94,13 +128,14 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int) -> list[Sentence
     for r in (0, 1):
         top = next((c for c in cands if c.hit_rank == r), None)
         close = r < len(hits) and hits[r].score >= 0.8 * hits[0].score
-        if top is not None and top not in picked and close and top.score > 0.15 / (r + 1):
+        if (top is not None and top not in picked and close and top.score > 0.15 / (r + 1)
+                and (r == 0 or top.score - 0.15 / (r + 1) >= SECOND * (best - 0.15 / (cands[0].hit_rank + 1)))):
             picked.append(top)
     used = sum(len(s.text) for s in picked)
     for s in cands:
         if len(picked) >= max_sentences:
             break
-        if s in picked or used + len(s.text) > max_chars or s.score < 0.6 * best:
+        if s in picked or used + len(s.text) > max_chars or s.score < FILL * best:
             continue
         picked.append(s)
         used += len(s.text)
