@@ -58,12 +58,14 @@ bench-reingest: venv
 # Every golden set, flat BM25 / flat dense / hybrid / full side by side (needs ../shared/data).
 bench-quality: venv
 	$(BIN)/python benchmarks/bench_quality.py
+	$(BIN)/python benchmarks/headline.py
 
 eval-report: bench-quality
 
 # Ingest rates and query latency at 10k, 100k and 1M chunks (needs ../shared/data/laws).
 bench-speed: venv
 	$(BIN)/python benchmarks/bench_speed.py --write
+	$(BIN)/python benchmarks/headline.py
 
 # Regenerates every section of docs/benchmarks.md and docs/eval.md (vectors cached after the first run).
 bench: bench-quality bench-speed bench-reingest bench-store bench-serve bench-pdf bench-embed
