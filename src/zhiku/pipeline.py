@@ -148,8 +148,9 @@ def retrieve(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: 
     if used:  # the term dictionary: search the words documents use as well (报账 → 报销)
         kw_terms = list(dict.fromkeys(kw_terms + query_terms(kb.segment(canon))))
         trace.append(TraceStep("synonyms", 0.0, {"replaced": used}))
-    focused = focus_terms(kw_terms, kb.store.doc_frequency, kb.chunk_count())
-    if len(focused) < len(kw_terms):  # a long narrative: search its telling words only
+    # a long narrative searches its telling words only (not in the flat baseline)
+    focused = focus_terms(kw_terms, kb.store.doc_frequency, kb.chunk_count()) if structured else kw_terms
+    if len(focused) < len(kw_terms):
         trace.append(TraceStep("focus", 0.0, {"terms": len(kw_terms), "kept": len(focused)}))
         kw_terms = focused
     ref = ClauseRef((), (), None)
