@@ -1,0 +1,1 @@
+"""Test suite (a package, so test folders such as agents/ never shadow installed packages)."""
