@@ -68,7 +68,7 @@ bench-speed: venv
 	$(BIN)/python benchmarks/headline.py
 
 # Regenerates every section of docs/benchmarks.md and docs/eval.md (vectors cached after the first run).
-bench: bench-quality bench-speed bench-reingest bench-store bench-serve bench-pdf bench-embed
+bench: bench-quality bench-speed bench-reingest bench-store bench-store-eval bench-serve bench-pdf bench-embed
 
 # Debian's Chromium (and a CJK font for readable screenshots) for the web UI test; Playwright
 # drives it and never downloads a browser. Installed when missing and we are root (CI).
@@ -84,6 +84,10 @@ bench-serve: venv
 
 # Query latency of the Milvus store (Milvus Lite) against LanceDB at 10k and 100k chunks
 # (needs ../shared/data/laws); writes its section of docs/benchmarks.md.
-.PHONY: bench-store
+.PHONY: bench-store bench-store-eval
 bench-store: venv
 	$(BIN)/python benchmarks/bench_store.py
+
+# clause lookup over the whole laws corpus on LanceDB and on Milvus Lite (needs ../shared/data).
+bench-store-eval: venv
+	$(BIN)/python benchmarks/bench_store_eval.py
