@@ -38,3 +38,13 @@ def test_a_second_source_that_covers_little_is_not_cited():
     text, cites = compose(_terms(), hits, lambda t: 1.0)
     assert [c.article for c in cites] == ["第二十三条"]
     assert "医学生" not in text
+
+
+def test_another_articles_list_item_is_not_quoted_alone():
+    # 民法典 第一千零四十七条 and an item of 第一千零五十一条 (the cases of an invalid marriage)
+    age = "第一千零四十七条 结婚年龄，男不得早于二十二周岁，女不得早于二十周岁。"
+    invalid = "第一千零五十一条 有下列情形之一的，婚姻无效：\n（一）重婚；\n（二）有禁止结婚的亲属关系；\n（三）未到法定婚龄。"
+    hits = [_hit(1, "第一千零四十七条", age, 0.0330), _hit(2, "第一千零五十一条", invalid, 0.0329)]
+    idf = {"结婚": 3.0, "法定": 1.0, "年龄": 1.0}.get  # 结婚 is the rare word, as in the corpus
+    text, cites = compose(["结婚", "法定", "年龄"], hits, idf)
+    assert "二十二周岁" in text and "（二）" not in text and "（三）" not in text

@@ -20,6 +20,8 @@ SECOND = 0.8
 FILL = 0.7
 LIST_CHARS = 400  # a lead-in ending in a colon brings the list items under it, up to this
 _LEAD_IN = re.compile(r"[：:]\s*$")
+# a list item (（二）…, 二、…, 2. …): out of its list it can say the opposite of its lead-in
+_ITEM = re.compile(r"^(?:（[一二三四五六七八九十百]+）|[一二三四五六七八九十]+、|\d+[.、．]\s*\D)")
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,8 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int) -> list[Sentence
         return []
     best = cands[0].score
     picked: list[Sentence] = [cands[0]]
+    # another hit's list items are not quoted without the sentence that introduces them
+    cands = [c for c in cands if c.hit_rank == cands[0].hit_rank or not _ITEM.match(c.text)]
     for r in (0, 1):
         top = next((c for c in cands if c.hit_rank == r), None)
         close = r < len(hits) and hits[r].score >= 0.8 * hits[0].score
