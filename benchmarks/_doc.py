@@ -28,6 +28,28 @@ def shared_laws(shared: str | Path) -> Path | None:
     return None
 
 
+def run_eval(args: list[str], env: dict[str, str], what: str) -> tuple[dict, str]:
+    """Run ``zhiku eval ARGS --json FILE --quiet`` in a subprocess (so it imports the code as
+    it is now) and return its JSON numbers and its printed tables.
+
+    Raises:
+        SystemExit: the eval failed (its stderr tail says why, ``what`` says which run).
+    """
+    import json
+    import sys
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        out = Path(f.name)
+    cmd = [sys.executable, "-m", "zhiku.cli", "eval", *args, "--json", str(out), "--quiet"]
+    p = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env={**os.environ, **env})
+    if p.returncode:
+        raise SystemExit(f"zhiku eval failed for {what}:\n{p.stderr[-2000:]}")
+    data = json.loads(out.read_text(encoding="utf-8"))
+    out.unlink()
+    return data, p.stdout
+
+
 def machine() -> str:
     """One line: date, commit, machine, cores, Python."""
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,

@@ -16,9 +16,6 @@ other versions (`--gold-only`).
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -26,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _doc import ROOT, machine  # noqa: E402
+from _doc import ROOT, machine, run_eval  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -81,22 +78,15 @@ COLUMNS = [("R@1", "recall_1"), ("R@5", "recall_5"), ("R@10", "recall_10"), ("MR
 
 
 def _eval(run: Run, flat: bool, modes: str, quiet_log: Path) -> dict:
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        out = Path(f.name)
-    args = [sys.executable, "-m", "zhiku.cli", "eval", *run.sets, "--corpus", run.corpus,
-            "--mode", modes, "--json", str(out), "--quiet", *run.extra]
+    args = [*run.sets, "--corpus", run.corpus, "--mode", modes, *run.extra]
     args += ["--flat", "--route", "off"] if flat else ["--route", "both"]
     if not run.dense:
         args.append("--no-dense")
-    p = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env={**os.environ, **run.env})
-    if p.returncode:
-        raise SystemExit(f"zhiku eval failed for {run.name}:\n{p.stderr[-2000:]}")
+    data, stdout = run_eval(args, run.env, run.name)
     with quiet_log.open("a", encoding="utf-8") as log:
         log.write(f"\n## {run.title}{' (flat)' if flat else ''}\n\n"
-                  f"`zhiku eval {' '.join(_short(a) for a in args[4:] if a not in (str(out), '--json', '--quiet'))}`\n\n")
-        log.write("\n".join(l for l in p.stdout.splitlines() if not l.startswith("wrote ")).strip() + "\n")
-    data = json.loads(out.read_text(encoding="utf-8"))
-    out.unlink()
+                  f"`zhiku eval {' '.join(_short(a) for a in args)}`\n\n")
+        log.write("\n".join(l for l in stdout.splitlines() if not l.startswith("wrote ")).strip() + "\n")
     return data
 
 

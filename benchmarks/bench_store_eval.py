@@ -11,16 +11,12 @@ into it: about 1 min for LanceDB, 4 min for Milvus Lite here).
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _doc import ROOT, shared_laws, write_section  # noqa: E402
+from _doc import ROOT, run_eval, shared_laws, write_section  # noqa: E402
 
 STORES = [("LanceDB", {}), ("Milvus Lite", {"ZHIKU_STORE": "index.db"})]
 KEYS = [("R@1", "recall_1"), ("R@5", "recall_5"), ("R@10", "recall_10"), ("MRR@10", "mrr_10"),
@@ -29,17 +25,10 @@ KEYS = [("R@1", "recall_1"), ("R@5", "recall_5"), ("R@10", "recall_10"), ("MRR@1
 
 def run(shared: Path, env: dict[str, str]) -> tuple[dict, float]:
     """The ``all`` summary row of one eval run, and its wall time in seconds."""
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        out = Path(f.name)
-    args = [sys.executable, "-m", "zhiku.cli", "eval", str(shared / "eval/laws/clause_lookup.jsonl"),
-            "--corpus", str(shared / "laws"), "--no-dense", "--mode", "bm25", "--route", "off",
-            "--json", str(out), "--quiet"]
+    args = [str(shared / "eval/laws/clause_lookup.jsonl"), "--corpus", str(shared / "laws"),
+            "--no-dense", "--mode", "bm25", "--route", "off"]
     t0 = time.perf_counter()
-    p = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env={**os.environ, **env})
-    if p.returncode:
-        raise SystemExit(f"zhiku eval failed ({env or 'default store'}):\n{p.stderr[-2000:]}")
-    data = json.loads(out.read_text(encoding="utf-8"))
-    out.unlink()
+    data, _ = run_eval(args, env, str(env or "the default store"))
     summary = next(iter(data["sets"].values()))["summary"]
     return next(r for r in summary if r["kind"] == "all" and r["mode"] == "bm25"), time.perf_counter() - t0
 
