@@ -62,6 +62,11 @@ def static_runs(shared: Path) -> list[tuple[Run, tuple[Pass, ...]]]:
                  "keyword only)", sets, laws), WHOLE)]
 
 
+def _short_arg(arg: str, shared: str) -> str:
+    """An argument as written in the docs: the shared data folder as ``../shared/data``."""
+    return "../shared/data" + arg[len(shared):] if arg.startswith(shared) else _short(arg)
+
+
 def _eval(run: Run, p: Pass, log: Path) -> dict:
     args = [*run.sets, "--corpus", run.corpus, "--mode", p.modes, *run.extra, "--route", "off"]
     args += ["--flat"] if p.flat else []
@@ -70,7 +75,7 @@ def _eval(run: Run, p: Pass, log: Path) -> dict:
     with log.open("a", encoding="utf-8") as f:
         f.write(f"\n#### embedder {p.embedder}{' (flat)' if p.flat else ''}\n\n"
                 f"`{' '.join(f'{k}={v}' for k, v in env.items())} zhiku eval "
-                f"{' '.join(_short(a) for a in args)}`\n\n")
+                f"{' '.join(_short_arg(a, str(Path(run.corpus).parent)) for a in args)}`\n\n")
         f.write("\n".join(l for l in stdout.splitlines() if not l.startswith("wrote ")).strip() + "\n")
     return data
 
