@@ -20,5 +20,5 @@ def ask(kb, question, mode=Mode.HYBRID, scope=Scope(), qtype=None, tables=True, 
 
 
 def ask_stream(kb, question, mode=Mode.HYBRID, scope=Scope(), qtype=None, tables=True, **kw):
-    """:func:`zhiku.ask.flow.ask_stream` of :func:`query`."""
-    return flow.ask_stream(kb, query(question, mode, scope, qtype, tables, **kw))
+    """:func:`zhiku.ask.flow.ask_stream` of :func:`query`, LLM tokens streamed."""
+    return flow.ask_stream(kb, query(question, mode, scope, qtype, tables, **{"stream": True, **kw}))

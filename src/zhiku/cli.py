@@ -53,13 +53,13 @@ def _print_answer(ans, as_json: bool, session: str | None = None) -> None:
     _print_details(ans)
 
 
-def _query(kb, a: argparse.Namespace, question: str, history: tuple = ()):
+def _query(kb, a: argparse.Namespace, question: str, history: tuple = (), stream: bool = False):
     """The Query of ``zhiku ask``/``chat`` from its options."""
     from zhiku.ask import Mode, Query
 
     return Query(question, history, _scope(kb, a), Mode.from_str(a.mode), getattr(a, "qtype", None),
                  False if getattr(a, "no_cache", False) else None, agent=getattr(a, "agent", False),
-                 stream=not getattr(a, "no_stream", False))
+                 stream=stream)
 
 
 def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
@@ -69,8 +69,9 @@ def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
     if a.no_route:
         cfg = cfg.model_copy(update={"routing": False})
     kb = _open(cfg)
-    q = _query(kb, a, a.question)
-    if a.json or a.no_stream or client_for(cfg, "answerer") is None:
+    live = not (a.json or a.no_stream) and client_for(cfg, "answerer") is not None
+    q = _query(kb, a, a.question, stream=live)
+    if not live:
         _print_answer(ask(kb, q), a.json)
         return 0
     print(f"问：{a.question}")  # live tokens from the LLM answerer

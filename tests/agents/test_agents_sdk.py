@@ -135,7 +135,7 @@ def test_example_without_a_model_calls_each_tool(kb, tmp_path):
     assert lines[:3] == [  # the specs (web_search is off), then list_chapters
         "list_chapters(document?): List documents, or one document's chapter tree (section ids for read_section).",
         "read_section(document, section_id): Read one chapter/section of a document in full, as numbered evidence blocks.",
-        "search_knowledge(query, document?, k?): Search the knowledge base; returns numbered evidence blocks to cite as [n]."]
+        "search_knowledge(query, document?, subindex?, k?): Search the knowledge base; returns numbered evidence blocks to cite as [n]."]
     assert any(x.startswith("中华人民共和国劳动合同法（2012-12-28，doc_id=") for x in lines)
     first = lines.index(next(x for x in lines if x.startswith("[1] ")))
     assert "试用期" in lines[first + 1]  # search_knowledge found the law's passages

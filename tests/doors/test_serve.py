@@ -72,7 +72,7 @@ def test_concurrent_first_asks_then_sigterm_during_an_ingest(laws_kb, tmp_path):
             (more / src.parent.name).mkdir(parents=True, exist_ok=True)
             (more / src.parent.name / f"修订稿{src.name}").write_text(
                 src.read_text(encoding="utf-8") + "\n\n附：修订稿。\n", encoding="utf-8")
-        job = httpx.post(f"{url}/api/ingest", json={"paths": [str(more)]}, timeout=30).json()
+        job = httpx.post(f"{url}/api/ingest", json={"paths": [str(more)]}, timeout=30).json()["job"]
         assert httpx.get(f"{url}/api/jobs/{job['id']}", timeout=10).json()["state"] == "running"
         t0 = time.monotonic()
         proc.send_signal(signal.SIGTERM)

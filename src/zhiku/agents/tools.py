@@ -33,8 +33,8 @@ class ReadSection(BaseModel):
     """Read one chapter/section of a document in full, as numbered evidence blocks."""
 
     document: str = Field(description="a document title (e.g. 劳动合同法) or doc_id")
-    section_id: str = Field("", description="a section id from list_chapters, e.g. 2 or 3.1; "
-                                            "empty for the whole document")
+    section_id: str = Field(description="a section id from list_chapters, e.g. 2 or 3.1; "
+                                        "empty for the whole document")
 
 
 class SearchKnowledge(BaseModel):

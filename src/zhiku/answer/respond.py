@@ -171,6 +171,7 @@ def _web_part(d: Draft) -> tuple[str, str, tuple[WebSource, ...], tuple[Removal,
         elif sent:
             removed.append(Removal("unsupported", sent, (), "no web result supports it"))
     rest = _WEB_MARKED.sub("", d.text)
+    rest = rest if re.search(r"\w", rest) else ""
     web_text = WEB_NOTE + "\n" + "".join(lines) if lines else ""
     return rest, web_text, tuple(used.values()), tuple(removed)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from zhiku.answer.respond import pieces
 from zhiku.ask import stages as s
-from zhiku.ask.query import Query, validate
+from zhiku.ask.query import Query
 from zhiku.ask.run import Run
 from zhiku.types import Answer, AskEvent
 
@@ -28,7 +28,7 @@ def ask_stream(kb: Any, query: Query) -> Iterator[AskEvent]:
             source is broken.
     """
     run = Run(kb)
-    q = run.step("validate", lambda r, n, x: validate(kb, x), query)
+    q = run.step("validate", s.validated, query)
     q = run.step("rewrite", s.rewrite, q)
     ans = run.step("cache", s.cache_lookup, q)
     cached = ans is not None

@@ -28,7 +28,7 @@ class Query:
         use_cache: consult and fill the answer cache (None: the ``cache`` setting).
         tables: answer condition questions over structured sources from their rows.
         agent: let the ``agent`` model drive the knowledge-base tools first.
-        stream: stream LLM tokens as they arrive (off: one completion).
+        stream: stream LLM tokens as they arrive (SSE, the live CLI; off: one completion).
     """
 
     question: str
@@ -39,7 +39,7 @@ class Query:
     use_cache: bool | None = None
     tables: bool = True
     agent: bool = False
-    stream: bool = True
+    stream: bool = False
 
     def but(self, **changes: Any) -> Query:
         """A copy with ``changes``."""

@@ -15,13 +15,20 @@ from zhiku.answer.finish import refusal as refusal_answer
 from zhiku.answer.prompts import QType
 from zhiku.answer.respond import Draft, Verified
 from zhiku.answer.respond import verify as verify_draft
-from zhiku.ask.query import Query
+from zhiku.ask.query import Query, validate
 from zhiku.ask.rewrite import RewriterRole, Turn
 from zhiku.ask.roles import perform, submit
 from zhiku.ask.search import Prepared, Retrieval, fused, prepare
 from zhiku.ask.workers import (AnswererRole, Drafting, Ranked, RerankerRole, RouterRole, Routing,
                                Searched, SearcherRole, SearchJob, WebSearcherRole)
 from zhiku.types import Answer, Hit
+
+
+def validated(run: Any, note: dict, q: Query) -> Query:
+    """The query checked (see :func:`zhiku.ask.query.validate`)."""
+    out = validate(run.kb, q)
+    note.update({"mode": out.mode.value, "history": len(out.history)})
+    return out
 
 
 def rewrite(run: Any, note: dict, q: Query) -> Query:
@@ -66,7 +73,7 @@ def cache_lookup(run: Any, note: dict, q: Query) -> Answer | None:
 
 def cache_store(run: Any, note: dict, q: Query, ans: Answer) -> None:
     """Keep the answer for the next ask of the same question."""
-    if uses_cache(run.kb, q) and not note.get("hit"):
+    if uses_cache(run.kb, q):
         from zhiku.ask.cache import cache_for
 
         note.update({"stored": cache_for(run.kb).store(q.question, cache_key(run.kb, q), ans)})

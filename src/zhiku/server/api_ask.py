@@ -51,13 +51,13 @@ class SearchRequest(BaseModel):
     versions: str = "current"
 
 
-def _events(request: Request, body: AskRequest, history: tuple = ()) -> Iterator[AskEvent]:
+def _events(request: Request, body: AskRequest, history: tuple = (), stream: bool = False) -> Iterator[AskEvent]:
     """The ask events; the first is computed here so bad input is a JSON error, not a stream."""
     from zhiku.ask import Mode, Query, ask_stream
 
     kb = request.app.state.kb
     scope = service.make_scope(kb, body.doc, body.section, body.subindex, body.versions)
-    gen = ask_stream(kb, Query(body.question, history, scope, Mode.from_str(body.mode)))
+    gen = ask_stream(kb, Query(body.question, history, scope, Mode.from_str(body.mode), stream=stream))
     first = next(gen)
     return chain([first], gen)
 
@@ -94,7 +94,7 @@ def ask(request: Request, body: AskRequest) -> dict[str, Any]:
 def ask_stream(request: Request, body: AskRequest) -> StreamingResponse:
     """Events ``step`` (a stage finished), ``delta`` (answer text), then ``answer`` (the
     same JSON as /api/ask); ``error`` if something fails mid-way."""
-    return StreamingResponse(_sse(_events(request, body)), media_type="text/event-stream",
+    return StreamingResponse(_sse(_events(request, body, stream=True)), media_type="text/event-stream",
                              headers=SSE_HEADERS)
 
 
@@ -126,7 +126,7 @@ def chat(request: Request, body: ChatRequest) -> dict[str, Any]:
 def chat_stream(request: Request, body: ChatRequest) -> StreamingResponse:
     """Events as /api/ask/stream; the ``answer`` event also carries ``session_id``."""
     sid = check_session_id(body.session_id) if body.session_id else None
-    events = _events(request, body, _history(request, body))
+    events = _events(request, body, _history(request, body), stream=True)
     store = _sessions(request)
 
     def remember(ans: dict[str, Any]) -> dict[str, Any]:
