@@ -96,7 +96,7 @@ def test_index_pins_the_static_embedder(tiny, tmp_path):
     kb = KnowledgeBase(load_config(home=home, embedder="static"))
     rep = kb.ingest([LAW], progress=False)
     assert not rep.failed and kb.store.active.embedder == kb.embedder.name
-    from zhiku.pipeline import Mode, retrieve
+    from zhiku.ask.search import Mode, retrieve
 
     hits = retrieve(kb, "公司解除劳动合同要给经济补偿吗", Mode.DENSE, route=False).hits
     assert hits and all("dense" in h.sources for h in hits)
