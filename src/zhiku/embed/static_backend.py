@@ -17,6 +17,7 @@ from zhiku.errors import ZhikuError
 
 MODEL_ID = f"e5-small-distilled-r{RECIPE}"
 _UNKNOWN = -30.0  # log-probability of a character no unit covers (it is then skipped)
+_SPLIT_CACHE = 200_000  # words whose unit split is remembered
 
 
 class StaticEmbedder:
@@ -96,6 +97,8 @@ class StaticEmbedder:
         for w in self._words(text):
             ids = self._split.get(w)
             if ids is None:
+                if len(self._split) >= _SPLIT_CACHE:  # bounded: a long ingest meets many words
+                    self._split.clear()
                 ids = self._split[w] = self._viterbi(w)
             out.extend(ids)
         return out
