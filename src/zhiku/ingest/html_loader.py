@@ -61,7 +61,7 @@ def load_html(path: Path, root: Path) -> Document:
     """
     from bs4 import BeautifulSoup
 
-    soup = BeautifulSoup(read_text(path), "html.parser")
+    soup = BeautifulSoup(read_text(path, binary_check=True), "html.parser")
     for el in soup.find_all(_DROP):
         el.decompose()
     title = soup.title.get_text(" ", strip=True) if soup.title else ""
