@@ -93,7 +93,7 @@ def make_pdf(path: Path, outline: bool = True, chapters: int = 3, note: str = ""
         canvas.restoreState()
 
     blocks = law_blocks(chapters)
-    story = [Paragraph("目 录", ParagraphStyle("toc", parent=head))]
+    story = [Paragraph(TITLE, body), Paragraph("目 录", ParagraphStyle("toc", parent=head))]
     chapters = [t for k, t in blocks if k == "h"] + [APPENDIX]
     story += [Paragraph(f"{c} {'.' * 30} {i + 2}", body) for i, c in enumerate(chapters)]
     story.append(PageBreak())

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from zhiku.errors import ZhikuError
@@ -11,17 +11,22 @@ from zhiku.ingest.builder import BodyBuilder
 from zhiku.ingest.pdf_clean import (
     Line, body_size, continues, is_toc_page, join_lines, strip_running, typical_width,
 )
+from zhiku.ingest.guards import check_time
+from zhiku.ingest.ocr import INSTALL_HINT, ocr_page
+from zhiku.ingest.ocr import available as ocr_available
+from zhiku.ingest.pdf_layout import (
+    BROKEN_SHARE, Placed, is_data_table, junk_share, page_lines, region_of,
+)
 from zhiku.ingest.registry import loaders
+from zhiku.structure.numbering import (
+    DETECTED_LEVEL, TOC_LINE_RE, allowed, has_articles, heading_like,
+)
 from zhiku.types import Document
 
-#: A numbered heading line when the PDF has no bookmarks: (pattern, level, needs a larger
-#: font). 第X章/节 always count; 3.2.1 and 一、 count on a short line; a bare "1 名称" only
-#: in a larger font (else it is too often a sentence that starts with a number).
+#: A 第X编/章/节 heading line when the PDF has no bookmarks: (pattern, level, needs a
+#: larger font). Other numbering (3.2.1, 一、, （一）) is read by ``heading_like``; a bare
+#: "1 名称" only counts in a larger font (else it is too often a sentence).
 _NUMBERED = (
-    (re.compile(r"^\d+\.\d+\.\d+\s*[^\d.\s]"), 4, False),
-    (re.compile(r"^\d+\.\d+\s*[^\d.\s]"), 3, False),
-    (re.compile(r"^\d+\s+\S"), 2, True),
-    (re.compile(r"^[一二三四五六七八九十]+、\S"), 2, False),
     (re.compile(r"^第[0-9一二三四五六七八九十百零〇]+节"), 3, False),
     (re.compile(r"^第[0-9一二三四五六七八九十百零〇]+章"), 2, False),
     (re.compile(r"^第[0-9一二三四五六七八九十百零〇]+编"), 1, False),
@@ -88,41 +93,59 @@ def _inside(obj: dict, box: tuple[float, float, float, float]) -> bool:
     return box[0] <= x <= box[2] and box[1] <= y <= box[3]
 
 
-def _extract(path: Path) -> list[_Page]:
-    """Lines (with font size) and tables of every page, in reading order."""
+def _extract(path: Path, ocr_boxes: dict[str, list[list[object]]]) -> list[_Page]:
+    """Lines (with font size) and tables of every page, in reading order; pages without
+    a text layer, or with a broken one, are read by OCR (their boxes go to ``ocr_boxes``)."""
     import pdfplumber
 
     pages = []
     with pdfplumber.open(str(path)) as pdf:
-        for page in pdf.pages:
-            tables = page.find_tables()
+        for idx, page in enumerate(pdf.pages):
+            check_time()
+            tables = [t for t in page.find_tables() if is_data_table(t.extract())]
             boxes = [t.bbox for t in tables]
             text_page = page
             if boxes:
                 text_page = page.filter(
                     lambda o: o.get("object_type") != "char" or not any(_inside(o, b) for b in boxes))
-            placed: list[tuple[float, Line | list[list[object]]]] = []
-            for ln in text_page.extract_text_lines(return_chars=True, strip=True):
-                sizes = sorted(c["size"] for c in ln["chars"]) or [0.0]
-                placed.append((ln["top"], Line(ln["text"], sizes[len(sizes) // 2], ln["top"])))
-            for t in tables:
-                placed.append((t.bbox[1], t.extract()))
-            placed.sort(key=lambda p: p[0])
-            pages.append(_Page([item for _, item in placed]))
+            placed = page_lines(text_page)
+            raw_text = "".join(c["text"] for c in page.chars)
+            if (not placed and page.images) or junk_share(raw_text) > BROKEN_SHARE:
+                placed, tables = _ocr(path, idx, ocr_boxes), []
+            placed += [Placed((region_of(t.bbox, placed), t.bbox[1]), t.extract()) for t in tables]
+            placed.sort(key=lambda p: p.key)
+            pages.append(_Page([p.item for p in placed]))
     return pages
 
 
-def _heading_level(line: Line, base: float, sizes: list[float]) -> int | None:
-    """Level of a heading line found by numbering or by a larger font, else None."""
+def _ocr(path: Path, idx: int, ocr_boxes: dict[str, list[list[object]]]) -> list[Placed]:
+    """The lines of one page read by OCR, as placed Lines (box height as font size);
+    without the OCR extra the page is listed under ``"unread"`` and left empty."""
+    if not ocr_available():
+        ocr_boxes.setdefault("unread", []).append(idx + 1)
+        return []
+    lines = ocr_page(path, idx)
+    ocr_boxes[str(idx + 1)] = [[round(ln.x0, 1), round(ln.top, 1), round(ln.x1, 1),
+                                round(ln.bottom, 1), ln.text] for ln in lines]
+    return [Placed((0, ln.top), Line(ln.text, round(ln.bottom - ln.top, 1), ln.top))
+            for ln in lines]
+
+
+def _heading_level(line: Line, base: float, sizes: list[float], articles: bool) -> int | None:
+    """Level of a heading line found by numbering or by a larger font, else None: 第X编/章/
+    节 lines by their rank, other numbered lines (一、 （一） 1.1 第X部分) at the level of
+    detected headings (they nest by their numbering), large unnumbered lines by size."""
     text = line.text.strip()
     if len(text) > 40 or _NOT_HEADING_END.search(text):
         return None
     larger = bool(base) and line.size > base * 1.05
     for pattern, level, needs_font in _NUMBERED:
-        if pattern.match(text) and (larger or (not needs_font and (len(text) <= 20
-                                                                    or text.startswith("第")))):
+        if pattern.match(text) and (larger or not needs_font):
             return level
-    if base and line.size >= base * 1.2:
+    kind = heading_like(text)
+    if allowed(kind, articles) and (larger or kind != "dotted1"):
+        return DETECTED_LEVEL
+    if base and line.size >= base * 1.2 and not TOC_LINE_RE.search(text):
         return 1 + sizes.index(round(line.size, 1))
     return None
 
@@ -148,6 +171,7 @@ class _Assembler:
         for title, level, page in bookmarks:
             self.marks.setdefault(page, []).append((_norm(title), level))
         self.use_marks = bool(bookmarks)
+        self.articles = has_articles([ln.text for ls in lines for ln in ls])
         self.para = ""
         self.breaks: list[int] = []
         self.prev = ""
@@ -213,7 +237,7 @@ class _Assembler:
                 marks.remove(hit)
                 level = hit[1]
         else:
-            level = _heading_level(ln, self.base, self.sizes)
+            level = _heading_level(ln, self.base, self.sizes, self.articles)
         if self.rows:
             self.flush()
         if level is not None:
@@ -253,9 +277,10 @@ def load_pdf(path: Path, root: Path) -> Document:
         raise ZhikuError(f"File {str(path)!r} has no pages; re-export it or remove it.")
     bookmarks = _bookmarks(reader)
     meta_title = str((reader.metadata or {}).get("/Title") or "")
-    if meta_title.strip().lower() in {"(anonymous)", "untitled", "anonymous"}:
-        meta_title = ""
-    pages = _extract(path)
+    ocr_boxes: dict[str, list] = {}
+    pages = _extract(path, ocr_boxes)
+    unread = ocr_boxes.pop("unread", [])
+    title = _trusted_title(meta_title, pages)
     lines = [[i for i in p.items if isinstance(i, Line)] for p in pages]
     kept = [{id(ln) for ln in ls} for ls in strip_running(lines)]
     toc_pages = set()
@@ -268,7 +293,22 @@ def load_pdf(path: Path, root: Path) -> Document:
     for idx, p in enumerate(pages):
         asm.page(idx, p.items)
     asm.flush()
-    if not asm.b.text().strip():
-        raise ZhikuError(f"File {str(path)!r} has no text layer (scanned images?); run OCR on "
-                         "it first or remove it.")
-    return asm.b.build(path, root, title=meta_title, fmt="pdf")
+    if not asm.b.text().strip() or len(unread) * 2 > len(pages):
+        why = ("its pages are images or its text layer is broken" if unread
+               else "no text layer (scanned images?)")
+        fix = INSTALL_HINT + " to read it" if unread else "run OCR on it first"
+        raise ZhikuError(f"File {str(path)!r} has {why}; {fix}, or remove it.")
+    doc = asm.b.build(path, root, title=title, fmt="pdf")
+    extra = {"ocr_pages": ocr_boxes} if ocr_boxes else {}
+    extra |= {"unread_pages": unread} if unread else {}
+    return replace(doc, metadata={**doc.metadata, **extra}) if extra else doc
+
+
+def _trusted_title(meta: str, pages: list[_Page]) -> str:
+    """The metadata title when the first page with text shows it (a template leaves a
+    stale title behind), else "" so the file name is used."""
+    if meta.strip().lower() in {"(anonymous)", "untitled", "anonymous", ""}:
+        return ""
+    first = next((p for p in pages if any(isinstance(i, Line) for i in p.items)), None)
+    text = _norm("".join(i.text for i in first.items if isinstance(i, Line))) if first else ""
+    return meta if _norm(meta) and _norm(meta) in text else ""

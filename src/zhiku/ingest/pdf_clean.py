@@ -42,7 +42,8 @@ def strip_running(pages: list[list[Line]], edge: int = 2) -> list[list[Line]]:
 
     A line among the first or last ``edge`` lines of a page is dropped when it is a
     page number (``12``, ``第 3 页``, ``- 4 -``, ``Page 5 of 9``) or when the same line
-    (numbers masked) sits on the edge of at least half the pages (and two or more).
+    (numbers masked) sits on the edge of at least 30% of the pages (and two or more):
+    any wording, and headers that alternate between odd and even pages.
 
     Args:
         pages: lines of each page in reading order.
@@ -54,7 +55,7 @@ def strip_running(pages: list[list[Line]], edge: int = 2) -> list[list[Line]]:
     counts: Counter[str] = Counter()
     for lines in pages:
         counts.update({_key(ln.text) for ln in lines[:edge] + lines[-edge:]})
-    need = max(2, (len(pages) + 1) // 2)
+    need = max(2, -(-len(pages) * 3 // 10))
     out = []
     for lines in pages:
         keep = []

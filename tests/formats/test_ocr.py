@@ -1,0 +1,58 @@
+"""Scanned PDFs read offline by OCR: a real page image rendered from text, then read back."""
+
+from __future__ import annotations
+
+import pytest
+
+from zhiku.chunk import chunk_document
+from zhiku.ingest import load_file
+from zhiku.structure import build_tree
+
+pytestmark = pytest.mark.unit
+pytest.importorskip("rapidocr")
+pytest.importorskip("pypdfium2")
+
+LINES = ["第一章 总则", "员工试用期最长为六个月。", "年休假天数按工龄计算。"]
+
+
+def _scan(tmp_path):
+    """Text typeset in a PDF, rendered to a 150 dpi greyscale image, and that image alone
+    put on the page of a new PDF: a scan without any text layer."""
+    import pypdfium2 as pdfium
+    from reportlab.lib.pagesizes import A6
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    typed = tmp_path / "typed.pdf"
+    c = canvas.Canvas(str(typed), pagesize=A6)
+    c.setFont("STSong-Light", 13)
+    for i, text in enumerate(LINES):
+        c.drawString(24, A6[1] - 50 - 28 * i, text)
+    c.save()
+    pdf = pdfium.PdfDocument(str(typed))
+    image = pdf[0].render(scale=150 / 72).to_pil().convert("L")
+    pdf.close()
+    png = tmp_path / "scan.png"
+    image.save(png)
+    scanned = tmp_path / "扫描件.pdf"
+    c = canvas.Canvas(str(scanned), pagesize=A6)
+    c.drawImage(str(png), 0, 0, width=A6[0], height=A6[1])
+    c.save()
+    return scanned
+
+
+def test_scanned_page_is_read_by_ocr_with_page_and_boxes(tmp_path):
+    path = _scan(tmp_path)
+    doc = load_file(path, tmp_path)
+    squashed = "".join(doc.body.split())
+    assert "员工试用期最长为六个月" in squashed and "年休假天数按工龄计算" in squashed
+    assert [s.label for s in build_tree(doc)] == ["第一章 总则"] or "第一章" in squashed
+    boxes = doc.metadata["ocr_pages"]["1"]
+    assert len(boxes) >= 3
+    x0, top, x1, bottom, text = next(b for b in boxes if "试用期" in b[4])
+    assert 0 <= x0 < x1 <= 300 and 0 <= top < bottom <= 420  # points on the A6 page
+    assert top > next(b for b in boxes if "总则" in b[4])[1]  # below the heading
+    chunks = chunk_document(doc, build_tree(doc))
+    assert all(c.page == 1 for c in chunks)
