@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+import factory
+
 from zhiku.chunk import chunk_document
 from zhiku.ingest import load_file
 from zhiku.structure import build_tree
@@ -16,31 +18,8 @@ LINES = ["第一章 总则", "员工试用期最长为六个月。", "年休假�
 
 
 def _scan(tmp_path):
-    """Text typeset in a PDF, rendered to a 150 dpi greyscale image, and that image alone
-    put on the page of a new PDF: a scan without any text layer."""
-    import pypdfium2 as pdfium
-    from reportlab.lib.pagesizes import A6
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
-    from reportlab.pdfgen import canvas
-
-    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
-    typed = tmp_path / "typed.pdf"
-    c = canvas.Canvas(str(typed), pagesize=A6)
-    c.setFont("STSong-Light", 13)
-    for i, text in enumerate(LINES):
-        c.drawString(24, A6[1] - 50 - 28 * i, text)
-    c.save()
-    pdf = pdfium.PdfDocument(str(typed))
-    image = pdf[0].render(scale=150 / 72).to_pil().convert("L")
-    pdf.close()
-    png = tmp_path / "scan.png"
-    image.save(png)
-    scanned = tmp_path / "扫描件.pdf"
-    c = canvas.Canvas(str(scanned), pagesize=A6)
-    c.drawImage(str(png), 0, 0, width=A6[0], height=A6[1])
-    c.save()
-    return scanned
+    """Text typeset, rendered to a 150 dpi image, and only the image put in a PDF."""
+    return factory.make_scanned_pdf(tmp_path / "扫描件.pdf", [LINES])
 
 
 def test_scanned_page_is_read_by_ocr_with_page_and_boxes(tmp_path):
