@@ -87,3 +87,33 @@ def test_data_tables_are_told_from_frames():
     assert not is_data_table([["甲方与乙方经友好协商就技术服务事宜签订本协议书，乙方应于合同签订后三十日内完成。"],
                               ["本协议一式两份。"]])
     assert not is_data_table([["协议书", None, None, None], [None, None, None, "第 1 页"]])
+
+
+def test_cover_lines_and_a_contents_block_do_not_hold_the_chapters(tmp_path):
+    # a datasheet: large cover lines, a 目录 block with dot leaders mid-page, 一、/4.1 chapters
+    c = _canvas(tmp_path / "传感器.pdf")
+    c.setFont("STSong-Light", 20)
+    c.drawString(60, 780, "温湿度传感器")
+    c.drawString(60, 750, "产品手册")
+    c.setFont("STSong-Light", 10)
+    c.drawString(60, 720, "本传感器出厂经过标定校准，具有温度补偿功能，适用于暖通空调和除湿器。")
+    c.drawString(60, 700, "目录")
+    for i, (label, page) in enumerate([("一、传感器性能", 2), ("二、电气特性", 2), ("三、通信", 3)]):
+        c.drawString(60, 680 - 16 * i, f"{label} {'.' * 60} - {page} -")
+    c.showPage()
+    c.setFont("STSong-Light", 10)
+    y = 780
+    for label, text in (("一、传感器性能", "湿度精度为正负百分之三。"), ("二、电气特性", "供电电压为三点三伏。"),
+                        ("三、通信", "采用标准总线通信。"), ("3.1 时序", "起始信号之后发送地址。"),
+                        ("3.2 命令", "发送测量命令后等待八十毫秒。")):
+        c.drawString(60, y, label)
+        c.drawString(60, y - 18, text)
+        y -= 48
+    c.save()
+    doc = load_file(tmp_path / "传感器.pdf", tmp_path)
+    from zhiku.structure import build_tree
+
+    tree = {s.label: s for s in build_tree(doc)}
+    assert "目录" not in tree and "...." not in doc.body
+    assert tree["一、传感器性能"].parent_id is None and tree["三、通信"].parent_id is None
+    assert tree["3.2 命令"].parent_id == tree["三、通信"].id

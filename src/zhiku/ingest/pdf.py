@@ -9,7 +9,7 @@ from pathlib import Path
 from zhiku.errors import ZhikuError
 from zhiku.ingest.builder import BodyBuilder
 from zhiku.ingest.pdf_clean import (
-    Line, body_size, continues, is_toc_page, join_lines, strip_running, typical_width,
+    Line, body_size, continues, drop_toc_lines, is_toc_page, join_lines, strip_running, typical_width,
 )
 from zhiku.ingest.guards import check_time
 from zhiku.ingest.ocr import INSTALL_HINT, ocr_page
@@ -19,7 +19,7 @@ from zhiku.ingest.pdf_layout import (
 )
 from zhiku.ingest.registry import loaders
 from zhiku.structure.numbering import (
-    DETECTED_LEVEL, TOC_LINE_RE, allowed, has_articles, heading_like,
+    DETECTED_LEVEL, TOC_LINE_RE, WORD_BOOKMARK_RE, allowed, has_articles, heading_like,
 )
 from zhiku.types import Document
 
@@ -63,7 +63,8 @@ def _open(path: Path):
 
 
 def _bookmarks(reader) -> list[tuple[str, int, int]]:
-    """(title, level, 0-based page) of every bookmark that resolves to a page."""
+    """(title, level, 0-based page) of every bookmark that resolves to a page (Word's own
+    bookmark names such as OLE_LINK5 left out)."""
     out: list[tuple[str, int, int]] = []
 
     def walk(items, level: int) -> None:
@@ -76,7 +77,7 @@ def _bookmarks(reader) -> list[tuple[str, int, int]]:
             except Exception:  # noqa: BLE001 - a dangling bookmark is skipped
                 continue
             title = " ".join(str(item.title or "").split())
-            if title and page is not None and page >= 0:
+            if title and page is not None and page >= 0 and not WORD_BOOKMARK_RE.match(title):
                 out.append((title, level, page))
 
     try:
@@ -131,10 +132,13 @@ def _ocr(path: Path, idx: int, ocr_boxes: dict[str, list[list[object]]]) -> list
             for ln in lines]
 
 
-def _heading_level(line: Line, base: float, sizes: list[float], articles: bool) -> int | None:
+def _heading_level(line: Line, base: float, sizes: list[float], articles: bool,
+                   numbered: bool = False) -> int | None:
     """Level of a heading line found by numbering or by a larger font, else None: 第X编/章/
     节 lines by their rank, other numbered lines (一、 （一） 1.1 第X部分) at the level of
-    detected headings (they nest by their numbering), large unnumbered lines by size."""
+    detected headings (they nest by their numbering), large unnumbered lines by size, or
+    beside the numbered ones when ``numbered`` (numbering structures the document: a
+    cover's large lines must not hold its chapters)."""
     text = line.text.strip()
     if len(text) > 40 or _NOT_HEADING_END.search(text):
         return None
@@ -143,10 +147,10 @@ def _heading_level(line: Line, base: float, sizes: list[float], articles: bool) 
         if pattern.match(text) and (larger or not needs_font):
             return level
     kind = heading_like(text)
-    if allowed(kind, articles) and (larger or kind != "dotted1"):
+    if allowed(kind, articles) and (larger or kind not in ("dotted1", "num_dun", "paren_num")):
         return DETECTED_LEVEL
     if base and line.size >= base * 1.2 and not TOC_LINE_RE.search(text):
-        return 1 + sizes.index(round(line.size, 1))
+        return DETECTED_LEVEL if numbered else 1 + sizes.index(round(line.size, 1))
     return None
 
 
@@ -172,6 +176,8 @@ class _Assembler:
             self.marks.setdefault(page, []).append((_norm(title), level))
         self.use_marks = bool(bookmarks)
         self.articles = has_articles([ln.text for ls in lines for ln in ls])
+        kinds = [heading_like(ln.text) for ls in lines for ln in ls]
+        self.numbered = sum(1 for k in kinds if k in ("cn", "dotted2", "part")) >= 3
         self.para = ""
         self.breaks: list[int] = []
         self.prev = ""
@@ -237,7 +243,7 @@ class _Assembler:
                 marks.remove(hit)
                 level = hit[1]
         else:
-            level = _heading_level(ln, self.base, self.sizes, self.articles)
+            level = _heading_level(ln, self.base, self.sizes, self.articles, self.numbered)
         if self.rows:
             self.flush()
         if level is not None:
@@ -285,7 +291,9 @@ def load_pdf(path: Path, root: Path) -> Document:
     kept = [{id(ln) for ln in ls} for ls in strip_running(lines)]
     toc_pages = set()
     for idx, (p, keep) in enumerate(zip(pages, kept)):
-        toc = is_toc_page([i for i in p.items if isinstance(i, Line) and id(i) in keep])
+        page_lines = [i for i in p.items if isinstance(i, Line) and id(i) in keep]
+        toc = is_toc_page(page_lines)
+        keep = {id(ln) for ln in drop_toc_lines(page_lines)}  # a contents block mid-page
         p.items = [i for i in p.items if not isinstance(i, Line) or (id(i) in keep and not toc)]
         toc_pages.update([idx] if toc else [])
     bookmarks = [b for b in bookmarks if b[2] not in toc_pages]

@@ -12,7 +12,8 @@ _PAGE_NO_RE = re.compile(
     r"|[-—–]\s*\d+\s*[-—–]|page\s+\d+(?:\s+of\s+\d+)?|[ivx]{1,5})[\s\-—–·]*$",
     re.IGNORECASE,
 )
-_LEADER_RE = re.compile(r"(?:\.{3,}|…{2,}|·{3,}|\.\s\.\s\.|[ \t]{2,})\s*\d{1,4}\s*$")
+_LEADER_RE = re.compile(r"(?:\.{3,}|…{2,}|·{3,}|\.\s\.\s\.|[ \t]{2,})\s*[-—–]?\s*\d{1,4}\s*[-—–]?\s*$")
+_DOTS_RE = re.compile(r"(?:\.{3,}|…{2,}|·{3,}|\.\s\.\s\.)\s*[-—–]?\s*\d{1,4}\s*[-—–]?\s*$")
 _TOC_TITLE_RE = re.compile(r"^\s*(目\s*录|contents)\s*$", re.IGNORECASE)
 _END_RE = re.compile(r"[。！？；：:!?;”」』）)]$")
 #: A line that starts a new paragraph whatever came before it.
@@ -83,6 +84,25 @@ def is_toc_page(lines: list[Line]) -> bool:
     leaders = sum(1 for t in texts if _LEADER_RE.search(t))
     titled = any(_TOC_TITLE_RE.match(t) for t in texts[:2])
     return leaders >= 3 and (leaders * 2 >= len(texts) or (titled and leaders * 3 >= len(texts)))
+
+
+def drop_toc_lines(lines: list[Line]) -> list[Line]:
+    """A page's lines without a printed contents block that shares the page with other
+    text: three or more leader-and-page-number lines, and a 目录 title just above them.
+
+    Args:
+        lines: the page's lines.
+
+    Returns:
+        The lines that are not part of the contents block.
+    """
+    marks = [bool(_DOTS_RE.search(ln.text)) for ln in lines]
+    if sum(marks) < 3:
+        return lines
+    first = marks.index(True)
+    drop = {i for i, m in enumerate(marks) if m}
+    drop |= {i for i in range(max(0, first - 2), first) if _TOC_TITLE_RE.match(lines[i].text)}
+    return [ln for i, ln in enumerate(lines) if i not in drop]
 
 
 def body_size(pages: list[list[Line]]) -> float:

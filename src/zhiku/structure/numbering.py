@@ -23,7 +23,7 @@ SCHEMES: tuple[tuple[str, re.Pattern[str]], ...] = (
 WORD_BOOKMARK_RE = re.compile(r"^(?:OLE_LINK\d*|_Toc\d+|_Hlk\d+|_Ref\d+|_GoBack|_Toc_\w+)$",
                               re.IGNORECASE)
 #: A printed table-of-contents line: a label, a dot leader or tab, a page number.
-TOC_LINE_RE = re.compile(r"(?:\.{2,}|…+|·{2,}|-{3,}|\t|\s{2,})\s*\d{1,4}\s*$")
+TOC_LINE_RE = re.compile(r"(?:\.{2,}|…+|·{2,}|-{3,}|\t|\s{2,})\s*[-—–]?\s*\d{1,4}\s*[-—–]?\s*$")
 _END_PUNCT = re.compile(r"[。，；,;：:！？!?、]$")
 _ARTICLE_LINE_RE = re.compile(rf"^\s*第[0-9{NUMERAL_CHARS}]+条")
 
