@@ -80,6 +80,7 @@ def test_running_headers_that_alternate_are_removed(tmp_path):
 def test_glyph_junk_and_broken_layers():
     assert clean_junk("函数(cid:0)f(x)(cid:12)的值\ufffd") == "函数f(x)的值"
     assert junk_share("(cid:1)(cid:2)(cid:3)正文") > 0.5 and junk_share("正常的文字") == 0.0
+    assert junk_share("ÖÐ»ªÈËÃñ¹²ºÍ¹úÀÍ¶¯ºÏÍ¬·¨") > 0.3  # GBK bytes read as Latin-1
 
 
 def test_data_tables_are_told_from_frames():
@@ -117,3 +118,38 @@ def test_cover_lines_and_a_contents_block_do_not_hold_the_chapters(tmp_path):
     assert "目录" not in tree and "...." not in doc.body
     assert tree["一、传感器性能"].parent_id is None and tree["三、通信"].parent_id is None
     assert tree["3.2 命令"].parent_id == tree["三、通信"].id
+
+
+def test_a_table_row_broken_by_the_page_break_is_joined():
+    from zhiku.ingest.pdf import _Assembler
+
+    asm = _Assembler([], [])
+    asm.table([["项目", "说明"], ["试用期", "劳动合同期限三个月以上不满一年的，"]], continued=False)
+    asm.table([["", "试用期不得超过一个月。"], ["工资", "不得低于最低工资标准。"]], continued=True)
+    asm.flush()
+    (table,) = asm.b.tables
+    assert table.rows == (("试用期", "劳动合同期限三个月以上不满一年的，试用期不得超过一个月。"),
+                          ("工资", "不得低于最低工资标准。"))
+
+
+def test_heading_rows_inside_a_spec_sheet_table_split_it(tmp_path):
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import A5
+    from reportlab.platypus import SimpleDocTemplate, Table, TableStyle
+
+    _canvas(tmp_path / "x.pdf")  # registers the font
+    rows = [["项目", "条件", "参数"], ["1 电气特性", "", ""], ["标称电压", "0.2C 放电", "3.7V"],
+            ["标称容量", "0.2C 放电", "2600mAh"], ["2 机械特性", "", ""], ["重量", "常温", "45g"],
+            ["直径", "常温", "18.3mm"]]
+    table = Table(rows)
+    table.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), "STSong-Light"),
+                               ("GRID", (0, 0), (-1, -1), 0.5, colors.black),
+                               ("SPAN", (0, 1), (-1, 1)), ("SPAN", (0, 4), (-1, 4))]))
+    SimpleDocTemplate(str(tmp_path / "电芯规格书.pdf"), pagesize=A5).build([table])
+    doc = load_file(tmp_path / "电芯规格书.pdf", tmp_path)
+    from zhiku.structure import build_tree
+
+    assert [s.label for s in build_tree(doc)] == ["1 电气特性", "2 机械特性"]
+    first, second = doc.tables
+    assert first.columns == second.columns == ("项目", "条件", "参数")
+    assert first.rows[0] == ("标称电压", "0.2C 放电", "3.7V") and second.rows[-1][2] == "18.3mm"

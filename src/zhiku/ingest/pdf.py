@@ -15,7 +15,8 @@ from zhiku.ingest.guards import check_time
 from zhiku.ingest.ocr import INSTALL_HINT, ocr_page
 from zhiku.ingest.ocr import available as ocr_available
 from zhiku.ingest.pdf_layout import (
-    BROKEN_SHARE, Placed, is_data_table, junk_share, page_lines, region_of,
+    BROKEN_SHARE, Placed, TableHeading, is_data_table, junk_share, page_lines, region_of,
+    split_heading_rows,
 )
 from zhiku.ingest.registry import loaders
 from zhiku.structure.numbering import (
@@ -94,9 +95,11 @@ def _inside(obj: dict, box: tuple[float, float, float, float]) -> bool:
     return box[0] <= x <= box[2] and box[1] <= y <= box[3]
 
 
-def _extract(path: Path, ocr_boxes: dict[str, list[list[object]]]) -> list[_Page]:
+def _extract(path: Path, ocr_boxes: dict[str, list[list[object]]],
+             articles: bool = False) -> list[_Page]:
     """Lines (with font size) and tables of every page, in reading order; pages without
-    a text layer, or with a broken one, are read by OCR (their boxes go to ``ocr_boxes``)."""
+    a text layer, or with a broken one, are read by OCR (their boxes go to ``ocr_boxes``);
+    table rows that are numbered headings become :class:`TableHeading` items."""
     import pdfplumber
 
     pages = []
@@ -113,7 +116,10 @@ def _extract(path: Path, ocr_boxes: dict[str, list[list[object]]]) -> list[_Page
             raw_text = "".join(c["text"] for c in page.chars)
             if (not placed and page.images) or junk_share(raw_text) > BROKEN_SHARE:
                 placed, tables = _ocr(path, idx, ocr_boxes), []
-            placed += [Placed((region_of(t.bbox, placed), t.bbox[1]), t.extract()) for t in tables]
+            for t in tables:
+                key = (region_of(t.bbox, placed), t.bbox[1])
+                placed += [Placed((key[0], key[1] + i * 1e-3), piece)
+                           for i, piece in enumerate(split_heading_rows(t.extract(), articles))]
             placed.sort(key=lambda p: p.key)
             pages.append(_Page([p.item for p in placed]))
     return pages
@@ -198,11 +204,18 @@ class _Assembler:
 
     def table(self, raw: list[list[object]], continued: bool) -> None:
         """Start a table, or append to the one before when it continues on a new page
-        (same number of columns; a repeated header row is dropped)."""
+        (same number of columns; a repeated header row is dropped, and a row broken by
+        the page break, its first cell empty on the new page, is joined to the last one)."""
         if continued:
-            self.row_breaks.append(len(self.rows))
             same = [_norm(str(c or "")) for c in raw[0]] == [_norm(str(c or "")) for c in self.rows[0]]
-            self.rows.extend(raw[1:] if same else raw)
+            raw = [list(r) for r in (raw[1:] if same else raw)]
+            if raw and len(self.rows) > 1 and not str(raw[0][0] or "").strip() \
+                    and any(str(c or "").strip() for c in raw[0]):
+                # the last row broke across the page: its first cell stays empty here
+                last = self.rows[-1]
+                self.rows[-1] = [f"{a or ''}{b or ''}" for a, b in zip(last, raw.pop(0))]
+            self.row_breaks.append(len(self.rows))
+            self.rows.extend(raw)
             return
         self.flush()
         self.caption = self.last if len(self.last) <= 40 and "表" in self.last else ""
@@ -230,6 +243,10 @@ class _Assembler:
         for item in items:
             if isinstance(item, Line):
                 self.line(item, marks)
+            elif isinstance(item, TableHeading):
+                self.flush()
+                self.b.heading(item.text, DETECTED_LEVEL)
+                self.last = item.text
             else:
                 self.table(item, continued=False)
 

@@ -9,6 +9,9 @@ from zhiku.ingest.pdf_clean import Line
 
 #: Glyphs pdfminer could not map (``(cid:12)``), private-use code points, replacement marks.
 _JUNK_RE = re.compile(r"\(cid:\d+\)|[\ue000-\uf8ff\ufffd]")
+#: Latin-1 letters and C1 controls: a Chinese text layer whose font encoding is broken
+#: comes out as runs of them (``ÖÐ»ªÈËÃñ``); counted as junk, never removed.
+_MOJIBAKE_RE = re.compile(r"[\u0080-\u009f\u00c0-\u00ff]")
 #: Share of junk characters above which a page's text layer is broken.
 BROKEN_SHARE = 0.3
 
@@ -22,7 +25,8 @@ class Placed:
 
 
 def junk_share(text: str) -> float:
-    """Share of a text that is glyph junk (``(cid:0)``, private-use characters, U+FFFD).
+    """Share of a text that is glyph junk (``(cid:0)``, private-use characters, U+FFFD,
+    and Latin-1 mojibake of a broken font encoding).
 
     Args:
         text: the page's text.
@@ -32,7 +36,7 @@ def junk_share(text: str) -> float:
     """
     junk = _JUNK_RE.findall(text)
     visible = len("".join(text.split())) - sum(len(j) - 1 for j in junk)
-    return len(junk) / visible if visible > 0 else 0.0
+    return (len(junk) + len(_MOJIBAKE_RE.findall(text))) / visible if visible > 0 else 0.0
 
 
 def clean_junk(text: str) -> str:
@@ -61,6 +65,45 @@ def is_data_table(rows: list[list[object]]) -> bool:
     if len(filled) < 0.5 * len(cells):
         return False
     return sum(len(c) for c in filled) / len(filled) <= 40
+
+
+@dataclass(frozen=True)
+class TableHeading:
+    """A table row that is a numbered heading of the document (``2 电气特性`` across a
+    spec sheet's table), with its place in the reading order."""
+
+    text: str
+
+
+def split_heading_rows(rows: list[list[object]], articles: bool) -> list[object]:
+    """A table's rows cut at rows that hold only a numbered heading: row lists and
+    :class:`TableHeading` items in order; the header row is repeated after a heading.
+
+    Args:
+        rows: the extracted rows (None for merged cells).
+        articles: the document is organised in 第X条 articles (see ``numbering.allowed``).
+
+    Returns:
+        The pieces, for the page's reading order.
+    """
+    from zhiku.structure.numbering import allowed, heading_like
+
+    out: list[object] = []
+    part: list[list[object]] = []
+    header: list[object] | None = None
+    for row in rows:
+        cells = [str(c).strip() for c in row if c is not None and str(c).strip()]
+        if len(row) > 1 and len(set(cells)) == 1 and allowed(heading_like(cells[0]), articles):
+            if len(part) > 1:
+                out.append(part)
+            header = header or (part[0] if part else None)
+            out.append(TableHeading(" ".join(cells[0].split())))
+            part = [header] if header else []
+            continue
+        part.append(list(row))
+    if part and (len(part) > 1 or header is None):
+        out.append(part)
+    return out
 
 
 def _gutter(lines: list[dict], width: float) -> float | None:
