@@ -33,6 +33,9 @@ class Line:
     top: float = 0.0
 
 
+_PREFIX = 8  # characters of a running header's fixed beginning
+
+
 def _key(text: str) -> str:
     """A line with its numbers masked, so ``第 3 页`` and ``第 4 页`` compare equal."""
     return re.sub(r"\d+", "#", "".join(text.split()))
@@ -44,7 +47,9 @@ def strip_running(pages: list[list[Line]], edge: int = 2) -> list[list[Line]]:
     A line among the first or last ``edge`` lines of a page is dropped when it is a
     page number (``12``, ``第 3 页``, ``- 4 -``, ``Page 5 of 9``) or when the same line
     (numbers masked) sits on the edge of at least 30% of the pages (and two or more):
-    any wording, and headers that alternate between odd and even pages.
+    any wording, and headers that alternate between odd and even pages. On six pages or
+    more, a short edge line that begins like that many edge lines do (the thesis title
+    followed by each chapter's name) goes too.
 
     Args:
         pages: lines of each page in reading order.
@@ -54,15 +59,21 @@ def strip_running(pages: list[list[Line]], edge: int = 2) -> list[list[Line]]:
         New page lists without those lines.
     """
     counts: Counter[str] = Counter()
+    heads: Counter[str] = Counter()
     for lines in pages:
         counts.update({_key(ln.text) for ln in lines[:edge] + lines[-edge:]})
+        heads.update({_key(ln.text)[:_PREFIX] for ln in lines[:edge] + lines[-edge:]
+                      if len(_key(ln.text)) > _PREFIX})
     need = max(2, -(-len(pages) * 3 // 10))
     out = []
     for lines in pages:
         keep = []
         for i, ln in enumerate(lines):
             on_edge = i < edge or i >= len(lines) - edge
-            running = len(pages) >= 2 and counts[_key(ln.text)] >= need
+            key = _key(ln.text)
+            running = len(pages) >= 2 and counts[key] >= need or (
+                len(pages) >= 6 and len(key) <= 40 and heads[key[:_PREFIX]] >= need
+                and not STARTER_RE.match(ln.text))
             if on_edge and (running or _PAGE_NO_RE.match(ln.text)):
                 continue
             keep.append(ln)

@@ -9,6 +9,7 @@ from pathlib import Path
 from zhiku.errors import ZhikuError
 from zhiku.ingest.builder import BodyBuilder
 from zhiku.ingest.files import read_text
+from zhiku.ingest.guards import check_time
 from zhiku.ingest.registry import loaders
 from zhiku.types import Document
 
@@ -40,7 +41,11 @@ def load_xlsx(path: Path, root: Path) -> Document:
     b = BodyBuilder()
     try:
         for ws in wb.worksheets:
-            raw = [list(r) for r in ws.iter_rows(values_only=True)]
+            raw = []
+            for r in ws.iter_rows(values_only=True):
+                raw.append(list(r))
+                if len(raw) % 1000 == 0:
+                    check_time()
             if any(any(v is not None and str(v).strip() for v in r) for r in raw):
                 b.heading(ws.title, 1)
                 b.table(raw, caption=ws.title)
