@@ -51,7 +51,8 @@ def measure(extra: Path | None) -> tuple[list[dict], list[dict]]:
     from zhiku.config import load_config
     from zhiku.ingest import load_file
     from zhiku.kb import KnowledgeBase
-    from zhiku.pipeline import ask
+    from zhiku.ask.flow import ask
+    from zhiku.ask.query import Query
     from zhiku.structure import build_tree
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -75,7 +76,7 @@ def measure(extra: Path | None) -> tuple[list[dict], list[dict]]:
             item = json.loads(line)
             if item["doc"] not in present:
                 continue
-            ans = ask(kb, item["q"])
+            ans = ask(kb, Query(item["q"], use_cache=False))
             said = _squash(ans.text)
             docs_cited = {c.doc_path for c in ans.citations}
             ok = (not ans.refused and any(_squash(a) in said for a in item["answer"])

@@ -7,7 +7,7 @@ from pathlib import Path
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 
-from zhiku.server import service
+from zhiku import library as service
 from zhiku.server.app import reader
 
 router = APIRouter(tags=["documents"])
