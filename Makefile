@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(BIN)/pip install -q --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e ".[dev,server]"
+	$(BIN)/pip install -q -e ".[dev,server,ocr]"
 	touch $@
 
 venv: $(VENV)/.installed

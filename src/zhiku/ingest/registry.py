@@ -24,21 +24,29 @@ def suffixes() -> tuple[str, ...]:
     return tuple(loaders.names())
 
 
-def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
+def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_BYTES,
+              timeout_s: float | None = None) -> Document:
     """Load one file with the loader registered for its suffix.
+
+    Office packages are checked for zip bombs by their declared sizes first, and the
+    load is given up after ``timeout_s`` so one file never hangs a batch.
 
     Args:
         path: the file.
         root: the folder it was found under; ``Document.path`` is relative to it.
         max_bytes: files larger than this are refused.
+        timeout_s: seconds the load may take (None: ``guards.DEFAULT_TIMEOUT_S``; 0: none).
 
     Returns:
         The loaded Document.
 
     Raises:
         ZhikuError: one sentence naming the file and what is wrong: unsupported type,
-            unreadable, empty, too large, encrypted, corrupt or without text.
+            unreadable, empty, too large, a zip bomb, binary in a text file, too slow,
+            encrypted, corrupt or without text.
     """
+    from zhiku.ingest.guards import DEFAULT_TIMEOUT_S, ZIP_SUFFIXES, check_zip, time_limit
+
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in loaders.names():
@@ -54,8 +62,11 @@ def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_B
     if size > max_bytes:
         raise ZhikuError(f"File {str(path)!r} is too large ({size / 2**20:.0f} MB, limit "
                          f"{max_bytes / 2**20:.0f} MB); split it or raise max_file_mb.")
+    if suffix in ZIP_SUFFIXES:
+        check_zip(path)
     try:
-        return apply_sidecar(loaders.create(suffix, path, Path(root)), path)
+        with time_limit(path, DEFAULT_TIMEOUT_S if timeout_s is None else timeout_s):
+            return apply_sidecar(loaders.create(suffix, path, Path(root)), path)
     except ZhikuError:
         raise
     except Exception as exc:  # noqa: BLE001 - a parser's own error becomes one clear sentence

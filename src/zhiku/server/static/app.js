@@ -136,6 +136,7 @@ async function openCitation(c) {
   const ch = await api(`/api/chunks/${encodeURIComponent(c.chunk_id)}`);
   await openDoc(ch.doc_id).catch(() => {});
   await openSection(ch.doc_id, ch.section_id === "0" ? "" : ch.section_id, c.quote, c.chunk_id);
+  if (window.showCitedPage) await window.showCitedPage(ch, c.quote).catch(() => {});  // pages.js
 }
 
 // -- chat ----------------------------------------------------------------------------------
