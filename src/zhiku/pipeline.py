@@ -252,7 +252,8 @@ def _answer_chunks(kb: KnowledgeBase, question: str, r: Retrieval) -> int:
     from zhiku.route.log import record
 
     if kb.config.route_log:
-        record(kb.config, question, r.route, sum(t.seconds for t in r.trace if t.stage == "route"))
+        record(kb.config, question, r.route, sum(t.seconds for t in r.trace if t.stage == "route"),
+               getattr(kb.store, "groups", None))
     return params_for(kb.config, r.route.qtype).answer_chunks or kb.config.top_k
 
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field, ValidationError
 from zhiku.errors import ZhikuError
 from zhiku.index.store import DocRecord, Scope
 from zhiku.pipeline import Mode, retrieve
-from zhiku.server.service import NotFound, find_document, live_documents
+from zhiku.server.service import NotFound, caller_groups, find_document, live_documents
 from zhiku.types import Chunk, WebSource
 
 MAX_READ = 3000  # characters of a section returned at once
@@ -142,7 +142,8 @@ class Toolbox:
         if not any(s.id == a.section_id for s in d.sections):
             raise ToolError(f"{d.title} has no section {a.section_id!r}; call list_chapters "
                             f"with document={d.title!r} for the ids")
-        chunks = self.kb.store.find(Scope(doc_ids=(d.doc_id,), section_id=a.section_id, versions="all"))
+        chunks = self.kb.store.find(Scope(doc_ids=(d.doc_id,), section_id=a.section_id, versions="all",
+                                          groups=caller_groups(self.kb)))
         chunks = sorted((c for c in chunks if c.kind in ("article", "text", "table")), key=lambda c: c.start)
         out, size = [], 0
         for c in chunks:
@@ -154,7 +155,8 @@ class Toolbox:
 
     def search_knowledge(self, a: SearchKnowledge) -> str:
         """Ranked passages as numbered blocks."""
-        scope = Scope(doc_ids=(self._doc(a.document).doc_id,)) if a.document else Scope()
+        doc_ids = (self._doc(a.document).doc_id,) if a.document else ()
+        scope = Scope(doc_ids=doc_ids, groups=caller_groups(self.kb))
         self.searched += 1
         hits = retrieve(self.kb, a.query, Mode.HYBRID, scope).hits[: a.k]
         return self._blocks([h.chunk for h in hits]) or "没有找到相关段落。"

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from zhiku.errors import ZhikuError
 from zhiku.server import service
-from zhiku.server.app import reader
+from zhiku.server.app import caller, caller_kb, reader
 from zhiku.server.sessions import Sessions, check_session_id
 from zhiku.types import AskEvent
 
@@ -56,7 +56,7 @@ def _events(request: Request, body: AskRequest) -> Iterator[AskEvent]:
     """The ask events; the first is computed here so bad input is a JSON error, not a stream."""
     from zhiku.pipeline import Mode, ask_stream
 
-    kb = request.app.state.kb
+    kb = caller_kb(request)
     scope = service.make_scope(kb, body.doc, body.section, body.subindex, body.versions)
     gen = ask_stream(kb, body.question, Mode.from_str(body.mode), scope)
     first = next(gen)
@@ -112,9 +112,10 @@ def _standalone(request: Request, body: ChatRequest) -> ChatRequest:
     from zhiku.agents.rewrite import RewriterRole, Turn, history_from
     from zhiku.agents.roles import perform
 
-    kb = request.app.state.kb
+    kb = caller_kb(request)
     turns = kb.config.history_turns
-    history = history_from(_sessions(request).history(body.session_id, 2 * turns), turns)
+    history = history_from(_sessions(request).history(body.session_id, 2 * turns,
+                                                      caller(request).owner), turns)
     if not history:
         return body
     rw = perform(RewriterRole(kb), Turn(body.question, history), [], time.perf_counter())
@@ -125,10 +126,11 @@ def _standalone(request: Request, body: ChatRequest) -> ChatRequest:
 def chat(request: Request, body: ChatRequest) -> dict[str, Any]:
     """Like /api/ask, remembered under ``session_id`` (a new one is made when omitted); a
     follow-up is first rewritten into a standalone question from the session's history."""
+    owner = caller(request).owner
     if body.session_id:
-        check_session_id(body.session_id)
+        _sessions(request).check_owner(check_session_id(body.session_id), owner)
     ans = _answer(_events(request, _standalone(request, body)))
-    sid = _sessions(request).add_turn(body.session_id, body.question, ans)
+    sid = _sessions(request).add_turn(body.session_id, body.question, ans, owner)
     return {"session_id": sid, "answer": ans}
 
 
@@ -137,11 +139,13 @@ def chat(request: Request, body: ChatRequest) -> dict[str, Any]:
 def chat_stream(request: Request, body: ChatRequest) -> StreamingResponse:
     """Events as /api/ask/stream; the ``answer`` event also carries ``session_id``."""
     sid = check_session_id(body.session_id) if body.session_id else None
+    store, owner = _sessions(request), caller(request).owner
+    if sid:
+        store.check_owner(sid, owner)
     events = _events(request, _standalone(request, body))
-    store = _sessions(request)
 
     def remember(ans: dict[str, Any]) -> dict[str, Any]:
-        return {"session_id": store.add_turn(sid, body.question, ans)}
+        return {"session_id": store.add_turn(sid, body.question, ans, owner)}
 
     return StreamingResponse(_sse(events, remember), media_type="text/event-stream",
                              headers=SSE_HEADERS)
@@ -150,21 +154,23 @@ def chat_stream(request: Request, body: ChatRequest) -> StreamingResponse:
 @router.get("/chat/{session_id}", summary="a session's history")
 def history(request: Request, session_id: str) -> dict[str, Any]:
     """Messages oldest first (``answer`` holds the full answer JSON of assistant turns)."""
-    check_session_id(session_id)
-    return {"session_id": session_id, "messages": _sessions(request).history(session_id)}
+    store, owner = _sessions(request), caller(request).owner
+    store.check_owner(check_session_id(session_id), owner)
+    return {"session_id": session_id, "messages": store.history(session_id, owner=owner)}
 
 
 @router.delete("/chat/{session_id}", summary="clear a session")
 def clear(request: Request, session_id: str) -> dict[str, Any]:
     """Forget the session's history."""
-    check_session_id(session_id)
-    return {"session_id": session_id, "cleared": _sessions(request).clear(session_id)}
+    store, owner = _sessions(request), caller(request).owner
+    store.check_owner(check_session_id(session_id), owner)
+    return {"session_id": session_id, "cleared": store.clear(session_id, owner)}
 
 
 @router.post("/search", summary="ranked passages, no answer")
 def search(request: Request, body: SearchRequest) -> dict[str, Any]:
     """The top ``k`` passages for a query inside the scope."""
-    kb = request.app.state.kb
+    kb = caller_kb(request)
     scope = service.make_scope(kb, body.doc, None, body.subindex, body.versions)
     return {"query": body.query, "hits": [service.hit_dict(h) for h in
                                           service.search(kb, body.query, body.k, scope, body.mode)]}

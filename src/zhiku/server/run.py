@@ -40,7 +40,7 @@ def serve(config: Config, host: str = "127.0.0.1", port: int = 8765, log_level: 
     warning = check_bind(host, Keys.from_config(config))
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
-    app = create_app(config)
+    app = create_app(config, bind=host, port=port)
     print(f"zhiku serving {config.home} at http://{host}:{port}/ (API docs at /docs)", file=sys.stderr)
     uvicorn.run(app, host=host, port=port, log_level=log_level)
 
