@@ -101,6 +101,9 @@ class KnowledgeBase:
         """
         if groups is None:
             return self
+        mine = getattr(self.store, "groups", None)
+        if mine is not None:  # a view narrows, never widens
+            return self._base.for_groups(tuple(g for g in groups if g in mine))
         if self._views is None:
             from zhiku.access.view import Views
 

@@ -105,7 +105,7 @@ class Views:
             view = copy.copy(self.kb)
             view.store = GroupStore(self.kb.store, key)
             view._titles = view._router = view._n_chunks = None
-            view._views = None
+            view._views, view._base = None, self.kb
             self._views[key] = (gen, view)
             while len(self._views) > _VIEWS_KEPT:
                 self._views.popitem(last=False)
