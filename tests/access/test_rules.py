@@ -49,3 +49,17 @@ def test_a_sidecar_sets_groups(tmp_path):
     (tmp_path / "a.md.meta.toml").write_text('groups = "hr"\n', encoding="utf-8")
     with pytest.raises(ZhikuError, match="groups must be a list"):
         load_file(f, tmp_path)
+
+
+def test_documents_indexed_under_older_rules_are_found():
+    from zhiku.access import stale_documents
+    from zhiku.index.store import DocRecord
+
+    def rec(path, groups, meta=None):
+        return DocRecord("d" + path, path, (), path, None, "x", 1, meta or {}, (), groups=groups)
+
+    rules = [AccessRule(paths=("hr/**",), groups=("hr",))]
+    docs = [rec("hr/a.md", ("hr",)), rec("hr/b.md", (PUBLIC,)), rec("p/c.md", (PUBLIC,)),
+            rec("p/d.md", ("legal",), {"groups": ["legal"]})]
+    assert stale_documents(docs, rules, "allow") == ["hr/b.md"]
+    assert stale_documents(docs, rules, "deny") == ["hr/b.md", "p/c.md"]

@@ -81,6 +81,20 @@ def document_groups(path: str, metadata: Mapping[str, Any], rules: Iterable[Acce
     return (PUBLIC,) if default == "allow" else ()
 
 
+def stale_documents(docs: Iterable[Any], rules: Iterable[AccessRule], default: str) -> list[str]:
+    """Paths of stored documents whose groups differ from what the current rules give
+    (rules or ``access_default`` changed since they were ingested).
+
+    Args:
+        docs: stored document records (with ``path``, ``metadata``, ``groups``).
+        rules: the configured rules.
+        default: ``allow`` or ``deny``.
+    """
+    rules = list(rules)
+    return [d.path for d in docs if not getattr(d, "deleted", None)
+            and tuple(d.groups) != document_groups(d.path, d.metadata, rules, default)]
+
+
 @dataclass(frozen=True)
 class Caller:
     """Who is asking: ``groups`` None sees everything (admin keys, no keys, the CLI);

@@ -124,9 +124,10 @@ def ingest(request: Request, body: IngestRequest) -> dict[str, Any]:
     return {"job": _jobs(request).ingest_paths(paths, body.prune).to_dict()}
 
 
-@router.get("/jobs/{job_id}", summary="progress of an ingest job", dependencies=[Depends(reader)])
+@router.get("/jobs/{job_id}", summary="progress of an ingest job (admin)", dependencies=[Depends(admin)])
 def job(request: Request, job_id: str) -> dict[str, Any]:
-    """State (``running``/``done``/``failed``), files done of total, the report, errors."""
+    """State (``running``/``done``/``failed``), files done of total, the report, errors
+    (admin only: file names are document names, which groups may hide)."""
     got = _jobs(request).get(job_id)
     if got is None:
         raise service.NotFound(f"no job {job_id!r}; jobs are kept until the server restarts")
