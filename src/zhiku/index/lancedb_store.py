@@ -73,6 +73,7 @@ class LanceStore(VectorTables):
         self._seen_mtime = -1
         self._df: Counter[str] = Counter()
         self._docs: list[DocRecord] | None = None  # published documents, read once per publish
+        self._gdocs: dict[tuple[str, ...], list[DocRecord]] = {}
         self._lockf: Any = None
         if "published" not in self.manifest:
             self._publish()
@@ -145,6 +146,7 @@ class LanceStore(VectorTables):
             dfp = self.path / man.get("df", "")
             self._df = Counter(json.loads(dfp.read_text(encoding="utf-8"))) if dfp.is_file() else Counter()
             self._pub, self.manifest, self._seen_mtime, self._docs = man, man, mtime, None
+            self._gdocs: dict[tuple[str, ...], list[DocRecord]] = {}  # per caller groups
 
     @contextmanager
     def transaction(self) -> Iterator[LanceStore]:
@@ -370,8 +372,15 @@ class LanceStore(VectorTables):
         ``groups``, only those a caller in them may read (filtered by the query). The
         whole list is read once per published state, since every ask consults it."""
         if groups is not None:
-            q = self._read("documents").search().where(groups_sql(groups))
-            return [_doc_record(r) for r in q.limit(None).to_list()]
+            with self._lock:
+                self._refresh()
+                key = tuple(sorted(set(groups)))
+                if key not in self._gdocs:
+                    if len(self._gdocs) > 64:
+                        self._gdocs.clear()
+                    q = self._r["documents"].search().where(groups_sql(key))
+                    self._gdocs[key] = [_doc_record(r) for r in q.limit(None).to_list()]
+                return list(self._gdocs[key])
         with self._lock:
             self._refresh()
             if self._docs is None:
