@@ -171,7 +171,8 @@ def _mcp_probes(world, who: str, p: Probes) -> None:
 
 def _library_probes(world, who: str, p: Probes) -> None:
     """Agent tools, the answer cache after the other group asked, tables, the routing log."""
-    from zhiku.agents.orchestrator import Orchestrator
+    from zhiku.ask import Query, ask
+    from zhiku.library import make_scope
     from zhiku.agents.tools import Toolbox, ToolError
     from zhiku.route.log import list_routes
     from zhiku.structured.sources import catalog_for
@@ -190,16 +191,13 @@ def _library_probes(world, who: str, p: Probes) -> None:
             out = str(e)
         p.check(who, f"agent {name}", out, "\x1f".join(map(str, args.values())))
     p.check(who, "tables", [t.name + t.summary() for t in catalog_for(mine).tables])
-    o_theirs, o_mine = Orchestrator(theirs), Orchestrator(mine)
-    try:
-        for q in QUESTIONS[other]:
-            o_theirs.ask(q)  # the other group asks first and fills the cache
-            ans = o_mine.ask(q)
+    for q in QUESTIONS[other]:
+        first = ask(theirs, Query(q, scope=make_scope(theirs), use_cache=True))  # fills the cache
+        assert not first.refused or q.endswith("第一条")
+        for scope in (make_scope(mine), make_scope(theirs)):  # even with the other group's scope
+            ans = ask(mine, Query(q, scope=scope, use_cache=True))
             assert not any(t.stage == "cache" and t.detail.get("cache") == "hit" for t in ans.trace)
             p.check(who, "cache", ans.to_dict(), q)
-    finally:
-        o_theirs.close()
-        o_mine.close()
     routes = list_routes(world["cfg"], groups=(who,), limit=1000)
     assert routes and all(r["groups"] == [who] for r in routes)  # only this group's own asks
     p.check(who, "route log", routes, "\x1f".join(QUESTIONS[other]))

@@ -105,7 +105,8 @@ class Views:
             view = copy.copy(self.kb)
             view.store = GroupStore(self.kb.store, key)
             view._titles = view._router = view._n_chunks = None
-            view._views, view._base = None, self.kb
+            view._views, view._base, view._build = None, self.kb, threading.RLock()
+            view.__dict__.pop("_answer_cache", None)  # its own cache, reading through the view
             self._views[key] = (gen, view)
             while len(self._views) > _VIEWS_KEPT:
                 self._views.popitem(last=False)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,9 @@ MIGRATIONS: list[tuple[str, str]] = [
     # who asked: the caller's groups as JSON, NULL for a caller who sees everything
     ("m003_routes_groups", "ALTER TABLE routes ADD COLUMN groups TEXT"),
 ]
+
+
+_write = threading.Lock()  # concurrent asks of one process append one at a time
 
 
 def log_path(cfg: Any) -> Path:
@@ -52,6 +56,11 @@ def record(cfg: Any, question: str, route: Route, seconds: float,
     Raises:
         ZhikuError: the log cannot be opened or written.
     """
+    with _write:
+        _append(cfg, question, route, seconds)
+
+
+def _append(cfg: Any, question: str, route: Route, seconds: float) -> None:
     db = _connect(log_path(cfg))
     try:
         with db:

@@ -5,6 +5,7 @@ every tier it tried leaves its scores (or its error) in ``Route.scores``."""
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from typing import Any, Literal
 
@@ -53,6 +54,7 @@ class Router:
                                   if (subs := tuple(x for x in r.subindexes if x in self.by_name))]
         self._vecs: dict[str, tuple[np.ndarray, np.ndarray]] | None = None
         self._qtypes: QTypeClassifier | None = None
+        self._lock = threading.RLock()  # summaries and classifier are built once, not per ask
 
     # -- tiers ----------------------------------------------------------------------------
     def _rules(self, question: str, ref: ClauseRef, names: list[str]) -> tuple[list[str], str] | None:
@@ -69,6 +71,10 @@ class Router:
 
     def summary_vectors(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Per sub-index: its summary vector and its title vectors (cached by content)."""
+        with self._lock:
+            return self._summary_vectors()
+
+    def _summary_vectors(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         if self._vecs is None:
             from zhiku.embed import VectorCache, embed_cached
 
@@ -177,8 +183,9 @@ class Router:
                 qtype: QType | None = None) -> Route:
         how = "llm"
         if qtype is None:
-            if self._qtypes is None:
-                self._qtypes = QTypeClassifier(self.kb.embedder if self.cfg.route_embedding else None)
+            with self._lock:
+                if self._qtypes is None:
+                    self._qtypes = QTypeClassifier(self.kb.embedder if self.cfg.route_embedding else None)
             qtype, how = self._qtypes.classify(question, qvec)
         scores["qtype"] = how
         return Route(subindexes=tuple(subs), qtype=qtype.value, confidence=round(conf, 4),

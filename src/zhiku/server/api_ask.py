@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 import logging
 from collections.abc import Iterator
 from itertools import chain
@@ -14,9 +13,9 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from zhiku.errors import ZhikuError
-from zhiku.server import service
+from zhiku import library as service
+from zhiku.ask.sessions import Sessions, check_session_id
 from zhiku.server.app import caller, caller_kb, reader
-from zhiku.server.sessions import Sessions, check_session_id
 from zhiku.types import AskEvent
 
 log = logging.getLogger("zhiku.server")
@@ -52,13 +51,13 @@ class SearchRequest(BaseModel):
     versions: str = "current"
 
 
-def _events(request: Request, body: AskRequest) -> Iterator[AskEvent]:
+def _events(request: Request, body: AskRequest, history: tuple = (), stream: bool = False) -> Iterator[AskEvent]:
     """The ask events; the first is computed here so bad input is a JSON error, not a stream."""
-    from zhiku.pipeline import Mode, ask_stream
+    from zhiku.ask import Mode, Query, ask_stream
 
     kb = caller_kb(request)
     scope = service.make_scope(kb, body.doc, body.section, body.subindex, body.versions)
-    gen = ask_stream(kb, body.question, Mode.from_str(body.mode), scope)
+    gen = ask_stream(kb, Query(body.question, history, scope, Mode.from_str(body.mode), stream=stream))
     first = next(gen)
     return chain([first], gen)
 
@@ -95,7 +94,7 @@ def ask(request: Request, body: AskRequest) -> dict[str, Any]:
 def ask_stream(request: Request, body: AskRequest) -> StreamingResponse:
     """Events ``step`` (a stage finished), ``delta`` (answer text), then ``answer`` (the
     same JSON as /api/ask); ``error`` if something fails mid-way."""
-    return StreamingResponse(_sse(_events(request, body)), media_type="text/event-stream",
+    return StreamingResponse(_sse(_events(request, body, stream=True)), media_type="text/event-stream",
                              headers=SSE_HEADERS)
 
 
@@ -103,23 +102,12 @@ def _sessions(request: Request) -> Sessions:
     return request.app.state.sessions
 
 
-def _standalone(request: Request, body: ChatRequest) -> ChatRequest:
-    """The turn with a follow-up (「那它的试用期呢？」) rewritten into a standalone question
-    from the session's last turns (the rewriter LLM when configured, else entity carry-over);
-    the answer's ``question`` is the rewrite."""
-    if not body.session_id:
-        return body
-    from zhiku.agents.rewrite import RewriterRole, Turn, history_from
-    from zhiku.agents.roles import perform
+def _history(request: Request, body: ChatRequest) -> tuple:
+    """The session's last turns, which a follow-up (「那它的试用期呢？」) is rewritten from
+    inside the ask; the answer's ``question`` is the rewrite."""
+    from zhiku.ask.sessions import history_for
 
-    kb = caller_kb(request)
-    turns = kb.config.history_turns
-    history = history_from(_sessions(request).history(body.session_id, 2 * turns,
-                                                      caller(request).owner), turns)
-    if not history:
-        return body
-    rw = perform(RewriterRole(kb), Turn(body.question, history), [], time.perf_counter())
-    return body.model_copy(update={"question": rw.standalone})
+    return history_for(_sessions(request), body.session_id, request.app.state.kb.config.history_turns)
 
 
 @router.post("/chat", summary="a chat turn (JSON)")
@@ -129,7 +117,7 @@ def chat(request: Request, body: ChatRequest) -> dict[str, Any]:
     owner = caller(request).owner
     if body.session_id:
         _sessions(request).check_owner(check_session_id(body.session_id), owner)
-    ans = _answer(_events(request, _standalone(request, body)))
+    ans = _answer(_events(request, body, _history(request, body)))
     sid = _sessions(request).add_turn(body.session_id, body.question, ans, owner)
     return {"session_id": sid, "answer": ans}
 
@@ -142,7 +130,7 @@ def chat_stream(request: Request, body: ChatRequest) -> StreamingResponse:
     store, owner = _sessions(request), caller(request).owner
     if sid:
         store.check_owner(sid, owner)
-    events = _events(request, _standalone(request, body))
+    events = _events(request, body, _history(request, body), stream=True)
 
     def remember(ans: dict[str, Any]) -> dict[str, Any]:
         return {"session_id": store.add_turn(sid, body.question, ans, owner)}

@@ -22,7 +22,7 @@ from zhiku.server.apidocs_offline import offline_docs
 from zhiku.server.auth import Access, Keys, presented_key
 from zhiku.server.guard import Guard, bind_hosts
 from zhiku.server.jobs import Jobs
-from zhiku.server.sessions import Sessions
+from zhiku.ask.sessions import Sessions
 from zhiku.server.uploads import TooLarge
 
 log = logging.getLogger("zhiku.server")
@@ -145,8 +145,9 @@ def create_app(config: Config, kb: KnowledgeBase | None = None, bind: str = "127
     sessions = Sessions(config.home / "sessions.sqlite")
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI):
+    async def lifespan(app: FastAPI):
         yield
+        app.state.jobs.interrupt()  # a running ingest is resumable: indexed files are skipped
         sessions.close()
 
     app = FastAPI(title="zhiku 知库", version=__version__, lifespan=lifespan,
