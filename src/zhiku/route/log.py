@@ -57,10 +57,11 @@ def record(cfg: Any, question: str, route: Route, seconds: float,
         ZhikuError: the log cannot be opened or written.
     """
     with _write:
-        _append(cfg, question, route, seconds)
+        _append(cfg, question, route, seconds, groups)
 
 
-def _append(cfg: Any, question: str, route: Route, seconds: float) -> None:
+def _append(cfg: Any, question: str, route: Route, seconds: float,
+            groups: tuple[str, ...] | None) -> None:
     db = _connect(log_path(cfg))
     try:
         with db:
