@@ -8,6 +8,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
+from zhiku.access import as_groups
 from zhiku.config import Config, load_config
 from zhiku.errors import ZhikuError
 
@@ -19,9 +20,12 @@ def _kb(cfg: Config):
 
 
 def cmd_ingest(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.writer import writing
+
     kb = _kb(cfg)
-    rep = kb.ingest(a.paths, dense=not a.no_dense, progress=not a.quiet, prune=a.prune,
-                    on_error=lambda f, e: print(f"skipped {f}: {e}", file=sys.stderr))
+    with writing(cfg.home, "`zhiku ingest`"):
+        rep = kb.ingest(a.paths, dense=not a.no_dense, progress=not a.quiet, prune=a.prune,
+                        on_error=lambda f, e: print(f"skipped {f}: {e}", file=sys.stderr))
     rate = rep.chunks / rep.seconds if rep.seconds else 0.0
     if a.json:
         out = {k: v for k, v in asdict(rep).items() if k != "seen"}
@@ -68,7 +72,7 @@ def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
 
     if a.no_route:
         cfg = cfg.model_copy(update={"routing": False})
-    kb = _open(cfg)
+    kb = _open(cfg).for_groups(as_groups(a.as_groups))
     live = not (a.json or a.no_stream) and client_for(cfg, "answerer") is not None
     q = _query(kb, a, a.question, stream=live)
     if not live:
@@ -112,7 +116,7 @@ def cmd_chat(cfg: Config, a: argparse.Namespace) -> int:
     from zhiku.ask import ask
     from zhiku.ask.sessions import Sessions, check_session_id, history_for
 
-    kb = _open(cfg)
+    kb = _open(cfg).for_groups(as_groups(a.as_groups))
     sessions, sid = Sessions(cfg.sessions_path), a.session
     if sid:
         check_session_id(sid)
@@ -168,14 +172,14 @@ def _scope(kb, a: argparse.Namespace):
         doc_ids = tuple(d.doc_id for d in docs)
     versions = "all" if a.all_versions else (a.as_of or "current")
     return Scope(doc_ids=doc_ids, section_id=a.section, version_date=a.version,
-                 versions=check_versions(versions))
+                 versions=check_versions(versions), groups=getattr(kb.store, "groups", None))
 
 
 def cmd_routes(cfg: Config, a: argparse.Namespace) -> int:
     from zhiku.route.log import list_routes
 
     rows = list_routes(cfg, subindex=a.subindex, tier=a.tier, below=a.below, since=a.since,
-                       limit=a.limit)
+                       limit=a.limit, groups=as_groups(a.as_groups))
     if a.json:
         print(json.dumps(rows, ensure_ascii=False, indent=1))
         return 0
@@ -213,8 +217,10 @@ def cmd_doctor(cfg: Config, a: argparse.Namespace) -> int:
 
 
 def cmd_compact(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.writer import writing
+
     kb = _kb(cfg)
-    with kb.store.transaction():
+    with writing(cfg.home, "`zhiku compact`"), kb.store.transaction():
         n = kb.store.compact()
         kb.store.build_indexes()
         kb.store.cleanup()
@@ -225,9 +231,12 @@ def cmd_compact(cfg: Config, a: argparse.Namespace) -> int:
 def cmd_embed(cfg: Config, a: argparse.Namespace) -> int:
     import time
 
+    from zhiku.writer import writing
+
     kb = _kb(cfg)
     t0 = time.perf_counter()
-    done = kb.embed_missing(progress=not a.quiet)
+    with writing(cfg.home, "`zhiku embed`"):
+        done = kb.embed_missing(progress=not a.quiet)
     secs = time.perf_counter() - t0
     if done:
         print(f"embedded {done} chunks in {secs:.1f}s ({done / max(secs, 1e-9):.1f} chunks/s)")
@@ -243,7 +252,10 @@ def cmd_reembed(cfg: Config, a: argparse.Namespace) -> int:
     kb = KnowledgeBase(cfg, pin_embedder=False)
     if not kb.store.count()["chunks"]:
         raise ZhikuError(f"the knowledge base at {cfg.home} is empty; run `zhiku ingest PATH` first")
-    rep = kb.reembed(new, progress=not a.quiet)
+    from zhiku.writer import writing
+
+    with writing(cfg.home, "`zhiku reembed`"):
+        rep = kb.reembed(new, progress=not a.quiet)
     if not rep.switched:
         print(f"the index already uses {rep.new} ({rep.new_dim} dims); nothing to do")
         return 0
@@ -328,12 +340,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--type", dest="qtype", default=None,
                    help="question type (default: the router's classifier): fact | process | comparison | synthesis")
     s.add_argument("--no-stream", action="store_true", help="print the verified answer only, no live tokens")
+    s.add_argument("--as-groups", help="act as a key of these groups (comma-separated; '' = no group) to test permissions")
     s.add_argument("--json", action="store_true", help="answer, citations, removed statements, conflicts, "
                    "confidence, hits and trace as JSON")
     s.set_defaults(func=cmd_ask)
     s = sub.add_parser("chat", help="a conversation: follow-ups are rewritten from earlier turns")
     s.add_argument("question", nargs="?", help="one turn (omit for an interactive session)")
     s.add_argument("--session", help="continue this session id (printed after each turn)")
+    s.add_argument("--as-groups", help="act as a key of these groups (comma-separated; '' = no group) to test permissions")
     s.add_argument("--mode", default="hybrid", help="bm25 | dense | hybrid | full")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_chat)
@@ -345,6 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--tier", choices=["rules", "embedding", "llm", "fallback", "single"])
     s.add_argument("--below", type=float, help="only routes with confidence under this")
     s.add_argument("--since", help="only routes on or after this date, YYYY-MM-DD")
+    s.add_argument("--as-groups", help="act as a key of these groups (comma-separated; '' = no group) to test permissions")
     s.add_argument("--limit", type=int, default=50)
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_routes)

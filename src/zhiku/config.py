@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from zhiku.access import AccessRule
 from zhiku.errors import ZhikuError
 from zhiku.structured.spec import SourceSpec
 
@@ -115,6 +116,17 @@ class Config(BaseSettings):
     admin_keys: SecretStr = Field(default=SecretStr(""),
                                   description="keys that may also upload, ingest and delete, comma-separated")
     upload_max_mb: float = Field(default=20.0, gt=0, description="largest file accepted by HTTP upload")
+    # -- who may see what, and what the server accepts (README "Security") --
+    access: list[AccessRule] = Field(default_factory=list, description="[[access]] rules: paths "
+                                     "(globs over stored document paths) and the groups that may read them")
+    access_default: str = Field(default="allow", pattern="^(allow|deny)$",
+                                description="documents no rule or sidecar names: allow (every key) or deny")
+    ingest_roots: list[Path] = Field(default_factory=list, description="folders /api/ingest may read "
+                                     "(nothing outside them, no symlink out); empty = only uploads")
+    allowed_hosts: list[str] = Field(default_factory=list, description="Host names the server answers "
+                                     "besides 127.0.0.1, localhost and [::1]")
+    cors_origins: list[str] = Field(default_factory=list, description="origins allowed to call the "
+                                    "API from a browser (CORS); empty = same origin only")
 
     structured_sources: list[SourceSpec] = Field(
         default_factory=list,
@@ -156,6 +168,11 @@ class Config(BaseSettings):
             old = data.pop("top_k")
             data.setdefault("answer_chunks", old)
         return data
+
+    @field_validator("ingest_roots", "allowed_hosts", "cors_origins", mode="before")
+    @classmethod
+    def _comma_list(cls, v: Any) -> Any:
+        return [x.strip() for x in v.split(",") if x.strip()] if isinstance(v, str) else v
 
     @field_validator("subindexes")
     @classmethod

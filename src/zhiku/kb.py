@@ -91,6 +91,25 @@ class KnowledgeBase:
         self._titles: TitleIndex | None = None
         self._router: Any = None
         self._build = threading.RLock()  # guards the per-generation state above
+        self._views: Any = None
+
+    def for_groups(self, groups: tuple[str, ...] | None) -> KnowledgeBase:
+        """This knowledge base as a caller in ``groups`` sees it (None: all of it): every
+        store read of the returned object carries the groups into the store's query.
+
+        Args:
+            groups: the caller's groups (from its API key, or ``--as-groups``).
+        """
+        if groups is None:
+            return self
+        mine = getattr(self.store, "groups", None)
+        if mine is not None:  # a view narrows, never widens
+            return self._base.for_groups(tuple(g for g in groups if g in mine))
+        if self._views is None:
+            from zhiku.access.view import Views
+
+            self._views = Views(self)
+        return self._views.of(groups)
 
     def _embedder_identity(self) -> tuple[str, int | None, str]:
         """Name, dim and version of the configured embedder, loading or probing it only
@@ -214,14 +233,21 @@ class KnowledgeBase:
         rep.seconds = time.perf_counter() - t0
         return rep
 
+    def groups_of(self, doc: Document) -> tuple[str, ...]:
+        """Who may read ``doc``: its sidecar's groups, the ``[[access]]`` rules, the default."""
+        from zhiku.access import document_groups
+
+        return document_groups(doc.path, doc.metadata, self.config.access, self.config.access_default)
+
     def _commit(self, batch: list, roots: dict[str, str], final: bool) -> None:
         """Write one batch of documents as one published transaction.
 
         The keyword index is rebuilt when the batch replaces stored documents (so they
         never vanish from search) and at the end; new documents in earlier batches
         become keyword-searchable with the final batch."""
+        groups = {doc.id: self.groups_of(doc) for doc, *_ in batch}
         with self.store.transaction():
-            replaced = self.store.add(batch, roots) if batch else False
+            replaced = self.store.add(batch, roots, groups) if batch else False
             if replaced or final:
                 self.store.build_indexes()
 
@@ -256,7 +282,8 @@ class KnowledgeBase:
 
     def _dedupe(self, docs: list[Document], rep: IngestReport) -> list[Document]:
         """Drop documents already stored (recording new paths as aliases) and merge
-        byte-identical copies within the batch into one document with aliases."""
+        byte-identical copies within the batch into one document with aliases; a stored
+        document whose groups changed (rules, sidecar) is written again."""
         seen: dict[str, Document] = {}
         stored = {d.doc_id: d for d in self.store.documents()}
         aliases: list[tuple[str, str]] = []
@@ -268,7 +295,7 @@ class KnowledgeBase:
                     rep.aliased += 1
                 continue
             old = stored.get(doc.id)
-            if old is not None and not old.deleted:
+            if old is not None and not old.deleted and old.groups == self.groups_of(doc):
                 if doc.path != old.path and doc.path not in old.aliases:
                     aliases.append((doc.id, doc.path))
                 rep.unchanged += 1

@@ -7,7 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from zhiku.errors import ZhikuError
+from zhiku.errors import NotFoundError, ZhikuError
 from zhiku.index.store import DocRecord, Scope, check_versions
 from zhiku.kb import KnowledgeBase
 from zhiku.types import Chunk, Hit, Section
@@ -17,7 +17,7 @@ _DERIVED = ("table_row", "table_summary")
 WHOLE = ""  # section id meaning the whole document
 
 
-class NotFound(ZhikuError):
+class NotFound(NotFoundError):
     """A document, section, chunk, job or session that does not exist."""
 
 
@@ -192,10 +192,11 @@ def subindexes(kb: KnowledgeBase) -> list[dict[str, Any]]:
 
 def make_scope(kb: KnowledgeBase, doc: str | None = None, section: str | None = None,
                subindex: list[str] | tuple[str, ...] = (), versions: str = "current") -> Scope:
-    """A search scope from request parameters.
+    """A search scope from request parameters, limited to what the caller may read.
 
     Args:
-        kb: the knowledge base.
+        kb: the knowledge base as the caller sees it (:meth:`KnowledgeBase.for_groups`);
+            its groups go into the scope, so every store query the ask makes carries them.
         doc: a document id, path or title (see :func:`find_document`); all its versions
             with the same title are searched.
         section: a section id of that document (needs ``doc``).
@@ -220,7 +221,12 @@ def make_scope(kb: KnowledgeBase, doc: str | None = None, section: str | None = 
         if s not in known:
             raise NotFound(f"no sub-index {s!r}; valid: {', '.join(sorted(known)) or '(none)'}")
     return Scope(doc_ids=doc_ids, subindexes=tuple(subindex), section_id=section or None,
-                 versions=check_versions(versions))
+                 versions=check_versions(versions), groups=caller_groups(kb))
+
+
+def caller_groups(kb: KnowledgeBase) -> tuple[str, ...] | None:
+    """The groups a caller's view of the knowledge base is limited to (None: all)."""
+    return getattr(kb.store, "groups", None)
 
 
 def search(kb: KnowledgeBase, query: str, k: int = 5, scope: Scope = Scope(),

@@ -68,6 +68,12 @@ class AnswerCache:
             return None
         return np.asarray(self.kb.query_vector(question), dtype=np.float32)
 
+    def _who(self, context: str) -> str:
+        """``context`` qualified by the caller's groups: a cached answer is only ever
+        served to callers of the same groups as the one it was computed for."""
+        groups = getattr(self.kb.store, "groups", None)
+        return context if groups is None else f"{context}|groups={','.join(sorted(groups))}"
+
     def lookup(self, question: str, context: str) -> tuple[Answer | None, dict[str, Any]]:
         """A still-valid cached answer for ``question`` asked in ``context``.
 
@@ -82,7 +88,7 @@ class AnswerCache:
         norm = normalise_question(question)
         with self._lock:
             rows = self._db.execute("SELECT id, norm, vector, generation, sources, answer FROM answers "
-                                    "WHERE context = ?", (context,)).fetchall()
+                                    "WHERE context = ?", (self._who(context),)).fetchall()
         if not rows:
             return None, {"cache": "miss"}
         best, sim = None, 0.0
@@ -130,7 +136,7 @@ class AnswerCache:
             self._db.execute(
                 "INSERT INTO answers (context, norm, vector, generation, sources, answer, created) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (context, normalise_question(question), None if vec is None else vec.tobytes(),
+                (self._who(context), normalise_question(question), None if vec is None else vec.tobytes(),
                  self._generation(), json.dumps(sources),
                  json.dumps(answer.to_dict(), ensure_ascii=False, default=str), time.time()))
         return True

@@ -160,7 +160,7 @@ def log_route(kb: Any, question: str, route: Any, seconds: float) -> None:
     if kb.config.route_log:
         from zhiku.route.log import record
 
-        record(kb.config, question, route, seconds)
+        record(kb.config, question, route, seconds, getattr(kb.store, "groups", None))
 
 
 def rerank(run: Any, note: dict, r: Retrieval) -> Ranked:

@@ -75,12 +75,13 @@ def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_B
                          "re-export it or remove it.") from exc
 
 
-SIDECAR_KEYS = {"title", "version_date", "effective", "expiry", "law"}
+SIDECAR_KEYS = {"title", "version_date", "effective", "expiry", "law", "groups"}
 
 
 def apply_sidecar(doc: Document, path: Path) -> Document:
     """Apply ``<file>.meta.toml`` beside a document: title, version_date, effective,
-    expiry (dates ``YYYY-MM-DD``) and ``law`` (a name linking versions explicitly).
+    expiry (dates ``YYYY-MM-DD``), ``law`` (a name linking versions explicitly) and
+    ``groups`` (who may read it, see :mod:`zhiku.access`).
 
     Raises:
         ZhikuError: the sidecar is not valid TOML or has an unknown key or a bad date.
@@ -100,6 +101,7 @@ def apply_sidecar(doc: Document, path: Path) -> Document:
     if unknown:
         raise ZhikuError(f"Sidecar {str(side)!r} has unknown keys {sorted(unknown)}; "
                          f"use {', '.join(sorted(SIDECAR_KEYS))}.")
+    groups = _sidecar_groups(side, meta.pop("groups", None))
     meta = {k: str(v) for k, v in meta.items()}
     for k in ("version_date", "effective", "expiry"):
         if k in meta and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", meta[k]):
@@ -107,4 +109,20 @@ def apply_sidecar(doc: Document, path: Path) -> Document:
     return replace(doc, title=meta.get("title", doc.title),
                    version_date=meta.get("version_date", doc.version_date),
                    metadata={**doc.metadata, **{k: v for k, v in meta.items()
-                                                if k in ("effective", "expiry", "law")}})
+                                                if k in ("effective", "expiry", "law")},
+                             **({"groups": groups} if groups else {})})
+
+
+def _sidecar_groups(side: Path, value: object) -> list[str]:
+    """A sidecar's ``groups = ["hr", ...]``, checked.
+
+    Raises:
+        ZhikuError: not a list of valid group names.
+    """
+    from zhiku.access import check_group
+
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(g, str) for g in value):
+        raise ZhikuError(f"Sidecar {str(side)!r}: groups must be a list of names like [\"hr\"].")
+    return sorted({check_group(g, str(side)) for g in value})

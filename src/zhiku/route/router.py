@@ -4,6 +4,7 @@ every tier it tried leaves its scores (or its error) in ``Route.scores``."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from typing import Any, Literal
@@ -45,9 +46,12 @@ class Router:
         """
         self.kb = kb
         self.cfg = kb.config
-        self.subs: list[SubIndex] = load_catalog(self.cfg, kb.store.documents())
+        restricted = hasattr(kb.store, "groups")  # a caller's view: only its sub-indexes
+        self.subs: list[SubIndex] = load_catalog(self.cfg, kb.store.documents(), write=not restricted)
         self.by_name = {s.name: s for s in self.subs}
-        self.rules: list[Rule] = load_rules(self.cfg.rules_path, set(self.by_name))
+        rules = load_rules(self.cfg.rules_path, None if restricted else set(self.by_name))
+        self.rules: list[Rule] = [dataclasses.replace(r, subindexes=subs) for r in rules
+                                  if (subs := tuple(x for x in r.subindexes if x in self.by_name))]
         self._vecs: dict[str, tuple[np.ndarray, np.ndarray]] | None = None
         self._qtypes: QTypeClassifier | None = None
         self._lock = threading.RLock()  # summaries and classifier are built once, not per ask

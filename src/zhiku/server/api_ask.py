@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from zhiku.errors import ZhikuError
 from zhiku import library as service
 from zhiku.ask.sessions import Sessions, check_session_id
-from zhiku.server.app import reader
+from zhiku.server.app import caller, caller_kb, reader
 from zhiku.types import AskEvent
 
 log = logging.getLogger("zhiku.server")
@@ -55,7 +55,7 @@ def _events(request: Request, body: AskRequest, history: tuple = (), stream: boo
     """The ask events; the first is computed here so bad input is a JSON error, not a stream."""
     from zhiku.ask import Mode, Query, ask_stream
 
-    kb = request.app.state.kb
+    kb = caller_kb(request)
     scope = service.make_scope(kb, body.doc, body.section, body.subindex, body.versions)
     gen = ask_stream(kb, Query(body.question, history, scope, Mode.from_str(body.mode), stream=stream))
     first = next(gen)
@@ -114,10 +114,11 @@ def _history(request: Request, body: ChatRequest) -> tuple:
 def chat(request: Request, body: ChatRequest) -> dict[str, Any]:
     """Like /api/ask, remembered under ``session_id`` (a new one is made when omitted); a
     follow-up is first rewritten into a standalone question from the session's history."""
+    owner = caller(request).owner
     if body.session_id:
-        check_session_id(body.session_id)
+        _sessions(request).check_owner(check_session_id(body.session_id), owner)
     ans = _answer(_events(request, body, _history(request, body)))
-    sid = _sessions(request).add_turn(body.session_id, body.question, ans)
+    sid = _sessions(request).add_turn(body.session_id, body.question, ans, owner)
     return {"session_id": sid, "answer": ans}
 
 
@@ -126,11 +127,13 @@ def chat(request: Request, body: ChatRequest) -> dict[str, Any]:
 def chat_stream(request: Request, body: ChatRequest) -> StreamingResponse:
     """Events as /api/ask/stream; the ``answer`` event also carries ``session_id``."""
     sid = check_session_id(body.session_id) if body.session_id else None
+    store, owner = _sessions(request), caller(request).owner
+    if sid:
+        store.check_owner(sid, owner)
     events = _events(request, body, _history(request, body), stream=True)
-    store = _sessions(request)
 
     def remember(ans: dict[str, Any]) -> dict[str, Any]:
-        return {"session_id": store.add_turn(sid, body.question, ans)}
+        return {"session_id": store.add_turn(sid, body.question, ans, owner)}
 
     return StreamingResponse(_sse(events, remember), media_type="text/event-stream",
                              headers=SSE_HEADERS)
@@ -139,21 +142,23 @@ def chat_stream(request: Request, body: ChatRequest) -> StreamingResponse:
 @router.get("/chat/{session_id}", summary="a session's history")
 def history(request: Request, session_id: str) -> dict[str, Any]:
     """Messages oldest first (``answer`` holds the full answer JSON of assistant turns)."""
-    check_session_id(session_id)
-    return {"session_id": session_id, "messages": _sessions(request).history(session_id)}
+    store, owner = _sessions(request), caller(request).owner
+    store.check_owner(check_session_id(session_id), owner)
+    return {"session_id": session_id, "messages": store.history(session_id, owner=owner)}
 
 
 @router.delete("/chat/{session_id}", summary="clear a session")
 def clear(request: Request, session_id: str) -> dict[str, Any]:
     """Forget the session's history."""
-    check_session_id(session_id)
-    return {"session_id": session_id, "cleared": _sessions(request).clear(session_id)}
+    store, owner = _sessions(request), caller(request).owner
+    store.check_owner(check_session_id(session_id), owner)
+    return {"session_id": session_id, "cleared": store.clear(session_id, owner)}
 
 
 @router.post("/search", summary="ranked passages, no answer")
 def search(request: Request, body: SearchRequest) -> dict[str, Any]:
     """The top ``k`` passages for a query inside the scope."""
-    kb = request.app.state.kb
+    kb = caller_kb(request)
     scope = service.make_scope(kb, body.doc, None, body.subindex, body.versions)
     return {"query": body.query, "hits": [service.hit_dict(h) for h in
                                           service.search(kb, body.query, body.k, scope, body.mode)]}

@@ -55,8 +55,11 @@ class Jobs:
     """
 
     def __init__(self, kb: KnowledgeBase) -> None:
+        from zhiku.writer import WriterLock
+
         self.kb = kb
         self._write = threading.Lock()
+        self._file = WriterLock(kb.config.home)  # shared with the CLI's writing commands
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._running: str | None = None
 
@@ -76,6 +79,8 @@ class Jobs:
         """
         if self._write.locked():
             raise self._busy()
+        self._claim()
+        self._release()
 
     def _busy(self) -> BusyError:
         return BusyError(f"another write is running (job {self._running or 'delete'}); "
@@ -84,6 +89,15 @@ class Jobs:
     def _claim(self) -> None:
         if not self._write.acquire(blocking=False):
             raise self._busy()
+        try:
+            self._file.acquire("the zhiku server")
+        except BaseException:
+            self._write.release()
+            raise
+
+    def _release(self) -> None:
+        self._file.release()
+        self._write.release()
 
     def start(self, kind: str, total: int, work: Callable[[Job], None]) -> Job:
         """Start ``work`` in a background thread as a new job.
@@ -132,7 +146,7 @@ class Jobs:
         finally:
             job.stage, job.finished = "finished", time.time()
             self._running = None
-            self._write.release()
+            self._release()
 
     def ingest_files(self, files: list[tuple[Path, Path]]) -> Job:
         """Ingest files (path, root) one by one, so progress is per file.
@@ -189,4 +203,4 @@ class _Exclusive:
         self.jobs._claim()
 
     def __exit__(self, *exc: object) -> None:
-        self.jobs._write.release()
+        self.jobs._release()

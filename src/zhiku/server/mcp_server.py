@@ -7,6 +7,7 @@ import threading
 from typing import Annotated, Any
 
 import anyio
+from mcp.server.mcpserver import Context
 from pydantic import Field
 
 from zhiku.config import Config
@@ -134,32 +135,47 @@ def build_mcp(config: Config, kb=None):
     from mcp.server.mcpserver.exceptions import ToolError
 
     get_kb = (lambda: kb) if kb is not None else _Lazy(config)
+    keys = Keys.from_config(config)
     server = MCPServer("zhiku", instructions=INSTRUCTIONS, log_level="WARNING")
 
-    async def run(fn, *args):
+    async def run(ctx: Context, fn, *args):
+        groups = _caller_groups(ctx, keys)
         try:
-            return await anyio.to_thread.run_sync(lambda: fn(get_kb(), *args))
+            return await anyio.to_thread.run_sync(lambda: fn(get_kb().for_groups(groups), *args))
         except ZhikuError as e:  # the agent sees the sentence saying what to do
             raise ToolError(str(e)) from e
 
     @server.tool(description=SEARCH_DOC)
-    async def search_knowledge(query: Query, k: K = 5, subindex: Sub = None,
+    async def search_knowledge(query: Query, ctx: Context, k: K = 5, subindex: Sub = None,
                                document: Doc = None) -> dict[str, Any]:
-        return await run(_search, query, k, subindex, document)
+        return await run(ctx, _search, query, k, subindex, document)
 
     @server.tool(description=CHAPTERS_DOC)
-    async def list_chapters(document: Doc = None) -> dict[str, Any]:
-        return await run(_chapters, document)
+    async def list_chapters(ctx: Context, document: Doc = None) -> dict[str, Any]:
+        return await run(ctx, _chapters, document)
 
     @server.tool(description=READ_DOC)
-    async def read_section(document: DocName, section_id: SectionId = "") -> dict[str, Any]:
-        return await run(_read, document, section_id)
+    async def read_section(document: DocName, ctx: Context, section_id: SectionId = "") -> dict[str, Any]:
+        return await run(ctx, _read, document, section_id)
 
     @server.tool(description=ASK_DOC)
-    async def ask(question: Question, subindex: Sub = None, document: Doc = None) -> dict[str, Any]:
-        return await run(_ask, question, subindex, document)
+    async def ask(question: Question, ctx: Context, subindex: Sub = None,
+                  document: Doc = None) -> dict[str, Any]:
+        return await run(ctx, _ask, question, subindex, document)
 
     return server
+
+
+def _caller_groups(ctx: Any, keys: Keys) -> tuple[str, ...] | None:
+    """The groups of the key on the HTTP request behind a tool call (None: every
+    document, for admin keys, the no-key mode and stdio, a local subprocess)."""
+    try:
+        request = ctx.request_context.request
+    except (AttributeError, ValueError):
+        request = None
+    if request is None or not hasattr(request, "headers"):
+        return None
+    return keys.caller(presented_key(request.headers))[1].groups
 
 
 def http_app(server, keys: Keys, host: str = "127.0.0.1"):
