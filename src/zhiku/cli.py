@@ -391,14 +391,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8766)
     s.set_defaults(func=cmd_mcp)
+    from zhiku.cli_extra import register
+
+    register(sub)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``zhiku`` command."""
+    from zhiku.cli_extra import check_args, check_home
+
     args = build_parser().parse_args(argv)
     try:
+        check_args(args)
         cfg = load_config(args.config, home=args.home)
+        check_home(cfg, args)
         return args.func(cfg, args)
     except ZhikuError as e:
         print(f"error: {e}", file=sys.stderr)
