@@ -123,7 +123,7 @@ def create_app(config: Config, kb: KnowledgeBase | None = None) -> FastAPI:
     Raises:
         ZhikuError: the knowledge base cannot be opened.
     """
-    from zhiku.server import api_ask, api_docs
+    from zhiku.server import api_ask, api_docs, api_openai
 
     kb = kb or KnowledgeBase(config)
     sessions = Sessions(config.home / "sessions.sqlite")
@@ -143,6 +143,8 @@ def create_app(config: Config, kb: KnowledgeBase | None = None) -> FastAPI:
     _limit_body(app, int(config.upload_max_mb * 2**20) * MAX_FILES + 2**20)
     app.include_router(api_docs.router, prefix="/api")
     app.include_router(api_ask.router, prefix="/api")
+    app.include_router(api_openai.router, prefix="/v1")
+    api_openai.openai_errors(app)
 
     @app.get("/health", tags=["meta"], summary="liveness (no key needed, no data)")
     def health() -> dict:
