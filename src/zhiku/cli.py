@@ -202,10 +202,10 @@ def cmd_doctor(cfg: Config, a: argparse.Namespace) -> int:
     from zhiku.index.doctor import check
 
     rep = check(_kb(cfg), fix=a.fix, progress=not a.quiet)
-    for what, n in rep.problems.items():
-        print(f"{'ok ' if not n else 'BAD'} {what}: {n}")
-    for note in rep.notes:
-        print(f"    {note}")
+    for c in rep.checks:
+        print(f"{'ok ' if not c.found else 'BAD'} {c.name}: {c.found}")
+        for line in [*c.notes, *([f"fixed: {c.fixed}"] if c.fixed else [])]:
+            print(f"    {line}")
     return 0 if rep.healthy or a.fix else 1
 
 
