@@ -30,6 +30,9 @@ class Job:
     done: int = 0
     stage: str = "queued"
     current: str = ""
+    phase: str = ""
+    phase_done: int = 0
+    phase_total: int = 0
     started: float = field(default_factory=time.time)
     finished: float | None = None
     report: dict[str, Any] = field(default_factory=dict)
@@ -39,6 +42,16 @@ class Job:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready form."""
         return asdict(self)
+
+    def progress(self):
+        """A progress reporter that records the phase (reading, chunking, embedding, …) and
+        its units done of total here, for clients polling the job."""
+        from zhiku.progress import Progress
+
+        def on(phase: str, done: int, total: int) -> None:
+            self.phase, self.phase_done, self.phase_total = phase, done, total
+
+        return Progress(bars=False, on=on)
 
 
 def _report(rep: IngestReport) -> dict[str, Any]:
@@ -130,7 +143,7 @@ class Jobs:
                 job.stage, job.current = "indexing", path.name
                 try:
                     doc = load_file(path, root, int(self.kb.config.max_file_mb * 2**20))
-                    rep = self.kb.ingest_documents([doc], progress=False)
+                    rep = self.kb.ingest_documents([doc], progress=job.progress())
                 except BusyError:
                     raise
                 except ZhikuError as e:
@@ -156,7 +169,7 @@ class Jobs:
 
         def work(job: Job) -> None:
             job.stage = "indexing"
-            rep = self.kb.ingest(paths, progress=False, prune=prune,
+            rep = self.kb.ingest(paths, progress=job.progress(), prune=prune,
                                  on_error=lambda f, e: job.failed.append({"file": f, "error": e}))
             job.done, job.report = rep.files, _report(rep)
 
