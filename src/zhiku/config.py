@@ -112,6 +112,10 @@ class Config(BaseSettings):
     admin_keys: SecretStr = Field(default=SecretStr(""),
                                   description="keys that may also upload, ingest and delete, comma-separated")
     upload_max_mb: float = Field(default=20.0, gt=0, description="largest file accepted by HTTP upload")
+    watch: list[Path] = Field(default_factory=list, description="folders `zhiku serve` keeps the "
+                              "index matching (sync now and whenever their files change)")
+    watch_debounce: float = Field(default=2.0, gt=0, description="seconds without further changes "
+                                  "before a watched folder is synced")
 
     structured_sources: list[SourceSpec] = Field(
         default_factory=list,

@@ -211,13 +211,21 @@ def watch(kb, paths: Iterable[str | Path], debounce: float = 2.0, stop: threadin
     run = run or (lambda f: f())
 
     def once() -> None:
-        try:
-            got = run(lambda: sync(kb, folders, dense=dense))
-        except ZhikuError as e:  # busy or unreadable: try again on the next change
-            log.warning("sync skipped: %s", e)
+        from zhiku.errors import BusyError
+
+        while not stop.is_set():
+            try:
+                got = run(lambda: sync(kb, folders, dense=dense))
+            except BusyError as e:  # another write runs: retry when it may have finished
+                log.info("sync waits: %s", e)
+                stop.wait(max(debounce, 0.5))
+                continue
+            except ZhikuError as e:  # a folder vanished or cannot be read: next change retries
+                log.warning("sync skipped: %s", e)
+                return
+            if got is not None and on_sync:
+                on_sync(got)
             return
-        if got is not None and on_sync:
-            on_sync(got)
 
     once()
     for _ in changes(folders, debounce, stop):

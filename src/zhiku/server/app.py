@@ -123,14 +123,17 @@ def create_app(config: Config, kb: KnowledgeBase | None = None) -> FastAPI:
     Raises:
         ZhikuError: the knowledge base cannot be opened.
     """
-    from zhiku.server import api_ask, api_docs, api_openai
+    from zhiku.server import api_ask, api_docs, api_library, api_openai
 
     kb = kb or KnowledgeBase(config)
     sessions = Sessions(config.home / "sessions.sqlite")
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI):
+    async def lifespan(a: FastAPI):
+        stop = a.state.jobs.watch(config.watch, config.watch_debounce) if config.watch else None
         yield
+        if stop is not None:
+            stop.set()
         sessions.close()
 
     app = FastAPI(title="zhiku 知库", version=__version__, lifespan=lifespan,
@@ -143,6 +146,7 @@ def create_app(config: Config, kb: KnowledgeBase | None = None) -> FastAPI:
     _limit_body(app, int(config.upload_max_mb * 2**20) * MAX_FILES + 2**20)
     app.include_router(api_docs.router, prefix="/api")
     app.include_router(api_ask.router, prefix="/api")
+    app.include_router(api_library.router, prefix="/api")
     app.include_router(api_openai.router, prefix="/v1")
     api_openai.openai_errors(app)
 

@@ -176,6 +176,30 @@ class Jobs:
         return self.start("path", n, work)
 
 
+    def watch(self, folders: list[Path], debounce: float) -> threading.Event:
+        """Keep the index matching ``folders`` in a background thread: sync now and after
+        every settled burst of changes, each sync holding the writer slot.
+
+        Returns:
+            The event that stops watching when set.
+
+        Raises:
+            ZhikuError: a folder does not exist.
+        """
+        from zhiku.sync import folders_of, watch
+
+        folders_of(folders)
+        stop = threading.Event()
+
+        def run(work):
+            with self.exclusive():
+                return work()
+
+        threading.Thread(target=watch, args=(self.kb, folders, debounce, stop, None, run),
+                         name="zhiku-watch", daemon=True).start()
+        return stop
+
+
 class _Exclusive:
     def __init__(self, jobs: Jobs) -> None:
         self.jobs = jobs
