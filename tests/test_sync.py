@@ -94,3 +94,13 @@ def test_watch_sees_a_change_within_its_debounce(tmp_path, folder, laws_dir):
         stop.set()
         t.join(timeout=10)
     assert not t.is_alive()
+
+
+def test_watch_ignores_hidden_entries_and_its_own_home(tmp_path):
+    from zhiku.sync import _ignored
+
+    root = str(tmp_path / ".hidden-parent" / "docs")  # a watched folder may sit under a hidden one
+    home = root + "/.zhiku"
+    assert not _ignored(f"{root}/a/规定.md", (root,), (home,))
+    assert _ignored(f"{root}/.git/x.md", (root,), (home,))
+    assert _ignored(f"{home}/index/data.lance", (root,), (home,))

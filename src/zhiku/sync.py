@@ -140,29 +140,45 @@ def last_sync(home: Path) -> dict[str, Any] | None:
         return None
 
 
-def _snapshot(folders: tuple[str, ...]) -> dict[str, tuple[int, int]]:
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _ignored(path: str, folders: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
+    """Hidden entries inside a watched folder, and the knowledge base's own files (a home
+    inside a watched folder)."""
+    if any(_under(path, i) for i in ignore):
+        return True
+    root = next((f for f in folders if _under(path, f)), None)
+    rel = Path(path).relative_to(root).parts if root else ()
+    return any(part.startswith(".") for part in rel)
+
+
+def _snapshot(folders: tuple[str, ...], ignore: tuple[str, ...]) -> dict[str, tuple[int, int]]:
     out = {}
     for root in folders:
         for dirpath, dirs, files in os.walk(root):
-            dirs[:] = [d for d in dirs if not d.startswith(".")]
+            dirs[:] = [d for d in dirs if not _ignored(os.path.join(dirpath, d), folders, ignore)]
             for f in files:
-                if not f.startswith("."):
-                    p = os.path.join(dirpath, f)
-                    try:
-                        st = os.stat(p)
-                    except OSError:
-                        continue
-                    out[p] = (st.st_mtime_ns, st.st_size)
+                p = os.path.join(dirpath, f)
+                if _ignored(p, folders, ignore):
+                    continue
+                try:
+                    st = os.stat(p)
+                except OSError:
+                    continue
+                out[p] = (st.st_mtime_ns, st.st_size)
     return out
 
 
-def _poll(folders: tuple[str, ...], debounce: float, stop: threading.Event) -> Iterator[None]:
+def _poll(folders: tuple[str, ...], debounce: float, stop: threading.Event,
+          ignore: tuple[str, ...]) -> Iterator[None]:
     """Yield once per burst of changes: after a change, when nothing more changed for
     ``debounce`` seconds."""
-    seen, dirty_at = _snapshot(folders), None
+    seen, dirty_at = _snapshot(folders, ignore), None
     step = min(0.2, max(debounce / 4, 0.05))
     while not stop.wait(step):
-        now = _snapshot(folders)
+        now = _snapshot(folders, ignore)
         if now != seen:
             seen, dirty_at = now, time.monotonic()
         elif dirty_at is not None and time.monotonic() - dirty_at >= debounce:
@@ -170,22 +186,26 @@ def _poll(folders: tuple[str, ...], debounce: float, stop: threading.Event) -> I
             yield None
 
 
-def _watchfiles(folders: tuple[str, ...], debounce: float, stop: threading.Event) -> Iterator[None]:
+def _watchfiles(folders: tuple[str, ...], debounce: float, stop: threading.Event,
+                ignore: tuple[str, ...]) -> Iterator[None]:
     import watchfiles
 
     for _ in watchfiles.watch(*folders, debounce=int(debounce * 1000), step=50, stop_event=stop,
+                              watch_filter=lambda _c, p: not _ignored(p, folders, ignore),
                               yield_on_timeout=False, raise_interrupt=False):
         yield None
 
 
-def changes(folders: tuple[str, ...], debounce: float, stop: threading.Event) -> Iterator[None]:
-    """One item per settled burst of file changes under the folders, until ``stop`` is set;
-    with ``watchfiles`` (file-system events) when installed, else by polling."""
+def changes(folders: tuple[str, ...], debounce: float, stop: threading.Event,
+            ignore: tuple[str, ...] = ()) -> Iterator[None]:
+    """One item per settled burst of file changes under the folders (hidden entries and
+    paths under ``ignore`` left out), until ``stop`` is set; with ``watchfiles``
+    (file-system events) when installed, else by polling."""
     try:
         import watchfiles  # noqa: F401
     except ImportError:
-        return _poll(folders, debounce, stop)
-    return _watchfiles(folders, debounce, stop)
+        return _poll(folders, debounce, stop, ignore)
+    return _watchfiles(folders, debounce, stop, ignore)
 
 
 def watch(kb, paths: Iterable[str | Path], debounce: float = 2.0, stop: threading.Event | None = None,
@@ -193,6 +213,9 @@ def watch(kb, paths: Iterable[str | Path], debounce: float = 2.0, stop: threadin
           run: Callable[[Callable[[], SyncReport]], SyncReport | None] | None = None,
           dense: bool = True) -> None:
     """Sync now, then again after every settled burst of changes, until ``stop`` is set.
+
+    Changes are listened for in their own thread from the start, so a file changed while
+    a sync runs is synced right after it.
 
     Args:
         kb: the knowledge base.
@@ -209,24 +232,41 @@ def watch(kb, paths: Iterable[str | Path], debounce: float = 2.0, stop: threadin
     folders = folders_of(paths)
     stop = stop or threading.Event()
     run = run or (lambda f: f())
+    dirty = threading.Event()
+    dirty.set()  # the first sync
+    ignore = (str(Path(kb.config.home).resolve()),)
 
-    def once() -> None:
-        from zhiku.errors import BusyError
+    def listen() -> None:
+        for _ in changes(folders, debounce, stop, ignore):
+            dirty.set()
 
+    listener = threading.Thread(target=listen, name="zhiku-watch-listen", daemon=True)
+    listener.start()
+    try:
         while not stop.is_set():
-            try:
-                got = run(lambda: sync(kb, folders, dense=dense))
-            except BusyError as e:  # another write runs: retry when it may have finished
-                log.info("sync waits: %s", e)
-                stop.wait(max(debounce, 0.5))
-                continue
-            except ZhikuError as e:  # a folder vanished or cannot be read: next change retries
-                log.warning("sync skipped: %s", e)
-                return
-            if got is not None and on_sync:
-                on_sync(got)
-            return
+            if dirty.wait(0.1):
+                dirty.clear()
+                _sync_once(kb, folders, dense, stop, debounce, run, on_sync)
+    finally:
+        stop.set()
+        listener.join(timeout=5)
 
-    once()
-    for _ in changes(folders, debounce, stop):
-        once()
+
+def _sync_once(kb, folders, dense, stop, debounce, run, on_sync) -> None:
+    """One sync; waits while another write runs; a folder that cannot be read is retried
+    on the next change."""
+    from zhiku.errors import BusyError
+
+    while not stop.is_set():
+        try:
+            got = run(lambda: sync(kb, folders, dense=dense))
+        except BusyError as e:
+            log.info("sync waits: %s", e)
+            stop.wait(max(debounce, 0.5))
+            continue
+        except ZhikuError as e:
+            log.warning("sync skipped: %s", e)
+            return
+        if got is not None and on_sync:
+            on_sync(got)
+        return

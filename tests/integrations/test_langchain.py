@@ -33,6 +33,10 @@ class TestZhikuRetrieverStandard(RetrieversIntegrationTests):
     def retriever_query_example(self) -> str:
         return "试用期最长多久？"
 
+    @pytest.mark.asyncio  # pytest-asyncio (a langchain-tests dependency) runs in strict mode here
+    async def test_ainvoke_returns_documents(self, retriever) -> None:
+        await super().test_ainvoke_returns_documents(retriever)
+
 
 def test_documents_carry_the_citation(kb):
     docs = ZhikuRetriever(kb=kb, k=3, subindex=["社会法"]).invoke("劳动合同法第十九条规定了什么")
