@@ -67,5 +67,10 @@ def test_server_watches_a_folder_and_reports_the_last_sync(tmp_path):
         (folder / "年假.md").write_text("# 年假\n\n员工每年享有带薪年假十五天。\n", encoding="utf-8")
         lib = wait(2)
         assert {d["path"] for d in lib["items"]} == {"差旅.md", "年假.md"}
-        sync = httpx.get(f"{url}/api/sync", headers=h).json()
+        deadline = time.monotonic() + 90  # the report is written when the sync (embedding too) ends
+        while time.monotonic() < deadline:
+            sync = httpx.get(f"{url}/api/sync", headers=h).json()
+            if sync["last"]["added"] == ["年假.md"]:
+                break
+            time.sleep(0.1)
         assert sync["watch"] == [str(folder)] and sync["last"]["added"] == ["年假.md"]
