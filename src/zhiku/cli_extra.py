@@ -30,7 +30,7 @@ def check_args(a: argparse.Namespace) -> None:
         if value:
             check_date(value, f"--{flag.replace('_', '-')}")
     if getattr(a, "cmd", "") in ("ask", "chat"):
-        from zhiku.pipeline import Mode
+        from zhiku.ask import Mode
 
         Mode.from_str(a.mode)
     if getattr(a, "cmd", "") == "eval":

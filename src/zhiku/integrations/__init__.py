@@ -35,7 +35,7 @@ def search(kb, query: str, k: int, mode: str = "hybrid", subindex: tuple[str, ..
     Raises:
         ZhikuError: an empty query, a bad mode, scope or version selector.
     """
-    from zhiku.server import service
+    from zhiku import library as service
 
     scope = service.make_scope(kb, doc, None, list(subindex), versions)
     out = []

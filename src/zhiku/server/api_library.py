@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Query, Request
 
-from zhiku.server import service
+from zhiku import library as service
 from zhiku.server.app import reader
 
 router = APIRouter(tags=["library"], dependencies=[Depends(reader)])

@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from zhiku.errors import ZhikuError
-from zhiku.server import service
+from zhiku import library as service
 from zhiku.server.app import reader
 from zhiku.types import Answer, AskEvent
 
@@ -118,7 +118,7 @@ def _turns(messages: list[Message]) -> tuple[str, list[tuple[str, str]]]:
 
 
 def _history(kb, pairs: list[tuple[str, str]]):
-    from zhiku.agents.rewrite import Exchange
+    from zhiku.ask.rewrite import Exchange
 
     turns = kb.config.history_turns
     out = [Exchange(q, a.split(REFERENCES)[0], tuple(dict.fromkeys(re.findall(r"《([^》]+)》", a))))
@@ -127,21 +127,19 @@ def _history(kb, pairs: list[tuple[str, str]]):
 
 
 def ask_events(request: Request, body: ChatCompletionRequest) -> Iterator[AskEvent]:
-    """The ask behind this door: the follow-up rewritten from the earlier turns, then the
-    same ask the HTTP chat door runs (the only place this module calls it)."""
-    from zhiku.agents.rewrite import RewriterRole, Turn
-    from zhiku.agents.roles import perform
-    from zhiku.server.api_ask import AskRequest, _events
+    """The one ask, as the HTTP ask door runs it: the last user message with the earlier
+    turns as its history (the ask rewrites a follow-up from them); the first event is
+    computed before the stream starts, so bad input is an error response."""
+    from itertools import chain
+
+    from zhiku.ask import Mode, Query, ask_stream
 
     kb = request.app.state.kb
     question, pairs = _turns(body.messages)
-    subindex = _subindexes(kb, body.model)
-    history = _history(kb, pairs)
-    if history:
-        question = perform(RewriterRole(kb), Turn(question, history), [], time.perf_counter()).standalone
-    ask = AskRequest(question=question[:2000], mode=body.mode, doc=body.doc, subindex=subindex,
-                     versions=body.versions)
-    return _events(request, ask)
+    scope = service.make_scope(kb, body.doc, None, _subindexes(kb, body.model), body.versions)
+    gen = ask_stream(kb, Query(question, _history(kb, pairs), scope, Mode.from_str(body.mode)))
+    first = next(gen)
+    return chain([first], gen)
 
 
 def citation_dicts(ans: Answer) -> list[dict[str, Any]]:

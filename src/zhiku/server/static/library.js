@@ -22,7 +22,9 @@ Object.assign(L.zh, {
     resolve: "解析条款", rewrite: "改写追问", synonyms: "同义词扩展", route: "路由子库", chapters: "章节路由",
     keyword: "关键词检索", dense: "向量检索", fuse: "融合排序", focus: "聚焦", rerank: "重排序",
     refuse: "拒答判断", compose: "抽取式作答", generate: "模型生成", verify: "引用核验", cache: "答案缓存",
-    structured: "表格查询", web: "网络检索", confidence: "置信度",
+    structured: "表格查询", web: "网络检索", confidence: "置信度", validate: "检查问题", prepare: "准备检索",
+    search: "检索", "routed search": "路由后检索", draft: "起草答案", finish: "定稿", join: "合并答案", store: "写入缓存",
+    agent: "智能体",
   },
 });
 Object.assign(L.en, {
@@ -47,7 +49,9 @@ Object.assign(L.en, {
     chapters: "route chapters", keyword: "keyword search", dense: "dense search", fuse: "fuse rankings",
     focus: "focus", rerank: "rerank", refuse: "refusal check", compose: "extractive answer", generate: "LLM answer",
     verify: "verify citations", cache: "answer cache", structured: "table query", web: "web search",
-    confidence: "confidence",
+    confidence: "confidence", validate: "check question", prepare: "prepare search", search: "search",
+    "routed search": "routed search", draft: "draft answer", finish: "finish", join: "join answers",
+    store: "store in cache", agent: "agent",
   },
 });
 
