@@ -42,7 +42,9 @@ def local_home(tmp_path_factory, laws_dir):
 
 def _env(home: Path, gguf: Path) -> dict[str, str]:
     return {**os.environ, "ZHIKU_HOME": str(home), "ZHIKU_LLM_GGUF": str(gguf), "ZHIKU_LLM_MAX_TOKENS": "64",
-            "ZHIKU_LLM_TEMPERATURE": "0", "ZHIKU_CACHE": "false"}
+            "ZHIKU_LLM_TEMPERATURE": "0", "ZHIKU_CACHE": "false",
+            # CPU generation on a loaded machine: the model may take minutes, never fall back for time
+            "ZHIKU_ANSWER_TIMEOUT": "1200", "ZHIKU_LLM_TIMEOUT": "1200"}
 
 
 def test_zhiku_ask_streams_real_tokens_from_the_local_model(local_home):
@@ -65,7 +67,7 @@ def test_verifier_removes_what_the_tiny_model_gets_wrong_and_the_trace_shows_it(
 
     env = _env(local_home, gguf)
     cfg = load_config(home=local_home, llm_gguf=env["ZHIKU_LLM_GGUF"], llm_max_tokens=64,
-                      llm_temperature=0.0, cache=False)
+                      llm_temperature=0.0, cache=False, answer_timeout=1200, llm_timeout=1200)
     events = list(ask_stream(KnowledgeBase(cfg), Query(QUESTION, use_cache=False)))
     deltas = [e.text for e in events if e.type == "delta"]
     ans = events[-1].answer
