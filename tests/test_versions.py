@@ -122,6 +122,8 @@ def test_prune_compact_and_doctor(tmp_path):
     assert doc.problems["chunks without vectors"] == 0  # keyword-only is not a problem
     fixed = check(kb, fix=True)
     assert not fixed.healthy and check(kb).healthy
+    done = {c.name: c.fixed for c in fixed.checks if c.fixed}  # only what was done, where it belongs
+    assert done == {"deleted documents awaiting compact": "compacted 1 documents"}
     assert kb.store.count()["documents"] == 1
 
 

@@ -209,10 +209,10 @@ def cmd_doctor(cfg: Config, a: argparse.Namespace) -> int:
     from zhiku.index.doctor import check
 
     rep = check(_kb(cfg), fix=a.fix, progress=not a.quiet)
-    for what, n in rep.problems.items():
-        print(f"{'ok ' if not n else 'BAD'} {what}: {n}")
-    for note in rep.notes:
-        print(f"    {note}")
+    for c in rep.checks:
+        print(f"{'ok ' if not c.found else 'BAD'} {c.name}: {c.found}")
+        for line in [*c.notes, *([f"fixed: {c.fixed}"] if c.fixed else [])]:
+            print(f"    {line}")
     return 0 if rep.healthy or a.fix else 1
 
 
@@ -409,14 +409,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8766)
     s.set_defaults(func=cmd_mcp)
+    from zhiku.cli_extra import register
+
+    register(sub)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``zhiku`` command."""
+    from zhiku.cli_extra import check_args, check_home
+
     args = build_parser().parse_args(argv)
     try:
+        check_args(args)
         cfg = load_config(args.config, home=args.home)
+        check_home(cfg, args)
         return args.func(cfg, args)
     except ZhikuError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -127,6 +127,10 @@ class Config(BaseSettings):
                                      "besides 127.0.0.1, localhost and [::1]")
     cors_origins: list[str] = Field(default_factory=list, description="origins allowed to call the "
                                     "API from a browser (CORS); empty = same origin only")
+    watch: list[Path] = Field(default_factory=list, description="folders `zhiku serve` keeps the "
+                              "index matching (sync now and whenever their files change)")
+    watch_debounce: float = Field(default=2.0, gt=0, description="seconds without further changes "
+                                  "before a watched folder is synced")
 
     structured_sources: list[SourceSpec] = Field(
         default_factory=list,

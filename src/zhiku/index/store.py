@@ -245,6 +245,27 @@ def check_versions(value: str) -> str:
     """
     import re
 
-    if value in ("current", "all") or re.fullmatch(r"\d{4}-\d{2}-\d{2}", value or ""):
+    if value in ("current", "all"):
         return value
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value or ""):
+        return check_date(value)
     raise ZhikuError(f"bad version selector {value!r}; use current, all or a date like 2019-01-01")
+
+
+def check_date(value: str, what: str = "date") -> str:
+    """Validate a calendar date ``YYYY-MM-DD`` (2019-02-30 is refused).
+
+    Raises:
+        ZhikuError: not a date of the calendar.
+    """
+    import datetime as dt
+    import re
+
+    try:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value or ""):
+            raise ValueError(value)
+        dt.date.fromisoformat(value)
+    except ValueError:
+        raise ZhikuError(f"{what} {value!r} is not a calendar date; write an existing day as "
+                         "YYYY-MM-DD, e.g. 2019-02-28") from None
+    return value

@@ -139,14 +139,17 @@ def create_app(config: Config, kb: KnowledgeBase | None = None, bind: str = "127
     Raises:
         ZhikuError: the knowledge base cannot be opened.
     """
-    from zhiku.server import api_ask, api_docs, api_pages
+    from zhiku.server import api_ask, api_docs, api_library, api_openai, api_pages
 
     kb = kb or KnowledgeBase(config)
     sessions = Sessions(config.home / "sessions.sqlite")
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        stop = app.state.jobs.watch(config.watch, config.watch_debounce) if config.watch else None
         yield
+        if stop is not None:
+            stop.set()
         app.state.jobs.interrupt()  # a running ingest is resumable: indexed files are skipped
         sessions.close()
 
@@ -162,6 +165,9 @@ def create_app(config: Config, kb: KnowledgeBase | None = None, bind: str = "127
     app.include_router(api_docs.router, prefix="/api")
     app.include_router(api_ask.router, prefix="/api")
     app.include_router(api_pages.router, prefix="/api")
+    app.include_router(api_library.router, prefix="/api")
+    app.include_router(api_openai.router, prefix="/v1")
+    api_openai.openai_errors(app)
 
     @app.get("/health", tags=["meta"], summary="liveness (no key needed, no data)")
     def health() -> dict:

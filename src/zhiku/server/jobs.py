@@ -31,6 +31,9 @@ class Job:
     done: int = 0
     stage: str = "queued"
     current: str = ""
+    phase: str = ""
+    phase_done: int = 0
+    phase_total: int = 0
     started: float = field(default_factory=time.time)
     finished: float | None = None
     report: dict[str, Any] = field(default_factory=dict)
@@ -40,6 +43,16 @@ class Job:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready form."""
         return asdict(self)
+
+    def progress(self):
+        """A progress reporter that records the phase (reading, chunking, embedding, …) and
+        its units done of total here, for clients polling the job."""
+        from zhiku.progress import Progress
+
+        def on(phase: str, done: int, total: int) -> None:
+            self.phase, self.phase_done, self.phase_total = phase, done, total
+
+        return Progress(bars=False, on=on)
 
 
 def _report(rep: IngestReport) -> dict[str, Any]:
@@ -162,7 +175,7 @@ class Jobs:
                 job.stage, job.current = "indexing", path.name
                 try:
                     doc = load_file(path, root, int(self.kb.config.max_file_mb * 2**20))
-                    rep = self.kb.ingest_documents([doc], progress=False)
+                    rep = self.kb.ingest_documents([doc], progress=job.progress())
                 except BusyError:
                     raise
                 except ZhikuError as e:
@@ -188,11 +201,35 @@ class Jobs:
 
         def work(job: Job) -> None:
             job.stage = "indexing"
-            rep = self.kb.ingest(paths, progress=False, prune=prune,
+            rep = self.kb.ingest(paths, progress=job.progress(), prune=prune,
                                  on_error=lambda f, e: job.failed.append({"file": f, "error": e}))
             job.done, job.report = rep.files, _report(rep)
 
         return self.start("path", n, work)
+
+
+    def watch(self, folders: list[Path], debounce: float) -> threading.Event:
+        """Keep the index matching ``folders`` in a background thread: sync now and after
+        every settled burst of changes, each sync holding the writer slot.
+
+        Returns:
+            The event that stops watching when set.
+
+        Raises:
+            ZhikuError: a folder does not exist.
+        """
+        from zhiku.sync import folders_of, watch
+
+        folders_of(folders)
+        stop = threading.Event()
+
+        def run(work):
+            with self.exclusive():
+                return work()
+
+        threading.Thread(target=watch, args=(self.kb, folders, debounce, stop, None, run),
+                         name="zhiku-watch", daemon=True).start()
+        return stop
 
 
 class _Exclusive:

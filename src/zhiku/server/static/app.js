@@ -40,6 +40,7 @@ function applyLang() {
   document.querySelectorAll("[data-i18n]").forEach((n) => { n.textContent = t(n.dataset.i18n); });
   document.querySelectorAll("[data-i18n-placeholder]").forEach((n) => { n.placeholder = t(n.dataset.i18nPlaceholder); });
   $("lang").textContent = lang === "zh" ? "English" : "中文";
+  document.dispatchEvent(new CustomEvent("zhiku:lang"));
 }
 
 const headers = (json = true) => zhikuAuth.headers(json);  // key, X-Zhiku-Request (auth.js)
@@ -159,6 +160,7 @@ function renderAnswer(box, ans) {
   const th = (k) => el("th", { "data-i18n": k }, t(k));
   box.append(el("details", { class: "trace" }, el("summary", { "data-i18n": "route" }, t("route")), route,
     el("table", {}, el("tr", {}, th("stage"), th("seconds"), th("detail")), ...rows)));
+  document.dispatchEvent(new CustomEvent("zhiku:answer", { detail: { box, ans } }));
 }
 
 async function* sse(response) {
