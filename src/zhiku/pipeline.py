@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from zhiku.answer.extractive import coverage
 from zhiku.answer.finish import finish, refusal
 from zhiku.answer.prompts import QType
 from zhiku.answer.respond import respond
@@ -23,6 +22,7 @@ from zhiku.rerank import rerank
 from zhiku.retrieve.segment import focus_terms, query_terms
 from zhiku.retrieve.synonyms import load_synonyms
 from zhiku.types import Answer, AskEvent, Hit, Route, TraceStep
+from zhiku.verify.confidence import confidence
 
 
 class Mode(Choice):
@@ -203,27 +203,6 @@ def _route(kb, question: str, kw_terms: list[str], terms: list[str], mode: Mode,
     return routed
 
 
-def confidence(kb: KnowledgeBase, r: Retrieval) -> tuple[float, str]:
-    """How sure the evidence answers the question (0..1), and why.
-
-    An exact clause hit is near-certain. Otherwise: the IDF-weighted share of question
-    terms found in the top three passages, blended with the best dense cosine
-    (e5 cosines live in roughly 0.75–0.92, rescaled to 0..1).
-    """
-    if r.exact:
-        return 0.95, "问题点名的条文已精确定位"
-    if not r.hits:
-        return 0.0, "没有检索到任何段落"
-    top = r.hits[:3]
-    cov = coverage(r.terms, "".join(h.chunk.text for h in top), kb.idf)
-    dense = [h.sources["dense"][1] for h in r.hits[:10] if "dense" in h.sources]
-    if not dense:
-        return 0.9 * cov, f"最相关段落覆盖了问题关键词的 {cov:.0%}"
-    dn = min(max((max(dense) - 0.78) / 0.12, 0.0), 1.0)
-    conf = 0.9 * (0.6 * cov + 0.4 * dn)  # fuzzy evidence never reaches an exact clause's 0.95
-    return conf, f"关键词覆盖 {cov:.0%}，语义相似度 {max(dense):.2f}"
-
-
 def ask(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: Scope = Scope(),
         qtype: str | None = None, tables: bool = True) -> Answer:
     """Answer a question from the knowledge base, with verified citations: by the LLM
@@ -319,7 +298,7 @@ def answer_events(kb: KnowledgeBase, question: str, r: Retrieval, scope: Scope, 
     n = _answer_chunks(kb, question, r)
     hits = rerank(kb, question, r.hits, trace) if hits is None else hits
     yield from _steps(trace)
-    conf, why = confidence(kb, r)
+    conf, why = confidence(kb, r, question)
     considered = tuple(hits[: max(kb.config.top_k, 10)])
     if conf < kb.config.min_confidence or not hits:
         trace.append(TraceStep("refuse", 0.0, {"confidence": conf, "why": why}))

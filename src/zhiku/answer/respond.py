@@ -35,6 +35,7 @@ class Draft:
     checked: int = 0
     kept: int = 0
     trace: list[TraceStep] = field(default_factory=list)
+    blocks: dict = field(default_factory=dict)  # block number → chunk the draft was written from
 
 
 def respond(kb: Any, question: str, terms: Sequence[str], evidence: Sequence[Hit], exact: bool,
@@ -115,7 +116,8 @@ def _verify(kb: Any, text: str, blocks: dict, generator: str, trace: list[TraceS
               "unsupported": sum(r.kind != "unknown_marker" for r in v.removed), **judge_note}
     trace.append(TraceStep("verify", time.perf_counter() - t0, detail))
     return Draft(v.text, tuple(cites), tuple(v.removed), tuple(conflicts), generator,
-                 refused=not v.text.strip() or not cites, checked=v.checked, kept=v.kept, trace=trace)
+                 refused=not v.text.strip() or not cites, checked=v.checked, kept=v.kept, trace=trace,
+                 blocks={new: blocks[old] for new, old in v.blocks.items()})
 
 
 def _judge(cfg: Any) -> tuple[Judge | None, dict]:

@@ -159,4 +159,5 @@ def _with_answer(base: ModeResult, item: EvalItem, reply: Answer, aliases: Alias
         contains=contains_answer(re.sub(r"\[\d+\]", "", reply.text), item.answers),
         cited=cited,
         cited_gold=at_gold,
+        confidence=float(reply.confidence),
     )
