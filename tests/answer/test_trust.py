@@ -155,7 +155,7 @@ def test_calibration_metrics_on_a_small_set():
 @pytest.mark.unit
 def test_shipped_model_is_a_probability_rising_with_evidence():
     model = json.loads(COEFFICIENTS.read_text(encoding="utf-8"))
-    assert model["names"] == NAMES and len(model["weights"]) == len(NAMES)
+    assert set(model["names"]) <= set(NAMES) and len(model["weights"]) == len(model["names"])
     base = dict(coverage=0.2, coverage1=0.2, sentence=0.2, margin=0.1, exact=0.0, dense=0.0,
                 has_dense=0.0, terms=1.5, pinned=0.0)
     low, high = probability(Features(**base)), probability(Features(**{**base, "coverage": 1.0, "sentence": 1.0,
