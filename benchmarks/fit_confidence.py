@@ -51,7 +51,9 @@ def collect(shared: Path, only: list[str]) -> None:
     from zhiku.eval.dataset import load_set
     from zhiku.eval.metrics import answer_correct, citation_hits, contains_answer, relevance
     from zhiku.index.store import Scope
-    from zhiku.pipeline import Mode, answer_from, retrieve
+    from zhiku.ask import flow
+    from zhiku.ask.query import Query
+    from zhiku.ask.search import Mode, retrieve
     from zhiku.verify.confidence import features
 
     old = [json.loads(x) for x in ROWS.read_text(encoding="utf-8").splitlines()] if ROWS.exists() else []
@@ -67,7 +69,7 @@ def collect(shared: Path, only: list[str]) -> None:
         for it in items:
             r = retrieve(kb, it.question, Mode.BM25, scope)
             f = features(kb, it.question, r)
-            ans = answer_from(kb, it.question, r, scope)
+            ans = flow.ask(kb, Query(it.question, scope=scope, mode=Mode.BM25, use_cache=False))
             text = ans.text.replace("[", " [")
             contains = contains_answer(text, it.answers)
             cited, at_gold = citation_hits(ans.citations, it, aliases) if it.gold and not ans.refused else (None, None)

@@ -90,7 +90,7 @@ def test_ask_streams_llm_tokens_and_shows_what_verification_removed(tmp_path, la
         old = {k: os.environ.get(k) for k in env}
         os.environ.update(env)
         try:
-            live = zhiku(home, "ask", "试用期最长多久？").stdout
+            live = zhiku(home, "ask", "--no-cache", "试用期最长多久？").stdout
             quiet = zhiku(home, "ask", "--no-stream", "试用期最长多久？").stdout
             # the --no-stream answer above was cached; --no-cache asks the model again
             data = json.loads(zhiku(home, "ask", "--json", "--no-cache", "试用期最长多久？").stdout)

@@ -12,13 +12,14 @@ import pytest
 from zhiku.config import load_config
 from zhiku.eval.metrics import answer_correct, auroc, expected_calibration_error, reliability
 from zhiku.kb import KnowledgeBase
-from zhiku.pipeline import Mode, ask
+from zhiku.ask.search import Mode
 from zhiku.retrieve.segment import segmenters
 from zhiku.types import Chunk
 from zhiku.verify.answerable import Kind, check, pinned
 from zhiku.verify.check import Verifier
 from zhiku.verify.confidence import COEFFICIENTS, NAMES, Features, probability
 from zhiku.verify.support import SupportScorer
+from tests.asking import ask
 
 LAWS = Path(__file__).resolve().parents[1] / "data" / "laws"
 # 劳动法 第四十五条 and 第四十八条, as the test copy has them (real text)

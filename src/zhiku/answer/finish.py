@@ -8,7 +8,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from zhiku.answer.respond import Draft, conflict_notes
+from zhiku.answer.respond import Verified, conflict_notes
 from zhiku.types import Answer, Hit, TraceStep
 from zhiku.verify.answerable import Answerability, check
 
@@ -48,7 +48,7 @@ def refusal(kb: Any, question: str, terms: Sequence[str], considered: tuple[Hit,
                   searched=searched_summary(kb, terms, considered), generator=generator)
 
 
-def finish(kb: Any, question: str, terms: Sequence[str], draft: Draft, conf: float, why: str,
+def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: float, why: str,
            considered: tuple[Hit, ...], trace: Sequence[TraceStep], notes: Sequence[str]) -> Answer:
     """The final answer from a verified draft.
 
@@ -75,7 +75,8 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Draft, conf: flo
                   and not draft.removed else "no statement of the draft could be verified against the evidence")
         ans = refusal(kb, question, terms, considered, conf * 0.5, reason, trace, draft.generator)
         return _with(ans, draft)
-    verdict = answerability(kb, question, terms, draft, trace)
+    verdict, step = answerability(kb, question, terms, draft)
+    trace = (*trace, step)
     if not verdict.ok:
         ans = refusal(kb, question, terms, considered, conf * 0.3, verdict.reason, trace, draft.generator)
         related = "".join(f"[{c.marker}]" for c in draft.citations)
@@ -91,14 +92,14 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Draft, conf: flo
                   low_confidence=conf < cfg.low_confidence, generator=draft.generator)
 
 
-def _with(ans: Answer, draft: Draft, **more: Any) -> Answer:
+def _with(ans: Answer, draft: Verified, **more: Any) -> Answer:
     from dataclasses import replace
 
     return replace(ans, removed=draft.removed, **more)
 
 
-def answerability(kb: Any, question: str, terms: Sequence[str], draft: Draft,
-                  trace: list[TraceStep]) -> Answerability:
+def answerability(kb: Any, question: str, terms: Sequence[str],
+                  draft: Verified) -> tuple[Answerability, TraceStep]:
     """The answerability stage: does one cited block meet what the question pins down
     (offline, :mod:`zhiku.verify.answerable`), then, when a ``judge`` role is configured,
     does the judge agree; recorded as an ``answerable`` trace step.
@@ -108,10 +109,10 @@ def answerability(kb: Any, question: str, terms: Sequence[str], draft: Draft,
         question: the question.
         terms: its content terms.
         draft: the verified draft (its text, markers and blocks).
-        trace: the ask's trace (the step is appended).
 
     Returns:
-        The verdict; not ``ok`` means the answer becomes a refusal saying what is missing.
+        The verdict (not ``ok``: the answer becomes a refusal saying what is missing) and
+        its ``answerable`` trace step.
     """
     t0 = time.perf_counter()
     used = [int(m) for m in dict.fromkeys(re.findall(r"\[(\d+)\]", draft.text))]
@@ -124,8 +125,7 @@ def answerability(kb: Any, question: str, terms: Sequence[str], draft: Draft,
                               "missing": [c.text for c in verdict.missing]}
     if verdict.ok and blocks:
         verdict = _judge_answerable(kb.config, question, [b for b, _ in cited], verdict, detail)
-    trace.append(TraceStep("answerable", time.perf_counter() - t0, detail))
-    return verdict
+    return verdict, TraceStep("answerable", time.perf_counter() - t0, detail)
 
 
 def _said(text: str, marker: int) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,9 @@ MIGRATIONS: list[tuple[str, str]] = [
         confidence REAL, reason TEXT, rule TEXT, scores TEXT, seconds REAL)"""),
     ("m002_routes_index", "CREATE INDEX routes_ts ON routes (ts)"),
 ]
+
+
+_write = threading.Lock()  # concurrent asks of one process append one at a time
 
 
 def log_path(cfg: Any) -> Path:
@@ -49,6 +53,11 @@ def record(cfg: Any, question: str, route: Route, seconds: float) -> None:
     Raises:
         ZhikuError: the log cannot be opened or written.
     """
+    with _write:
+        _append(cfg, question, route, seconds)
+
+
+def _append(cfg: Any, question: str, route: Route, seconds: float) -> None:
     db = _connect(log_path(cfg))
     try:
         with db:

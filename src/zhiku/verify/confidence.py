@@ -122,14 +122,14 @@ def confidence(kb: Any, r: Any, question: str = "") -> tuple[float, str]:
     Args:
         kb: the knowledge base.
         r: the retrieval.
-        question: the question (for the constraints it pins).
+        question: the question (for the constraints it pins; default ``r.question``).
 
     Returns:
         The calibrated probability and a short explanation.
     """
     if not r.hits:
         return 0.0, "没有检索到任何段落"
-    f = features(kb, question, r)
+    f = features(kb, question or getattr(r, "question", ""), r)
     # the fitting sets hold no named-clause lookups; a clause found exactly keeps 0.95
     p = max(probability(f), EXACT) if r.exact else probability(f)
     why = f"关键词覆盖 {f.coverage:.0%}，最佳句覆盖 {f.sentence:.0%}"
