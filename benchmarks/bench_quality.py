@@ -74,7 +74,8 @@ COLUMNS = [("R@1", "recall_1"), ("R@5", "recall_5"), ("R@10", "recall_10"), ("MR
            ("nDCG@10", "ndcg_10"), ("gold in routed sub-indexes", "subindex_acc"),
            ("gold in routed chapters", "chapter_acc"),
            ("answer has gold", "contains"), ("citation precision", "citation_precision"),
-           ("refusal P/R", None), ("ms", "ms")]
+           ("refusal P/R", None), ("answerable refused", "wrongly_refused"), ("ECE", "ece"),
+           ("AUROC", "auroc"), ("ms", "ms")]
 
 
 def _eval(run: Run, flat: bool, modes: str, quiet_log: Path) -> dict:

@@ -3,11 +3,14 @@ confidence adjusted by verification, the low-confidence mark, and what was searc
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Sequence
 from typing import Any
 
 from zhiku.answer.respond import Verified, conflict_notes
 from zhiku.types import Answer, Hit, TraceStep
+from zhiku.verify.answerable import Answerability, check
 
 
 def searched_summary(kb: Any, terms: Sequence[str], hits: Sequence[Hit], n: int = 3) -> str:
@@ -49,9 +52,11 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
            considered: tuple[Hit, ...], trace: Sequence[TraceStep], notes: Sequence[str]) -> Answer:
     """The final answer from a verified draft.
 
-    Confidence is the retrieval confidence scaled by the share of checked sentences that
-    survived verification (``conf × (0.5 + 0.5 × kept/checked)``); an answer with nothing
-    verifiable left is a refusal.
+    Confidence is the calibrated probability (:mod:`zhiku.verify.confidence`) scaled a
+    little by the share of checked sentences that survived verification
+    (``conf × (0.8 + 0.2 × kept/checked)``); an answer with nothing verifiable left, or
+    whose cited blocks miss what the question pins down (:func:`answerability`), is a
+    refusal.
 
     Args:
         kb: the knowledge base.
@@ -70,8 +75,15 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
                   and not draft.removed else "no statement of the draft could be verified against the evidence")
         ans = refusal(kb, question, terms, considered, conf * 0.5, reason, trace, draft.generator)
         return _with(ans, draft)
+    verdict, step = answerability(kb, question, terms, draft)
+    trace = (*trace, step)
+    if not verdict.ok:
+        ans = refusal(kb, question, terms, considered, conf * 0.3, verdict.reason, trace, draft.generator)
+        related = "".join(f"[{c.marker}]" for c in draft.citations)
+        return _with(ans, draft, text=f"{cfg.refusal_text}。{verdict.reason}{related}。",
+                     citations=draft.citations)
     share = draft.kept / draft.checked if draft.checked else 1.0
-    conf = conf * (0.5 + 0.5 * min(share, 1.0))
+    conf = conf * (0.8 + 0.2 * min(share, 1.0))  # the model's probability, lowered a little by removals
     text = "\n".join([draft.text, *conflict_notes(draft.conflicts), *notes])
     if draft.removed:
         why += f"；核验删除或标注了 {len(draft.removed)} 处"
@@ -80,7 +92,74 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
                   low_confidence=conf < cfg.low_confidence, generator=draft.generator)
 
 
-def _with(ans: Answer, draft: Verified) -> Answer:
+def _with(ans: Answer, draft: Verified, **more: Any) -> Answer:
     from dataclasses import replace
 
-    return replace(ans, removed=draft.removed)
+    return replace(ans, removed=draft.removed, **more)
+
+
+def answerability(kb: Any, question: str, terms: Sequence[str],
+                  draft: Verified) -> tuple[Answerability, TraceStep]:
+    """The answerability stage: does one cited block meet what the question pins down
+    (offline, :mod:`zhiku.verify.answerable`), then, when a ``judge`` role is configured,
+    does the judge agree; recorded as an ``answerable`` trace step.
+
+    Args:
+        kb: the knowledge base (config, IDF for naming the topic found).
+        question: the question.
+        terms: its content terms.
+        draft: the verified draft (its text, markers and blocks).
+
+    Returns:
+        The verdict (not ``ok``: the answer becomes a refusal saying what is missing) and
+        its ``answerable`` trace step.
+    """
+    t0 = time.perf_counter()
+    used = [int(m) for m in dict.fromkeys(re.findall(r"\[(\d+)\]", draft.text))]
+    blocks = {m: draft.blocks[m] for m in used if m in draft.blocks}
+    cited = [(f"{c.title or ''} {c.text}", _said(draft.text, m)) for m, c in blocks.items()]
+    text = " ".join(b for b, _ in cited)
+    topic = sorted({t for t in terms if len(t) > 1 and t in text}, key=lambda t: -kb.idf(t))
+    verdict = check(question, cited, topic)
+    detail: dict[str, Any] = {"ok": verdict.ok, "pinned": [f"{c.kind.value}:{c.text}" for c in verdict.constraints],
+                              "missing": [c.text for c in verdict.missing]}
+    if verdict.ok and blocks:
+        verdict = _judge_answerable(kb.config, question, [b for b, _ in cited], verdict, detail)
+    return verdict, TraceStep("answerable", time.perf_counter() - t0, detail)
+
+
+def _said(text: str, marker: int) -> str:
+    """The answer sentences citing block ``marker``, markers removed."""
+    said = "".join(re.findall(rf"[^。！？；\n]*?\[{marker}\][^。！？；\n\[]*", text))
+    return re.sub(r"\[\d+\]", "", said)
+
+
+def _judge_answerable(cfg: Any, question: str, texts: list[str], verdict: Answerability,
+                      detail: dict[str, Any]) -> Answerability:
+    """The judge role's say on an answer the offline check let through (kept when the
+    judge is not configured or fails)."""
+    if "judge" not in cfg.llm_roles:
+        return verdict
+    from pydantic import BaseModel
+
+    from zhiku.answer.prompts import answerable_messages
+    from zhiku.llm import LLMError, client_for
+
+    client = client_for(cfg, "judge")
+    if client is None:
+        return verdict
+
+    class Said(BaseModel):
+        answerable: bool
+        missing: str = ""
+
+    try:
+        got = client.json(answerable_messages(question, texts), Said)
+    except LLMError as e:
+        detail["judge_error"] = str(e)
+        return verdict
+    detail["judge"] = {"answerable": got.answerable, "missing": got.missing}
+    if got.answerable:
+        return verdict
+    why = f"知识库中的相关内容没有回答这个问题{('：缺少' + got.missing) if got.missing else ''}"
+    return Answerability(False, verdict.constraints, verdict.missing, why)

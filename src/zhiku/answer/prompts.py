@@ -87,3 +87,17 @@ def judge_messages(pairs: Sequence[tuple[str, Sequence[str]]]) -> list[dict[str,
         ev = "\n".join(t[:MAX_BLOCK] for t in texts)
         parts.append(f"陈述 {i}：{sent}\n证据 {i}：{ev}")
     return [{"role": "system", "content": JUDGE}, {"role": "user", "content": "\n\n".join(parts)}]
+
+
+ANSWERABLE = (
+    "判断给出的证据是否回答了问题：问题限定的对象（公司、产品、人物、地点）、时间和所问的数值"
+    "都必须在证据中出现，只是话题相关不算。只输出 JSON：{\"answerable\": true 或 false, "
+    "\"missing\": \"证据缺少的内容，可为空\"}"
+)
+
+
+def answerable_messages(question: str, texts: Sequence[str]) -> list[dict[str, str]]:
+    """Messages asking a judge model whether the cited ``texts`` answer ``question``."""
+    ev = "\n\n".join(f"[{i}] {t[:MAX_BLOCK]}" for i, t in enumerate(texts, 1))
+    return [{"role": "system", "content": ANSWERABLE},
+            {"role": "user", "content": f"问题：{question}\n\n证据：\n{ev}"}]

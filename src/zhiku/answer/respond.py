@@ -60,6 +60,7 @@ class Verified:
     trace: tuple[TraceStep, ...] = ()
     web_text: str = ""
     web: tuple[WebSource, ...] = ()
+    blocks: dict = field(default_factory=dict)  # marker → chunk the answer was written from
 
 
 def draft(kb: Any, question: str, terms: Sequence[str], evidence: Sequence[Hit], exact: bool,
@@ -151,7 +152,8 @@ def verify(kb: Any, d: Draft) -> Verified:
     step = TraceStep("verify", time.perf_counter() - t0, detail)
     return Verified(v.text, tuple(cites), removed, tuple(conflicts), d.generator,
                     refused=not v.text.strip() or not cites, checked=v.checked, kept=v.kept,
-                    trace=(step,), web_text=web_text, web=web)
+                    trace=(step,), web_text=web_text, web=web,
+                    blocks={new: blocks[old] for new, old in v.blocks.items()})
 
 
 def _web_part(d: Draft) -> tuple[str, str, tuple[WebSource, ...], tuple[Removal, ...]]:

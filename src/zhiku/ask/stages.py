@@ -9,7 +9,6 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
-from zhiku.answer.extractive import coverage
 from zhiku.answer.finish import finish as finish_answer
 from zhiku.answer.finish import refusal as refusal_answer
 from zhiku.answer.prompts import QType
@@ -22,6 +21,7 @@ from zhiku.ask.search import Prepared, Retrieval, fused, prepare
 from zhiku.ask.workers import (AnswererRole, Drafting, Ranked, RerankerRole, RouterRole, Routing,
                                Searched, SearcherRole, SearchJob, WebSearcherRole)
 from zhiku.types import Answer, Hit
+from zhiku.verify.confidence import confidence
 
 
 def validated(run: Any, note: dict, q: Query) -> Query:
@@ -169,27 +169,6 @@ def rerank(run: Any, note: dict, r: Retrieval) -> Ranked:
     note.update({"hits": len(ranked.hits)})
     run.absorb(note, ranked.trace, "rerank")
     return ranked
-
-
-def confidence(kb: Any, r: Retrieval) -> tuple[float, str]:
-    """How sure the evidence answers the question (0..1), and why.
-
-    An exact clause hit is near-certain. Otherwise: the IDF-weighted share of question
-    terms found in the top three passages, blended with the best dense cosine
-    (e5 cosines live in roughly 0.75–0.92, rescaled to 0..1).
-    """
-    if r.exact:
-        return 0.95, "问题点名的条文已精确定位"
-    if not r.hits:
-        return 0.0, "没有检索到任何段落"
-    top = r.hits[:3]
-    cov = coverage(r.terms, "".join(h.chunk.text for h in top), kb.idf)
-    dense = [h.sources["dense"][1] for h in r.hits[:10] if "dense" in h.sources]
-    if not dense:
-        return 0.9 * cov, f"最相关段落覆盖了问题关键词的 {cov:.0%}"
-    dn = min(max((max(dense) - 0.78) / 0.12, 0.0), 1.0)
-    conf = 0.9 * (0.6 * cov + 0.4 * dn)  # fuzzy evidence never reaches an exact clause's 0.95
-    return conf, f"关键词覆盖 {cov:.0%}，语义相似度 {max(dense):.2f}"
 
 
 def confident(run: Any, note: dict, ranked: Ranked) -> Confidence:

@@ -265,3 +265,76 @@ def citation_hits(citations: Sequence, item: EvalItem, aliases: Aliases | None =
                 good += 1
                 break
     return len(citations), good
+
+
+def answer_correct(answerable: bool, refused: bool, contains: bool | None, cited: int | None,
+                   cited_gold: int | None) -> bool:
+    """Whether a shipped answer is right (what confidence estimates): an answerable item
+    answered (not refused) with a reference answer in the text, or, when the item has no
+    reference answer, with a citation at a gold place. A refusal or any answer to an
+    unanswerable item is not a right answer.
+
+    Args:
+        answerable: the item has an answer in the corpus.
+        refused: the system refused.
+        contains: the answer holds a reference answer (None: no reference answers).
+        cited: how many citations the answer has (None: not scored).
+        cited_gold: how many of them point at a gold place.
+    """
+    if not answerable or refused:
+        return False
+    if contains is not None:
+        return contains
+    return bool(cited_gold)
+
+
+def expected_calibration_error(conf: Sequence[float], correct: Sequence[bool], bins: int = 10) -> float | None:
+    """Expected calibration error (Naeini et al. 2015; Guo et al. 2017): the item-weighted
+    mean over ``bins`` equal-width confidence bins of |share correct − mean confidence|.
+
+    Returns:
+        A value in [0, 1], or None for no items.
+    """
+    rows = reliability(conf, correct, bins)
+    n = sum(r[2] for r in rows)
+    if not n:
+        return None
+    return sum(r[2] * abs(r[3] - r[4]) for r in rows) / n
+
+
+def reliability(conf: Sequence[float], correct: Sequence[bool],
+                bins: int = 10) -> list[tuple[float, float, int, float, float]]:
+    """The reliability table: per non-empty bin (low, high, items, mean confidence, share
+    correct)."""
+    out = []
+    for b in range(bins):
+        lo, hi = b / bins, (b + 1) / bins
+        idx = [i for i, c in enumerate(conf) if lo <= c < hi or (b == bins - 1 and c == 1.0)]
+        if idx:
+            out.append((lo, hi, len(idx), sum(conf[i] for i in idx) / len(idx),
+                        sum(bool(correct[i]) for i in idx) / len(idx)))
+    return out
+
+
+def auroc(conf: Sequence[float], correct: Sequence[bool]) -> float | None:
+    """Area under the ROC curve of confidence separating right from wrong answers (the
+    Mann–Whitney probability that a right answer outscores a wrong one, ties half).
+
+    Returns:
+        A value in [0, 1], or None when all items are right or all wrong.
+    """
+    pos = [c for c, y in zip(conf, correct) if y]
+    neg = [c for c, y in zip(conf, correct) if not y]
+    if not pos or not neg:
+        return None
+    order = sorted([(c, 1) for c in pos] + [(c, 0) for c in neg])
+    ranks: dict[float, float] = {}
+    i = 0
+    while i < len(order):
+        j = i
+        while j < len(order) and order[j][0] == order[i][0]:
+            j += 1
+        ranks[order[i][0]] = (i + j + 1) / 2  # mean 1-based rank of the tie group
+        i = j
+    s = sum(ranks[c] for c in pos)
+    return (s - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg))

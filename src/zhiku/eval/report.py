@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from zhiku.eval.metrics import mrr_at_k, ndcg_at_k, recall_at_k, refusal_scores
+from zhiku.eval.metrics import (answer_correct, auroc, expected_calibration_error, mrr_at_k, ndcg_at_k,
+                                recall_at_k, refusal_scores)
 
 ALL = "all"
 DASH = "–"
@@ -38,6 +39,15 @@ class ModeResult:
     cited_gold: int | None = None
     citations: tuple[tuple[int, str, str | None], ...] | None = None  # (marker, doc, article)
     steps: tuple[str, ...] | None = None  # the ask's trace step names
+    confidence: float | None = None
+
+    @property
+    def correct(self) -> bool | None:
+        """Whether the shipped answer is right (None for retrieval-only modes)."""
+        if self.refused is None:
+            return None
+        return answer_correct(self.answerable, self.refused, self.contains, self.cited, self.cited_gold)
+
 
 @dataclass(frozen=True)
 class EvalReport:
@@ -76,6 +86,9 @@ class Row:
     contains: float | None
     ms: float
     citation_precision: float | None = None
+    ece: float | None = None
+    auroc: float | None = None
+    wrongly_refused: float | None = None
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -91,6 +104,8 @@ def _row(name: str, kind: str, mode: str, results: Sequence[ModeResult]) -> Row:
     checked = [float(r.contains) for r in results if r.contains is not None]
     cited = sum(r.cited or 0 for r in results)
     at_gold = sum(r.cited_gold or 0 for r in results)
+    calib = [(r.confidence, bool(r.correct)) for r in results if r.confidence is not None]
+    answerable = [r.refused for r in results if r.refused is not None and r.answerable]
     return Row(
         set=name,
         kind=kind,
@@ -108,6 +123,9 @@ def _row(name: str, kind: str, mode: str, results: Sequence[ModeResult]) -> Row:
         contains=_mean(checked),
         ms=1000.0 * (_mean([r.seconds for r in results]) or 0.0),
         citation_precision=at_gold / cited if cited else None,
+        ece=expected_calibration_error([c for c, _ in calib], [y for _, y in calib]) if calib else None,
+        auroc=auroc([c for c, _ in calib], [y for _, y in calib]) if calib else None,
+        wrongly_refused=sum(map(bool, answerable)) / len(answerable) if answerable else None,
     )
 
 
@@ -168,9 +186,11 @@ def format_table(rows: Sequence[Row]) -> str:
     """
     with_answers = any(r.contains is not None for r in rows)
     with_cites = any(r.citation_precision is not None for r in rows)
+    with_calib = any(r.ece is not None for r in rows)
     header = ["set/kind", "mode", "n", "R@1", "R@5", "R@10", "MRR@10", "nDCG@10", "refusal P/R"]
     header += ["answer"] if with_answers else []
     header += ["cite P"] if with_cites else []
+    header += ["wrong refusals", "ECE", "AUROC"] if with_calib else []
     header += ["ms"]
     body: list[list[str]] = []
     for r in rows:
@@ -184,6 +204,7 @@ def format_table(rows: Sequence[Row]) -> str:
         ]
         cells += [_fmt(r.contains)] if with_answers else []
         cells += [_fmt(r.citation_precision)] if with_cites else []
+        cells += [_fmt(r.wrongly_refused), _fmt(r.ece), _fmt(r.auroc)] if with_calib else []
         cells += [f"{r.ms:.1f}"]
         body.append(cells)
     widths = [max(_width(row[i]) for row in [header, *body]) for i in range(len(header))]

@@ -161,4 +161,5 @@ def _with_answer(base: ModeResult, item: EvalItem, reply: Answer, aliases: Alias
         cited_gold=at_gold,
         citations=tuple((c.marker, c.doc_path, c.article) for c in reply.citations),
         steps=tuple(t.stage for t in reply.trace),
+        confidence=float(reply.confidence),
     )

@@ -132,27 +132,35 @@ class Verifier:
         marks = tuple(k for k in s.markers if k in blocks)
         docs = [blocks[k] for k in marks] or list(blocks.values())
         for lab in clause_labels(s.text):
-            if not any(self.has_article(c.doc_id, lab) for c in docs):
+            # a clause the cited text itself names (「劳动合同法第四十七条规定的经济补偿」 quoted
+            # from an implementing regulation) is supported; otherwise the cited document must have it
+            if not any(lab in clause_labels(c.text) or self.has_article(c.doc_id, lab) for c in docs):
                 names = "、".join(dict.fromkeys(c.title for c in docs)) or "the evidence"
                 removed.append(Removal("clause", s.text, s.markers, f"{lab} does not exist in {names}"))
                 return Sentence("", (), "")
         if not s.markers:
             return self._uncited(s, blocks, removed)
-        good = []
+        good: list[tuple[int, float]] = []
         best = None
         for k in marks:
             sup = self.scorer.score(s.text, blocks[k].text)
             best = sup if best is None or sup.lexical > best.lexical else best
             if sup.supported:
-                good.append(k)
+                good.append((k, sup.lexical))
         if good:
-            return Sentence(s.text, tuple(good), s.end)
+            return Sentence(s.text, self._strongest(good), s.end)
         if not marks:
             return self._fail(s, "unknown_marker", "cites only blocks that were not given", removed)
         why = (f"numbers {'、'.join(best.numbers)} are not in the cited block" if best and best.numbers
                else f"term overlap {best.lexical:.2f}" + (f", similarity {best.semantic:.2f}"
                                                            if best and best.semantic is not None else ""))
         return self._fail(s, "unsupported", why, removed)
+
+    def _strongest(self, good: list[tuple[int, float]]) -> tuple[int, ...]:
+        """The best-supporting block, plus any other that supports the sentence strongly on
+        its own (lexical overlap at ``lexical_min``): a weak second citation is dropped."""
+        top = max(good, key=lambda g: g[1])[0]
+        return tuple(k for k, lex in good if k == top or lex >= self.scorer.lexical_min)
 
     def _uncited(self, s: Sentence, blocks: Mapping[int, Chunk], removed: list[Removal]) -> Sentence:
         """An uncited sentence stays only when it is a short connective or some block
@@ -191,7 +199,8 @@ def _render(sentences: list[Sentence]) -> tuple[str, dict[int, int]]:
     new: dict[int, int] = {}
     parts = []
     for i, s in enumerate(sentences):
-        nxt = next((t for t in sentences[i + 1 :] if t.text or t.end == "\n"), None)
+        # the next statement, across line breaks: a list citing one block shows it once, at its end
+        nxt = next((t for t in sentences[i + 1 :] if re.search(r"\w", t.text)), None)
         if s.markers and nxt is not None and nxt.text and nxt.markers == s.markers:
             for k in s.markers:
                 new.setdefault(k, len(new) + 1)

@@ -54,9 +54,10 @@ def find_conflicts(blocks: Mapping[int, Chunk], cited: set[int],
     Returns:
         One :class:`Conflict` per disagreeing pair: ``version`` when two versions of one
         document word the same article differently, ``source`` when two documents on the
-        same topic state different values with the same unit.
+        same topic state different values with the same unit, ``internal`` when one
+        document states two values for one point (see :func:`internal_conflicts`).
     """
-    out: list[Conflict] = []
+    out: list[Conflict] = internal_conflicts(blocks, cited)
     nums = sorted(blocks)
     for i, a in enumerate(nums):
         for b in nums[i + 1 :]:
@@ -77,4 +78,62 @@ def find_conflicts(blocks: Mapping[int, Chunk], cited: set[int],
             if units and _overlap(words, ca.text, cb.text) >= same_topic:
                 out.append(Conflict("source", (a, b), f"《{_law(ca)}》与《{_law(cb)}》对同一事项的规定不一致"
                                     f"（{_show(va[units[0]])}{units[0]} 对 {_show(vb[units[0]])}{units[0]}）"))
+    return out
+
+
+# a sentence stating a rule under a condition (「满10年不满20年的，年休假10天」) is one of
+# several cases, not a competing value
+_CONDITIONAL = re.compile(r"的[，,]|以上|以下|不满|已满|超过|以内|不少于|至少|不得|最长|最多|或者|每满")
+_SENT = re.compile(r"[^。！？；\n]+")
+_LABEL = re.compile(r"^\s*第[零〇一二两三四五六七八九十百千万\d]+条\s*")
+
+
+_COPULA = re.compile(r"(?:为|是|有|共|共计|合计|享有|享受|可享受|可享有|可休|休|给予|计|达|约|每年|每月|每天)+$")
+
+
+def _plain_values(text: str) -> list[tuple[str, str, str, int]]:
+    """(sentence, point, unit, value) for each unconditional sentence of ``text`` stating
+    one value of a unit; the point is the two characters naming what the value is of
+    (年假 in 「公司年假为零天」 and in 「员工每年享有带薪年假十五天」)."""
+    out = []
+    for s in _SENT.findall(normalise(text)):
+        s = _LABEL.sub("", s).strip()
+        if _CONDITIONAL.search(s):
+            continue
+        found = list(_VALUE.finditer(s))
+        if len(found) != 1:
+            continue
+        m = found[0]
+        try:
+            v = int(float(m.group(1))) if m.group(1)[0].isdigit() else cn_to_int(m.group(1))
+        except (ValueError, KeyError):
+            continue
+        point = _COPULA.sub("", s[: m.start()])[-2:]
+        if len(point) == 2:
+            out.append((s, point, m.group(2), v))
+    return out
+
+
+def internal_conflicts(blocks: Mapping[int, Chunk], cited: set[int]) -> list[Conflict]:
+    """One document stating two values for one point: two unconditional sentences of the
+    same document (one block, or two blocks of it, at least one cited) giving different
+    values of one unit for the same point (「公司年假为零天」 next to 「员工每年享有带薪年假十五天」).
+
+    Returns:
+        ``internal`` conflicts naming the document and both values; one per block pair.
+    """
+    out: list[Conflict] = []
+    nums = sorted(blocks)
+    facts = {k: _plain_values(blocks[k].text) for k in nums}
+    for i, a in enumerate(nums):
+        for b in nums[i:]:
+            ca, cb = blocks[a], blocks[b]
+            if (a not in cited and b not in cited) or ca.doc_id != cb.doc_id:
+                continue
+            hit = next(((u, x, y) for sa, pa, u, x in facts[a] for sb, pb, ub, y in facts[b]
+                        if sa != sb and pa == pb and u == ub and x != y), None)
+            if hit:
+                unit, va, vb = hit
+                out.append(Conflict("internal", (a,) if a == b else (a, b),
+                                    f"《{_law(ca)}》中对同一事项有两种说法（{va}{unit} 对 {vb}{unit}）"))
     return out

@@ -57,7 +57,10 @@ def quantities(text: str) -> list[tuple[str, int, str]]:
     t = _STRUCT.sub(" ", normalise(text))
     out = [(m.group(1), int(float(m.group(1))), m.group(2) or "") for m in _ARABIC.finditer(t)]
     for m in _CN_QTY.finditer(t):
-        v = cn_to_int(m.group(1))
+        try:
+            v = cn_to_int(m.group(1))
+        except (ValueError, KeyError):  # an approximate count (五六百) is not one value
+            continue
         if v:
             out.append((m.group(1), v, m.group(2)))
     return out

@@ -1,0 +1,267 @@
+"""Offline answerability: does the evidence match what the question pins down (its named
+subject, place, time and the kind of quantity it asks for), not just its topic?"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from zhiku.registry import Choice
+from zhiku.retrieve.segment import QUESTION_WORDS, normalise
+from zhiku.verify.support import quantities
+
+
+class Kind(Choice):
+    """What a question pins down."""
+
+    SUBJECT = "subject"
+    PLACE = "place"
+    TIME = "time"
+    QUANTITY = "quantity"
+
+    @classmethod
+    def label(cls) -> str:
+        """Name used in error messages."""
+        return "constraint kind"
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """One thing the answer must be about: ``text`` must appear in the evidence (subject,
+    place, time), or a value of ``text``'s kind in the cited sentence (quantity: ``amount``,
+    ``days``, ``duration``, ``age``, ``people``, ``date``, ``number``)."""
+
+    kind: Kind
+    text: str
+    about: str = ""  # quantity: the word it is the quantity of (年假 in 「年假有多少天」)
+
+
+@dataclass(frozen=True)
+class Answerability:
+    """The verdict: ``ok`` when one cited block meets every pinned constraint; ``missing``
+    what the best block lacks; ``reason`` one sentence saying so."""
+
+    ok: bool
+    constraints: tuple[Constraint, ...]
+    missing: tuple[Constraint, ...] = ()
+    reason: str = ""
+
+
+# the clause that asks: the last one holding a question word (context clauses before it,
+# 「我在北京上班，…」, are not what the answer is about)
+_ASK = re.compile(r"什么|哪|谁|多少|多久|多长|多大|几|怎么|如何|吗|呢|是否|能否|有没有|？|\?|时间$")
+_STRONG = re.compile(r"哪|谁|多少|多久|几|(.)不\1")  # 会不会, 要不要: an A-not-A question
+_NOT_ASK = re.compile(r"好几|几乎|几经|几何|没多少|多少有")
+_LATIN = re.compile(r"[a-z][a-z0-9\-]*(?:\s?[0-9]+[a-z0-9]*)?|[0-9]+[a-z][a-z0-9\-]*")
+_GENERIC = {"中国", "我国", "全国", "国内", "城市", "国家", "地区", "省市", "当地", "本地", "外地"}
+_QUOTED = re.compile(r"《([^》]{1,30})》|“([^”]{1,30})”|「([^」]{1,30})」|\"([^\"]{1,30})\"")
+_YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})(?![\d.])")
+_RELATIVE = re.compile(r"今天|明天|昨天|今年|去年|明年|本周|下周|本月|下个月|目前最新|最新一期")
+_NAME_TAGS = {"nr", "nrt", "ns", "nt", "nz", "eng"}
+_PLACE_SUFFIX = re.compile(r"(?:省|市|自治区|特别行政区|县|区)$")
+# question phrasing → the kind of quantity the answer states
+_QTY = [
+    ("amount", re.compile(r"多少钱|多少元|多少费用|价格|售价|价钱|票价|罚.{0,3}多少|赔.{0,3}多少|收费多少|"
+                          r"(?:工资|标准|费用|金额|补偿金?|赔偿金?|罚款)(?:是|有|为|大概|一般)*多少")),
+    ("age", re.compile(r"几岁|多少岁|几周岁|多少周岁|多大年[龄纪]|年龄是多少|年龄多大|法定年龄")),
+    ("days", re.compile(r"多少天|几天|多少日|几日")),
+    ("people", re.compile(r"多少人|几个人|几人|多少名")),
+    ("duration", re.compile(r"多久|多长时间|多长的|多少年|几年|几个月|多少个月|几周|几个小时|多少小时|多少分钟|期限多长|多长$")),
+    ("date", re.compile(r"什么时候|何时|哪天|哪一天|哪年|几月|几号|几点|日期|时间$|时间是|开幕时间|时间？")),
+    ("number", re.compile(r"多少|几[个种项条支次倍级]")),
+]
+_UNITS = {
+    "amount": {"元", "万元", "万", "亿", "%", "倍"},
+    "age": {"岁", "周岁"},
+    "days": {"日", "天", "个工作日"},
+    "people": {"人", "名"},
+    "duration": {"年", "个月", "月", "日", "天", "周", "小时", "分钟", "个工作日"},
+}
+_MONEY = re.compile(r"[\d零〇一二两三四五六七八九十百千万亿]+(?:\.\d+)?\s*(?:万|亿)?\s*(?:元|块|美元|日元|日圆|欧元|英镑|港元|韩元|卢布)")
+_DATE = re.compile(r"\d{1,2}\s*月\s*\d{1,2}\s*日|[零〇一二三四五六七八九十]{1,3}月[一二三四五六七八九十]{1,3}日|"
+                   r"\d{2,4}\s*年|\d{1,2}\s*月|[一二三四五六七八九十正]+月|[上下]午|周[一二三四五六日]|星期|"
+                   r"[春夏秋冬]季|[春夏秋冬]天|世纪|年代|\d{1,2}\s*[点时](?:\d|整|半)?|[上下]午|[零〇一二三四五六七八九十百]+年|[唐宋元明清汉隋晋][代朝初末]")
+_HALF = re.compile(r"半(?:年|个月|天|小时)|[一二两三四五六七八九十]+(?:个)?(?:年|月|日|天|周|小时)")
+_SENTENCE = re.compile(r"[^。！？；\n]+")
+_PLACE_SUFFIX_STRICT = re.compile(r"(?:省|市|自治区|特别行政区|县|州|国|岛)$")
+PLACES = frozenset("""北京 上海 天津 重庆 河北 山西 辽宁 吉林 黑龙江 江苏 浙江 安徽 福建 江西 山东 河南 湖北 湖南
+    广东 海南 四川 贵州 云南 陕西 甘肃 青海 台湾 内蒙古 广西 西藏 宁夏 新疆 香港 澳门 深圳 广州 杭州 南京 武汉
+    成都 西安 苏州 厦门 青岛 大连 宁波 长沙 郑州 济南 沈阳 哈尔滨 昆明 乌镇 唐山 美国 英国 法国 德国 日本 韩国
+    俄罗斯 印度 澳大利亚 新西兰 加拿大 意大利 西班牙 土耳其 马来西亚 新加坡 泰国 越南 巴西 卡塔尔 巴黎 伦敦 纽约
+    东京 首尔 莫斯科 乌克兰 朝鲜 菲律宾 印尼 印度尼西亚 以色列 伊朗 埃及 南非 墨西哥 阿根廷""".split())
+_KIND_WORDS = {"amount": "金额", "age": "年龄", "days": "天数", "people": "人数", "duration": "期限",
+               "date": "时间", "number": "数目"}
+
+
+def asking_clause(question: str) -> str:
+    """The clauses of ``question`` that ask: each one closed by a question mark, the last
+    one, and any holding 哪/谁/多少/几 (context clauses, 「我在北京上班，…」, are left out)."""
+    pieces = re.findall(r"([^，,；;。！!？?]+)([？?]?)", question.strip())
+    parts = [(p.strip(), bool(q)) for p, q in pieces if p.strip()]
+    if not parts:
+        return question
+    out = [p for i, (p, q) in enumerate(parts)
+           if q or i == len(parts) - 1 or _STRONG.search(_NOT_ASK.sub("", p))]
+    return "，".join(out)
+
+
+@lru_cache(maxsize=4096)
+def _tags(text: str) -> tuple[tuple[str, str], ...]:
+    import rjieba
+
+    return tuple(rjieba.tag(text))
+
+
+def pinned(question: str) -> tuple[Constraint, ...]:
+    """Everything the asking clause of ``question`` pins down.
+
+    Args:
+        question: the user's question.
+
+    Returns:
+        Constraints in the order subject/place, time, quantity (at most one quantity).
+    """
+    clause = asking_clause(normalise(question))
+    out: list[Constraint] = []
+    quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(clause)]
+    out += [Constraint(Kind.SUBJECT, q.strip()) for q in quoted if q.strip()]
+    rest = _QUOTED.sub(" ", clause)
+    latin = [m.group().strip() for m in _LATIN.finditer(rest.casefold()) if len(m.group().strip()) >= 2]
+    out += [Constraint(Kind.SUBJECT, w) for w in latin if not _YEAR.fullmatch(w)]
+    for word, tag in _tags(rest):
+        word = word.strip()
+        if (tag not in _NAME_TAGS or tag == "eng" or word in QUESTION_WORDS or word in _GENERIC
+                or len(word) < 2 or _YEAR.fullmatch(word)):
+            continue
+        if word in PLACES or _PLACE_SUFFIX_STRICT.search(word) and tag == "ns":
+            out.append(Constraint(Kind.PLACE, word))
+        elif tag != "ns":
+            out.append(Constraint(Kind.SUBJECT, word, "tag"))
+    out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(_YEAR.findall(rest))]
+    out += [Constraint(Kind.TIME, m.group()) for m in _RELATIVE.finditer(rest)]
+    found = next(((k, m) for k, rx in _QTY if (m := rx.search(clause))), None)
+    if found:
+        out.append(Constraint(Kind.QUANTITY, found[0], _head(clause, found[1].start())))
+    return tuple(dict.fromkeys(out))
+
+
+_MODAL = {"最长", "最多", "最少", "最高", "最低", "一般", "应当", "可以", "能够", "需要", "大概", "具体", "一共"}
+
+
+def _head(clause: str, at: int) -> str:
+    """The words a quantity question asks about, ``|``-joined: the asking clause's content
+    words (「公司年假有多少天」 → 公司|年假); the cited sentence must hold one of them."""
+    import rjieba
+
+    words = [w for w in rjieba.cut(clause) if len(w) >= 2 and w not in QUESTION_WORDS and w not in _MODAL
+             and w not in _GENERIC and not _QTY_WORD.search(w) and not _YEAR.search(w)]
+    return "|".join(dict.fromkeys(words))
+
+
+_QTY_WORD = re.compile(r"多少|几|多久|多长|多大|时间|价格|年龄|是否|什么")
+
+
+def _loosely_in(word: str, text: str) -> bool:
+    """``word`` in ``text``, its characters in order with at most one between each pair
+    (年假 in 年休假)."""
+    if not word or word in text:
+        return True
+    rx = "".join(re.escape(ch) + ".?" for ch in word[:-1]) + re.escape(word[-1])
+    return re.search(rx, text) is not None
+
+
+def _norm(s: str) -> str:
+    return re.sub(r"\s+", "", normalise(s)).casefold()
+
+
+def _place_forms(place: str) -> list[str]:
+    """上海市 → 上海市, 上海 (a document writes either)."""
+    short = _PLACE_SUFFIX.sub("", place)
+    return [place] + ([short] if len(short) >= 2 else [])
+
+
+def has_quantity(kind: str, text: str) -> bool:
+    """Whether ``text`` states a value of the quantity kind ``kind``."""
+    t = normalise(text)
+    if kind == "date":
+        return bool(_DATE.search(t))
+    if kind == "amount" and _MONEY.search(t):
+        return True
+    if kind == "duration" and _HALF.search(t):
+        return True
+    found = quantities(t)
+    if kind == "number":
+        return bool(found) or bool(re.search(r"[一二两三四五六七八九十百千万数]+多?[个种项条支次倍级名人家所]", t))
+    units = _UNITS.get(kind, set())
+    if any(u in units for _, _, u in found):
+        return True
+    rx = "|".join(sorted(map(re.escape, units), key=len, reverse=True))
+    return bool(units) and re.search(rf"[零〇一二两三四五六七八九十百千万\d]\s*(?:{rx})", t) is not None
+
+
+def meets(c: Constraint, block: str, said: str) -> bool:
+    """Whether one block (its title and text: ``block``) and what the answer quotes from it
+    (``said``) meet constraint ``c``."""
+    if c.kind is Kind.QUANTITY:
+        heads = [_norm(h) for h in c.about.split("|") if h]
+        for sent in [said, *_SENTENCE.findall(block)]:
+            if has_quantity(c.text, sent) and (not heads or any(_loosely_in(h, _norm(sent)) for h in heads)):
+                return True
+        return False
+    b = _norm(block)
+    if c.kind is Kind.TIME:
+        if c.text.isdigit():
+            return c.text in b or _cn_year(c.text) in b
+        return bool(_DATE.search(b))  # 今天/明天: only a dated statement can answer it
+    if c.kind is Kind.PLACE:
+        return any(_norm(f) in b for f in _place_forms(c.text))
+    w = _norm(c.text)
+    if w in b or len(w) < 3 or not c.about:  # quoted names and Latin tokens: whole
+        return w in b
+    grams = [w[i : i + 2] for i in range(len(w) - 1)]  # a tagged name: most of its bigrams
+    return sum(g in b for g in grams) >= len(grams) / 2
+
+
+def _cn_year(year: str) -> str:
+    return "".join("〇一二三四五六七八九"[int(d)] for d in year)
+
+
+def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] = ()) -> Answerability:
+    """Does one cited block meet every constraint the question pins?
+
+    Args:
+        question: the question.
+        cited: per cited block, (its title + text, the answer sentences citing it).
+        topic: the question's content terms the evidence does hold (named in the reason).
+
+    Returns:
+        ``ok`` with nothing missing, or the best block's missing constraints and a
+        sentence naming them (「知识库中有「最低工资」的相关内容，但没有 2023 年上海市的信息」).
+    """
+    cons = pinned(question)
+    if not cons:
+        return Answerability(True, cons)
+    if not cited:
+        return Answerability(False, cons, cons, _reason(cons, topic))
+    best: tuple[Constraint, ...] | None = None
+    for block, said in cited:
+        miss = tuple(c for c in cons if not meets(c, block, said))
+        if best is None or len(miss) < len(best):
+            best = miss
+        if not miss:
+            return Answerability(True, cons)
+    assert best is not None
+    return Answerability(False, cons, best, _reason(best, topic))
+
+
+def _reason(missing: Sequence[Constraint], topic: Sequence[str]) -> str:
+    """「知识库中有「最低工资」的相关内容，但没有 2023 年、上海市的信息」."""
+    names = [f"{c.text} 年" if c.kind is Kind.TIME and c.text.isdigit() else c.text
+             for c in missing if c.kind is not Kind.QUANTITY]
+    qty = [_KIND_WORDS[c.text] for c in missing if c.kind is Kind.QUANTITY]
+    what = "、".join(names)
+    tail = (f"{what}的{qty[0]}" if what and qty else what + "的信息" if what else f"问题所问的{qty[0]}")
+    have = "、".join(f"「{t}」" for t in topic[:3])
+    return f"知识库中有{have}的相关内容，但没有{tail}" if have else f"知识库中没有{tail}"

@@ -1,0 +1,164 @@
+"""Refusing what the documents do not say (each pinned constraint kind, with a positive twin
+that is still answered), a document contradicting itself, a quoted clause of another law
+kept, one citation per statement, and the calibration metrics."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from zhiku.config import load_config
+from zhiku.eval.metrics import answer_correct, auroc, expected_calibration_error, reliability
+from zhiku.kb import KnowledgeBase
+from zhiku.ask.search import Mode
+from zhiku.retrieve.segment import segmenters
+from zhiku.types import Chunk
+from zhiku.verify.answerable import Kind, check, pinned
+from zhiku.verify.check import Verifier
+from zhiku.verify.confidence import COEFFICIENTS, NAMES, Features, probability
+from zhiku.verify.support import SupportScorer
+from tests.asking import ask
+
+LAWS = Path(__file__).resolve().parents[1] / "data" / "laws"
+# 劳动法 第四十五条 and 第四十八条, as the test copy has them (real text)
+LABOUR = (LAWS / "社会法" / "劳动法(2018-12-29).md").read_text(encoding="utf-8")
+# 劳动合同法实施条例(2008-09-18) 第二十二条, inlined (not among the test files; real text)
+REGULATION_22 = ("第二十二条 以完成一定工作任务为期限的劳动合同因任务完成而终止的，用人单位应当依照"
+                 "劳动合同法第四十七条的规定向劳动者支付经济补偿。")
+
+
+def _article(text: str, label: str) -> str:
+    start = text.index(label)
+    nxt = text.find("\n第", start + 1)
+    return text[start:nxt if nxt > 0 else None]
+
+
+@pytest.fixture(scope="module")
+def laws_kb(tmp_path_factory):
+    """The test laws, keyword only (fast)."""
+    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("trust")))
+    kb.ingest([LAWS], dense=False, progress=False)
+    return kb
+
+
+@pytest.mark.unit
+def test_what_a_question_pins():
+    kinds = {(c.kind, c.text) for c in pinned("2023年上海市最低工资标准是多少？")}
+    assert {(Kind.PLACE, "上海市"), (Kind.TIME, "2023")} <= kinds
+    assert any(c.kind is Kind.QUANTITY and c.text == "amount" for c in pinned("2023年上海市最低工资标准是多少？"))
+    assert (Kind.SUBJECT, "比亚迪") in {(c.kind, c.text) for c in pinned("比亚迪刀片电池的能量密度是多少？")}
+    # context before the asking clause is not what the answer is about
+    assert pinned("我在北京上班，试用期最长多久？") == pinned("试用期最长多久？")
+    assert not [c for c in pinned("去面试的时候HR一直追问我结没结婚，这样合法吗？") if c.kind is Kind.SUBJECT]
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("question,twin", [
+    ("2023年用人单位支付劳动者的工资不得低于什么标准？", "用人单位支付劳动者的工资不得低于什么标准？"),  # time
+    ("杭州市的最低工资标准由谁规定？", "最低工资的具体标准由谁规定？"),  # place
+    ("比亚迪的最低工资标准由谁规定？", "我们公司的最低工资标准由谁规定？"),  # subject
+])
+def test_pinned_constraint_missing_from_real_text_is_refused(question, twin):
+    block = _article(LABOUR, "第四十八条")
+    said = "最低工资的具体标准由省、自治区、直辖市人民政府规定，报国务院备案。用人单位支付劳动者的工资不得低于当地最低工资标准。"
+    no = check(question, [(block, said)], ["最低工资"])
+    assert not no.ok and no.missing and "但没有" in no.reason and "最低工资" in no.reason
+    assert check(twin, [(block, said)]).ok
+
+
+@pytest.mark.unit
+def test_quantity_kind_must_be_in_the_cited_sentence():
+    block = _article(LABOUR, "第四十五条")
+    said = "国家实行带薪年休假制度。劳动者连续工作一年以上的，享受带薪年休假。"
+    no = check("带薪年休假一年有多少天？", [(block, said)])  # 第四十五条 gives no number of days
+    assert not no.ok and no.missing[0].kind is Kind.QUANTITY and "天数" in no.reason
+    assert check("劳动者连续工作多长时间以上可以享受带薪年休假？", [(block, said)]).ok  # 一年以上
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question,twin", [
+    ("2023年杭州市最低工资标准是多少？", "用人单位支付劳动者的工资不得低于什么标准？"),
+    ("比亚迪公司的试用期最长多久？", "我们公司的试用期最长多久？"),
+    ("带薪年休假一年有多少天？", "劳动者连续工作多长时间以上可以享受带薪年休假？"),
+])
+def test_ask_refuses_and_says_what_is_missing(laws_kb, question, twin):
+    no = ask(laws_kb, question, Mode.BM25)
+    assert no.refused and no.reason
+    yes = ask(laws_kb, twin, Mode.BM25)
+    assert not yes.refused and yes.citations, yes.reason
+
+
+@pytest.mark.integration
+def test_a_document_contradicting_itself_is_flagged_with_both_sides(tmp_path):
+    d = tmp_path / "手册"
+    d.mkdir()
+    (d / "员工手册.md").write_text(
+        "# 员工手册\n\n## 第三章 休假\n\n第十条 员工每年享有带薪年假十五天。\n\n"
+        "第十一条 公司年假为零天。\n", encoding="utf-8")
+    kb = KnowledgeBase(load_config(home=tmp_path / "h"))
+    kb.ingest([d], dense=False, progress=False)
+    ans = ask(kb, "公司年假有多少天？", Mode.BM25)
+    assert [c.kind for c in ans.conflicts] == ["internal"], ans.text
+    c = ans.conflicts[0]
+    assert "15" in c.note and "0" in c.note and "员工手册" in c.note
+    assert "".join(f"[{m}]" for m in c.markers) in ans.text
+    quoted = "".join(x.quote for x in ans.citations if x.marker in c.markers)
+    assert "十五天" in quoted and "零天" in quoted
+
+
+def _chunk(text: str, title: str, doc: str, article: str | None = None) -> Chunk:
+    return Chunk(f"{doc}-{article}", doc, f"{title}.md", title, "s", (), article, text, 0, len(text))
+
+
+@pytest.mark.unit
+def test_a_sentence_naming_another_laws_article_quoted_from_the_block_is_kept():
+    words = segmenters.create("words")
+    block = _chunk(REGULATION_22, "劳动合同法实施条例", "reg", "第二十二条")
+    v = Verifier(SupportScorer(words, None), lambda doc, lab: lab == "第二十二条")
+    text = "以完成一定工作任务为期限的劳动合同因任务完成而终止的，用人单位应当依照劳动合同法第四十七条的规定向劳动者支付经济补偿[1]。"
+    out = v.verify(text, {1: block})
+    assert out.removed == [] and "第四十七条" in out.text
+    invented = v.verify("用人单位应当依照劳动合同法第九十九条的规定支付经济补偿[1]。", {1: block})
+    assert [r.kind for r in invented.removed] == ["clause"]
+
+
+@pytest.mark.unit
+def test_weak_second_citation_dropped_and_a_list_cited_once():
+    words = segmenters.create("words")
+    art = _article(LABOUR, "第四十八条")
+    strong = _chunk(art, "劳动法", "labour", "第四十八条")
+    weak = _chunk("用人单位应当依法建立和完善劳动规章制度，保障劳动者享有劳动权利、履行劳动义务。劳动者的工资标准另行规定。",
+                  "劳动法", "labour", "第四条")
+    v = Verifier(SupportScorer(words, None), lambda doc, lab: True)
+    out = v.verify("用人单位支付劳动者的工资不得低于当地最低工资标准[1][2]。", {1: strong, 2: weak})
+    assert list(out.blocks.values()) == [1]
+    items = _article(LABOUR, "第四十九条")
+    lst = "确定和调整最低工资标准应当综合参考下列因素[1]：\n（一）劳动者本人及平均赡养人口的最低生活费用[1]；\n（二）社会平均工资水平[1]；"
+    out = v.verify(lst, {1: _chunk(items, "劳动法", "labour", "第四十九条")})
+    assert out.text.count("[1]") == 1 and out.text.rstrip("；。").endswith("[1]")
+
+
+@pytest.mark.unit
+def test_calibration_metrics_on_a_small_set():
+    conf = [0.9, 0.8, 0.7, 0.3, 0.2, 0.1]
+    right = [True, True, False, False, True, False]
+    assert auroc(conf, right) == pytest.approx(7 / 9)  # 7 of the 9 right/wrong pairs ordered right
+    assert auroc([0.5, 0.5], [True, False]) == 0.5 and auroc([0.5], [True]) is None
+    rows = reliability(conf, right, bins=2)
+    assert [(n, round(mc, 3), round(acc, 3)) for _, _, n, mc, acc in rows] == [(3, 0.2, 0.333), (3, 0.8, 0.667)]
+    assert expected_calibration_error(conf, right, bins=2) == pytest.approx((0.8 - 2 / 3 + 1 / 3 - 0.2) / 2)
+    assert answer_correct(True, False, None, 2, 1) and not answer_correct(False, False, True, 1, 1)
+    assert not answer_correct(True, True, True, None, None)
+
+
+@pytest.mark.unit
+def test_shipped_model_is_a_probability_rising_with_evidence():
+    model = json.loads(COEFFICIENTS.read_text(encoding="utf-8"))
+    assert set(model["names"]) <= set(NAMES) and len(model["weights"]) == len(model["names"])
+    base = dict(coverage=0.2, coverage1=0.2, sentence=0.2, margin=0.1, exact=0.0, dense=0.0,
+                has_dense=0.0, terms=1.5, pinned=0.0)
+    low, high = probability(Features(**base)), probability(Features(**{**base, "coverage": 1.0, "sentence": 1.0,
+                                                                          "coverage1": 1.0}))
+    assert 0.0 < low < high < 1.0
