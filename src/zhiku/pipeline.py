@@ -21,6 +21,8 @@ from zhiku.retrieve.clause import ClauseRef
 from zhiku.retrieve.fusion import FusionMode, fuse
 from zhiku.rerank import rerank
 from zhiku.retrieve.segment import focus_terms, query_terms
+from zhiku.retrieve.terms import keyword_terms
+from zhiku.retrieve.twins import drop_twins
 from zhiku.retrieve.synonyms import load_synonyms
 from zhiku.types import Answer, AskEvent, Hit, Route, TraceStep
 
@@ -115,17 +117,30 @@ def version_notes(kb: KnowledgeBase, cites, day: str) -> list[str]:
 
 
 def _fuzzy(kb, question: str, terms: list[str], mode: Mode, scope: Scope, k: int,
-           trace: list[TraceStep]) -> list[list[Hit]]:
+           trace: list[TraceStep], feedback: bool = False) -> list[list[Hit]]:
     lists: list[list[Hit]] = []
     if mode is not Mode.DENSE:
         with _Timer(trace, "keyword") as d:
-            lists.append(kb.store.keyword(terms, k, scope))
+            lists.append(_keyword(kb, terms, k, scope, d, feedback))
             d.update(terms=terms, top=_brief(lists[-1]))
     if mode is not Mode.BM25 and kb.has_vectors():
         with _Timer(trace, "dense") as d:
             lists.append(kb.dense(question, k, scope))
             d.update(top=_brief(lists[-1]))
     return lists
+
+
+def _keyword(kb, terms: list[str], k: int, scope: Scope, detail: dict[str, Any], feedback: bool) -> list[Hit]:
+    """BM25, with pseudo-relevance feedback when on (see :mod:`zhiku.retrieve.prf`)."""
+    cfg = kb.config
+    if not feedback or not cfg.feedback_terms:
+        return kb.store.keyword(terms, k, scope)
+    from zhiku.retrieve.prf import Feedback, keyword_with_feedback
+
+    hits, extra = keyword_with_feedback(kb.store.keyword, kb.segment, kb.idf, terms, k, scope,
+                                        Feedback(cfg.feedback_docs, cfg.feedback_terms))
+    detail.update(feedback=extra)
+    return hits
 
 
 def retrieve(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: Scope = Scope(),
@@ -144,9 +159,12 @@ def retrieve(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: 
     trace: list[TraceStep] = []
     canon, used = load_synonyms(cfg).canonical(question)
     terms = query_terms(kb.words(canon if used else question))
-    kw_terms = query_terms(kb.segment(question))
+    df = kb.store.doc_frequency
+    kw_terms = keyword_terms(kb.segment, question, df, structured and cfg.query_focus,
+                             structured and cfg.char_backoff)
     if used:  # the term dictionary: search the words documents use as well (报账 → 报销)
-        kw_terms = list(dict.fromkeys(kw_terms + query_terms(kb.segment(canon))))
+        kw_terms = list(dict.fromkeys(kw_terms + keyword_terms(
+            kb.segment, canon, df, structured and cfg.query_focus, structured and cfg.char_backoff)))
         trace.append(TraceStep("synonyms", 0.0, {"replaced": used}))
     # a long narrative searches its telling words only (not in the flat baseline)
     focused = focus_terms(kw_terms, kb.store.doc_frequency, kb.chunk_count()) if structured else kw_terms
@@ -166,15 +184,20 @@ def retrieve(kb: KnowledgeBase, question: str, mode: Mode = Mode.HYBRID, scope: 
                         route if isinstance(route, Route) else None)
         lists = [routed.hits]
     else:
-        lists = _fuzzy(kb, question, kw_terms, mode, scope, k, trace)
-    scoped = _narrow(scope, ref.doc_ids) if structured and ref.doc_ids and not exact else None
+        lists = _fuzzy(kb, question, kw_terms, mode, scope, k, trace, structured)
+    named = replace(scope, versions="all") if ref.version else scope  # 「2018年修正的公司法」
+    scoped = _narrow(named, ref.doc_ids) if structured and ref.doc_ids and not exact else None
     if scoped is not None:
-        lists += _fuzzy(kb, question, kw_terms, mode, scoped, k, trace)
+        lists += _fuzzy(kb, question, kw_terms, mode, scoped, k, trace, structured)
     with _Timer(trace, "fuse") as d:
         fmode = FusionMode.from_str(cfg.fusion)
         fused = fuse(lists, fmode, k=cfg.rrf_k, alpha=cfg.alpha) if len(lists) > 1 else (lists or [[]])[0]
         seen = {h.chunk.id for h in exact}
         hits = exact + [h for h in fused if h.chunk.id not in seen]
+        if structured and cfg.drop_twins:
+            hits = drop_twins(hits, kb.titles().twins)
+        if ref.other_versions:  # 「2018年修正的公司法」: not the 2023 公司法
+            hits = [h for h in hits if h.chunk.doc_id not in ref.other_versions]
         d.update(mode=fmode.value, lists=len(lists), top=_brief(hits))
     groups = {}
     if routed:
@@ -195,7 +218,7 @@ def _route(kb, question: str, kw_terms: list[str], terms: list[str], mode: Mode,
         p = params_for(kb.config, route.qtype)
         kk, alpha = p.top_k or k, kb.config.alpha if p.alpha is None else p.alpha
         d.update(route.to_dict())
-    routed = routed_search(kb, route, scope, lambda s, t: _fuzzy(kb, question, kw_terms, mode, s, kk, t),
+    routed = routed_search(kb, route, scope, lambda s, t: _fuzzy(kb, question, kw_terms, mode, s, kk, t, True),
                            terms, ref.doc_ids, alpha, trace)
     i = max(i for i, t in enumerate(trace) if t.stage == "route")
     trace[i] = replace(trace[i], detail={**trace[i].detail, **routed.route.to_dict(),
