@@ -43,6 +43,8 @@ class Config(BaseSettings):
     feedback_terms: int = Field(default=0, ge=0, description="pseudo-relevance feedback (RM3): words "
                                                                "added to a keyword query; 0 = off")
     feedback_docs: int = Field(default=10, ge=1, description="first-pass passages feedback reads")
+    builtin_synonyms: bool = Field(default=True, description="use the built-in term dictionary "
+                                                              "(报账 → 报销) besides the user's file")
     drop_twins: bool = Field(default=True, description="cite one law version kept in two folders once")
     fusion: str = Field(default="rrf", description="rrf or weighted")
     rrf_k: int = Field(default=60, ge=1, description="RRF constant (Cormack et al. 2009)")

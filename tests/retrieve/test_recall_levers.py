@@ -13,6 +13,8 @@ from zhiku.retrieve.clause import version_phrase
 from zhiku.retrieve.prf import feedback_terms
 from zhiku.retrieve.terms import char_backoff, focus_question, keyword_terms
 from zhiku.retrieve.twins import drop_twins, find_twins
+from zhiku.route.chapters import routed_docs
+from zhiku.types import Chunk, Hit
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 ID_CARD = DATA / "route/行政法/居民身份证法(2011-10-29).md"
@@ -102,3 +104,30 @@ def test_a_named_version_scopes_the_search(laws_kb):
     assert company[0].chunk.article == "第七十一条"
     newest = retrieve(kb, q.replace("按照2018年修正的", ""), Mode.BM25, route=False)
     assert newest.ref.version is None and len(newest.ref.doc_ids) == 2
+
+
+def _hit(doc_id: str) -> Hit:
+    c = Chunk(id=doc_id + "-c", doc_id=doc_id, doc_path=doc_id + ".md", title=doc_id, section_id="1",
+              section_path=(), article="第一条", text="第一条", start=0, end=3)
+    return Hit(c, 1.0, "bm25")
+
+
+@pytest.mark.unit
+def test_chapter_routing_keeps_to_the_named_documents_by_their_hits():
+    hits = [_hit(d) for d in ("合同编", "总则", "行政诉讼法", "物权编", "合同编")]
+    named = ("人格权编", "侵权责任编", "合同编", "总则", "物权编")  # 民法典: every part named
+    assert routed_docs(hits, named, 3) == ["合同编", "总则", "物权编"]
+    assert routed_docs(hits, (), 2) == ["合同编", "总则"]  # nothing named: the best hits' documents
+
+
+@pytest.mark.integration
+def test_chapter_routing_keeps_the_article_found_without_it(laws_kb):
+    kb = laws_kb
+    q = "民法典规定夫妻一方婚前的个人财产，结婚以后算不算共同财产？"
+    on = retrieve(kb, q, Mode.BM25, route=True)
+    off = retrieve(kb, q, Mode.BM25, route=False)
+    chapters = next((t for t in on.trace if t.stage == "chapters"), None)
+    assert chapters is not None
+    gold = ("民法典/婚姻家庭编.md", "第一千零六十三条")
+    assert gold in [(h.chunk.doc_path, h.chunk.article) for h in off.hits[:5]]
+    assert gold in [(h.chunk.doc_path, h.chunk.article) for h in on.hits[:5]]
