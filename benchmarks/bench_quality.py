@@ -148,6 +148,7 @@ def main() -> int:
                     help="also embed SciFact (about 25 min the first time; cached after)")
     a = ap.parse_args()
     shared = Path(a.shared)
+    _SHARED.append(str(shared.resolve().parent) + "/")
     if not (shared / "eval").is_dir():
         print(f"error: the shared data folder {shared} is missing; check out ../shared next to this "
               "repository or pass --shared PATH (it holds laws/ and eval/)", file=sys.stderr)
@@ -216,8 +217,12 @@ def _write_block(doc: Path, heading: str | None, intro: str, run: Run, block: st
                    encoding="utf-8")
 
 
+_SHARED: list[str] = []  # the --shared folder's parent, shown as ../shared/ like the default
+
+
 def _short(arg: str) -> str:
-    for base, name in ((str(ROOT) + "/", ""), (str(ROOT.parent / "shared") + "/", "../shared/")):
+    for base, name in ((str(ROOT) + "/", ""), (str(ROOT.parent / "shared") + "/", "../shared/"),
+                       *((b, "../shared/") for b in _SHARED)):
         if arg.startswith(base):
             return name + arg[len(base):]
     return arg
