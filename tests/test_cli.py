@@ -90,7 +90,7 @@ def test_ask_streams_llm_tokens_and_shows_what_verification_removed(tmp_path, la
         old = {k: os.environ.get(k) for k in env}
         os.environ.update(env)
         try:
-            live = zhiku(home, "ask", "试用期最长多久？").stdout
+            live = zhiku(home, "ask", "--no-cache", "试用期最长多久？").stdout
             quiet = zhiku(home, "ask", "--no-stream", "试用期最长多久？").stdout
             # the --no-stream answer above was cached; --no-cache asks the model again
             data = json.loads(zhiku(home, "ask", "--json", "--no-cache", "试用期最长多久？").stdout)
@@ -103,3 +103,19 @@ def test_ask_streams_llm_tokens_and_shows_what_verification_removed(tmp_path, la
     assert "核验后的答案" not in quiet and "十二个月（unsupported" in quiet and "置信度" in quiet
     assert data["generator"] == "llm" and data["removed"][0]["kind"] == "unsupported"
     assert "low_confidence" in data and data["conflicts"] == [] and data["citations"][0]["article"] == "第十九条"
+
+
+def test_impossible_dates_and_conflicting_flags_exit_2_without_a_home(tmp_path):
+    home = tmp_path / "h"
+    p = zhiku(home, "ask", "试用期", "--as-of", "2019-02-30", check=False)
+    assert p.returncode == 2 and "2019-02-30" in p.stderr and "calendar date" in p.stderr
+    p = zhiku(home, "ask", "试用期", "--as-of", "2019-01-01", "--all-versions", check=False)
+    assert p.returncode == 2 and "conflict" in p.stderr
+    p = zhiku(home, "routes", "--since", "2023-13-01", check=False)
+    assert p.returncode == 2 and "2023-13-01" in p.stderr
+    for err in (p.stderr,):
+        assert err.count("\n") == 1 and "Traceback" not in err
+    for cmd in (["status"], ["doctor"], ["routes"], ["tables"], ["ask", "试用期"], ["chat", "你好"]):
+        p = zhiku(home, *cmd, check=False)
+        assert p.returncode == 2 and "no knowledge base" in p.stderr, (cmd, p.stderr)
+    assert not home.exists()

@@ -19,7 +19,8 @@ from zhiku.index.doctor import check
 from zhiku.index.store import Scope
 from zhiku.index.versions import link
 from zhiku.kb import KnowledgeBase
-from zhiku.pipeline import Mode, ask, retrieve
+from zhiku.ask.search import Mode, retrieve
+from tests.asking import ask
 
 pytestmark = pytest.mark.integration
 DATA = Path(__file__).parent / "data"
@@ -121,6 +122,8 @@ def test_prune_compact_and_doctor(tmp_path):
     assert doc.problems["chunks without vectors"] == 0  # keyword-only is not a problem
     fixed = check(kb, fix=True)
     assert not fixed.healthy and check(kb).healthy
+    done = {c.name: c.fixed for c in fixed.checks if c.fixed}  # only what was done, where it belongs
+    assert done == {"deleted documents awaiting compact": "compacted 1 documents"}
     assert kb.store.count()["documents"] == 1
 
 

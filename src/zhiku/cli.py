@@ -8,6 +8,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
+from zhiku.access import as_groups
 from zhiku.config import Config, load_config
 from zhiku.errors import ZhikuError
 
@@ -19,9 +20,12 @@ def _kb(cfg: Config):
 
 
 def cmd_ingest(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.writer import writing
+
     kb = _kb(cfg)
-    rep = kb.ingest(a.paths, dense=not a.no_dense, progress=not a.quiet, prune=a.prune,
-                    on_error=lambda f, e: print(f"skipped {f}: {e}", file=sys.stderr))
+    with writing(cfg.home, "`zhiku ingest`"):
+        rep = kb.ingest(a.paths, dense=not a.no_dense, progress=not a.quiet, prune=a.prune,
+                        on_error=lambda f, e: print(f"skipped {f}: {e}", file=sys.stderr))
     rate = rep.chunks / rep.seconds if rep.seconds else 0.0
     if a.json:
         out = {k: v for k, v in asdict(rep).items() if k != "seen"}
@@ -53,44 +57,39 @@ def _print_answer(ans, as_json: bool, session: str | None = None) -> None:
     _print_details(ans)
 
 
-def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
-    from zhiku.agents.agent import run_agent
-    from zhiku.agents.orchestrator import Orchestrator
-    from zhiku.llm import client_for
-    from zhiku.pipeline import Mode, ask, ask_stream
+def _query(kb, a: argparse.Namespace, question: str, history: tuple = (), stream: bool = False):
+    """The Query of ``zhiku ask``/``chat`` from its options."""
+    from zhiku.ask import Mode, Query
 
-    mode = Mode.from_str(a.mode)
+    return Query(question, history, _scope(kb, a), Mode.from_str(a.mode), getattr(a, "qtype", None),
+                 False if getattr(a, "no_cache", False) else None, agent=getattr(a, "agent", False),
+                 stream=stream)
+
+
+def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.ask import ask, ask_stream
+    from zhiku.llm import client_for
+
     if a.no_route:
         cfg = cfg.model_copy(update={"routing": False})
-    kb = _open(cfg)
-    scope = _scope(kb, a)
-    if a.agent:
-        _print_answer(run_agent(kb, a.question, scope), a.json)
+    kb = _open(cfg).for_groups(as_groups(a.as_groups))
+    live = not (a.json or a.no_stream) and client_for(cfg, "answerer") is not None
+    q = _query(kb, a, a.question, stream=live)
+    if not live:
+        _print_answer(ask(kb, q), a.json)
         return 0
-    streaming = not a.json and not a.no_stream and client_for(cfg, "answerer") is not None
-    if streaming:  # live tokens from the LLM answerer: the single streamed path
-        print(f"问：{a.question}")
-        print("答：", end="", flush=True)
-        ans, shown = None, []
-        for ev in ask_stream(kb, a.question, mode, scope=scope, qtype=a.qtype):
-            if ev.type == "delta":
-                print(ev.text, end="", flush=True)
-                shown.append(ev.text)
-            ans = ev.answer or ans
-        print()
-        if ans.text != "".join(shown):  # streamed text is provisional; this is what was verified
-            print(f"核验后的答案：{ans.text}")
-        _print_details(ans)
-        return 0
-    if a.qtype:
-        ans = ask(kb, a.question, mode, scope=scope, qtype=a.qtype)
-    else:
-        orch = Orchestrator(kb)
-        try:
-            ans = orch.ask(a.question, scope, mode, use_cache=False if a.no_cache else None)
-        finally:
-            orch.close()
-    _print_answer(ans, a.json)
+    print(f"问：{a.question}")  # live tokens from the LLM answerer
+    print("答：", end="", flush=True)
+    ans, shown = None, []
+    for ev in ask_stream(kb, q):
+        if ev.type == "delta":
+            print(ev.text, end="", flush=True)
+            shown.append(ev.text)
+        ans = ev.answer or ans
+    print()
+    if ans.text != "".join(shown):  # streamed text is provisional; this is what was verified
+        print(f"核验后的答案：{ans.text}")
+    _print_details(ans)
     return 0
 
 
@@ -114,15 +113,21 @@ def _print_details(ans) -> None:
 
 
 def cmd_chat(cfg: Config, a: argparse.Namespace) -> int:
-    from zhiku.agents.orchestrator import Orchestrator
-    from zhiku.pipeline import Mode
+    from zhiku.ask import ask
+    from zhiku.ask.sessions import Sessions, check_session_id, history_for
 
-    kb = _open(cfg)
-    orch = Orchestrator(kb)
-    sid, mode = a.session, Mode.from_str(a.mode)
+    kb = _open(cfg).for_groups(as_groups(a.as_groups))
+    sessions, sid = Sessions(cfg.sessions_path), a.session
+    if sid:
+        check_session_id(sid)
+
+    def turn(question: str):
+        ans = ask(kb, _query(kb, a, question, history_for(sessions, sid, cfg.history_turns)))
+        return sessions.add_turn(sid, question.strip(), ans.to_dict()), ans
+
     try:
         if a.question:
-            sid, ans = orch.chat(a.question, sid, mode=mode)
+            sid, ans = turn(a.question)
             _print_answer(ans, a.json, sid)
             if not a.json:
                 print(f"（会话 {sid}；继续：zhiku chat --session {sid} \"…\"）")
@@ -131,17 +136,17 @@ def cmd_chat(cfg: Config, a: argparse.Namespace) -> int:
         for line in sys.stdin:
             if not line.strip():
                 break
-            sid, ans = orch.chat(line, sid, mode=mode)
+            sid, ans = turn(line)
             _print_answer(ans, a.json, sid)
         if sid:
             print(f"（会话 {sid}）", file=sys.stderr)
         return 0
     finally:
-        orch.close()
+        sessions.close()
 
 
 def cmd_cache(cfg: Config, a: argparse.Namespace) -> int:
-    from zhiku.agents.cache import AnswerCache
+    from zhiku.ask.cache import AnswerCache
 
     cache = AnswerCache(_kb(cfg))
     try:
@@ -156,6 +161,8 @@ def _scope(kb, a: argparse.Namespace):
     from zhiku.index.store import Scope, check_versions
 
     doc_ids: tuple[str, ...] = ()
+    a = argparse.Namespace(**{"doc": None, "section": None, "version": None, "as_of": None,
+                              "all_versions": False, **vars(a)})
     if a.doc:
         docs = [d for d in kb.store.documents() if a.doc in {d.path, *d.aliases}]
         if not docs:
@@ -165,14 +172,14 @@ def _scope(kb, a: argparse.Namespace):
         doc_ids = tuple(d.doc_id for d in docs)
     versions = "all" if a.all_versions else (a.as_of or "current")
     return Scope(doc_ids=doc_ids, section_id=a.section, version_date=a.version,
-                 versions=check_versions(versions))
+                 versions=check_versions(versions), groups=getattr(kb.store, "groups", None))
 
 
 def cmd_routes(cfg: Config, a: argparse.Namespace) -> int:
     from zhiku.route.log import list_routes
 
     rows = list_routes(cfg, subindex=a.subindex, tier=a.tier, below=a.below, since=a.since,
-                       limit=a.limit)
+                       limit=a.limit, groups=as_groups(a.as_groups))
     if a.json:
         print(json.dumps(rows, ensure_ascii=False, indent=1))
         return 0
@@ -202,16 +209,18 @@ def cmd_doctor(cfg: Config, a: argparse.Namespace) -> int:
     from zhiku.index.doctor import check
 
     rep = check(_kb(cfg), fix=a.fix, progress=not a.quiet)
-    for what, n in rep.problems.items():
-        print(f"{'ok ' if not n else 'BAD'} {what}: {n}")
-    for note in rep.notes:
-        print(f"    {note}")
+    for c in rep.checks:
+        print(f"{'ok ' if not c.found else 'BAD'} {c.name}: {c.found}")
+        for line in [*c.notes, *([f"fixed: {c.fixed}"] if c.fixed else [])]:
+            print(f"    {line}")
     return 0 if rep.healthy or a.fix else 1
 
 
 def cmd_compact(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.writer import writing
+
     kb = _kb(cfg)
-    with kb.store.transaction():
+    with writing(cfg.home, "`zhiku compact`"), kb.store.transaction():
         n = kb.store.compact()
         kb.store.build_indexes()
         kb.store.cleanup()
@@ -222,9 +231,12 @@ def cmd_compact(cfg: Config, a: argparse.Namespace) -> int:
 def cmd_embed(cfg: Config, a: argparse.Namespace) -> int:
     import time
 
+    from zhiku.writer import writing
+
     kb = _kb(cfg)
     t0 = time.perf_counter()
-    done = kb.embed_missing(progress=not a.quiet)
+    with writing(cfg.home, "`zhiku embed`"):
+        done = kb.embed_missing(progress=not a.quiet)
     secs = time.perf_counter() - t0
     if done:
         print(f"embedded {done} chunks in {secs:.1f}s ({done / max(secs, 1e-9):.1f} chunks/s)")
@@ -240,7 +252,10 @@ def cmd_reembed(cfg: Config, a: argparse.Namespace) -> int:
     kb = KnowledgeBase(cfg, pin_embedder=False)
     if not kb.store.count()["chunks"]:
         raise ZhikuError(f"the knowledge base at {cfg.home} is empty; run `zhiku ingest PATH` first")
-    rep = kb.reembed(new, progress=not a.quiet)
+    from zhiku.writer import writing
+
+    with writing(cfg.home, "`zhiku reembed`"):
+        rep = kb.reembed(new, progress=not a.quiet)
     if not rep.switched:
         print(f"the index already uses {rep.new} ({rep.new_dim} dims); nothing to do")
         return 0
@@ -325,12 +340,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--type", dest="qtype", default=None,
                    help="question type (default: the router's classifier): fact | process | comparison | synthesis")
     s.add_argument("--no-stream", action="store_true", help="print the verified answer only, no live tokens")
+    s.add_argument("--as-groups", help="act as a key of these groups (comma-separated; '' = no group) to test permissions")
     s.add_argument("--json", action="store_true", help="answer, citations, removed statements, conflicts, "
                    "confidence, hits and trace as JSON")
     s.set_defaults(func=cmd_ask)
     s = sub.add_parser("chat", help="a conversation: follow-ups are rewritten from earlier turns")
     s.add_argument("question", nargs="?", help="one turn (omit for an interactive session)")
     s.add_argument("--session", help="continue this session id (printed after each turn)")
+    s.add_argument("--as-groups", help="act as a key of these groups (comma-separated; '' = no group) to test permissions")
     s.add_argument("--mode", default="hybrid", help="bm25 | dense | hybrid | full")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_chat)
@@ -342,6 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--tier", choices=["rules", "embedding", "llm", "fallback", "single"])
     s.add_argument("--below", type=float, help="only routes with confidence under this")
     s.add_argument("--since", help="only routes on or after this date, YYYY-MM-DD")
+    s.add_argument("--as-groups", help="act as a key of these groups (comma-separated; '' = no group) to test permissions")
     s.add_argument("--limit", type=int, default=50)
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_routes)
@@ -391,14 +409,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8766)
     s.set_defaults(func=cmd_mcp)
+    from zhiku.cli_extra import register
+
+    register(sub)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``zhiku`` command."""
+    from zhiku.cli_extra import check_args, check_home
+
     args = build_parser().parse_args(argv)
     try:
+        check_args(args)
         cfg = load_config(args.config, home=args.home)
+        check_home(cfg, args)
         return args.func(cfg, args)
     except ZhikuError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -7,3 +7,7 @@ class ZhikuError(Exception):
 
 class BusyError(ZhikuError):
     """Another writer holds the index; retry when it has finished."""
+
+
+class NotFoundError(ZhikuError):
+    """Something asked for by id or name does not exist (for this caller)."""

@@ -4,7 +4,6 @@ ingest path (load → structure → chunk → segment → index → embed)."""
 from __future__ import annotations
 
 import math
-import sys
 import threading
 import time
 from collections import OrderedDict
@@ -20,6 +19,7 @@ from zhiku.embed import VectorCache, embed_cached, embedders
 from zhiku.errors import ZhikuError
 from zhiku.index.select import open_store, peek_manifest
 from zhiku.index.store import Scope
+from zhiku.progress import Progress, as_progress
 from zhiku.ingest import iter_files, load_file
 from zhiku.retrieve.clause import TitleIndex
 from zhiku.retrieve.segment import segmenters
@@ -57,13 +57,6 @@ class ReembedReport:
     seconds: float = 0.0
 
 
-def _bar(total: int, desc: str, enabled: bool):
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc=desc, unit="chunk", disable=not enabled, file=sys.stderr,
-                dynamic_ncols=True, smoothing=0.1)
-
-
 class KnowledgeBase:
     """Everything under one ``ZHIKU_HOME``: the store, its segmenter and its embedder."""
 
@@ -90,6 +83,26 @@ class KnowledgeBase:
         self._n_chunks: int | None = None
         self._titles: TitleIndex | None = None
         self._router: Any = None
+        self._build = threading.RLock()  # guards the per-generation state above
+        self._views: Any = None
+
+    def for_groups(self, groups: tuple[str, ...] | None) -> KnowledgeBase:
+        """This knowledge base as a caller in ``groups`` sees it (None: all of it): every
+        store read of the returned object carries the groups into the store's query.
+
+        Args:
+            groups: the caller's groups (from its API key, or ``--as-groups``).
+        """
+        if groups is None:
+            return self
+        mine = getattr(self.store, "groups", None)
+        if mine is not None:  # a view narrows, never widens
+            return self._base.for_groups(tuple(g for g in groups if g in mine))
+        if self._views is None:
+            from zhiku.access.view import Views
+
+            self._views = Views(self)
+        return self._views.of(groups)
 
     def _embedder_identity(self) -> tuple[str, int | None, str]:
         """Name, dim and version of the configured embedder, loading or probing it only
@@ -150,7 +163,7 @@ class KnowledgeBase:
         return self.query_vector(question)
 
     # -- ingest ---------------------------------------------------------------------------
-    def ingest(self, paths: Iterable[str | Path], dense: bool = True, progress: bool = True,
+    def ingest(self, paths: Iterable[str | Path], dense: bool = True, progress: bool | Progress = True,
                on_error: Callable[[str, str], None] | None = None,
                prune: bool = False) -> IngestReport:
         """Load, structure, chunk and index files; embed chunks unless ``dense`` is off.
@@ -159,13 +172,15 @@ class KnowledgeBase:
         skipped; nothing already indexed is touched by a bad file. Unchanged files are
         skipped; a changed file replaces its old version atomically. With ``prune``,
         documents that came from a given folder but are no longer in it are deleted
-        (logically; ``compact`` removes them for good).
+        (logically; ``compact`` removes them for good). ``progress`` shows every phase
+        (reading, chunking, index writes, keyword index, summaries, embedding) as bars, or
+        reports it to a :class:`~zhiku.progress.Progress` callback.
 
         Raises:
             ZhikuError: a path does not exist, or another process is writing the index.
         """
         t0 = time.perf_counter()
-        rep = IngestReport()
+        rep, progress = IngestReport(), as_progress(progress)
         pairs = iter_files(list(paths))
         rep.files = len(pairs)
         docs, roots = self._load(pairs, rep, progress, on_error)
@@ -175,17 +190,18 @@ class KnowledgeBase:
         return self._index(self._dedupe(docs, rep), rep, dense, progress, t0, roots)
 
     def ingest_documents(self, docs: Iterable[Document], dense: bool = True,
-                         progress: bool = True) -> IngestReport:
+                         progress: bool | Progress = True) -> IngestReport:
         """Index already-loaded documents (e.g. a JSONL corpus); same rules as :meth:`ingest`."""
         t0 = time.perf_counter()
-        rep = IngestReport()
+        rep, progress = IngestReport(), as_progress(progress)
         docs = list(docs)
         rep.files = len(docs)
         return self._index(self._dedupe(docs, rep), rep, dense, progress, t0, {})
 
-    def _index(self, docs: list[Document], rep: IngestReport, dense: bool, progress: bool,
+    def _index(self, docs: list[Document], rep: IngestReport, dense: bool, progress: Progress,
                t0: float, roots: dict[str, str]) -> IngestReport:
         batch: list = []
+        phase = progress.phase("chunking", len(docs), "doc")
         for doc in docs:
             sections = build_tree(doc)
             cfg = self.config
@@ -195,17 +211,20 @@ class KnowledgeBase:
             segs = [" ".join(self.segment(keyword_text(c))) for c in chunks]
             batch.append((doc, sections, chunks, segs))
             rep.chunks += len(chunks)
+            phase.update(1)
             if sum(len(b[2]) for b in batch) >= self.config.ingest_batch:
                 self._commit(batch, roots, final=False)
                 batch = []
+        phase.close()
         if batch or self.store.unindexed_rows():
-            self._commit(batch, roots, final=True)
+            self._commit(batch, roots, final=True, progress=progress)
         rep.added = len(docs)
         self._titles, self._n_chunks, self._router = None, None, None
         if self.config.routing:  # sub-index summaries are drafted at ingest time
             from zhiku.route.subindex import load_catalog
 
-            load_catalog(self.config, self.store.documents())
+            with progress.phase("sub-index summaries"):
+                load_catalog(self.config, self.store.documents())
         if dense:
             t1 = time.perf_counter()
             rep.embedded = self.embed_missing(progress)
@@ -213,16 +232,27 @@ class KnowledgeBase:
         rep.seconds = time.perf_counter() - t0
         return rep
 
-    def _commit(self, batch: list, roots: dict[str, str], final: bool) -> None:
+    def groups_of(self, doc: Document) -> tuple[str, ...]:
+        """Who may read ``doc``: its sidecar's groups, the ``[[access]]`` rules, the default."""
+        from zhiku.access import document_groups
+
+        return document_groups(doc.path, doc.metadata, self.config.access, self.config.access_default)
+
+    def _commit(self, batch: list, roots: dict[str, str], final: bool,
+                progress: Progress | None = None) -> None:
         """Write one batch of documents as one published transaction.
 
         The keyword index is rebuilt when the batch replaces stored documents (so they
         never vanish from search) and at the end; new documents in earlier batches
         become keyword-searchable with the final batch."""
+        groups = {doc.id: self.groups_of(doc) for doc, *_ in batch}
+        progress = progress or Progress(bars=False)
         with self.store.transaction():
-            replaced = self.store.add(batch, roots) if batch else False
+            with progress.phase("writing index"):
+                replaced = self.store.add(batch, roots, groups) if batch else False
             if replaced or final:
-                self.store.build_indexes()
+                with progress.phase("keyword index"):
+                    self.store.build_indexes()
 
     def _prune(self, paths: Iterable[str | Path], present: set[tuple[str, str]]) -> int:
         folders = {str(Path(p).resolve()) for p in paths if Path(p).is_dir()}
@@ -235,12 +265,11 @@ class KnowledgeBase:
             self._titles, self._router = None, None
         return len(gone)
 
-    def _load(self, pairs, rep: IngestReport, progress: bool, on_error):
-        from tqdm import tqdm
-
+    def _load(self, pairs, rep: IngestReport, progress: Progress, on_error):
         docs, roots = [], {}
-        for f, root in tqdm(pairs, desc="reading", unit="file", file=sys.stderr,
-                            disable=not progress or len(pairs) < 20):
+        phase = progress.phase("reading", len(pairs), "file", min_total=20)
+        for f, root in pairs:
+            phase.update(1)
             try:
                 doc = load_file(f, root, int(self.config.max_file_mb * 2**20))
             except ZhikuError as e:
@@ -251,11 +280,13 @@ class KnowledgeBase:
                 continue
             docs.append(doc)
             roots.setdefault(doc.id, str(Path(root).resolve()))
+        phase.close()
         return docs, roots
 
     def _dedupe(self, docs: list[Document], rep: IngestReport) -> list[Document]:
         """Drop documents already stored (recording new paths as aliases) and merge
-        byte-identical copies within the batch into one document with aliases."""
+        byte-identical copies within the batch into one document with aliases; a stored
+        document whose groups changed (rules, sidecar) is written again."""
         seen: dict[str, Document] = {}
         stored = {d.doc_id: d for d in self.store.documents()}
         aliases: list[tuple[str, str]] = []
@@ -267,7 +298,7 @@ class KnowledgeBase:
                     rep.aliased += 1
                 continue
             old = stored.get(doc.id)
-            if old is not None and not old.deleted:
+            if old is not None and not old.deleted and old.groups == self.groups_of(doc):
                 if doc.path != old.path and doc.path not in old.aliases:
                     aliases.append((doc.id, doc.path))
                 rep.unchanged += 1
@@ -279,12 +310,13 @@ class KnowledgeBase:
                     self.store.add_alias(doc_id, path)
         return list(seen.values())
 
-    def _embed(self, chunks: list[Chunk], progress: bool, emb=None, table: str | None = None) -> int:
+    def _embed(self, chunks: list[Chunk], progress: bool | Progress, emb=None,
+               table: str | None = None) -> int:
         cache = VectorCache(self.config.cache_path)
         emb = emb or self.embedder
         step = self.config.ingest_batch  # vectors are published every this many chunks
         try:
-            with _bar(len(chunks), f"embedding ({emb.name})", progress) as bar:
+            with as_progress(progress).phase(f"embedding ({emb.name})", len(chunks), "chunk") as bar:
                 for s in range(0, len(chunks), step):
                     part = chunks[s : s + step]
                     vecs = embed_cached(emb, cache, [c.text for c in part], self.config.embed_batch,
@@ -368,9 +400,10 @@ class KnowledgeBase:
 
     def titles(self) -> TitleIndex:
         """Index of document titles for resolving named laws (rebuilt after ingest)."""
-        if self._titles is None:
-            self._titles = TitleIndex(self.store.documents())
-        return self._titles
+        with self._build:  # built once per generation, however many asks arrive at once
+            if self._titles is None:
+                self._titles = TitleIndex(self.store.documents())
+            return self._titles
 
     def router(self):
         """The sub-index router of this knowledge base (rebuilt after ingest).
@@ -378,11 +411,12 @@ class KnowledgeBase:
         Raises:
             ZhikuError: the routing rules file is invalid.
         """
-        if self._router is None:
-            from zhiku.route.router import Router
+        with self._build:
+            if self._router is None:
+                from zhiku.route.router import Router
 
-            self._router = Router(self)
-        return self._router
+                self._router = Router(self)
+            return self._router
 
     def has_vectors(self) -> bool:
         """Whether any chunk has a vector (dense search is possible)."""

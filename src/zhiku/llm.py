@@ -245,6 +245,7 @@ def local_server(gguf: str, ctx: int = 4096) -> str:
             params.model.path = str(path)
             params.n_ctx = ctx
             params.hostnames = ["127.0.0.1"]
+            params.verbosity = -1  # llama.cpp's per-token logs would land in `zhiku ask`'s stdout
             with socket.socket() as sock:
                 sock.bind(("127.0.0.1", 0))
                 params.port = sock.getsockname()[1]

@@ -35,15 +35,27 @@ def test_children_are_small_and_name_a_parent_that_holds_them():
     assert [c.id for c in chunks if c.kind != "parent"] == [c.id for c in plain]  # same windows
 
 
-def test_short_section_is_merged_with_its_neighbour_keeping_both_ids():
-    body = "# 差旅\n\n## 适用范围\n\n本办法适用于全体员工。\n\n## 住宿标准\n\n" + "一线城市每晚不超过五百元，其他城市每晚不超过三百五十元。" * 3
+def test_short_lead_in_is_merged_with_its_sub_section_keeping_both_ids():
+    body = ("# 差旅\n\n## 总则\n\n本办法适用于全体员工。\n\n### 住宿标准\n\n"
+            + "一线城市每晚不超过五百元，其他城市每晚不超过三百五十元。" * 3)
     doc = Document(id=content_hash(body), path="差旅.md", title="差旅", body=body)
     chunks = chunk_document(doc, build_tree(doc), min_section=30)
     (merged,) = [c for c in chunks if "全体员工" in c.text]
-    assert merged.section_ids == ("1.1", "1.2") and "住宿标准" in merged.text
-    assert merged.section_id == "1.1" and "五百元" in merged.text
+    assert merged.section_ids == ("1.1.1", "1.1") and "住宿标准" in merged.text
+    assert merged.section_id == "1.1.1" and merged.section_path == ("差旅", "总则", "住宿标准")
     unmerged = chunk_document(doc, build_tree(doc))
     assert all(not c.section_ids for c in unmerged)
+
+
+def test_short_sibling_sections_keep_their_own_labels():
+    # 人体损伤程度鉴定标准 5.2: 5.2.1 is one line, 5.2.2 a list; each is cited by its own label
+    body = ("## 5.2 面部、耳廓\n\n#### 5.2.1 重伤一级\n\na)容貌毁损（重度）。\n\n#### 5.2.2 重伤二级\n\n"
+            "a)面部条状瘢痕（50%以上位于中心区），单条长度10.0cm以上。\n\nb)一侧眼球萎缩或者缺失。")
+    doc = Document(id=content_hash(body), path="标准.md", title="标准", body=body)
+    chunks = chunk_document(doc, build_tree(doc), min_section=40)
+    labels = {c.text.split("。")[0]: c.section_path[-1] for c in chunks}
+    assert labels["a)容貌毁损（重度）"] == "5.2.1 重伤一级"
+    assert all(lab == "5.2.2 重伤二级" for t, lab in labels.items() if "眼球" in t or "瘢痕" in t)
 
 
 def test_chunk_size_per_suffix_and_folder():

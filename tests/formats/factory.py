@@ -93,7 +93,7 @@ def make_pdf(path: Path, outline: bool = True, chapters: int = 3, note: str = ""
         canvas.restoreState()
 
     blocks = law_blocks(chapters)
-    story = [Paragraph("目 录", ParagraphStyle("toc", parent=head))]
+    story = [Paragraph(TITLE, body), Paragraph("目 录", ParagraphStyle("toc", parent=head))]
     chapters = [t for k, t in blocks if k == "h"] + [APPENDIX]
     story += [Paragraph(f"{c} {'.' * 30} {i + 2}", body) for i, c in enumerate(chapters)]
     story.append(PageBreak())
@@ -137,4 +137,36 @@ def make_xlsx(path: Path) -> Path:
     ws2.append(["电机型号", "额定功率(kW)"])
     ws2.append(["Y160M-4", 11])
     wb.save(str(path))
+    return path
+
+
+def make_scanned_pdf(path: Path, pages: list[list[str]], dpi: int = 150) -> Path:
+    """A scan without a text layer: each page's lines typeset (STSong-Light, A6), rendered
+    to a greyscale image with pdfium, and only that image put on a page of a new PDF."""
+    import pypdfium2 as pdfium
+    from reportlab.lib.pagesizes import A6
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    typed = path.with_name(path.stem + "-typed.pdf")
+    c = canvas.Canvas(str(typed), pagesize=A6)
+    for lines in pages:
+        c.setFont("STSong-Light", 13)
+        for i, text in enumerate(lines):
+            c.drawString(24, A6[1] - 50 - 28 * i, text)
+        c.showPage()
+    c.save()
+    pdf = pdfium.PdfDocument(str(typed))
+    scan = canvas.Canvas(str(path), pagesize=A6)
+    for n in range(len(pdf)):
+        png = path.with_name(f"{path.stem}-{n}.png")
+        pdf[n].render(scale=dpi / 72).to_pil().convert("L").save(png)
+        scan.drawImage(str(png), 0, 0, width=A6[0], height=A6[1])
+        scan.showPage()
+        png.unlink()
+    pdf.close()
+    scan.save()
+    typed.unlink()
     return path

@@ -35,12 +35,17 @@ def test_lines_join_in_chinese_and_latin_and_across_hyphens():
 
 def test_numbered_heading_levels_without_bookmarks():
     from zhiku.ingest.pdf import _heading_level
+    from zhiku.structure.numbering import DETECTED_LEVEL as D
 
-    assert _heading_level(Line("第二章 劳动合同的订立", 10), 10, []) == 2
-    assert _heading_level(Line("3.2.1 轴承检查", 10), 10, []) == 4
-    assert _heading_level(Line("3.2 日常维护", 10), 10, []) == 3
-    assert _heading_level(Line("一、总体要求", 10), 10, []) == 2
-    assert _heading_level(Line("1 范围", 14), 10, [14.0]) == 2
-    assert _heading_level(Line("12 个月内完成", 10), 10, []) is None
-    assert _heading_level(Line("第一条 为了完善劳动合同制度，制定本法。", 10), 10, []) is None
-    assert _heading_level(Line("设备参数", 15), 10, [15.0]) == 1
+    def level(text, size=10, sizes=(), articles=False):
+        return _heading_level(Line(text, size), 10, list(sizes), articles)
+
+    assert level("第二章 劳动合同的订立") == 2
+    # other numbering is found at the detected level; the tree nests it by its numbers
+    assert level("3.2.1 轴承检查") == level("3.2 日常维护") == level("一、总体要求") == D
+    assert level("一、 关于本手册") == level("（一）标准工时") == level("第一部分 总则") == D
+    assert level("1 范围", 14, [14.0]) == D and level("1 范围") is None  # bare number: larger font
+    assert level("12 个月内完成") is None
+    assert level("第一条 为了完善劳动合同制度，制定本法。") is None
+    assert level("（一）劳动合同期限", articles=True) is None  # a list item of an article
+    assert level("设备参数", 15, [15.0]) == 1

@@ -68,6 +68,25 @@ class StoreSuite:
         assert full.doc_frequency("试用期") == sum("试用期" in s.split() for s in segs) > 0
         assert full.doc_frequency("不存在的词语") == 0
 
+    def test_groups_limit_every_read_in_the_query(self, fresh, laws):
+        fill(fresh, laws, ("劳动", "公司法"), groups={LABOUR: ("hr",), "公司法": ("finance", "legal")})
+        labour, company = laws.doc(LABOUR), laws.doc("公司法")
+        hr, fin, nobody = ("hr",), ("finance",), ()
+        assert {d.doc_id for d in fresh.documents(hr)} >= {labour.id}
+        assert company.id not in {d.doc_id for d in fresh.documents(hr)}
+        assert fresh.get_doc(labour.id, fin) is None and fresh.get_doc(labour.id, hr).groups == hr
+        c = laws.searched((LABOUR,))[3]
+        assert fresh.get_chunks([c.id], fin) == {} and fresh.get_chunks([c.id], hr) == {c.id: c}
+        for g, seen in ((hr, {labour.id}), (fin, {company.id}), (nobody, set())):
+            found = {h.chunk.doc_id for h in fresh.keyword(TRIAL + ["公司"], 200, Scope(groups=g, versions="all"))}
+            found |= {h.chunk.doc_id for h in fresh.dense(laws.vectors[c.id], 200, Scope(groups=g, versions="all"))}
+            found |= {x.doc_id for x in fresh.find(Scope(groups=g, versions="all"), limit=5000)}
+            assert found & {labour.id, company.id} == seen
+            assert {r["doc_id"] for r in fresh.rows("chunks", ["doc_id"], g)} & {labour.id, company.id} == seen
+        assert fresh.count(nobody)["documents"] == fresh.count()["documents"] - 1 - len(
+            [d for d, *_ in laws.items if "公司法" in d.path])
+        assert fresh.get_doc(labour.id).groups == hr  # None sees everything
+
     # -- exact and scoped lookups ---------------------------------------------------------
     def test_find_an_article_of_a_document(self, full, laws):
         doc = laws.doc(LABOUR)

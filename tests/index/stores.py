@@ -47,11 +47,16 @@ def open_backend(backend: str, home: Path, laws: Laws, dim: int | None = None):
     return open_store(cfg, laws.embedder, dim or laws.dim, version=laws.version)
 
 
-def fill(store, laws: Laws, names: tuple[str, ...] = ()) -> None:
-    """Write the laws (those whose path contains a name, or all) with their vectors."""
+def fill(store, laws: Laws, names: tuple[str, ...] = (), groups: dict[str, tuple[str, ...]] | None = None) -> None:
+    """Write the laws (those whose path contains a name, or all) with their vectors;
+    ``groups`` maps a path fragment to the groups of the documents it names (others public)."""
+    from zhiku.access import PUBLIC
+
     items = [it for it in laws.items if not names or any(n in it[0].path for n in names)]
+    owners = {d.id: next((g for n, g in (groups or {}).items() if n in d.path), (PUBLIC,))
+              for d, *_ in items}
     with store.transaction():
-        store.add(items, laws.roots)
+        store.add(items, laws.roots, owners)
         store.build_indexes()
     chunks = laws.searched(names)
     with store.transaction():

@@ -8,7 +8,7 @@ import pytest
 
 from zhiku.config import load_config
 from zhiku.kb import KnowledgeBase
-from zhiku.pipeline import Mode, retrieve
+from zhiku.ask.search import Mode, retrieve
 from zhiku.retrieve.clause import version_phrase
 from zhiku.retrieve.prf import feedback_terms
 from zhiku.retrieve.terms import char_backoff, focus_question, keyword_terms

@@ -37,10 +37,21 @@ def _minus_tables(blocks: list[_Block], tables: list[tuple[int, int]]) -> list[_
     return out
 
 
+def _within(inner: Section | None, outer: Section | None) -> bool:
+    """Whether ``inner`` is ``outer`` or lies inside it (by dotted id)."""
+    return inner is not None and outer is not None and (
+        inner.id == outer.id or inner.id.startswith(outer.id + "."))
+
+
 def _merge_small(body: str, placed: list[tuple[_Block, Section | None]],
                  min_section: int) -> list[tuple[_Block, Section | None]]:
-    """Merge a prose block shorter than ``min_section`` characters with the next prose
-    block of another section (or, for the last one, the previous), keeping both ids."""
+    """Merge a prose block shorter than ``min_section`` characters (a chapter's one-line
+    lead-in) into the next prose block when that one lies in a sub-section of it: the
+    chunk is filed under the sub-section, whose path names both, and keeps both ids.
+
+    A short section is never merged with a sibling: its chunk would be cited under one
+    of the two labels for the other's text (5.2.2 quoted as 5.2.1).
+    """
     if min_section <= 0:
         return placed
     out: list[tuple[_Block, Section | None]] = []
@@ -49,17 +60,13 @@ def _merge_small(body: str, placed: list[tuple[_Block, Section | None]],
         blk, sec = placed[i]
         nxt = placed[i + 1] if i + 1 < len(placed) else None
         small = not blk.article and 0 < len(body[blk.start:blk.end].strip()) < min_section
-        if small and nxt and not nxt[0].article and nxt[1] is not None and nxt[1] is not sec:
-            extra = (*blk.extra, nxt[1].id, *nxt[0].extra)
-            out.append((_Block(blk.start, nxt[0].end, None, extra), sec))
+        if small and nxt and not nxt[0].article and nxt[1] is not sec and sec is not None \
+                and _within(nxt[1], sec):
+            extra = (*nxt[0].extra, sec.id, *blk.extra)
+            out.append((_Block(blk.start, nxt[0].end, None, extra), nxt[1]))
             i += 2
             continue
-        prev = out[-1] if out else None
-        if small and nxt is None and prev and not prev[0].article and sec is not None \
-                and prev[1] is not sec:
-            out[-1] = (_Block(prev[0].start, blk.end, None, (*prev[0].extra, sec.id)), prev[1])
-        else:
-            out.append((blk, sec))
+        out.append((blk, sec))
         i += 1
     return out
 
@@ -149,8 +156,9 @@ def chunk_document(
         parent_size: when > ``size``, prose split into windows also gets ``parent``
             chunks of up to this many characters (the whole section when it fits); each
             window names its parent in ``parent_id``. 0 turns parents off.
-        min_section: prose sections shorter than this are merged with a neighbour and
-            the chunk keeps both ids in ``section_ids``. 0 turns merging off.
+        min_section: a prose lead-in shorter than this is merged with the first
+            sub-section after it and the chunk keeps both ids in ``section_ids``. 0 turns
+            merging off.
 
     Returns:
         Chunks in document order; for article, text and parent chunks

@@ -77,8 +77,8 @@ def row_sentence(table: Table, row: tuple[str, ...]) -> str:
         if not value:
             continue
         name, unit = split_header(col)
-        pairs.append(f"{name} {value} {unit}".rstrip() if unit and not value.endswith(unit)
-                     else f"{name} {value}")
+        pairs.append(f"{name} {value} {unit}".strip() if unit and not value.endswith(unit)
+                     else f"{name} {value}".strip())
     head = f"{table.caption}：" if table.caption else ""
     return head + "，".join(pairs) + "。"
 
@@ -95,7 +95,7 @@ def summary_sentence(table: Table, section: str) -> str:
     """
     name = f"「{table.caption}」" if table.caption else ""
     where = f"（{section}）" if section else ""
-    return f"表格{name}{where}共 {len(table.rows)} 行，列：{'、'.join(table.columns)}。"
+    return f"表格{name}{where}共 {len(table.rows)} 行，列：{'、'.join(c for c in table.columns if c)}。"
 
 
 def table_chunks(doc: Document, table: Table, section_id: str,

@@ -44,14 +44,15 @@ def _chunk_row(c: Chunk) -> dict[str, Any]:
     }
 
 
-def _doc_row(doc: Document, sections: list[Section], n: int, sub: str, root: str | None) -> dict:
+def _doc_row(doc: Document, sections: list[Section], n: int, sub: str, root: str | None,
+             groups: tuple[str, ...] = ()) -> dict:
     return {
         "doc_id": doc.id, "path": doc.path, "aliases": list(doc.aliases), "title": doc.title,
         "version_date": doc.version_date, "subindex": sub,
         "metadata": json.dumps(doc.metadata, ensure_ascii=False, default=str),
         "sections": json.dumps([asdict(s) for s in sections], ensure_ascii=False),
         "n_chunks": n, "law_key": "", "effective": None, "expiry": None, "supersedes": None,
-        "superseded_by": None, "source_root": root, "deleted": None,
+        "superseded_by": None, "source_root": root, "deleted": None, "groups": list(groups),
     }
 
 
@@ -63,6 +64,7 @@ def _doc_record(r: dict[str, Any]) -> DocRecord:
         metadata=json.loads(r["metadata"] or "{}"), sections=secs, law_key=r["law_key"] or "",
         effective=r["effective"], expiry=r["expiry"], supersedes=r["supersedes"],
         superseded_by=r["superseded_by"], source_root=r["source_root"], deleted=r["deleted"],
+        groups=tuple(r.get("groups") or ()),
     )
 
 

@@ -24,7 +24,7 @@ import numpy as np
 from zhiku.errors import BusyError, ZhikuError
 from zhiku.index.store import (
     SCHEMA_VERSION, DocRecord, Scope, _chunk_schema, _doc_schema, _sql_list, _sql_str,
-    _vec_schema, check_versions, row_to_chunk, stores, subindex_of,
+    _vec_schema, check_versions, groups_sql, row_to_chunk, stores, subindex_of,
 )
 from zhiku.index.lance_rows import _atomic_write, _chunk_row, _doc_record, _doc_row, _info, _searchable
 from zhiku.index.lance_vectors import ActiveVectors, VectorTables
@@ -73,6 +73,7 @@ class LanceStore(VectorTables):
         self._seen_mtime = -1
         self._df: Counter[str] = Counter()
         self._docs: list[DocRecord] | None = None  # published documents, read once per publish
+        self._gdocs: dict[tuple[str, ...], list[DocRecord]] = {}
         self._lockf: Any = None
         if "published" not in self.manifest:
             self._publish()
@@ -145,6 +146,7 @@ class LanceStore(VectorTables):
             dfp = self.path / man.get("df", "")
             self._df = Counter(json.loads(dfp.read_text(encoding="utf-8"))) if dfp.is_file() else Counter()
             self._pub, self.manifest, self._seen_mtime, self._docs = man, man, mtime, None
+            self._gdocs: dict[tuple[str, ...], list[DocRecord]] = {}  # per caller groups
 
     @contextmanager
     def transaction(self) -> Iterator[LanceStore]:
@@ -187,8 +189,10 @@ class LanceStore(VectorTables):
 
     # -- writing (inside a transaction) ---------------------------------------------------
     def add(self, items: Sequence[tuple[Document, list[Section], list[Chunk], list[str]]],
-            roots: dict[str, str] | None = None) -> bool:
-        """Write documents with their sections, chunks and segmented chunk texts.
+            roots: dict[str, str] | None = None,
+            groups: dict[str, tuple[str, ...]] | None = None) -> bool:
+        """Write documents with their sections, chunks and segmented chunk texts; ``groups``
+        maps a document id to the groups that may read it (stored on every row).
 
         A document already stored under the same path with other content is replaced;
         the replacement becomes visible with the transaction, never half-way.
@@ -202,11 +206,11 @@ class LanceStore(VectorTables):
         ids = {d.id for d, *_ in items}
         remove = [d for d in self._ids_where(f"path IN ({_sql_list(paths)})") if d not in ids] if paths else []
         for doc, sections, chunks, segs in items:
-            sub = subindex_of(doc.path)
+            sub, g = subindex_of(doc.path), list((groups or {}).get(doc.id, ()))
             for c, s in zip(chunks, segs):
-                rows.append({**_chunk_row(c), "seg": s, "subindex": sub})
+                rows.append({**_chunk_row(c), "seg": s, "subindex": sub, "groups": g})
                 self._df.update(set(s.split()))
-            drows.append(_doc_row(doc, sections, len(chunks), sub, (roots or {}).get(doc.id)))
+            drows.append(_doc_row(doc, sections, len(chunks), sub, (roots or {}).get(doc.id), tuple(g)))
         # a logically deleted document whose file came back is stored afresh, not twice
         returning = self._ids_where(f"doc_id IN ({_sql_list(ids)})") if ids else []
         if remove or returning:
@@ -295,12 +299,19 @@ class LanceStore(VectorTables):
             raise ZhikuError(f"the embedder returned {vectors.shape[1]}-dim vectors but the index "
                              f"holds {dim}-dim ones; configure the embedder the index was built "
                              "with or run `zhiku reembed`")
+        owners = self._groups_of({c.doc_id for c in chunks})
         rows = [{
             "id": c.id, "doc_id": c.doc_id, "subindex": subindex_of(c.doc_path),
             "article": c.article, "section_id": c.section_id, "version_date": c.version_date,
-            "section_ids": list(c.section_ids), "vector": v.tolist(),
+            "section_ids": list(c.section_ids), "groups": owners.get(c.doc_id, []), "vector": v.tolist(),
         } for c, v in zip(chunks, vectors)]
         t.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(rows)
+
+    def _groups_of(self, doc_ids: set[str]) -> dict[str, list[str]]:
+        """The stored groups of these documents (as the writer sees them)."""
+        rows = (self._w["documents"].search().where(f"doc_id IN ({_sql_list(sorted(doc_ids))})")
+                .select(["doc_id", "groups"]).limit(None).to_list())
+        return {r["doc_id"]: list(r["groups"] or ()) for r in rows}
 
     def build_indexes(self) -> None:
         """(Re)build the full-text index over the segmented text."""
@@ -327,9 +338,13 @@ class LanceStore(VectorTables):
         self._refresh()
         return self._r[name]
 
-    def rows(self, table: str, columns: Sequence[str]) -> list[dict[str, Any]]:
-        """Selected columns of every published row of a table (for health checks)."""
-        return self._read(table).search().select(list(columns)).limit(None).to_list()
+    def rows(self, table: str, columns: Sequence[str],
+             groups: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
+        """Selected columns of every published row of a table (readable by ``groups``;
+        None: all)."""
+        q = self._read(table).search()
+        q = q.where(groups_sql(groups)) if groups is not None else q
+        return q.select(list(columns)).limit(None).to_list()
 
     def delete_ids(self, table: str, ids: Sequence[str]) -> None:
         """Delete rows of ``chunks`` or ``vectors`` by chunk id (inside a transaction)."""
@@ -346,14 +361,26 @@ class LanceStore(VectorTables):
         """Ids of every stored document."""
         return {r["doc_id"] for r in self._read("documents").search().select(["doc_id"]).limit(None).to_list()}
 
-    def get_doc(self, doc_id: str) -> DocRecord | None:
-        """One document record, or None."""
-        rows = self._read("documents").search().where(f"doc_id = {_sql_str(doc_id)}").limit(1).to_list()
+    def get_doc(self, doc_id: str, groups: tuple[str, ...] | None = None) -> DocRecord | None:
+        """One document record (readable by ``groups``; None: any), or None."""
+        w = f"doc_id = {_sql_str(doc_id)}" + (f" AND {groups_sql(groups)}" if groups is not None else "")
+        rows = self._read("documents").search().where(w).limit(1).to_list()
         return _doc_record(rows[0]) if rows else None
 
-    def documents(self) -> list[DocRecord]:
-        """Every stored document (logically deleted ones included, flagged); read once per
-        published state, since every ask consults them (version filter, version notes)."""
+    def documents(self, groups: tuple[str, ...] | None = None) -> list[DocRecord]:
+        """Every stored document (logically deleted ones included, flagged); with
+        ``groups``, only those a caller in them may read (filtered by the query). The
+        whole list is read once per published state, since every ask consults it."""
+        if groups is not None:
+            with self._lock:
+                self._refresh()
+                key = tuple(sorted(set(groups)))
+                if key not in self._gdocs:
+                    if len(self._gdocs) > 64:
+                        self._gdocs.clear()
+                    q = self._r["documents"].search().where(groups_sql(key))
+                    self._gdocs[key] = [_doc_record(r) for r in q.limit(None).to_list()]
+                return list(self._gdocs[key])
         with self._lock:
             self._refresh()
             if self._docs is None:
@@ -377,9 +404,10 @@ class LanceStore(VectorTables):
         self._refresh()
         return self._df.get(token, 0)
 
-    def count(self) -> dict[str, int]:
-        """Row counts of documents, chunks and vectors."""
-        return {n: self._read(n).count_rows() for n in TABLES}
+    def count(self, groups: tuple[str, ...] | None = None) -> dict[str, int]:
+        """Row counts of documents, chunks and vectors (readable by ``groups``; None: all)."""
+        w = None if groups is None else groups_sql(groups)
+        return {n: self._read(n).count_rows(w) for n in TABLES}
 
     def all_chunks(self) -> list[Chunk]:
         """Every searched chunk (parents are quoted, never embedded)."""
@@ -392,11 +420,12 @@ class LanceStore(VectorTables):
         rows = self._read("chunks").search().where(_searchable(None)).limit(None).to_list()
         return [row_to_chunk(r) for r in rows if r["id"] not in have]
 
-    def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
-        """Chunks by id."""
+    def get_chunks(self, ids: Sequence[str], groups: tuple[str, ...] | None = None) -> dict[str, Chunk]:
+        """Chunks by id (only those readable by ``groups``; None: any)."""
         if not ids:
             return {}
-        rows = self._read("chunks").search().where(f"id IN ({_sql_list(ids)})").limit(None).to_list()
+        w = f"id IN ({_sql_list(ids)})" + (f" AND {groups_sql(groups)}" if groups is not None else "")
+        rows = self._read("chunks").search().where(w).limit(None).to_list()
         return {r["id"]: row_to_chunk(r) for r in rows}
 
     def find(self, scope: Scope, limit: int = 100) -> list[Chunk]:
@@ -444,7 +473,7 @@ class LanceStore(VectorTables):
         if w:
             q = q.where(w, prefilter=True)
         rows = q.select(["id", "_distance"]).limit(k).to_list()
-        chunks = self.get_chunks([r["id"] for r in rows])
+        chunks = self.get_chunks([r["id"] for r in rows], scope.groups)
         out = []
         for r in rows:
             if r["id"] in chunks:

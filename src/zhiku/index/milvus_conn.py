@@ -201,6 +201,10 @@ def schemas(dim: int) -> dict[str, Any]:
         s.add_field(name, DataType.ARRAY, element_type=DataType.VARCHAR, max_capacity=4096,
                     max_length=VARCHAR_MAX)
 
+    def groups(s: Any) -> None:  # who may read the row (zhiku.access)
+        s.add_field("groups", DataType.ARRAY, element_type=DataType.VARCHAR, max_capacity=256,
+                    max_length=64)
+
     ch = base("id")
     ch.add_field("subindex", DataType.VARCHAR, max_length=512, is_partition_key=True)
     for f in ("doc_id", "doc_path", "title", "section_id", "article", "text", "seg",
@@ -209,6 +213,7 @@ def schemas(dim: int) -> dict[str, Any]:
     text(ch, "seg_keys", enable_analyzer=True, analyzer_params={"tokenizer": "standard"})
     strs(ch, "section_path")
     strs(ch, "section_ids")
+    groups(ch)
     for f in ("start", "end", "page"):
         ch.add_field(f, DataType.INT64, nullable=f == "page")
     ch.add_field("sparse", DataType.SPARSE_FLOAT_VECTOR)
@@ -221,6 +226,7 @@ def schemas(dim: int) -> dict[str, Any]:
         text(docs, f)
     strs(docs, "aliases")
     strs(docs, "sections")
+    groups(docs)
     docs.add_field("n_chunks", DataType.INT64)
     docs.add_field("dropped", DataType.BOOL)
     docs.add_field("_v", DataType.FLOAT_VECTOR, dim=2)  # Milvus needs a vector field
@@ -234,6 +240,7 @@ def schemas(dim: int) -> dict[str, Any]:
     for f in ("doc_id", "article", "section_id", "version_date"):
         text(vec, f)
     strs(vec, "section_ids")
+    groups(vec)
     vec.add_field("vector", DataType.FLOAT_VECTOR, dim=dim)
     return {"chunks": ch, "documents": docs, "meta": meta, "vectors": vec}
 

@@ -23,7 +23,7 @@ from zhiku.index.lance_rows import _doc_record, _info
 from zhiku.index.milvus_conn import MilvusTarget, encode_seg
 from zhiku.index.milvus_lock import is_io_error
 from zhiku.index.store import (
-    ActiveVectors, DocRecord, Scope, _expr_list, _expr_str, check_versions, row_to_chunk,
+    ActiveVectors, DocRecord, Scope, _expr_list, _expr_str, check_versions, groups_expr, row_to_chunk,
 )
 from zhiku.index.versions import in_force
 from zhiku.types import Chunk, Hit
@@ -34,7 +34,7 @@ CHUNK_FIELDS = ["id", "doc_id", "doc_path", "title", "section_id", "section_path
                 "text", "start", "end", "version_date", "kind", "page", "parent_id", "section_ids"]
 DOC_FIELDS = ["key", "gen", "doc_id", "path", "aliases", "title", "version_date", "subindex",
               "metadata", "sections", "n_chunks", "law_key", "effective", "expiry", "supersedes",
-              "superseded_by", "source_root", "deleted", "dropped"]
+              "superseded_by", "source_root", "deleted", "dropped", "groups"]
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -186,17 +186,18 @@ class MilvusReads:
 
     # -- documents ------------------------------------------------------------------------
     @reading
-    def documents(self) -> list[DocRecord]:
-        """Every stored document (logically deleted ones flagged), read once per publish."""
+    def documents(self, groups: tuple[str, ...] | None = None) -> list[DocRecord]:
+        """Every stored document (logically deleted ones flagged), read once per publish;
+        with ``groups``, only those a caller in them may read (the state rows' ``groups``)."""
         with self._lock:
             self._refresh()
             if self._docs is None:
                 self._docs = [state_record(r) for r in self._states.values() if not r["dropped"]]
-            return list(self._docs)
+            return [d for d in self._docs if d.readable_by(groups)]
 
-    def get_doc(self, doc_id: str) -> DocRecord | None:
-        """One document record, or None."""
-        return next((d for d in self.documents() if d.doc_id == doc_id), None)
+    def get_doc(self, doc_id: str, groups: tuple[str, ...] | None = None) -> DocRecord | None:
+        """One document record (readable by ``groups``; None: any), or None."""
+        return next((d for d in self.documents(groups) if d.doc_id == doc_id), None)
 
     def doc_ids(self) -> set[str]:
         """Ids of every stored document."""
@@ -222,19 +223,24 @@ class MilvusReads:
 
     # -- chunks and vectors ---------------------------------------------------------------
     @reading
-    def count(self) -> dict[str, int]:
-        """Row counts of documents, chunks and vectors in the published state."""
+    def count(self, groups: tuple[str, ...] | None = None) -> dict[str, int]:
+        """Row counts of documents, chunks and vectors in the published state (readable by
+        ``groups``; None: all)."""
         self._refresh()
-        return {"documents": len(self.documents()),
-                "chunks": self._count(self._coll("chunks"), self._visible()),
-                "vectors": self._count(self.active.table, self._visible())}
+        g = "" if groups is None else groups_expr(groups)
+        return {"documents": len(self.documents(groups)),
+                "chunks": self._count(self._coll("chunks"), self._visible(g)),
+                "vectors": self._count(self.active.table, self._visible(g))}
 
     @reading
-    def rows(self, table: str, columns: Sequence[str]) -> list[dict[str, Any]]:
-        """Selected columns of every published row of ``chunks`` or ``vectors``."""
+    def rows(self, table: str, columns: Sequence[str],
+             groups: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
+        """Selected columns of every published row of ``chunks`` or ``vectors`` (readable
+        by ``groups``; None: all)."""
         self._refresh()
         coll = self.active.table if table == "vectors" else self._coll(table)
-        return [{c: r.get(c) for c in columns} for r in self._query(coll, self._visible(), columns)]
+        filt = self._visible("" if groups is None else groups_expr(groups))
+        return [{c: r.get(c) for c in columns} for r in self._query(coll, filt, columns)]
 
     @reading
     def all_chunks(self) -> list[Chunk]:
@@ -257,14 +263,15 @@ class MilvusReads:
         return {r["id"] for r in self._query(self.active.table, self._visible(), ["id"])}
 
     @reading
-    def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
-        """Chunks by id (published state)."""
+    def get_chunks(self, ids: Sequence[str], groups: tuple[str, ...] | None = None) -> dict[str, Chunk]:
+        """Chunks by id (published state; only those readable by ``groups``, None: any)."""
         self._refresh()
         out: dict[str, Chunk] = {}
         ids = list(dict.fromkeys(ids))
+        g = "" if groups is None else f" and {groups_expr(groups)}"
         for i in range(0, len(ids), 1000):
             part = ids[i:i + 1000]
-            filt = self._visible(f"id in {_expr_list(part)}")
+            filt = self._visible(f"id in {_expr_list(part)}{g}")
             out.update({r["id"]: row_to_chunk(r)
                         for r in self._query(self._coll("chunks"), filt, CHUNK_FIELDS, limit=len(part))})
         return out
@@ -312,7 +319,7 @@ class MilvusReads:
                              output_fields=["id"], search_params={"metric_type": "COSINE"},
                              consistency_level=self.target.consistency)
         rows = [(h["entity"]["id"], float(h["distance"])) for h in res[0]]
-        chunks = self.get_chunks([i for i, _ in rows])
+        chunks = self.get_chunks([i for i, _ in rows], scope.groups)
         out = []
         for i, s in rows:
             if i in chunks:

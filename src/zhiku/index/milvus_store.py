@@ -208,8 +208,10 @@ class MilvusStore(MilvusVectors, MilvusReads):
 
     # -- writing (inside a transaction) ---------------------------------------------------
     def add(self, items: Sequence[tuple[Document, list[Section], list[Chunk], list[str]]],
-            roots: dict[str, str] | None = None) -> bool:
-        """Write documents with their sections, chunks and segmented chunk texts.
+            roots: dict[str, str] | None = None,
+            groups: dict[str, tuple[str, ...]] | None = None) -> bool:
+        """Write documents with their sections, chunks and segmented chunk texts; ``groups``
+        maps a document id to the groups that may read it (stored on every row).
 
         A document already stored under the same path with other content is replaced;
         the replacement becomes visible with the transaction, never half-way.
@@ -231,14 +233,16 @@ class MilvusStore(MilvusVectors, MilvusReads):
             self._physical_delete(returning)
         rows = []
         for doc, sections, chunks, segs in items:
-            sub = subindex_of(doc.path)
+            sub, grp = subindex_of(doc.path), tuple((groups or {}).get(doc.id, ()))
             for c, s in zip(chunks, segs):
-                row = {**_chunk_row(c), "seg": s, "seg_keys": encode_seg(s), "subindex": sub, "gen": g}
+                row = {**_chunk_row(c), "seg": s, "seg_keys": encode_seg(s), "subindex": sub, "gen": g,
+                       "groups": list(grp)}
                 for f in ("text", "seg"):
                     check_size(f, row[f], f"chunk {c.section_id} of {doc.path}")
                 rows.append(row)
                 self._wdf.update(set(s.split()))
-            self._wstates[doc.id] = self._doc_state(doc, sections, len(chunks), sub, (roots or {}).get(doc.id))
+            self._wstates[doc.id] = self._doc_state(doc, sections, len(chunks), sub,
+                                                    (roots or {}).get(doc.id), grp)
         self._df_dirty = True
         for i in range(0, len(rows), 500):
             self._c.insert(self._coll("chunks"), rows[i:i + 500])
@@ -248,8 +252,8 @@ class MilvusStore(MilvusVectors, MilvusReads):
         return bool(remove)
 
     def _doc_state(self, doc: Document, sections: list[Section], n: int, sub: str,
-                   root: str | None) -> dict[str, Any]:
-        row = _doc_row(doc, sections, n, sub, root)
+                   root: str | None, groups: tuple[str, ...] = ()) -> dict[str, Any]:
+        row = _doc_row(doc, sections, n, sub, root, groups)
         check_size("metadata", row["metadata"], doc.path)
         return {**row, "sections": pieces(row["sections"]), "key": f"{doc.id}@{self._G}",
                 "gen": self._G, "dropped": False, "_v": [1.0, 0.0]}

@@ -24,6 +24,9 @@ class MilvusVectors:
     target: Any
     _names: dict[str, str]
     manifest: dict[str, Any]
+    _G: int | None
+    _wstates: dict[str, dict[str, Any]]
+    _states: dict[str, dict[str, Any]]
 
     def add_vectors(self, chunks: Sequence[Chunk], vectors: np.ndarray, table: str | None = None) -> None:
         """Store one vector per chunk (replacing any earlier vector of the same id).
@@ -45,9 +48,12 @@ class MilvusVectors:
             raise ZhikuError(f"the embedder returned {vectors.shape[1]}-dim vectors but the index "
                              f"holds {dim}-dim ones; configure the embedder the index was built "
                              "with or run `zhiku reembed`")
+        states = self._wstates if self._G is not None else self._states
         rows = [{"id": c.id, "gen": gen, "doc_id": c.doc_id, "subindex": subindex_of(c.doc_path),
                  "article": c.article, "section_id": c.section_id, "version_date": c.version_date,
-                 "section_ids": list(c.section_ids), "vector": np.asarray(v, dtype=np.float32).tolist()}
+                 "section_ids": list(c.section_ids),
+                 "groups": list(states.get(c.doc_id, {}).get("groups") or ()),
+                 "vector": np.asarray(v, dtype=np.float32).tolist()}
                 for c, v in zip(chunks, vectors)]
         name = self._coll(table or self._names["vectors"])
         for i in range(0, len(rows), 500):

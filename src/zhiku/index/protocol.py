@@ -42,8 +42,10 @@ class Store(Protocol):
         """Vector size of the active dense index."""
 
     # -- writing (inside a transaction) ---------------------------------------------------
-    def add(self, items: Sequence[Item], roots: dict[str, str] | None = None) -> bool:
-        """Write documents; returns whether stored documents (same path) were replaced."""
+    def add(self, items: Sequence[Item], roots: dict[str, str] | None = None,
+            groups: dict[str, tuple[str, ...]] | None = None) -> bool:
+        """Write documents (``groups``: who may read each, by document id, stored on every
+        row); returns whether stored documents (same path) were replaced."""
 
     def add_alias(self, doc_id: str, path: str) -> None:
         """Record that a stored document was also seen at ``path``."""
@@ -83,8 +85,9 @@ class Store(Protocol):
         """Make a staged dense index the active one, atomically."""
 
     # -- reading (published state) --------------------------------------------------------
-    def rows(self, table: str, columns: Sequence[str]) -> list[dict[str, Any]]:
-        """Selected columns of every row of ``chunks`` or ``vectors`` (health checks)."""
+    def rows(self, table: str, columns: Sequence[str],
+             groups: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
+        """Selected columns of every row of ``chunks`` or ``vectors`` readable by ``groups``."""
 
     def doc_ids_at(self, path: str) -> list[str]:
         """Ids of documents stored under ``path``."""
@@ -92,11 +95,11 @@ class Store(Protocol):
     def doc_ids(self) -> set[str]:
         """Ids of every stored document."""
 
-    def get_doc(self, doc_id: str) -> DocRecord | None:
-        """One document record, or None."""
+    def get_doc(self, doc_id: str, groups: tuple[str, ...] | None = None) -> DocRecord | None:
+        """One document record readable by ``groups`` (None: any), or None."""
 
-    def documents(self) -> list[DocRecord]:
-        """Every stored document (logically deleted ones flagged)."""
+    def documents(self, groups: tuple[str, ...] | None = None) -> list[DocRecord]:
+        """Every stored document readable by ``groups`` (None: all; deleted ones flagged)."""
 
     def excluded(self, versions: str) -> tuple[str, ...]:
         """Documents a search with this version selector must skip."""
@@ -104,8 +107,8 @@ class Store(Protocol):
     def doc_frequency(self, token: str) -> int:
         """How many chunks contain ``token``."""
 
-    def count(self) -> dict[str, int]:
-        """Row counts: ``documents``, ``chunks``, ``vectors``."""
+    def count(self, groups: tuple[str, ...] | None = None) -> dict[str, int]:
+        """Row counts readable by ``groups`` (None: all): ``documents``, ``chunks``, ``vectors``."""
 
     def all_chunks(self) -> list[Chunk]:
         """Every searched chunk (not parents)."""
@@ -113,11 +116,11 @@ class Store(Protocol):
     def chunks_without_vectors(self) -> list[Chunk]:
         """Searched chunks with no vector yet."""
 
-    def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
-        """Chunks by id (parents included)."""
+    def get_chunks(self, ids: Sequence[str], groups: tuple[str, ...] | None = None) -> dict[str, Chunk]:
+        """Chunks by id (parents included) readable by ``groups`` (None: any)."""
 
     def find(self, scope: Scope, limit: int = 100) -> list[Chunk]:
-        """Chunks matching a scope exactly, unranked."""
+        """Chunks matching a scope exactly (``scope.groups`` included), unranked."""
 
     def keyword(self, terms: Sequence[str], k: int, scope: Scope = Scope()) -> list[Hit]:
         """BM25 (k1=1.2, b=0.75) over the segmented text, OR of ``terms``, inside ``scope``."""

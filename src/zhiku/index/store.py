@@ -25,6 +25,8 @@ class Scope:
 
     ``chapters`` lists ``(doc_id, section_id)`` pairs searched together (a section and
     its children; an empty section id is the whole document), as chapter routing picks.
+    ``groups`` are the caller's groups: None searches everything (admin, CLI); a tuple
+    limits every query to rows whose ``groups`` column shares one of them or is public.
     """
 
     doc_ids: tuple[str, ...] = ()
@@ -34,6 +36,7 @@ class Scope:
     version_date: str | None = None
     versions: str = "current"
     chapters: tuple[tuple[str, str], ...] = ()
+    groups: tuple[str, ...] | None = None
 
     def where(self, exclude: Iterable[str] = ()) -> str | None:
         """SQL filter for LanceDB, or None for the whole knowledge base.
@@ -58,6 +61,8 @@ class Scope:
             parts.append(_section_sql(self.section_id))
         if self.chapters:
             parts.append("(" + " OR ".join(_chapter_sql(d, c) for d, c in self.chapters) + ")")
+        if self.groups is not None:
+            parts.append(groups_sql(self.groups))
         return " AND ".join(parts) or None
 
     def expr(self, exclude: Iterable[str] = ()) -> str:
@@ -84,7 +89,24 @@ class Scope:
             parts.append("(" + " or ".join(
                 f"(doc_id == {_expr_str(d)}" + (f" and {_section_expr(c)})" if c else ")")
                 for d, c in self.chapters) + ")")
+        if self.groups is not None:
+            parts.append(groups_expr(self.groups))
         return " and ".join(parts)
+
+
+def groups_sql(groups: Iterable[str]) -> str:
+    """LanceDB filter: rows readable by a caller in ``groups`` (public rows included)."""
+    from zhiku.access import PUBLIC
+
+    names = dict.fromkeys([PUBLIC, *groups])
+    return "(" + " OR ".join(f"array_has(groups, {_sql_str(g)})" for g in names) + ")"
+
+
+def groups_expr(groups: Iterable[str]) -> str:
+    """:func:`groups_sql` as a Milvus expression."""
+    from zhiku.access import PUBLIC
+
+    return f"array_contains_any(groups, {_expr_list(dict.fromkeys([PUBLIC, *groups]))})"
 
 
 def _expr_str(v: str) -> str:
@@ -131,7 +153,7 @@ def _chunk_schema() -> pa.Schema:
         ("text", pa.string()), ("seg", pa.string()), ("start", pa.int32()),
         ("end", pa.int32()), ("version_date", pa.string()), ("kind", pa.string()),
         ("subindex", pa.string()), ("page", pa.int32()), ("parent_id", pa.string()),
-        ("section_ids", pa.list_(pa.string())),
+        ("section_ids", pa.list_(pa.string())), ("groups", pa.list_(pa.string())),
     ])
 
 
@@ -142,7 +164,7 @@ def _doc_schema() -> pa.Schema:
         ("metadata", pa.string()), ("sections", pa.string()), ("n_chunks", pa.int32()),
         ("law_key", pa.string()), ("effective", pa.string()), ("expiry", pa.string()),
         ("supersedes", pa.string()), ("superseded_by", pa.string()),
-        ("source_root", pa.string()), ("deleted", pa.string()),
+        ("source_root", pa.string()), ("deleted", pa.string()), ("groups", pa.list_(pa.string())),
     ])
 
 
@@ -150,7 +172,8 @@ def _vec_schema(dim: int) -> pa.Schema:
     return pa.schema([
         ("id", pa.string()), ("doc_id", pa.string()), ("subindex", pa.string()),
         ("article", pa.string()), ("section_id", pa.string()), ("version_date", pa.string()),
-        ("section_ids", pa.list_(pa.string())), ("vector", pa.list_(pa.float32(), dim)),
+        ("section_ids", pa.list_(pa.string())), ("groups", pa.list_(pa.string())),
+        ("vector", pa.list_(pa.float32(), dim)),
     ])
 
 
@@ -205,6 +228,13 @@ class DocRecord:
     superseded_by: str | None = None
     source_root: str | None = None
     deleted: str | None = None
+    groups: tuple[str, ...] = ()
+
+    def readable_by(self, groups: tuple[str, ...] | None) -> bool:
+        """Whether a caller in ``groups`` (None: everything) may read this document."""
+        from zhiku.access import PUBLIC
+
+        return groups is None or bool(set(self.groups) & {PUBLIC, *groups})
 
 
 def check_versions(value: str) -> str:
@@ -215,6 +245,27 @@ def check_versions(value: str) -> str:
     """
     import re
 
-    if value in ("current", "all") or re.fullmatch(r"\d{4}-\d{2}-\d{2}", value or ""):
+    if value in ("current", "all"):
         return value
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value or ""):
+        return check_date(value)
     raise ZhikuError(f"bad version selector {value!r}; use current, all or a date like 2019-01-01")
+
+
+def check_date(value: str, what: str = "date") -> str:
+    """Validate a calendar date ``YYYY-MM-DD`` (2019-02-30 is refused).
+
+    Raises:
+        ZhikuError: not a date of the calendar.
+    """
+    import datetime as dt
+    import re
+
+    try:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value or ""):
+            raise ValueError(value)
+        dt.date.fromisoformat(value)
+    except ValueError:
+        raise ZhikuError(f"{what} {value!r} is not a calendar date; write an existing day as "
+                         "YYYY-MM-DD, e.g. 2019-02-28") from None
+    return value

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from zhiku.ingest.loader import doc_path, split_stem
@@ -29,7 +30,10 @@ def markdown_table(columns: tuple[str, ...], rows: tuple[tuple[str, ...], ...]) 
 def clean_cells(raw: list[list[object]]) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
     """Turn raw cell values into (columns, rows): strings, blank rows dropped, padded.
 
-    The first non-blank row is the header; empty header cells become ``列N``.
+    The first non-blank row is the header; a second header row under merged cells
+    (``功率`` over ``额定 | 峰值``) is folded into it (``功率 额定``, ``功率 峰值``). An
+    empty header cell is named from its column when the column is a running number
+    (``序号``), else left empty: never a made-up ``列N``.
 
     Args:
         raw: rows of cell values (None, numbers or text).
@@ -46,8 +50,40 @@ def clean_cells(raw: list[list[object]]) -> tuple[tuple[str, ...], tuple[tuple[s
         return (), ()
     width = max(len(r) for r in rows)
     rows = [r + [""] * (width - len(r)) for r in rows]
-    cols = tuple(c or f"列{i + 1}" for i, c in enumerate(rows[0]))
+    rows = _fold_header(rows)
+    cols = tuple(c or _name_from(i, rows[1:]) for i, c in enumerate(rows[0]))
     return cols, tuple(tuple(r) for r in rows[1:])
+
+
+_NUMBER_RE = re.compile(r"^[-+]?\d[\d.,，%]*$")
+
+
+def _fold_header(rows: list[list[str]]) -> list[list[str]]:
+    """Fold a second header row into the first when the first spans merged cells."""
+    if len(rows) < 3:
+        return rows
+    top, sub = rows[0], rows[1]
+    merged = any(not c for c in top) or any(a and a == b for a, b in zip(top, top[1:]))
+    fills = any(s and s != t for t, s in zip(top, sub))
+    if not merged or not fills or any(_NUMBER_RE.match(c) for c in sub) or not any(top):
+        return rows
+    if sum(1 for c in sub if c) < 2:
+        return rows
+    filled, last = [], ""
+    for t, s in zip(top, sub):
+        last = t or (last if s else "")
+        filled.append(last)
+    head = [t if not s or s == t else (f"{t} {s}" if t else s) for t, s in zip(filled, sub)]
+    return [head, *rows[2:]]
+
+
+def _name_from(col: int, body: list[list[str]]) -> str:
+    """A name for an unnamed column: ``序号`` when it counts 1, 2, 3...; else ""."""
+    values = [r[col] for r in body if r[col]]
+    if len(values) >= 2 and all(v.isdigit() for v in values) \
+            and [int(v) for v in values] == list(range(int(values[0]), int(values[0]) + len(values))):
+        return "序号"
+    return ""
 
 
 def _cell(value: object) -> str:

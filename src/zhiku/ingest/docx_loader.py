@@ -9,7 +9,9 @@ from pathlib import Path
 from zhiku.chunk.numerals import int_to_cn
 from zhiku.errors import ZhikuError
 from zhiku.ingest.builder import BodyBuilder
+from zhiku.ingest.guards import check_time
 from zhiku.ingest.registry import loaders
+from zhiku.structure.numbering import DETECTED_LEVEL, allowed, has_articles, heading_like
 from zhiku.types import Document
 
 _HEADING_STYLE = re.compile(r"^(?:heading|标题)\s*(\d)$", re.IGNORECASE)
@@ -78,6 +80,45 @@ def _numbering(par, counters: dict[tuple[str, str], int], formats: dict) -> str:
     return f"{counters[key]}. "
 
 
+def _bold(par) -> bool:
+    """Whether every run that holds text is bold (directly or by the paragraph style)."""
+    runs = [r for r in par.runs if r.text.strip()]
+    style_bold = bool(par.style is not None and par.style.font.bold)
+    return bool(runs) and all(r.bold or (r.bold is None and style_bold) for r in runs)
+
+
+def _numbered_heading(par, text: str, articles: bool) -> bool:
+    """A paragraph without a heading style that is one: a short numbered line (一、 1.1
+    （一） 第X部分) in bold, or 一、/第X部分 numbering on its own line of a text that is
+    not organised in 第X条 articles."""
+    kind = heading_like(text)
+    if not allowed(kind, articles):
+        return False
+    return _bold(par) or (kind in ("cn", "part") and len(text) <= 25)
+
+
+def _table(b: BodyBuilder, table, last: str, articles: bool) -> None:
+    """Add a Word table; a row merged across the whole table that reads as a numbered
+    heading (spec sheets: ``2 电气特性``) becomes a heading and splits the table there."""
+    rows = [[cell.text for cell in row.cells] for row in table.rows]
+    caption = last if len(last) <= 40 else ""
+    header: list[str] | None = None
+    part: list[list[str]] = []
+    for row in rows:
+        cells = [" ".join(c.split()) for c in row]
+        merged = len(cells) > 1 and len(set(cells)) == 1 and cells[0]
+        if merged and allowed(heading_like(cells[0]), articles):
+            if len(part) > 1:
+                b.table(part, caption=caption)
+            header = header or (part[0] if part else None)
+            b.heading(cells[0], DETECTED_LEVEL)
+            part, caption = ([header] if header else []), ""
+            continue
+        part.append(row)
+    if part and (len(part) > 1 or header is None):
+        b.table(part, caption=caption)
+
+
 @loaders.register(".docx")
 def load_docx(path: Path, root: Path) -> Document:
     """Load a Word document: headings, numbered paragraphs and tables in document order.
@@ -109,8 +150,11 @@ def load_docx(path: Path, root: Path) -> Document:
     b = BodyBuilder()
     counters: dict[tuple[str, str], int] = {}
     formats = _num_formats(document)
+    body = document.element.body
+    articles = has_articles([p.text for p in document.paragraphs])
     last = ""
-    for el in document.element.body.iterchildren():
+    for el in body.iterchildren():
+        check_time()
         if el.tag == f"{_W}p":
             par = Paragraph(el, document)
             style = par.style.name if par.style is not None else ""
@@ -118,15 +162,16 @@ def load_docx(path: Path, root: Path) -> Document:
             if not text or _TOC_STYLE.match(style or ""):
                 continue
             level = _level(style or "")
+            numbered = _numbering(par, counters, formats) + text
             if level is not None:
                 b.heading(text, level)
+            elif _numbered_heading(par, numbered, articles):
+                b.heading(numbered, DETECTED_LEVEL)
             else:
-                b.paragraph(_numbering(par, counters, formats) + text)
+                b.paragraph(numbered)
             last = text
         elif el.tag == f"{_W}tbl":
-            table = DocxTable(el, document)
-            raw = [[cell.text for cell in row.cells] for row in table.rows]
-            b.table(raw, caption=last if len(last) <= 40 else "")
+            _table(b, DocxTable(el, document), last, articles)
     if not b.text().strip():
         raise ZhikuError(f"File {str(path)!r} holds no text; add content or remove it.")
     title = document.core_properties.title or ""

@@ -130,17 +130,18 @@ def _decode_plain(data: bytes) -> str:
     return _mostly(data, "gb18030") or data.decode("utf-8", errors="replace")
 
 
-def read_text(path: str | Path) -> str:
+def read_text(path: str | Path, binary_check: bool = False) -> str:
     """Read a text file in whatever encoding it uses.
 
     Args:
         path: the file.
+        binary_check: refuse a file whose bytes are binary (NUL or control bytes).
 
     Returns:
         The decoded text with ``\\n`` line ends.
 
     Raises:
-        ZhikuError: when the file cannot be read.
+        ZhikuError: when the file cannot be read, or holds binary data (``binary_check``).
     """
     try:
         data = Path(path).read_bytes()
@@ -149,4 +150,8 @@ def read_text(path: str | Path) -> str:
         raise ZhikuError(
             f"Cannot read {str(path)!r} ({reason}); check that it exists and is readable."
         ) from exc
+    if binary_check:
+        from zhiku.ingest.guards import check_text_bytes
+
+        check_text_bytes(Path(path), data)
     return decode_bytes(data)

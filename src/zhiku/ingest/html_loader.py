@@ -1,4 +1,4 @@
-"""HTML loader (BeautifulSoup with the standard parser): h1-h6 tree, boilerplate removed."""
+"""HTML loader (BeautifulSoup with the standard parser): main content, h1-h6 tree, tables."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 from zhiku.errors import ZhikuError
 from zhiku.ingest.builder import BodyBuilder
 from zhiku.ingest.files import read_text
+from zhiku.ingest.html_main import drop_boilerplate, is_layout_table, main_content
 from zhiku.ingest.registry import loaders
 from zhiku.types import Document
 
@@ -34,6 +35,8 @@ def _walk(node, b: BodyBuilder) -> None:
         name = el.name
         if name in _HEADINGS:
             b.heading(el.get_text(" ", strip=True), _HEADINGS[name])
+        elif name == "table" and is_layout_table(el, _rows(el)):
+            _walk_cells(el, b)
         elif name == "table":
             cap = el.find("caption")
             b.table(_rows(el), caption=cap.get_text(" ", strip=True) if cap else "")
@@ -43,10 +46,21 @@ def _walk(node, b: BodyBuilder) -> None:
             _walk(el, b)
 
 
+def _walk_cells(table, b: BodyBuilder) -> None:
+    """A layout table's cells in order, read as blocks (not as a data table)."""
+    for cell in table.find_all(["td", "th"]):
+        if cell.find_parent("table") is table:
+            if cell.find(_BLOCKS):
+                _walk(cell, b)
+            else:
+                b.paragraph(cell.get_text(" ", strip=True))
+
+
 @loaders.register(".html")
 @loaders.register(".htm")
 def load_html(path: Path, root: Path) -> Document:
-    """Load an HTML page: headings nest by level, nav/header/footer/script/style dropped.
+    """Load an HTML page's main content: headings nest by level; navigation, scripts,
+    comments, recommendation lists and link-heavy blocks are dropped (readability-style).
 
     Args:
         path: the .html/.htm file (any encoding :func:`read_text` handles).
@@ -61,14 +75,15 @@ def load_html(path: Path, root: Path) -> Document:
     """
     from bs4 import BeautifulSoup
 
-    soup = BeautifulSoup(read_text(path), "html.parser")
+    soup = BeautifulSoup(read_text(path, binary_check=True), "html.parser")
     for el in soup.find_all(_DROP):
         el.decompose()
     title = soup.title.get_text(" ", strip=True) if soup.title else ""
     if soup.title:
         soup.title.decompose()
+    drop_boilerplate(soup)
     b = BodyBuilder()
-    _walk(soup.body or soup, b)
+    _walk(main_content(soup), b)
     if not b.text().strip():
         raise ZhikuError(f"File {str(path)!r} has no text outside navigation and scripts; "
                          "check that it is the right page or remove it.")

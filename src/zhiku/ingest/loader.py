@@ -160,10 +160,10 @@ def load_text(path: str | Path, root: str | Path) -> Document:
         stated, plus any front matter keys).
 
     Raises:
-        ZhikuError: when the file cannot be read or holds no text.
+        ZhikuError: when the file cannot be read, holds binary data or no text.
     """
     path, root = Path(path), Path(root)
-    text = read_text(path)
+    text = read_text(path, binary_check=True)
     if not text.strip():
         raise ZhikuError(f"File {str(path)!r} is empty; add text to it or remove it.")
     fields, rest = split_front_matter(_INVISIBLE_RE.sub("", text))

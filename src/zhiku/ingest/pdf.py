@@ -3,25 +3,31 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from zhiku.errors import ZhikuError
 from zhiku.ingest.builder import BodyBuilder
 from zhiku.ingest.pdf_clean import (
-    Line, body_size, continues, is_toc_page, join_lines, strip_running, typical_width,
+    Line, body_size, continues, drop_toc_lines, is_toc_page, join_lines, strip_running, typical_width,
+)
+from zhiku.ingest.guards import check_time
+from zhiku.ingest.ocr import INSTALL_HINT, ocr_page
+from zhiku.ingest.ocr import available as ocr_available
+from zhiku.ingest.pdf_layout import (
+    BROKEN_SHARE, Placed, TableHeading, is_data_table, junk_share, page_lines, region_of,
+    split_heading_rows,
 )
 from zhiku.ingest.registry import loaders
+from zhiku.structure.numbering import (
+    DETECTED_LEVEL, TOC_LINE_RE, WORD_BOOKMARK_RE, allowed, has_articles, heading_like,
+)
 from zhiku.types import Document
 
-#: A numbered heading line when the PDF has no bookmarks: (pattern, level, needs a larger
-#: font). 第X章/节 always count; 3.2.1 and 一、 count on a short line; a bare "1 名称" only
-#: in a larger font (else it is too often a sentence that starts with a number).
+#: A 第X编/章/节 heading line when the PDF has no bookmarks: (pattern, level, needs a
+#: larger font). Other numbering (3.2.1, 一、, （一）) is read by ``heading_like``; a bare
+#: "1 名称" only counts in a larger font (else it is too often a sentence).
 _NUMBERED = (
-    (re.compile(r"^\d+\.\d+\.\d+\s*[^\d.\s]"), 4, False),
-    (re.compile(r"^\d+\.\d+\s*[^\d.\s]"), 3, False),
-    (re.compile(r"^\d+\s+\S"), 2, True),
-    (re.compile(r"^[一二三四五六七八九十]+、\S"), 2, False),
     (re.compile(r"^第[0-9一二三四五六七八九十百零〇]+节"), 3, False),
     (re.compile(r"^第[0-9一二三四五六七八九十百零〇]+章"), 2, False),
     (re.compile(r"^第[0-9一二三四五六七八九十百零〇]+编"), 1, False),
@@ -58,7 +64,8 @@ def _open(path: Path):
 
 
 def _bookmarks(reader) -> list[tuple[str, int, int]]:
-    """(title, level, 0-based page) of every bookmark that resolves to a page."""
+    """(title, level, 0-based page) of every bookmark that resolves to a page (Word's own
+    bookmark names such as OLE_LINK5 left out)."""
     out: list[tuple[str, int, int]] = []
 
     def walk(items, level: int) -> None:
@@ -71,7 +78,7 @@ def _bookmarks(reader) -> list[tuple[str, int, int]]:
             except Exception:  # noqa: BLE001 - a dangling bookmark is skipped
                 continue
             title = " ".join(str(item.title or "").split())
-            if title and page is not None and page >= 0:
+            if title and page is not None and page >= 0 and not WORD_BOOKMARK_RE.match(title):
                 out.append((title, level, page))
 
     try:
@@ -88,42 +95,68 @@ def _inside(obj: dict, box: tuple[float, float, float, float]) -> bool:
     return box[0] <= x <= box[2] and box[1] <= y <= box[3]
 
 
-def _extract(path: Path) -> list[_Page]:
-    """Lines (with font size) and tables of every page, in reading order."""
+def _extract(path: Path, ocr_boxes: dict[str, list[list[object]]],
+             articles: bool = False) -> list[_Page]:
+    """Lines (with font size) and tables of every page, in reading order; pages without
+    a text layer, or with a broken one, are read by OCR (their boxes go to ``ocr_boxes``);
+    table rows that are numbered headings become :class:`TableHeading` items."""
     import pdfplumber
 
     pages = []
     with pdfplumber.open(str(path)) as pdf:
-        for page in pdf.pages:
-            tables = page.find_tables()
+        for idx, page in enumerate(pdf.pages):
+            check_time()
+            tables = [t for t in page.find_tables() if is_data_table(t.extract())]
             boxes = [t.bbox for t in tables]
             text_page = page
             if boxes:
                 text_page = page.filter(
                     lambda o: o.get("object_type") != "char" or not any(_inside(o, b) for b in boxes))
-            placed: list[tuple[float, Line | list[list[object]]]] = []
-            for ln in text_page.extract_text_lines(return_chars=True, strip=True):
-                sizes = sorted(c["size"] for c in ln["chars"]) or [0.0]
-                placed.append((ln["top"], Line(ln["text"], sizes[len(sizes) // 2], ln["top"])))
+            placed = page_lines(text_page)
+            raw_text = "".join(c["text"] for c in page.chars)
+            if (not placed and page.images) or junk_share(raw_text) > BROKEN_SHARE:
+                placed, tables = _ocr(path, idx, ocr_boxes), []
             for t in tables:
-                placed.append((t.bbox[1], t.extract()))
-            placed.sort(key=lambda p: p[0])
-            pages.append(_Page([item for _, item in placed]))
+                key = (region_of(t.bbox, placed), t.bbox[1])
+                placed += [Placed((key[0], key[1] + i * 1e-3), piece)
+                           for i, piece in enumerate(split_heading_rows(t.extract(), articles))]
+            placed.sort(key=lambda p: p.key)
+            pages.append(_Page([p.item for p in placed]))
     return pages
 
 
-def _heading_level(line: Line, base: float, sizes: list[float]) -> int | None:
-    """Level of a heading line found by numbering or by a larger font, else None."""
+def _ocr(path: Path, idx: int, ocr_boxes: dict[str, list[list[object]]]) -> list[Placed]:
+    """The lines of one page read by OCR, as placed Lines (box height as font size);
+    without the OCR extra the page is listed under ``"unread"`` and left empty."""
+    if not ocr_available():
+        ocr_boxes.setdefault("unread", []).append(idx + 1)
+        return []
+    lines = ocr_page(path, idx)
+    ocr_boxes[str(idx + 1)] = [[round(ln.x0, 1), round(ln.top, 1), round(ln.x1, 1),
+                                round(ln.bottom, 1), ln.text] for ln in lines]
+    return [Placed((0, ln.top), Line(ln.text, round(ln.bottom - ln.top, 1), ln.top))
+            for ln in lines]
+
+
+def _heading_level(line: Line, base: float, sizes: list[float], articles: bool,
+                   numbered: bool = False) -> int | None:
+    """Level of a heading line found by numbering or by a larger font, else None: 第X编/章/
+    节 lines by their rank, other numbered lines (一、 （一） 1.1 第X部分) at the level of
+    detected headings (they nest by their numbering), large unnumbered lines by size, or
+    beside the numbered ones when ``numbered`` (numbering structures the document: a
+    cover's large lines must not hold its chapters)."""
     text = line.text.strip()
     if len(text) > 40 or _NOT_HEADING_END.search(text):
         return None
     larger = bool(base) and line.size > base * 1.05
     for pattern, level, needs_font in _NUMBERED:
-        if pattern.match(text) and (larger or (not needs_font and (len(text) <= 20
-                                                                    or text.startswith("第")))):
+        if pattern.match(text) and (larger or not needs_font):
             return level
-    if base and line.size >= base * 1.2:
-        return 1 + sizes.index(round(line.size, 1))
+    kind = heading_like(text)
+    if allowed(kind, articles) and (larger or kind not in ("dotted1", "num_dun", "paren_num")):
+        return DETECTED_LEVEL
+    if base and line.size >= base * 1.2 and not TOC_LINE_RE.search(text):
+        return DETECTED_LEVEL if numbered else 1 + sizes.index(round(line.size, 1))
     return None
 
 
@@ -148,6 +181,9 @@ class _Assembler:
         for title, level, page in bookmarks:
             self.marks.setdefault(page, []).append((_norm(title), level))
         self.use_marks = bool(bookmarks)
+        self.articles = has_articles([ln.text for ls in lines for ln in ls])
+        kinds = [heading_like(ln.text) for ls in lines for ln in ls]
+        self.numbered = sum(1 for k in kinds if k in ("cn", "dotted2", "part")) >= 3
         self.para = ""
         self.breaks: list[int] = []
         self.prev = ""
@@ -168,11 +204,18 @@ class _Assembler:
 
     def table(self, raw: list[list[object]], continued: bool) -> None:
         """Start a table, or append to the one before when it continues on a new page
-        (same number of columns; a repeated header row is dropped)."""
+        (same number of columns; a repeated header row is dropped, and a row broken by
+        the page break, its first cell empty on the new page, is joined to the last one)."""
         if continued:
-            self.row_breaks.append(len(self.rows))
             same = [_norm(str(c or "")) for c in raw[0]] == [_norm(str(c or "")) for c in self.rows[0]]
-            self.rows.extend(raw[1:] if same else raw)
+            raw = [list(r) for r in (raw[1:] if same else raw)]
+            if raw and len(self.rows) > 1 and not str(raw[0][0] or "").strip() \
+                    and any(str(c or "").strip() for c in raw[0]):
+                # the last row broke across the page: its first cell stays empty here
+                last = self.rows[-1]
+                self.rows[-1] = [f"{a or ''}{b or ''}" for a, b in zip(last, raw.pop(0))]
+            self.row_breaks.append(len(self.rows))
+            self.rows.extend(raw)
             return
         self.flush()
         self.caption = self.last if len(self.last) <= 40 and "表" in self.last else ""
@@ -200,6 +243,10 @@ class _Assembler:
         for item in items:
             if isinstance(item, Line):
                 self.line(item, marks)
+            elif isinstance(item, TableHeading):
+                self.flush()
+                self.b.heading(item.text, DETECTED_LEVEL)
+                self.last = item.text
             else:
                 self.table(item, continued=False)
 
@@ -213,7 +260,7 @@ class _Assembler:
                 marks.remove(hit)
                 level = hit[1]
         else:
-            level = _heading_level(ln, self.base, self.sizes)
+            level = _heading_level(ln, self.base, self.sizes, self.articles, self.numbered)
         if self.rows:
             self.flush()
         if level is not None:
@@ -253,14 +300,17 @@ def load_pdf(path: Path, root: Path) -> Document:
         raise ZhikuError(f"File {str(path)!r} has no pages; re-export it or remove it.")
     bookmarks = _bookmarks(reader)
     meta_title = str((reader.metadata or {}).get("/Title") or "")
-    if meta_title.strip().lower() in {"(anonymous)", "untitled", "anonymous"}:
-        meta_title = ""
-    pages = _extract(path)
+    ocr_boxes: dict[str, list] = {}
+    pages = _extract(path, ocr_boxes)
+    unread = ocr_boxes.pop("unread", [])
+    title = _trusted_title(meta_title, pages)
     lines = [[i for i in p.items if isinstance(i, Line)] for p in pages]
     kept = [{id(ln) for ln in ls} for ls in strip_running(lines)]
     toc_pages = set()
     for idx, (p, keep) in enumerate(zip(pages, kept)):
-        toc = is_toc_page([i for i in p.items if isinstance(i, Line) and id(i) in keep])
+        page_lines = [i for i in p.items if isinstance(i, Line) and id(i) in keep]
+        toc = is_toc_page(page_lines)
+        keep = {id(ln) for ln in drop_toc_lines(page_lines)}  # a contents block mid-page
         p.items = [i for i in p.items if not isinstance(i, Line) or (id(i) in keep and not toc)]
         toc_pages.update([idx] if toc else [])
     bookmarks = [b for b in bookmarks if b[2] not in toc_pages]
@@ -268,7 +318,22 @@ def load_pdf(path: Path, root: Path) -> Document:
     for idx, p in enumerate(pages):
         asm.page(idx, p.items)
     asm.flush()
-    if not asm.b.text().strip():
-        raise ZhikuError(f"File {str(path)!r} has no text layer (scanned images?); run OCR on "
-                         "it first or remove it.")
-    return asm.b.build(path, root, title=meta_title, fmt="pdf")
+    if not asm.b.text().strip() or len(unread) * 2 > len(pages):
+        why = ("its pages are images or its text layer is broken" if unread
+               else "no text layer (scanned images?)")
+        fix = INSTALL_HINT + " to read it" if unread else "run OCR on it first"
+        raise ZhikuError(f"File {str(path)!r} has {why}; {fix}, or remove it.")
+    doc = asm.b.build(path, root, title=title, fmt="pdf")
+    extra = {"ocr_pages": ocr_boxes} if ocr_boxes else {}
+    extra |= {"unread_pages": unread} if unread else {}
+    return replace(doc, metadata={**doc.metadata, **extra}) if extra else doc
+
+
+def _trusted_title(meta: str, pages: list[_Page]) -> str:
+    """The metadata title when the first page with text shows it (a template leaves a
+    stale title behind), else "" so the file name is used."""
+    if meta.strip().lower() in {"(anonymous)", "untitled", "anonymous", ""}:
+        return ""
+    first = next((p for p in pages if any(isinstance(i, Line) for i in p.items)), None)
+    text = _norm("".join(i.text for i in first.items if isinstance(i, Line))) if first else ""
+    return meta if _norm(meta) and _norm(meta) in text else ""

@@ -12,7 +12,8 @@ _PAGE_NO_RE = re.compile(
     r"|[-—–]\s*\d+\s*[-—–]|page\s+\d+(?:\s+of\s+\d+)?|[ivx]{1,5})[\s\-—–·]*$",
     re.IGNORECASE,
 )
-_LEADER_RE = re.compile(r"(?:\.{3,}|…{2,}|·{3,}|\.\s\.\s\.|[ \t]{2,})\s*\d{1,4}\s*$")
+_LEADER_RE = re.compile(r"(?:\.{3,}|…{2,}|·{3,}|\.\s\.\s\.|[ \t]{2,})\s*[-—–]?\s*\d{1,4}\s*[-—–]?\s*$")
+_DOTS_RE = re.compile(r"(?:\.{3,}|…{2,}|·{3,}|\.\s\.\s\.)\s*[-—–]?\s*\d{1,4}\s*[-—–]?\s*$")
 _TOC_TITLE_RE = re.compile(r"^\s*(目\s*录|contents)\s*$", re.IGNORECASE)
 _END_RE = re.compile(r"[。！？；：:!?;”」』）)]$")
 #: A line that starts a new paragraph whatever came before it.
@@ -32,6 +33,9 @@ class Line:
     top: float = 0.0
 
 
+_PREFIX = 8  # characters of a running header's fixed beginning
+
+
 def _key(text: str) -> str:
     """A line with its numbers masked, so ``第 3 页`` and ``第 4 页`` compare equal."""
     return re.sub(r"\d+", "#", "".join(text.split()))
@@ -42,7 +46,10 @@ def strip_running(pages: list[list[Line]], edge: int = 2) -> list[list[Line]]:
 
     A line among the first or last ``edge`` lines of a page is dropped when it is a
     page number (``12``, ``第 3 页``, ``- 4 -``, ``Page 5 of 9``) or when the same line
-    (numbers masked) sits on the edge of at least half the pages (and two or more).
+    (numbers masked) sits on the edge of at least 30% of the pages (and two or more):
+    any wording, and headers that alternate between odd and even pages. On six pages or
+    more, a short edge line that begins like that many edge lines do (the thesis title
+    followed by each chapter's name) goes too.
 
     Args:
         pages: lines of each page in reading order.
@@ -52,15 +59,21 @@ def strip_running(pages: list[list[Line]], edge: int = 2) -> list[list[Line]]:
         New page lists without those lines.
     """
     counts: Counter[str] = Counter()
+    heads: Counter[str] = Counter()
     for lines in pages:
         counts.update({_key(ln.text) for ln in lines[:edge] + lines[-edge:]})
-    need = max(2, (len(pages) + 1) // 2)
+        heads.update({_key(ln.text)[:_PREFIX] for ln in lines[:edge] + lines[-edge:]
+                      if len(_key(ln.text)) > _PREFIX})
+    need = max(2, -(-len(pages) * 3 // 10))
     out = []
     for lines in pages:
         keep = []
         for i, ln in enumerate(lines):
             on_edge = i < edge or i >= len(lines) - edge
-            running = len(pages) >= 2 and counts[_key(ln.text)] >= need
+            key = _key(ln.text)
+            running = len(pages) >= 2 and counts[key] >= need or (
+                len(pages) >= 6 and len(key) <= 40 and heads[key[:_PREFIX]] >= need
+                and not STARTER_RE.match(ln.text))
             if on_edge and (running or _PAGE_NO_RE.match(ln.text)):
                 continue
             keep.append(ln)
@@ -82,6 +95,25 @@ def is_toc_page(lines: list[Line]) -> bool:
     leaders = sum(1 for t in texts if _LEADER_RE.search(t))
     titled = any(_TOC_TITLE_RE.match(t) for t in texts[:2])
     return leaders >= 3 and (leaders * 2 >= len(texts) or (titled and leaders * 3 >= len(texts)))
+
+
+def drop_toc_lines(lines: list[Line]) -> list[Line]:
+    """A page's lines without a printed contents block that shares the page with other
+    text: three or more leader-and-page-number lines, and a 目录 title just above them.
+
+    Args:
+        lines: the page's lines.
+
+    Returns:
+        The lines that are not part of the contents block.
+    """
+    marks = [bool(_DOTS_RE.search(ln.text)) for ln in lines]
+    if sum(marks) < 3:
+        return lines
+    first = marks.index(True)
+    drop = {i for i, m in enumerate(marks) if m}
+    drop |= {i for i in range(max(0, first - 2), first) if _TOC_TITLE_RE.match(lines[i].text)}
+    return [ln for i, ln in enumerate(lines) if i not in drop]
 
 
 def body_size(pages: list[list[Line]]) -> float:

@@ -24,21 +24,29 @@ def suffixes() -> tuple[str, ...]:
     return tuple(loaders.names())
 
 
-def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
+def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_BYTES,
+              timeout_s: float | None = None) -> Document:
     """Load one file with the loader registered for its suffix.
+
+    Office packages are checked for zip bombs by their declared sizes first, and the
+    load is given up after ``timeout_s`` so one file never hangs a batch.
 
     Args:
         path: the file.
         root: the folder it was found under; ``Document.path`` is relative to it.
         max_bytes: files larger than this are refused.
+        timeout_s: seconds the load may take (None: ``guards.DEFAULT_TIMEOUT_S``; 0: none).
 
     Returns:
         The loaded Document.
 
     Raises:
         ZhikuError: one sentence naming the file and what is wrong: unsupported type,
-            unreadable, empty, too large, encrypted, corrupt or without text.
+            unreadable, empty, too large, a zip bomb, binary in a text file, too slow,
+            encrypted, corrupt or without text.
     """
+    from zhiku.ingest.guards import DEFAULT_TIMEOUT_S, ZIP_SUFFIXES, check_zip, time_limit
+
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in loaders.names():
@@ -54,8 +62,11 @@ def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_B
     if size > max_bytes:
         raise ZhikuError(f"File {str(path)!r} is too large ({size / 2**20:.0f} MB, limit "
                          f"{max_bytes / 2**20:.0f} MB); split it or raise max_file_mb.")
+    if suffix in ZIP_SUFFIXES:
+        check_zip(path)
     try:
-        return apply_sidecar(loaders.create(suffix, path, Path(root)), path)
+        with time_limit(path, DEFAULT_TIMEOUT_S if timeout_s is None else timeout_s):
+            return apply_sidecar(loaders.create(suffix, path, Path(root)), path)
     except ZhikuError:
         raise
     except Exception as exc:  # noqa: BLE001 - a parser's own error becomes one clear sentence
@@ -64,12 +75,13 @@ def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_B
                          "re-export it or remove it.") from exc
 
 
-SIDECAR_KEYS = {"title", "version_date", "effective", "expiry", "law"}
+SIDECAR_KEYS = {"title", "version_date", "effective", "expiry", "law", "groups"}
 
 
 def apply_sidecar(doc: Document, path: Path) -> Document:
     """Apply ``<file>.meta.toml`` beside a document: title, version_date, effective,
-    expiry (dates ``YYYY-MM-DD``) and ``law`` (a name linking versions explicitly).
+    expiry (dates ``YYYY-MM-DD``), ``law`` (a name linking versions explicitly) and
+    ``groups`` (who may read it, see :mod:`zhiku.access`).
 
     Raises:
         ZhikuError: the sidecar is not valid TOML or has an unknown key or a bad date.
@@ -89,6 +101,7 @@ def apply_sidecar(doc: Document, path: Path) -> Document:
     if unknown:
         raise ZhikuError(f"Sidecar {str(side)!r} has unknown keys {sorted(unknown)}; "
                          f"use {', '.join(sorted(SIDECAR_KEYS))}.")
+    groups = _sidecar_groups(side, meta.pop("groups", None))
     meta = {k: str(v) for k, v in meta.items()}
     for k in ("version_date", "effective", "expiry"):
         if k in meta and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", meta[k]):
@@ -96,4 +109,20 @@ def apply_sidecar(doc: Document, path: Path) -> Document:
     return replace(doc, title=meta.get("title", doc.title),
                    version_date=meta.get("version_date", doc.version_date),
                    metadata={**doc.metadata, **{k: v for k, v in meta.items()
-                                                if k in ("effective", "expiry", "law")}})
+                                                if k in ("effective", "expiry", "law")},
+                             **({"groups": groups} if groups else {})})
+
+
+def _sidecar_groups(side: Path, value: object) -> list[str]:
+    """A sidecar's ``groups = ["hr", ...]``, checked.
+
+    Raises:
+        ZhikuError: not a list of valid group names.
+    """
+    from zhiku.access import check_group
+
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(g, str) for g in value):
+        raise ZhikuError(f"Sidecar {str(side)!r}: groups must be a list of names like [\"hr\"].")
+    return sorted({check_group(g, str(side)) for g in value})

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,12 @@ MIGRATIONS: list[tuple[str, str]] = [
         tier TEXT NOT NULL, subindexes TEXT NOT NULL, chapters TEXT NOT NULL, qtype TEXT,
         confidence REAL, reason TEXT, rule TEXT, scores TEXT, seconds REAL)"""),
     ("m002_routes_index", "CREATE INDEX routes_ts ON routes (ts)"),
+    # who asked: the caller's groups as JSON, NULL for a caller who sees everything
+    ("m003_routes_groups", "ALTER TABLE routes ADD COLUMN groups TEXT"),
 ]
+
+
+_write = threading.Lock()  # concurrent asks of one process append one at a time
 
 
 def log_path(cfg: Any) -> Path:
@@ -43,22 +49,30 @@ def _now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
 
-def record(cfg: Any, question: str, route: Route, seconds: float) -> None:
-    """Append one route to the log.
+def record(cfg: Any, question: str, route: Route, seconds: float,
+           groups: tuple[str, ...] | None = None) -> None:
+    """Append one route to the log, with the groups of the caller who asked.
 
     Raises:
         ZhikuError: the log cannot be opened or written.
     """
+    with _write:
+        _append(cfg, question, route, seconds, groups)
+
+
+def _append(cfg: Any, question: str, route: Route, seconds: float,
+            groups: tuple[str, ...] | None) -> None:
     db = _connect(log_path(cfg))
     try:
         with db:
             db.execute(
                 "INSERT INTO routes (ts, question, tier, subindexes, chapters, qtype, confidence, "
-                "reason, rule, scores, seconds) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                "reason, rule, scores, seconds, groups) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (_now(), question, route.tier, json.dumps(list(route.subindexes), ensure_ascii=False),
                  json.dumps(route.to_dict()["chapters"], ensure_ascii=False), route.qtype,
                  route.confidence, route.reason, route.rule,
-                 json.dumps(route.scores, ensure_ascii=False, default=str), seconds))
+                 json.dumps(route.scores, ensure_ascii=False, default=str), seconds,
+                 None if groups is None else json.dumps(sorted(groups), ensure_ascii=False)))
     except sqlite3.Error as e:
         raise ZhikuError(f"cannot write the routing log {log_path(cfg)}: {e}") from e
     finally:
@@ -67,7 +81,7 @@ def record(cfg: Any, question: str, route: Route, seconds: float) -> None:
 
 def list_routes(cfg: Any, subindex: str | None = None, tier: str | None = None,
                 below: float | None = None, since: str | None = None,
-                limit: int = 50) -> list[dict[str, Any]]:
+                limit: int = 50, groups: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
     """Logged routes, newest first, filtered.
 
     Args:
@@ -77,6 +91,8 @@ def list_routes(cfg: Any, subindex: str | None = None, tier: str | None = None,
         below: only routes with confidence under this value.
         since: only routes on or after this date (YYYY-MM-DD) or ISO time.
         limit: at most this many.
+        groups: only routes asked by callers whose groups are all among these (None:
+            every route); a caller never sees questions of a group it is not in.
 
     Returns:
         One dict per route (JSON fields decoded).
@@ -97,6 +113,10 @@ def list_routes(cfg: Any, subindex: str | None = None, tier: str | None = None,
     if subindex:
         where.append("EXISTS (SELECT 1 FROM json_each(routes.subindexes) WHERE value = ?)")
         args.append(subindex)
+    if groups is not None:
+        where.append("groups IS NOT NULL AND NOT EXISTS (SELECT 1 FROM json_each(routes.groups) "
+                     f"WHERE value NOT IN ({', '.join('?' * len(groups)) or 'NULL'}))")
+        args.extend(groups)
     sql = "SELECT * FROM routes" + (" WHERE " + " AND ".join(where) if where else "")
     db = _connect(path)
     try:
@@ -107,7 +127,7 @@ def list_routes(cfg: Any, subindex: str | None = None, tier: str | None = None,
     out = []
     for r in rows:
         d = dict(r)
-        for k in ("subindexes", "chapters", "scores"):
+        for k in ("subindexes", "chapters", "scores", "groups"):
             d[k] = json.loads(d[k]) if d[k] else None
         out.append(d)
     return out

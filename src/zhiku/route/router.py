@@ -4,6 +4,8 @@ every tier it tried leaves its scores (or its error) in ``Route.scores``."""
 
 from __future__ import annotations
 
+import dataclasses
+import threading
 import time
 from typing import Any, Literal
 
@@ -44,11 +46,15 @@ class Router:
         """
         self.kb = kb
         self.cfg = kb.config
-        self.subs: list[SubIndex] = load_catalog(self.cfg, kb.store.documents())
+        restricted = hasattr(kb.store, "groups")  # a caller's view: only its sub-indexes
+        self.subs: list[SubIndex] = load_catalog(self.cfg, kb.store.documents(), write=not restricted)
         self.by_name = {s.name: s for s in self.subs}
-        self.rules: list[Rule] = load_rules(self.cfg.rules_path, set(self.by_name))
+        rules = load_rules(self.cfg.rules_path, None if restricted else set(self.by_name))
+        self.rules: list[Rule] = [dataclasses.replace(r, subindexes=subs) for r in rules
+                                  if (subs := tuple(x for x in r.subindexes if x in self.by_name))]
         self._vecs: dict[str, tuple[np.ndarray, np.ndarray]] | None = None
         self._qtypes: QTypeClassifier | None = None
+        self._lock = threading.RLock()  # summaries and classifier are built once, not per ask
 
     # -- tiers ----------------------------------------------------------------------------
     def _rules(self, question: str, ref: ClauseRef, names: list[str]) -> tuple[list[str], str] | None:
@@ -65,6 +71,10 @@ class Router:
 
     def summary_vectors(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Per sub-index: its summary vector and its title vectors (cached by content)."""
+        with self._lock:
+            return self._summary_vectors()
+
+    def _summary_vectors(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         if self._vecs is None:
             from zhiku.embed import VectorCache, embed_cached
 
@@ -173,8 +183,9 @@ class Router:
                 qtype: QType | None = None) -> Route:
         how = "llm"
         if qtype is None:
-            if self._qtypes is None:
-                self._qtypes = QTypeClassifier(self.kb.embedder if self.cfg.route_embedding else None)
+            with self._lock:
+                if self._qtypes is None:
+                    self._qtypes = QTypeClassifier(self.kb.embedder if self.cfg.route_embedding else None)
             qtype, how = self._qtypes.classify(question, qvec)
         scores["qtype"] = how
         return Route(subindexes=tuple(subs), qtype=qtype.value, confidence=round(conf, 4),

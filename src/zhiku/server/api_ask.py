@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 import logging
 from collections.abc import Iterator
 from itertools import chain
@@ -14,9 +13,9 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from zhiku.errors import ZhikuError
-from zhiku.server import service
-from zhiku.server.app import reader
-from zhiku.server.sessions import Sessions, check_session_id
+from zhiku import library as service
+from zhiku.ask.sessions import Sessions, check_session_id
+from zhiku.server.app import caller, caller_kb, reader
 from zhiku.types import AskEvent
 
 log = logging.getLogger("zhiku.server")
@@ -52,13 +51,13 @@ class SearchRequest(BaseModel):
     versions: str = "current"
 
 
-def _events(request: Request, body: AskRequest) -> Iterator[AskEvent]:
+def _events(request: Request, body: AskRequest, history: tuple = (), stream: bool = False) -> Iterator[AskEvent]:
     """The ask events; the first is computed here so bad input is a JSON error, not a stream."""
-    from zhiku.pipeline import Mode, ask_stream
+    from zhiku.ask import Mode, Query, ask_stream
 
-    kb = request.app.state.kb
+    kb = caller_kb(request)
     scope = service.make_scope(kb, body.doc, body.section, body.subindex, body.versions)
-    gen = ask_stream(kb, body.question, Mode.from_str(body.mode), scope)
+    gen = ask_stream(kb, Query(body.question, history, scope, Mode.from_str(body.mode), stream=stream))
     first = next(gen)
     return chain([first], gen)
 
@@ -95,7 +94,7 @@ def ask(request: Request, body: AskRequest) -> dict[str, Any]:
 def ask_stream(request: Request, body: AskRequest) -> StreamingResponse:
     """Events ``step`` (a stage finished), ``delta`` (answer text), then ``answer`` (the
     same JSON as /api/ask); ``error`` if something fails mid-way."""
-    return StreamingResponse(_sse(_events(request, body)), media_type="text/event-stream",
+    return StreamingResponse(_sse(_events(request, body, stream=True)), media_type="text/event-stream",
                              headers=SSE_HEADERS)
 
 
@@ -103,32 +102,23 @@ def _sessions(request: Request) -> Sessions:
     return request.app.state.sessions
 
 
-def _standalone(request: Request, body: ChatRequest) -> ChatRequest:
-    """The turn with a follow-up (「那它的试用期呢？」) rewritten into a standalone question
-    from the session's last turns (the rewriter LLM when configured, else entity carry-over);
-    the answer's ``question`` is the rewrite."""
-    if not body.session_id:
-        return body
-    from zhiku.agents.rewrite import RewriterRole, Turn, history_from
-    from zhiku.agents.roles import perform
+def _history(request: Request, body: ChatRequest) -> tuple:
+    """The session's last turns, which a follow-up (「那它的试用期呢？」) is rewritten from
+    inside the ask; the answer's ``question`` is the rewrite."""
+    from zhiku.ask.sessions import history_for
 
-    kb = request.app.state.kb
-    turns = kb.config.history_turns
-    history = history_from(_sessions(request).history(body.session_id, 2 * turns), turns)
-    if not history:
-        return body
-    rw = perform(RewriterRole(kb), Turn(body.question, history), [], time.perf_counter())
-    return body.model_copy(update={"question": rw.standalone})
+    return history_for(_sessions(request), body.session_id, request.app.state.kb.config.history_turns)
 
 
 @router.post("/chat", summary="a chat turn (JSON)")
 def chat(request: Request, body: ChatRequest) -> dict[str, Any]:
     """Like /api/ask, remembered under ``session_id`` (a new one is made when omitted); a
     follow-up is first rewritten into a standalone question from the session's history."""
+    owner = caller(request).owner
     if body.session_id:
-        check_session_id(body.session_id)
-    ans = _answer(_events(request, _standalone(request, body)))
-    sid = _sessions(request).add_turn(body.session_id, body.question, ans)
+        _sessions(request).check_owner(check_session_id(body.session_id), owner)
+    ans = _answer(_events(request, body, _history(request, body)))
+    sid = _sessions(request).add_turn(body.session_id, body.question, ans, owner)
     return {"session_id": sid, "answer": ans}
 
 
@@ -137,11 +127,13 @@ def chat(request: Request, body: ChatRequest) -> dict[str, Any]:
 def chat_stream(request: Request, body: ChatRequest) -> StreamingResponse:
     """Events as /api/ask/stream; the ``answer`` event also carries ``session_id``."""
     sid = check_session_id(body.session_id) if body.session_id else None
-    events = _events(request, _standalone(request, body))
-    store = _sessions(request)
+    store, owner = _sessions(request), caller(request).owner
+    if sid:
+        store.check_owner(sid, owner)
+    events = _events(request, body, _history(request, body), stream=True)
 
     def remember(ans: dict[str, Any]) -> dict[str, Any]:
-        return {"session_id": store.add_turn(sid, body.question, ans)}
+        return {"session_id": store.add_turn(sid, body.question, ans, owner)}
 
     return StreamingResponse(_sse(events, remember), media_type="text/event-stream",
                              headers=SSE_HEADERS)
@@ -150,21 +142,23 @@ def chat_stream(request: Request, body: ChatRequest) -> StreamingResponse:
 @router.get("/chat/{session_id}", summary="a session's history")
 def history(request: Request, session_id: str) -> dict[str, Any]:
     """Messages oldest first (``answer`` holds the full answer JSON of assistant turns)."""
-    check_session_id(session_id)
-    return {"session_id": session_id, "messages": _sessions(request).history(session_id)}
+    store, owner = _sessions(request), caller(request).owner
+    store.check_owner(check_session_id(session_id), owner)
+    return {"session_id": session_id, "messages": store.history(session_id, owner=owner)}
 
 
 @router.delete("/chat/{session_id}", summary="clear a session")
 def clear(request: Request, session_id: str) -> dict[str, Any]:
     """Forget the session's history."""
-    check_session_id(session_id)
-    return {"session_id": session_id, "cleared": _sessions(request).clear(session_id)}
+    store, owner = _sessions(request), caller(request).owner
+    store.check_owner(check_session_id(session_id), owner)
+    return {"session_id": session_id, "cleared": store.clear(session_id, owner)}
 
 
 @router.post("/search", summary="ranked passages, no answer")
 def search(request: Request, body: SearchRequest) -> dict[str, Any]:
     """The top ``k`` passages for a query inside the scope."""
-    kb = request.app.state.kb
+    kb = caller_kb(request)
     scope = service.make_scope(kb, body.doc, None, body.subindex, body.versions)
     return {"query": body.query, "hits": [service.hit_dict(h) for h in
                                           service.search(kb, body.query, body.k, scope, body.mode)]}

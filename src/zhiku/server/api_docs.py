@@ -9,8 +9,8 @@ from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from pydantic import BaseModel, Field
 
 from zhiku.errors import ZhikuError
-from zhiku.server import service
-from zhiku.server.app import MAX_FILES, admin, reader
+from zhiku import library as service
+from zhiku.server.app import MAX_FILES, admin, caller_kb, reader
 from zhiku.server.jobs import Jobs
 from zhiku.server.uploads import DEFAULT_SUBINDEX, save, upload_root
 
@@ -18,7 +18,8 @@ router = APIRouter(tags=["documents"])
 
 
 def _kb(request: Request):
-    return request.app.state.kb
+    """The knowledge base the caller may read (admin endpoints get all of it)."""
+    return caller_kb(request)
 
 
 def _jobs(request: Request) -> Jobs:
@@ -74,7 +75,8 @@ def section(request: Request, doc_id: str, section_id: str) -> dict[str, Any]:
 
 @router.get("/chunks/{chunk_id}", summary="one chunk and where it is", dependencies=[Depends(reader)])
 def chunk(request: Request, chunk_id: str) -> dict[str, Any]:
-    """A chunk (e.g. a citation's ``chunk_id``) with its document and section ids."""
+    """A chunk (e.g. a citation's ``chunk_id``) with its document and section ids; a
+    chunk the key may not read does not exist for it."""
     got = _kb(request).store.get_chunks([chunk_id]).get(chunk_id)
     if got is None:
         raise service.NotFound(f"no chunk {chunk_id!r}; it may have been replaced by a re-ingest")
@@ -114,13 +116,18 @@ class IngestRequest(BaseModel):
 @router.post("/ingest", status_code=202, summary="ingest server-side paths (admin)",
              dependencies=[Depends(admin)])
 def ingest(request: Request, body: IngestRequest) -> dict[str, Any]:
-    """Ingest files and folders that are on the server, in the background."""
-    return {"job": _jobs(request).ingest_paths(body.paths, body.prune).to_dict()}
+    """Ingest files and folders on the server, in the background; only under the
+    configured ``ingest_roots``, never through a symlink that leads out of them."""
+    from zhiku.ingest.roots import check_roots
+
+    paths = check_roots(body.paths, request.app.state.config.ingest_roots)
+    return {"job": _jobs(request).ingest_paths(paths, body.prune).to_dict()}
 
 
-@router.get("/jobs/{job_id}", summary="progress of an ingest job", dependencies=[Depends(reader)])
+@router.get("/jobs/{job_id}", summary="progress of an ingest job (admin)", dependencies=[Depends(admin)])
 def job(request: Request, job_id: str) -> dict[str, Any]:
-    """State (``running``/``done``/``failed``), files done of total, the report, errors."""
+    """State (``running``/``done``/``failed``), files done of total, the report, errors
+    (admin only: file names are document names, which groups may hide)."""
     got = _jobs(request).get(job_id)
     if got is None:
         raise service.NotFound(f"no job {job_id!r}; jobs are kept until the server restarts")

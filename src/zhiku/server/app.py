@@ -14,13 +14,15 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from zhiku import __version__
+from zhiku.access import Caller
 from zhiku.config import Config
-from zhiku.errors import BusyError, ZhikuError
+from zhiku.errors import BusyError, NotFoundError, ZhikuError
 from zhiku.kb import KnowledgeBase
+from zhiku.server.apidocs_offline import offline_docs
 from zhiku.server.auth import Access, Keys, presented_key
+from zhiku.server.guard import Guard, bind_hosts
 from zhiku.server.jobs import Jobs
-from zhiku.server.service import NotFound
-from zhiku.server.sessions import Sessions
+from zhiku.ask.sessions import Sessions
 from zhiku.server.uploads import TooLarge
 
 log = logging.getLogger("zhiku.server")
@@ -41,11 +43,22 @@ class ApiError(Exception):
 
 def _access(request: Request, _k=Depends(_key_header), _b=Depends(_bearer)) -> Access:
     keys: Keys = request.app.state.keys
-    got = keys.access(presented_key(request.headers))
+    got, request.state.caller = keys.caller(presented_key(request.headers))
     if got is Access.NONE:
         raise ApiError(401, "missing or unknown API key; send it as X-API-Key: KEY "
                             "or Authorization: Bearer KEY")
     return got
+
+
+def caller(request: Request) -> Caller:
+    """Who is asking (set by the key check every /api endpoint runs first)."""
+    return getattr(request.state, "caller", None) or Caller((), "")
+
+
+def caller_kb(request: Request) -> KnowledgeBase:
+    """The knowledge base as the caller may see it (every store read filtered by its
+    groups; admin keys and the no-key mode see all of it)."""
+    return request.app.state.kb.for_groups(caller(request).groups)
 
 
 def reader(access: Access = Depends(_access)) -> Access:
@@ -75,7 +88,7 @@ def _handlers(app: FastAPI) -> None:
 
     @app.exception_handler(ZhikuError)
     async def _zhiku(_: Request, e: ZhikuError):
-        status = 404 if isinstance(e, NotFound) else 409 if isinstance(e, BusyError) \
+        status = 404 if isinstance(e, NotFoundError) else 409 if isinstance(e, BusyError) \
             else 413 if isinstance(e, TooLarge) else 400
         return _error(status, str(e))
 
@@ -110,12 +123,15 @@ def _limit_body(app: FastAPI, max_bytes: int) -> None:
         return await call_next(request)
 
 
-def create_app(config: Config, kb: KnowledgeBase | None = None) -> FastAPI:
+def create_app(config: Config, kb: KnowledgeBase | None = None, bind: str = "127.0.0.1",
+               port: int | None = None) -> FastAPI:
     """Build the HTTP application.
 
     Args:
-        config: the configuration (home, keys, upload limit).
+        config: the configuration (home, keys, upload limit, allowed hosts and origins).
         kb: an open knowledge base to serve; opened from ``config`` when None.
+        bind: the address the server listens on (a specific one is an allowed Host).
+        port: the port it listens on; a Host header naming another port is refused.
 
     Returns:
         The FastAPI app; run it with uvicorn (see :func:`zhiku.server.run.serve`).
@@ -123,17 +139,22 @@ def create_app(config: Config, kb: KnowledgeBase | None = None) -> FastAPI:
     Raises:
         ZhikuError: the knowledge base cannot be opened.
     """
-    from zhiku.server import api_ask, api_docs
+    from zhiku.server import api_ask, api_docs, api_library, api_openai, api_pages
 
     kb = kb or KnowledgeBase(config)
     sessions = Sessions(config.home / "sessions.sqlite")
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI):
+    async def lifespan(app: FastAPI):
+        stop = app.state.jobs.watch(config.watch, config.watch_debounce) if config.watch else None
         yield
+        if stop is not None:
+            stop.set()
+        app.state.jobs.interrupt()  # a running ingest is resumable: indexed files are skipped
         sessions.close()
 
     app = FastAPI(title="zhiku 知库", version=__version__, lifespan=lifespan,
+                  docs_url=None, redoc_url=None,
                   description="Answers from your documents with checked citations. Every "
                               "endpoint under /api needs a key (X-API-Key or Bearer) when keys "
                               "are configured; errors are JSON `{error, status}`.")
@@ -143,6 +164,10 @@ def create_app(config: Config, kb: KnowledgeBase | None = None) -> FastAPI:
     _limit_body(app, int(config.upload_max_mb * 2**20) * MAX_FILES + 2**20)
     app.include_router(api_docs.router, prefix="/api")
     app.include_router(api_ask.router, prefix="/api")
+    app.include_router(api_pages.router, prefix="/api")
+    app.include_router(api_library.router, prefix="/api")
+    app.include_router(api_openai.router, prefix="/v1")
+    api_openai.openai_errors(app)
 
     @app.get("/health", tags=["meta"], summary="liveness (no key needed, no data)")
     def health() -> dict:
@@ -154,4 +179,18 @@ def create_app(config: Config, kb: KnowledgeBase | None = None) -> FastAPI:
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    offline_docs(app, STATIC)
+    _protect(app, config, bind, port)
     return app
+
+
+def _protect(app: FastAPI, config: Config, bind: str, port: int | None) -> None:
+    """CORS only for configured origins; then the Host and cross-site write guard, outermost."""
+    if config.cors_origins:
+        from fastapi.middleware.cors import CORSMiddleware
+
+        app.add_middleware(CORSMiddleware, allow_origins=list(config.cors_origins),
+                           allow_methods=["GET", "POST", "DELETE"],
+                           allow_headers=["Content-Type", "X-API-Key", "Authorization", "X-Zhiku-Request"])
+    app.add_middleware(Guard, hosts=(*config.allowed_hosts, *bind_hosts(bind)), port=port,
+                       origins=config.cors_origins)

@@ -3,11 +3,13 @@ rule that a server without keys only listens on the loopback interface."""
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import ipaddress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
+from zhiku.access import Caller, parse_key_groups
 from zhiku.config import Config
 from zhiku.errors import ZhikuError
 
@@ -26,15 +28,26 @@ def _split(secret) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Keys:
-    """The configured keys. With none configured every caller is admin (loopback only)."""
+    """The configured keys. With none configured every caller is admin (loopback only).
+
+    ``groups`` holds the groups of each read key (``KEY:hr+finance`` in ``api_keys``);
+    admin keys see every document.
+    """
 
     read: tuple[str, ...]
     admin: tuple[str, ...]
+    groups: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def from_config(cls, cfg: Config) -> Keys:
-        """Keys from ``api_keys`` and ``admin_keys`` (comma-separated)."""
-        return cls(_split(cfg.api_keys), _split(cfg.admin_keys))
+        """Keys from ``api_keys`` (``KEY`` or ``KEY:group+group``) and ``admin_keys``.
+
+        Raises:
+            ZhikuError: a bad group name.
+        """
+        read = dict(parse_key_groups(k) for k in _split(cfg.api_keys))
+        admin = tuple(parse_key_groups(k)[0] for k in _split(cfg.admin_keys))
+        return cls(tuple(read), admin, read)
 
     @property
     def open(self) -> bool:
@@ -54,6 +67,20 @@ class Keys:
         admin = any(hmac.compare_digest(got, k.encode()) for k in self.admin)
         read = any(hmac.compare_digest(got, k.encode()) for k in self.read)
         return Access.ADMIN if admin else Access.READ if read else Access.NONE
+
+    def caller(self, presented: str | None) -> tuple[Access, Caller]:
+        """What the presented key allows and who it is: its groups (None for admin keys
+        and the no-key mode: every document) and an owner id (a hash of the key) for
+        sessions."""
+        got = self.access(presented)
+        if got is Access.NONE:
+            return got, Caller((), "")
+        owner = hashlib.sha256(presented.encode()).hexdigest()[:24] if presented and not self.open else ""
+        if got is Access.ADMIN:
+            return got, Caller(None, owner)
+        groups = next((g for k, g in self.groups.items()
+                       if hmac.compare_digest(presented.encode(), k.encode())), ())
+        return got, Caller(groups, owner)
 
 
 def presented_key(headers) -> str | None:

@@ -21,7 +21,8 @@ _KEEP = 200  # finished jobs remembered
 
 @dataclass
 class Job:
-    """What a client polls: state ``running``/``done``/``failed``, files done of total."""
+    """What a client polls: state ``running``/``done``/``failed``/``interrupted``, files
+    done of total."""
 
     id: str
     kind: str
@@ -30,6 +31,9 @@ class Job:
     done: int = 0
     stage: str = "queued"
     current: str = ""
+    phase: str = ""
+    phase_done: int = 0
+    phase_total: int = 0
     started: float = field(default_factory=time.time)
     finished: float | None = None
     report: dict[str, Any] = field(default_factory=dict)
@@ -39,6 +43,16 @@ class Job:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready form."""
         return asdict(self)
+
+    def progress(self):
+        """A progress reporter that records the phase (reading, chunking, embedding, …) and
+        its units done of total here, for clients polling the job."""
+        from zhiku.progress import Progress
+
+        def on(phase: str, done: int, total: int) -> None:
+            self.phase, self.phase_done, self.phase_total = phase, done, total
+
+        return Progress(bars=False, on=on)
 
 
 def _report(rep: IngestReport) -> dict[str, Any]:
@@ -54,8 +68,11 @@ class Jobs:
     """
 
     def __init__(self, kb: KnowledgeBase) -> None:
+        from zhiku.writer import WriterLock
+
         self.kb = kb
         self._write = threading.Lock()
+        self._file = WriterLock(kb.config.home)  # shared with the CLI's writing commands
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._running: str | None = None
 
@@ -75,6 +92,8 @@ class Jobs:
         """
         if self._write.locked():
             raise self._busy()
+        self._claim()
+        self._release()
 
     def _busy(self) -> BusyError:
         return BusyError(f"another write is running (job {self._running or 'delete'}); "
@@ -83,6 +102,15 @@ class Jobs:
     def _claim(self) -> None:
         if not self._write.acquire(blocking=False):
             raise self._busy()
+        try:
+            self._file.acquire("the zhiku server")
+        except BaseException:
+            self._write.release()
+            raise
+
+    def _release(self) -> None:
+        self._file.release()
+        self._write.release()
 
     def start(self, kind: str, total: int, work: Callable[[Job], None]) -> Job:
         """Start ``work`` in a background thread as a new job.
@@ -100,9 +128,26 @@ class Jobs:
                          daemon=True).start()
         return job
 
+    def interrupt(self) -> list[Job]:
+        """Mark the running job interrupted (the server is stopping); running the same
+        ingest again resumes it, since files already indexed are skipped as unchanged.
+
+        Returns:
+            The jobs marked.
+        """
+        job = self._jobs.get(self._running or "")
+        if job is None or job.state != "running":
+            return []
+        job.state, job.finished = "interrupted", time.time()
+        job.error = "the server stopped during this job; run the same ingest again to resume it"
+        log.warning("ingest job %s interrupted by shutdown after %d of %d files", job.id, job.done, job.total)
+        return [job]
+
     def _run(self, job: Job, work: Callable[[Job], None]) -> None:
         try:
             work(job)
+            if job.state == "interrupted":
+                return
             job.state = "failed" if job.failed and len(job.failed) >= job.total else "done"
             if job.state == "failed":
                 job.error = "; ".join(f["error"] for f in job.failed)
@@ -114,7 +159,7 @@ class Jobs:
         finally:
             job.stage, job.finished = "finished", time.time()
             self._running = None
-            self._write.release()
+            self._release()
 
     def ingest_files(self, files: list[tuple[Path, Path]]) -> Job:
         """Ingest files (path, root) one by one, so progress is per file.
@@ -130,7 +175,7 @@ class Jobs:
                 job.stage, job.current = "indexing", path.name
                 try:
                     doc = load_file(path, root, int(self.kb.config.max_file_mb * 2**20))
-                    rep = self.kb.ingest_documents([doc], progress=False)
+                    rep = self.kb.ingest_documents([doc], progress=job.progress())
                 except BusyError:
                     raise
                 except ZhikuError as e:
@@ -156,11 +201,35 @@ class Jobs:
 
         def work(job: Job) -> None:
             job.stage = "indexing"
-            rep = self.kb.ingest(paths, progress=False, prune=prune,
+            rep = self.kb.ingest(paths, progress=job.progress(), prune=prune,
                                  on_error=lambda f, e: job.failed.append({"file": f, "error": e}))
             job.done, job.report = rep.files, _report(rep)
 
         return self.start("path", n, work)
+
+
+    def watch(self, folders: list[Path], debounce: float) -> threading.Event:
+        """Keep the index matching ``folders`` in a background thread: sync now and after
+        every settled burst of changes, each sync holding the writer slot.
+
+        Returns:
+            The event that stops watching when set.
+
+        Raises:
+            ZhikuError: a folder does not exist.
+        """
+        from zhiku.sync import folders_of, watch
+
+        folders_of(folders)
+        stop = threading.Event()
+
+        def run(work):
+            with self.exclusive():
+                return work()
+
+        threading.Thread(target=watch, args=(self.kb, folders, debounce, stop, None, run),
+                         name="zhiku-watch", daemon=True).start()
+        return stop
 
 
 class _Exclusive:
@@ -171,4 +240,4 @@ class _Exclusive:
         self.jobs._claim()
 
     def __exit__(self, *exc: object) -> None:
-        self.jobs._write.release()
+        self.jobs._release()

@@ -7,12 +7,13 @@ import threading
 from typing import Annotated, Any
 
 import anyio
+from mcp.server.mcpserver import Context
 from pydantic import Field
 
 from zhiku.config import Config
 from zhiku.errors import ZhikuError
 from zhiku.registry import Choice
-from zhiku.server import service
+from zhiku import library as service
 from zhiku.server.auth import Access, Keys, presented_key
 
 INSTRUCTIONS = (
@@ -59,31 +60,38 @@ Sub = Annotated[str | None, Field(description=(
 
 
 def _search(kb, query: str, k: int, subindex: str | None, document: str | None) -> dict[str, Any]:
-    scope = service.make_scope(kb, document, None, [subindex] if subindex else [])
-    return {"query": query, "hits": [service.hit_dict(h) for h in service.search(kb, query, k, scope)]}
+    from zhiku.agents.tools import SearchKnowledge, search_hits
+
+    hits = search_hits(kb, SearchKnowledge(query=query, k=k, subindex=subindex, document=document))
+    return {"query": query, "hits": [service.hit_dict(h) for h in hits]}
 
 
 def _chapters(kb, document: str | None) -> dict[str, Any]:
+    from zhiku.agents.tools import find
+
     if not document:
         return {"subindexes": service.subindexes(kb),
                 "documents": [service.doc_dict(d) for d in service.live_documents(kb)]}
-    d = service.find_document(kb, document)
+    d = find(kb, document)
     return {**service.doc_dict(d), "tree": service.chapter_tree(d)}
 
 
 def _read(kb, document: str, section_id: str) -> dict[str, Any]:
-    out = service.section_text(kb, service.find_document(kb, document), section_id).to_dict()
+    from zhiku.agents.tools import ReadSection, read
+
+    a = ReadSection(document=document, section_id=section_id)
+    out = service.section_text(kb, service.find_document(kb, document), section_id, read(kb, a)).to_dict()
     out.pop("passages", None)
     return out
 
 
 def _ask(kb, question: str, subindex: str | None, document: str | None) -> dict[str, Any]:
-    from zhiku.pipeline import ask
+    from zhiku.ask import Query, ask
 
     scope = service.make_scope(kb, document, None, [subindex] if subindex else [])
-    out = ask(kb, question, scope=scope).to_dict()
-    for k in ("hits", "trace"):  # agents need the answer and its citations
-        out.pop(k, None)
+    out = ask(kb, Query(question, scope=scope)).to_dict()
+    out.pop("hits", None)  # agents need the answer, its citations and which steps ran
+    out["trace"] = [{"stage": t["stage"], "seconds": t["seconds"]} for t in out.get("trace", [])]
     return out
 
 
@@ -127,32 +135,47 @@ def build_mcp(config: Config, kb=None):
     from mcp.server.mcpserver.exceptions import ToolError
 
     get_kb = (lambda: kb) if kb is not None else _Lazy(config)
+    keys = Keys.from_config(config)
     server = MCPServer("zhiku", instructions=INSTRUCTIONS, log_level="WARNING")
 
-    async def run(fn, *args):
+    async def run(ctx: Context, fn, *args):
+        groups = _caller_groups(ctx, keys)
         try:
-            return await anyio.to_thread.run_sync(lambda: fn(get_kb(), *args))
+            return await anyio.to_thread.run_sync(lambda: fn(get_kb().for_groups(groups), *args))
         except ZhikuError as e:  # the agent sees the sentence saying what to do
             raise ToolError(str(e)) from e
 
     @server.tool(description=SEARCH_DOC)
-    async def search_knowledge(query: Query, k: K = 5, subindex: Sub = None,
+    async def search_knowledge(query: Query, ctx: Context, k: K = 5, subindex: Sub = None,
                                document: Doc = None) -> dict[str, Any]:
-        return await run(_search, query, k, subindex, document)
+        return await run(ctx, _search, query, k, subindex, document)
 
     @server.tool(description=CHAPTERS_DOC)
-    async def list_chapters(document: Doc = None) -> dict[str, Any]:
-        return await run(_chapters, document)
+    async def list_chapters(ctx: Context, document: Doc = None) -> dict[str, Any]:
+        return await run(ctx, _chapters, document)
 
     @server.tool(description=READ_DOC)
-    async def read_section(document: DocName, section_id: SectionId = "") -> dict[str, Any]:
-        return await run(_read, document, section_id)
+    async def read_section(document: DocName, ctx: Context, section_id: SectionId = "") -> dict[str, Any]:
+        return await run(ctx, _read, document, section_id)
 
     @server.tool(description=ASK_DOC)
-    async def ask(question: Question, subindex: Sub = None, document: Doc = None) -> dict[str, Any]:
-        return await run(_ask, question, subindex, document)
+    async def ask(question: Question, ctx: Context, subindex: Sub = None,
+                  document: Doc = None) -> dict[str, Any]:
+        return await run(ctx, _ask, question, subindex, document)
 
     return server
+
+
+def _caller_groups(ctx: Any, keys: Keys) -> tuple[str, ...] | None:
+    """The groups of the key on the HTTP request behind a tool call (None: every
+    document, for admin keys, the no-key mode and stdio, a local subprocess)."""
+    try:
+        request = ctx.request_context.request
+    except (AttributeError, ValueError):
+        request = None
+    if request is None or not hasattr(request, "headers"):
+        return None
+    return keys.caller(presented_key(request.headers))[1].groups
 
 
 def http_app(server, keys: Keys, host: str = "127.0.0.1"):

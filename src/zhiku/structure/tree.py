@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
 from zhiku.chunk.numerals import NUMERAL_CHARS
+from zhiku.structure.numbering import (
+    DETECTED_LEVEL, TOC_LINE_RE, WORD_BOOKMARK_RE, allowed, has_articles, heading_like, number_of, scheme,
+)
 from zhiku.types import Document, Section
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -24,6 +27,7 @@ _PLAIN_RE = re.compile(
     r"(?:[^\S\n]*[^\s。；，,;：:！？!?][^。；，,;：:！？!?\n]{0,40})?)[^\S\n]*$",
     re.MULTILINE,
 )
+_TOC_TITLE_RE = re.compile(r"^(?:目\s*录|contents)$", re.IGNORECASE)
 _CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
@@ -35,6 +39,7 @@ class Heading:
     depth: int
     label: str
     rank: int | None
+    kind: str | None = None  # numbering scheme (cn, paren_cn, dotted2...), see numbering.py
 
 
 def normalize_label(text: str) -> str:
@@ -114,14 +119,94 @@ def find_headings(body: str, plain: bool = False) -> list[Heading]:
             if match.start() not in found:
                 label = normalize_label(match.group(1))
                 found[match.start()] = Heading(match.start(), 1, label, rank_of(label))
+        _numbered_lines(body, found)
     return [found[k] for k in sorted(found)]
 
 
-def _holds(parent: Heading, child: Heading) -> bool:
-    """Whether ``parent`` can contain ``child``: shallower, or same depth and higher rank."""
+def _numbered_lines(body: str, found: dict[int, Heading]) -> None:
+    """Add plain-text lines numbered like headings (一、 （一） 1.1 第X部分); in a text
+    of 第X条 articles only 第X部分 and 1.1 numbers count (the rest are list items)."""
+    lines = body.split("\n")
+    articles = has_articles(lines)
+    pos = 0
+    for line in lines:
+        kind = heading_like(line)
+        if pos not in found and kind not in (None, "num_dun", "paren_num") \
+                and allowed(kind, articles):
+            label = normalize_label(line)
+            found[pos] = Heading(pos, DETECTED_LEVEL, label, rank_of(label))
+        pos += len(line) + 1
+
+
+def _kind(head: Heading) -> str | None:
+    """The numbering kind of a heading: ``rank<r>`` for 编/章/节, else its scheme."""
+    return f"rank{head.rank}" if head.rank is not None else scheme(head.label)
+
+
+def _order(kind: str, first_seen: dict[str, int]) -> tuple[int, int]:
+    """Nesting order of a kind: 编/章/节 above numbered schemes, which nest in the order
+    the document first uses them; 1 above 1.1 above 1.1.1 always."""
+    if kind.startswith("rank"):
+        return (-10 + int(kind[4:]), 0)
+    if kind.startswith("dotted"):
+        return (first_seen["dotted"], int(kind[6:]))
+    return (first_seen[kind], 0)
+
+
+def _holds(parent: Heading, child: Heading, first_seen: dict[str, int]) -> bool:
+    """Whether ``parent`` can contain ``child``: shallower; or at the same depth, a
+    higher 编/章/节 rank, or (for headings found by numbering alone) a numbering kind
+    that nests above the child's."""
     if parent.depth != child.depth:
         return parent.depth < child.depth
-    return parent.rank is not None and child.rank is not None and parent.rank < child.rank
+    if parent.rank is not None and child.rank is not None:
+        return parent.rank < child.rank
+    if parent.kind is None or child.kind is None or parent.depth < DETECTED_LEVEL:
+        return False
+    return _order(parent.kind, first_seen) < _order(child.kind, first_seen)
+
+
+def _family(kind: str) -> str:
+    return "dotted" if kind.startswith("dotted") else kind
+
+
+def _dotted_parent(stack: list[tuple[Heading, str]], head: Heading) -> int | None:
+    """Index in the stack of the heading a dotted number belongs under (9.2.1 under 9.2)."""
+    number = number_of(head.label)
+    if "." not in number:
+        return None
+    prefix = number.rsplit(".", 1)[0]
+    for i in range(len(stack) - 1, -1, -1):
+        if stack[i][0].kind and stack[i][0].kind.startswith("dotted") \
+                and number_of(stack[i][0].label) == prefix:
+            return i
+    return None
+
+
+def _clean(headings: list[Heading], body: str) -> list[Heading]:
+    """Drop headings that are not chapters: Word bookmark names (OLE_LINK5) and the
+    lines of a printed table of contents (a page number after a leader, or an empty
+    run of headings whose labels come again later)."""
+    kept = [h for h in headings if not WORD_BOOKMARK_RE.match(h.label)
+            and not TOC_LINE_RE.search(h.label)]
+    ends = [kept[i + 1].start if i + 1 < len(kept) else len(body) for i in range(len(kept))]
+    toc = [not body[_line_end(body, h.start):end].strip()
+           and any(_same(o.label, h.label) for o in kept[i + 1:])
+           for i, (h, end) in enumerate(zip(kept, ends))]
+    drop = {i for i, t in enumerate(toc)
+            if t and ((i > 0 and toc[i - 1]) or (i + 1 < len(toc) and toc[i + 1]))}
+    drop |= {i for i, h in enumerate(kept) if _TOC_TITLE_RE.match(h.label)
+             and i + 1 in drop and not body[_line_end(body, h.start):ends[i]].strip()}
+    return [h for i, h in enumerate(kept) if i not in drop]
+
+
+def _line_end(body: str, start: int) -> int:
+    nl = body.find("\n", start)
+    return len(body) if nl < 0 else nl
+
+
+def _same(a: str, b: str) -> bool:
+    return "".join(a.split()) == "".join(b.split())
 
 
 def is_markdown(doc: Document) -> bool:
@@ -159,12 +244,24 @@ def build_tree(doc: Document) -> list[Section]:
         headings = [Heading(e.start, e.level, lab, rank_of(lab)) for e, lab in zip(doc.outline, labels)]
     else:
         headings = find_headings(doc.body, plain=not is_markdown(doc))
+    headings = [replace(h, kind=_kind(h)) for h in _clean(headings, doc.body)]
+    first_seen: dict[str, int] = {}
+    for h in headings:
+        if h.kind:
+            first_seen.setdefault(_family(h.kind), len(first_seen))
     stack: list[tuple[Heading, str]] = []  # open headings with their ids
     counters: dict[str | None, int] = {}
     opened: list[tuple[Heading, str, str | None]] = []
     ends: dict[str, int] = {}
     for head in headings:
-        while stack and not _holds(stack[-1][0], head):
+        keep = _dotted_parent(stack, head)
+        if keep is None and head.kind:  # a kind already open: this is its sibling (9.2 after 9.1)
+            keep = next((i - 1 for i in range(len(stack) - 1, -1, -1)
+                         if stack[i][0].kind == head.kind), None)
+        if keep is not None:
+            while len(stack) > keep + 1:
+                ends[stack.pop()[1]] = head.start
+        while stack and not _holds(stack[-1][0], head, first_seen) and keep is None:
             ends[stack.pop()[1]] = head.start
         parent_id = stack[-1][1] if stack else None
         counters[parent_id] = counters.get(parent_id, 0) + 1

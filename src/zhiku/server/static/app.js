@@ -40,20 +40,16 @@ function applyLang() {
   document.querySelectorAll("[data-i18n]").forEach((n) => { n.textContent = t(n.dataset.i18n); });
   document.querySelectorAll("[data-i18n-placeholder]").forEach((n) => { n.placeholder = t(n.dataset.i18nPlaceholder); });
   $("lang").textContent = lang === "zh" ? "English" : "中文";
+  document.dispatchEvent(new CustomEvent("zhiku:lang"));
 }
 
-function headers(json = true) {
-  const h = {};
-  const key = $("api-key").value.trim();
-  if (key) h["X-API-Key"] = key;
-  if (json) h["Content-Type"] = "application/json";
-  return h;
-}
+const headers = (json = true) => zhikuAuth.headers(json);  // key, X-Zhiku-Request (auth.js)
 
-async function api(path, opts = {}) {
+async function api(path, opts = {}, retried = false) {
   const r = await fetch(path, { ...opts, headers: { ...headers(!!opts.body), ...(opts.headers || {}) } });
   const data = await r.json().catch(() => ({ error: r.statusText }));
-  if (!r.ok) throw new Error(data.error || r.statusText);
+  if (r.status === 401 && !retried && await zhikuAuth.prompt()) return api(path, opts, true);
+  if (!r.ok) throw new Error(zhikuAuth.message(r.status, data.error || r.statusText));
   return data;
 }
 
@@ -136,6 +132,7 @@ async function openCitation(c) {
   const ch = await api(`/api/chunks/${encodeURIComponent(c.chunk_id)}`);
   await openDoc(ch.doc_id).catch(() => {});
   await openSection(ch.doc_id, ch.section_id === "0" ? "" : ch.section_id, c.quote, c.chunk_id);
+  if (window.showCitedPage) await window.showCitedPage(ch, c.quote).catch(() => {});  // pages.js
 }
 
 // -- chat ----------------------------------------------------------------------------------
@@ -163,6 +160,7 @@ function renderAnswer(box, ans) {
   const th = (k) => el("th", { "data-i18n": k }, t(k));
   box.append(el("details", { class: "trace" }, el("summary", { "data-i18n": "route" }, t("route")), route,
     el("table", {}, el("tr", {}, th("stage"), th("seconds"), th("detail")), ...rows)));
+  document.dispatchEvent(new CustomEvent("zhiku:answer", { detail: { box, ans } }));
 }
 
 async function* sse(response) {
@@ -191,7 +189,8 @@ async function ask(question) {
   if ($("scope").value) body.subindex = [$("scope").value];
   try {
     const r = await fetch("/api/chat/stream", { method: "POST", headers: headers(), body: JSON.stringify(body) });
-    if (!r.ok) { const e = await r.json().catch(() => ({})); throw new Error(e.error || r.statusText); }
+    if (r.status === 401) zhikuAuth.prompt();
+    if (!r.ok) { const e = await r.json().catch(() => ({})); throw new Error(zhikuAuth.message(r.status, e.error || r.statusText)); }
     const text = box.querySelector(".text"); let started = false;
     for await (const ev of sse(r)) {
       if (ev.type === "delta") { if (!started) { text.textContent = ""; started = true; } text.append(ev.text); }
@@ -225,10 +224,11 @@ function upload() {
   xhr.upload.onprogress = (e) => { if (e.lengthComputable) bar.value = (100 * e.loaded) / e.total; };
   xhr.onload = () => {
     const data = JSON.parse(xhr.responseText || "{}");
-    if (xhr.status !== 202) { status.textContent = `${t("failed")}: ${data.error || xhr.statusText}`; status.className = "error"; return; }
+    if (xhr.status === 401) zhikuAuth.prompt();
+    if (xhr.status !== 202) { status.textContent = `${t("failed")}: ${zhikuAuth.message(xhr.status, data.error || xhr.statusText)}`; status.className = "error"; return; }
     bar.value = 100; status.className = ""; poll(data.job.id);
   };
-  xhr.onerror = () => { status.textContent = t("failed"); };
+  xhr.onerror = () => { status.textContent = `${t("failed")}: ${zhikuAuth.network()}`; };
   xhr.send(form);
 }
 
@@ -249,8 +249,8 @@ async function poll(id) {
 }
 
 // -- start ---------------------------------------------------------------------------------
-$("api-key").value = localStorage.getItem("zhiku.key") || "";
-$("api-key").addEventListener("change", () => { localStorage.setItem("zhiku.key", $("api-key").value.trim()); loadLibrary(); });
+zhikuAuth.init();
+$("api-key").addEventListener("change", () => loadLibrary());
 $("lang").addEventListener("click", () => { lang = lang === "zh" ? "en" : "zh"; localStorage.setItem("zhiku.lang", lang); applyLang(); });
 $("ask-form").addEventListener("submit", (e) => {
   e.preventDefault();

@@ -68,6 +68,12 @@ class AnswerCache:
             return None
         return np.asarray(self.kb.query_vector(question), dtype=np.float32)
 
+    def _who(self, context: str) -> str:
+        """``context`` qualified by the caller's groups: a cached answer is only ever
+        served to callers of the same groups as the one it was computed for."""
+        groups = getattr(self.kb.store, "groups", None)
+        return context if groups is None else f"{context}|groups={','.join(sorted(groups))}"
+
     def lookup(self, question: str, context: str) -> tuple[Answer | None, dict[str, Any]]:
         """A still-valid cached answer for ``question`` asked in ``context``.
 
@@ -82,7 +88,7 @@ class AnswerCache:
         norm = normalise_question(question)
         with self._lock:
             rows = self._db.execute("SELECT id, norm, vector, generation, sources, answer FROM answers "
-                                    "WHERE context = ?", (context,)).fetchall()
+                                    "WHERE context = ?", (self._who(context),)).fetchall()
         if not rows:
             return None, {"cache": "miss"}
         best, sim = None, 0.0
@@ -130,7 +136,7 @@ class AnswerCache:
             self._db.execute(
                 "INSERT INTO answers (context, norm, vector, generation, sources, answer, created) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (context, normalise_question(question), None if vec is None else vec.tobytes(),
+                (self._who(context), normalise_question(question), None if vec is None else vec.tobytes(),
                  self._generation(), json.dumps(sources),
                  json.dumps(answer.to_dict(), ensure_ascii=False, default=str), time.time()))
         return True
@@ -171,3 +177,30 @@ def answer_from_dict(kb: Any, d: dict[str, Any]) -> Answer | None:
         if f.name not in built and isinstance(d.get(f.name), (str, int, float, bool)):
             built[f.name] = d[f.name]
     return Answer(**built)
+
+
+_OPEN = threading.Lock()
+
+
+def cache_for(kb: Any) -> AnswerCache:
+    """The answer cache of ``kb``, opened once and shared by every ask on it (thread-safe).
+
+    Args:
+        kb: the knowledge base.
+
+    Returns:
+        Its :class:`AnswerCache`; :func:`close_cache` closes it.
+    """
+    with _OPEN:
+        cache = kb.__dict__.get("_answer_cache")
+        if cache is None:
+            cache = kb.__dict__["_answer_cache"] = AnswerCache(kb)
+        return cache
+
+
+def close_cache(kb: Any) -> None:
+    """Close ``kb``'s answer cache if one was opened."""
+    with _OPEN:
+        cache = kb.__dict__.pop("_answer_cache", None)
+    if cache is not None:
+        cache.close()

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from zhiku.migrations import apply_migrations
-from zhiku.errors import ZhikuError
+from zhiku.errors import NotFoundError, ZhikuError
 
 # Append-only, named: a migration is never edited once released.
 MIGRATIONS: list[tuple[str, str]] = [
@@ -24,6 +24,8 @@ MIGRATIONS: list[tuple[str, str]] = [
             role TEXT NOT NULL, text TEXT NOT NULL, answer TEXT, created REAL NOT NULL);
         CREATE INDEX messages_session ON messages(session_id, id);
     """),
+    # the key that created a session (a hash; '' without keys and for the CLI)
+    ("002_session_owner", "ALTER TABLE sessions ADD COLUMN owner TEXT NOT NULL DEFAULT ''"),
 ]
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -54,8 +56,26 @@ class Sessions:
         with self._lock:
             apply_migrations(self._db, MIGRATIONS)
 
-    def history(self, sid: str, limit: int = 50) -> list[dict[str, Any]]:
-        """The last ``limit`` messages of a session, oldest first (empty if unknown)."""
+    def check_owner(self, sid: str, owner: str | None) -> None:
+        """Refuse a session another key created (None: any owner, the CLI).
+
+        Raises:
+            NotFoundError: the session exists and belongs to another key.
+        """
+        if owner is None:
+            return
+        with self._lock:
+            row = self._db.execute("SELECT owner FROM sessions WHERE id = ?", (sid,)).fetchone()
+        if row is not None and row[0] != owner:
+            raise NotFoundError(f"no session {sid!r} for this key; omit session_id to start a new one")
+
+    def history(self, sid: str, limit: int = 50, owner: str | None = None) -> list[dict[str, Any]]:
+        """The last ``limit`` messages of a session, oldest first (empty if unknown).
+
+        Raises:
+            NotFoundError: ``owner`` is given and another key created the session.
+        """
+        self.check_owner(sid, owner)
         with self._lock:
             rows = self._db.execute(
                 "SELECT role, text, answer, created FROM messages WHERE session_id = ? "
@@ -63,17 +83,22 @@ class Sessions:
         return [{"role": r, "text": t, "answer": json.loads(a) if a else None, "created": c}
                 for r, t, a, c in reversed(rows)]
 
-    def add_turn(self, sid: str | None, question: str, answer: dict[str, Any]) -> str:
-        """Store a question and its answer; creates the session when new.
+    def add_turn(self, sid: str | None, question: str, answer: dict[str, Any], owner: str = "") -> str:
+        """Store a question and its answer; creates the session (owned by ``owner``) when new.
 
         Returns:
             The session id (a new one when ``sid`` is None).
+
+        Raises:
+            NotFoundError: another key created the session.
         """
         sid = check_session_id(sid) if sid else uuid.uuid4().hex
+        self.check_owner(sid, owner)
         now = time.time()
         with self._lock:
             self._db.execute("BEGIN")
-            self._db.execute("INSERT OR IGNORE INTO sessions VALUES (?, ?)", (sid, now))
+            self._db.execute("INSERT OR IGNORE INTO sessions (id, created, owner) VALUES (?, ?, ?)",
+                             (sid, now, owner))
             self._db.execute("INSERT INTO messages (session_id, role, text, answer, created) "
                              "VALUES (?, 'user', ?, NULL, ?)", (sid, question, now))
             self._db.execute("INSERT INTO messages (session_id, role, text, answer, created) "
@@ -82,8 +107,13 @@ class Sessions:
             self._db.execute("COMMIT")
         return sid
 
-    def clear(self, sid: str) -> bool:
-        """Delete a session and its messages; whether it existed."""
+    def clear(self, sid: str, owner: str | None = None) -> bool:
+        """Delete a session and its messages; whether it existed.
+
+        Raises:
+            NotFoundError: ``owner`` is given and another key created the session.
+        """
+        self.check_owner(sid, owner)
         with self._lock:
             cur = self._db.execute("DELETE FROM sessions WHERE id = ?", (sid,))
         return cur.rowcount > 0
@@ -92,3 +122,18 @@ class Sessions:
         """Close the database."""
         with self._lock:
             self._db.close()
+
+
+def history_for(sessions: Sessions, sid: str | None, turns: int) -> tuple:
+    """The last ``turns`` exchanges of session ``sid`` (none for a new session), which a
+    follow-up is rewritten from (see :class:`zhiku.ask.query.Query`).
+
+    Raises:
+        ZhikuError: the session id is malformed.
+    """
+    if not sid:
+        return ()
+    from zhiku.ask.rewrite import history_from
+
+    check_session_id(sid)
+    return history_from(sessions.history(sid, 2 * turns), turns)

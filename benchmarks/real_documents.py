@@ -1,0 +1,129 @@
+"""Real public documents: chapter-tree quality and answer accuracy per document, into docs/real-documents.md.
+
+Usage: python benchmarks/real_documents.py [--extra FOLDER] [--out docs/real-documents.md]
+
+Ingests tests/data/real (see its SOURCE.md) into a temporary home with the bundled
+embedder, asks every question of tests/data/real/questions.jsonl offline (extractive
+answers) and counts one right when the answer holds an expected phrase and cites the
+expected document. ``--extra`` adds documents that may not be committed (questions marked
+``"extra": true`` are skipped without them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+REAL = ROOT / "tests" / "data" / "real"
+JUNK = ("列1", "列2", "列3", "OLE_LINK", "(cid:", "....")
+
+
+def _squash(text: str) -> str:
+    return "".join(text.split()).lower()
+
+
+def tree_row(doc, sections) -> dict:
+    """Tree quality of one document: sections, depth, empty ones, junk labels."""
+    body = doc.body
+    def own_text(sec) -> str:
+        line_end = body.find("\n", sec.start)
+        line_end = sec.end if line_end < 0 else min(line_end, sec.end)
+        child = min((o.start for o in sections if o.parent_id == sec.id), default=sec.end)
+        return body[line_end:child].strip()
+
+    empty = sum(1 for s in sections if not own_text(s)
+                and not any(o.parent_id == s.id for o in sections))
+    junk = sum(1 for s in sections if any(j in s.label for j in JUNK))
+    junk_body = sum(body.count(j) for j in JUNK)
+    return {"doc": doc.path, "format": Path(doc.path).suffix.lstrip("."), "pages": len(doc.pages),
+            "sections": len(sections), "depth": max((s.level for s in sections), default=0),
+            "empty": empty, "junk_labels": junk, "junk_in_text": junk_body, "tables": len(doc.tables)}
+
+
+def measure(extra: Path | None) -> tuple[list[dict], list[dict]]:
+    """Ingest, build trees, ask; returns (tree rows, question rows)."""
+    from zhiku.config import load_config
+    from zhiku.ingest import load_file
+    from zhiku.kb import KnowledgeBase
+    from zhiku.ask.flow import ask
+    from zhiku.ask.query import Query
+    from zhiku.structure import build_tree
+
+    with tempfile.TemporaryDirectory() as tmp:
+        docs = Path(tmp) / "docs"
+        docs.mkdir()
+        for f in REAL.iterdir():
+            if f.suffix.lower() in (".pdf", ".docx", ".xlsx", ".csv", ".html", ".md", ".txt") \
+                    and f.name != "SOURCE.md":
+                shutil.copy(f, docs / f.name)
+        for f in (extra.iterdir() if extra else []):
+            shutil.copy(f, docs / f.name)
+        trees = []
+        for f in sorted(docs.iterdir()):
+            doc = load_file(f, docs)
+            trees.append(tree_row(doc, build_tree(doc)))
+        kb = KnowledgeBase(load_config(home=Path(tmp) / "home"))
+        kb.ingest([docs], dense=True, progress=False)
+        present = {f.name for f in docs.iterdir()}
+        rows = []
+        for line in (REAL / "questions.jsonl").read_text(encoding="utf-8").splitlines():
+            item = json.loads(line)
+            if item["doc"] not in present:
+                continue
+            ans = ask(kb, Query(item["q"], use_cache=False))
+            said = _squash(ans.text)
+            docs_cited = {c.doc_path for c in ans.citations}
+            ok = (not ans.refused and any(_squash(a) in said for a in item["answer"])
+                  and item["doc"] in docs_cited)
+            first = ans.citations[0] if ans.citations else None
+            rows.append({"q": item["q"], "doc": item["doc"], "right": ok,
+                         "cited": " › ".join([first.doc_path, *first.section_path]) if first else
+                         "(refused)" if ans.refused else ""})
+    return trees, rows
+
+
+def render(trees: list[dict], rows: list[dict], extra: list[str] = ()) -> str:
+    """The Markdown page."""
+    when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    right = sum(r["right"] for r in rows)
+    out = ["# Real documents: tree quality and answer accuracy", "",
+           f"Written by `python benchmarks/real_documents.py` ({when}) from tests/data/real "
+           "(public Apache-2.0 documentation, see its SOURCE.md) and any `--extra` documents; "
+           "offline extractive answers, bundled embedder, hybrid retrieval. An answer is right "
+           "when it holds an expected phrase and cites the expected document.", "",
+           *([f"Extra documents in this run (not committed): {', '.join(extra)}; see "
+              "tests/data/real/SOURCE.md.", ""] if extra else []),
+           f"**{right} of {len(rows)} answers right.**", "",
+           "| document | format | pages | sections | depth | empty sections | junk labels | junk in text | tables | answers right |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
+    for t in trees:
+        mine = [r for r in rows if r["doc"] == Path(t["doc"]).name]
+        out.append(f"| {t['doc']} | {t['format']} | {t['pages'] or '-'} | {t['sections']} | {t['depth']} | "
+                   f"{t['empty']} | {t['junk_labels']} | {t['junk_in_text']} | {t['tables']} | "
+                   f"{sum(r['right'] for r in mine)}/{len(mine)} |")
+    out += ["", "| question | document | right | first citation |", "|---|---|---|---|"]
+    out += [f"| {r['q']} | {r['doc']} | {'yes' if r['right'] else 'no'} | {r['cited']} |" for r in rows]
+    return "\n".join(out) + "\n"
+
+
+def main() -> int:
+    """Measure and write the page; prints it too."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--extra", type=Path, default=None, help="folder of documents not committed")
+    ap.add_argument("--out", default=str(ROOT / "docs" / "real-documents.md"))
+    a = ap.parse_args()
+    trees, rows = measure(a.extra)
+    page = render(trees, rows, sorted(f.name for f in a.extra.iterdir()) if a.extra else [])
+    Path(a.out).write_text(page, encoding="utf-8")
+    print(page)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

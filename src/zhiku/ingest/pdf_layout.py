@@ -1,0 +1,181 @@
+"""PDF page layout: columns and reading order, data tables told from boxes, glyph junk."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from zhiku.ingest.pdf_clean import Line
+
+#: Glyphs pdfminer could not map (``(cid:12)``), private-use code points, replacement marks.
+_JUNK_RE = re.compile(r"\(cid:\d+\)|[\ue000-\uf8ff\ufffd]")
+#: Latin-1 letters and C1 controls: a Chinese text layer whose font encoding is broken
+#: comes out as runs of them (``ÖÐ»ªÈËÃñ``); counted as junk, never removed.
+_MOJIBAKE_RE = re.compile(r"[\u0080-\u009f\u00c0-\u00ff]")
+#: Share of junk characters above which a page's text layer is broken.
+BROKEN_SHARE = 0.3
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A line or table with its place in the reading order of a page."""
+
+    key: tuple[int, float]  # (region: 0 above the columns, 1 left, 2 right, 3 below; top)
+    item: object  # Line, or a table's raw rows
+
+
+def junk_share(text: str) -> float:
+    """Share of a text that is glyph junk (``(cid:0)``, private-use characters, U+FFFD,
+    and Latin-1 mojibake of a broken font encoding).
+
+    Args:
+        text: the page's text.
+
+    Returns:
+        0.0 to 1.0 (a ``(cid:N)`` counts as one character).
+    """
+    junk = _JUNK_RE.findall(text)
+    visible = len("".join(text.split())) - sum(len(j) - 1 for j in junk)
+    return (len(junk) + len(_MOJIBAKE_RE.findall(text))) / visible if visible > 0 else 0.0
+
+
+def clean_junk(text: str) -> str:
+    """The text without glyph junk, whitespace collapsed at the ends."""
+    return _JUNK_RE.sub("", text).strip()
+
+
+def is_data_table(rows: list[list[object]]) -> bool:
+    """Whether rows found by ruling lines are a table of data rather than page layout
+    (a text box, a framed paragraph, a two-column frame).
+
+    A data table has at least two rows and two columns, most cells filled, and short
+    cells; a frame holds a few long cells or mostly empty ones.
+
+    Args:
+        rows: the cells pdfplumber extracted (None for merged cells).
+
+    Returns:
+        True for a data table.
+    """
+    rows = [r for r in rows if any(c and str(c).strip() for c in r)]
+    if len(rows) < 2 or max(len(r) for r in rows) < 2:
+        return False
+    cells = [str(c or "").strip() for r in rows for c in r]
+    filled = [c for c in cells if c]
+    if len(filled) < 0.5 * len(cells):
+        return False
+    return sum(len(c) for c in filled) / len(filled) <= 40
+
+
+@dataclass(frozen=True)
+class TableHeading:
+    """A table row that is a numbered heading of the document (``2 电气特性`` across a
+    spec sheet's table), with its place in the reading order."""
+
+    text: str
+
+
+def split_heading_rows(rows: list[list[object]], articles: bool) -> list[object]:
+    """A table's rows cut at rows that hold only a numbered heading: row lists and
+    :class:`TableHeading` items in order; the header row is repeated after a heading.
+
+    Args:
+        rows: the extracted rows (None for merged cells).
+        articles: the document is organised in 第X条 articles (see ``numbering.allowed``).
+
+    Returns:
+        The pieces, for the page's reading order.
+    """
+    from zhiku.structure.numbering import allowed, heading_like
+
+    out: list[object] = []
+    part: list[list[object]] = []
+    header: list[object] | None = None
+    for row in rows:
+        cells = [str(c).strip() for c in row if c is not None and str(c).strip()]
+        if len(row) > 1 and len(set(cells)) == 1 and allowed(heading_like(cells[0]), articles):
+            if len(part) > 1:
+                out.append(part)
+            header = header or (part[0] if part else None)
+            out.append(TableHeading(" ".join(cells[0].split())))
+            part = [header] if header else []
+            continue
+        part.append(list(row))
+    if part and (len(part) > 1 or header is None):
+        out.append(part)
+    return out
+
+
+def _gutter(lines: list[dict], width: float) -> float | None:
+    """The x of an empty strip between two text columns (at least one character wide)
+    that most lines have text on both sides of and few lines cross, or None."""
+    if len(lines) < 6:
+        return None
+    sizes = sorted(c["size"] for ln in lines for c in ln["chars"]) or [10.0]
+    half = max(6.0, 0.6 * sizes[len(sizes) // 2])
+    best, best_split = None, 0
+    for step in range(30, 71, 2):
+        gx = width * step / 100
+        split = crossing = 0
+        for ln in lines:
+            chars = ln["chars"]
+            if any(c["x0"] < gx + half and c["x1"] > gx - half for c in chars):
+                crossing += 1
+            elif any(c["x1"] <= gx for c in chars) and any(c["x0"] >= gx for c in chars):
+                split += 1
+        if split > best_split and split >= 0.5 * len(lines) and crossing <= 0.25 * len(lines):
+            best, best_split = gx, split
+    return best
+
+
+def _line(ln: dict) -> Line | None:
+    """A pdfplumber text line as a Line (median font size), junk removed; None if empty."""
+    text = clean_junk(ln["text"])
+    if not text:
+        return None
+    sizes = sorted(c["size"] for c in ln["chars"]) or [0.0]
+    return Line(text, sizes[len(sizes) // 2], ln["top"])
+
+
+def page_lines(page) -> list[Placed]:
+    """Text lines of a (table-filtered) pdfplumber page in reading order: on a two-column
+    page, what spans both columns above them, the left column, the right, then what
+    spans both below.
+
+    Args:
+        page: a pdfplumber page (or a filtered view of one).
+
+    Returns:
+        Placed lines; sort by ``key`` for reading order.
+    """
+    raw = page.extract_text_lines(return_chars=True, strip=True)
+    gx = _gutter(raw, float(page.width))
+    if gx is None:
+        return [Placed((0, ln["top"]), line) for ln in raw if (line := _line(ln))]
+    split = [ln for ln in raw if not any(c["x0"] < gx and c["x1"] > gx for c in ln["chars"])]
+    first = min(ln["top"] for ln in split)
+    last = max(ln["bottom"] for ln in split)
+    x0, top, x1, bottom = page.bbox
+    bands = ((0, (x0, top, x1, first)), (1, (x0, first, gx, last)), (2, (gx, first, x1, last)),
+             (3, (x0, last, x1, bottom)))
+    out: list[Placed] = []
+    for region, box in bands:
+        if box[2] - box[0] < 1 or box[3] - box[1] < 1:
+            continue
+        part = page.within_bbox(box)
+        out += [Placed((region, ln["top"]), line)
+                for ln in part.extract_text_lines(return_chars=True, strip=True)
+                if (line := _line(ln))]
+    return out
+
+
+def region_of(bbox: tuple[float, float, float, float], placed: list[Placed]) -> int:
+    """The reading-order region a table's box belongs to (0 on a one-column page)."""
+    if not any(p.key[0] in (1, 2) for p in placed):
+        return 0
+    tops = [p.key[1] for p in placed if p.key[0] in (1, 2)]
+    if bbox[3] < min(tops):
+        return 0
+    if bbox[1] > max(tops):
+        return 3
+    return 1

@@ -1,0 +1,62 @@
+"""Web pages as sites publish them: the article kept, comments, recommendations and layout out."""
+
+from __future__ import annotations
+
+import pytest
+
+from zhiku.ingest import load_file
+from zhiku.structure import build_tree
+
+pytestmark = pytest.mark.unit
+
+ARTICLE = ["国务院常务会议部署进一步优化营商环境的措施，要求各地简化企业开办流程。",
+           "会议指出，要在全国推行企业开办一网通办，将开办时间压缩至三个工作日以内。",
+           "会议强调，各地区各部门要抓好政策落实，及时回应市场主体关切。"]
+
+PAGE = """<html><head><title>国务院部署优化营商环境_新闻中心</title></head><body>
+<div class="top-bar"><a href="/">首页</a> <a href="/news">新闻</a> <a href="/gov">政务</a></div>
+<table width="100%"><tr><td class="left">
+  <div class="main-text">
+    <h1>国务院部署优化营商环境</h1>
+    <div class="info">来源：新华社 2024-05-10</div>
+    <h2>一、简化开办流程</h2>
+    <p>{0}</p><p>{1}</p>
+    <h2>二、抓好落实</h2>
+    <p>{2}</p>
+  </div>
+  <div class="recommend-list"><h3>推荐阅读</h3><ul>
+    <li><a href="/1">某地出台人才新政，最高补贴百万元</a></li>
+    <li><a href="/2">第三季度经济数据发布，增速回升</a></li>
+    <li><a href="/3">多地发布高温预警，提醒注意防暑</a></li></ul></div>
+  <div id="comment-box"><h3>网友评论</h3>
+    <div class="item">用户甲：这个政策太好了，希望尽快落地！</div>
+    <div class="item">用户乙：开办企业终于不用跑断腿了。</div></div>
+</td><td class="right" width="300">
+  <div><h3>热门新闻</h3><a href="/4">新闻一则标题很长很长</a><a href="/5">新闻二则</a>
+  <a href="/6">新闻三则</a></div>
+</td></tr></table>
+<div class="footer">版权所有 © 新闻网 京ICP备00000000号</div>
+</body></html>""".format(*ARTICLE)
+
+
+def test_news_page_keeps_the_article_and_drops_comments_and_recommendations(tmp_path):
+    path = tmp_path / "新闻.html"
+    path.write_text(PAGE, encoding="utf-8")
+    doc = load_file(path, tmp_path)
+    assert all(p in doc.body for p in ARTICLE)
+    for junk in ("推荐阅读", "人才新政", "网友评论", "跑断腿", "热门新闻", "版权所有", "首页"):
+        assert junk not in doc.body, junk
+    assert doc.tables == ()  # the page's layout table is not a data table
+    labels = [s.label for s in build_tree(doc)]
+    assert "一、简化开办流程" in labels and "二、抓好落实" in labels
+    assert not any("评论" in lab or "推荐" in lab for lab in labels)
+
+
+def test_a_data_table_in_a_page_stays_a_table(tmp_path):
+    path = tmp_path / "价目.html"
+    path.write_text("<html><body><article><h1>收费标准</h1><p>以下为本年度收费标准，自发布之日起执行。</p>"
+                    "<table><tr><th>项目</th><th>单价（元）</th></tr><tr><td>停车</td><td>5</td></tr>"
+                    "<tr><td>充电</td><td>1.2</td></tr></table></article></body></html>",
+                    encoding="utf-8")
+    (table,) = load_file(path, tmp_path).tables
+    assert table.columns == ("项目", "单价（元）") and table.rows[1] == ("充电", "1.2")
