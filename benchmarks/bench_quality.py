@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _doc import ROOT, machine, run_eval  # noqa: E402
+from ablation import ablation  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,10 @@ def runs(shared: Path, dense_scifact: bool = False) -> list[Run]:
             [str(ev / "laws/natural.jsonl")], laws, dense=False),
         Run("natural-gold", "Everyday law questions, gold laws and their other versions",
             [str(ev / "laws/natural.jsonl")], laws, extra=["--gold-only"]),
+        Run("natural2-all", "Everyday layperson questions (natural2), whole laws corpus (keyword only)",
+            [str(ev / "laws/natural2.jsonl")], laws, dense=False),
+        Run("natural2-gold", "Everyday layperson questions (natural2), gold laws and their other versions",
+            [str(ev / "laws/natural2.jsonl")], laws, extra=["--gold-only"]),
         Run("clause", "Clause lookup, whole laws corpus (keyword only)",
             [str(ev / "laws/clause_lookup.jsonl")], laws, dense=False),
         Run("case-all", "Case description → 刑法 article, whole laws corpus (keyword only)",
@@ -137,17 +142,20 @@ def table(run: Run, flat: dict, zk: dict) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shared", default=str(ROOT.parent / "shared" / "data"))
-    ap.add_argument("--only", help="comma-separated run names: " + ", ".join(r.name for r in runs(Path("."))))
+    ap.add_argument("--only", help="comma-separated run names: " + ", ".join(
+        [r.name for r in runs(Path("."))] + ["ablation"]))
     ap.add_argument("--no-write", action="store_true", help="print only")
     ap.add_argument("--dense-scifact", action="store_true",
                     help="also embed SciFact (about 25 min the first time; cached after)")
     a = ap.parse_args()
     shared = Path(a.shared)
+    _SHARED.append(str(shared.resolve().parent) + "/")
     if not (shared / "eval").is_dir():
         print(f"error: the shared data folder {shared} is missing; check out ../shared next to this "
               "repository or pass --shared PATH (it holds laws/ and eval/)", file=sys.stderr)
         return 2
     chosen = [r for r in runs(shared, a.dense_scifact) if not a.only or r.name in a.only.split(",")]
+    order = [r.name for r in runs(shared, a.dense_scifact)] + [ABLATION.name]
     for run in chosen:
         t0 = time.perf_counter()
         log = Path(tempfile.mkdtemp()) / "eval.md"
@@ -156,11 +164,24 @@ def main() -> int:
         block = f"{table(run, flat, zk)}\n\n({time.perf_counter() - t0:.0f} s, {machine()})"
         print(f"### {run.title}\n\n{block}\n", flush=True)
         if not a.no_write:  # after every run, keeping the other runs' blocks
-            order = [r.name for r in runs(shared, a.dense_scifact)]
             _write_block(BENCH, "## Quality against baselines", QUALITY_INTRO, run, block, order)
             _write_block(ROOT / "docs" / "eval.md", None, EVAL_INTRO, run,
                          log.read_text(encoding="utf-8").strip(), order)
+    if not a.only or ABLATION.name in a.only.split(","):
+        t0 = time.perf_counter()
+        log = Path(tempfile.mkdtemp()) / "commands.md"
+        block = f"{ablation(shared, log)}\n\n({time.perf_counter() - t0:.0f} s, {machine()})"
+        print(f"### {ABLATION.title}\n\n{block}\n", flush=True)
+        if not a.no_write:
+            _write_block(ROOT / "docs" / "eval.md", None, EVAL_INTRO, ABLATION,
+                         f"{ABLATION_INTRO}\n\n{block}\n\n{log.read_text(encoding='utf-8')}", order)
     return 0
+
+
+ABLATION = Run("ablation", "Ablation: keyword-recall levers on the everyday sets (whole laws corpus)", [], "")
+ABLATION_INTRO = ("One lever flipped from the shipped defaults per row (see benchmarks/ablation.py). A "
+                  "lever ships on only when it helps both everyday sets and hurts neither; "
+                  "clause lookup and case → article are checked in their own runs above.")
 
 
 BENCH = ROOT / "docs" / "benchmarks.md"
@@ -197,8 +218,12 @@ def _write_block(doc: Path, heading: str | None, intro: str, run: Run, block: st
                    encoding="utf-8")
 
 
+_SHARED: list[str] = []  # the --shared folder's parent, shown as ../shared/ like the default
+
+
 def _short(arg: str) -> str:
-    for base, name in ((str(ROOT) + "/", ""), (str(ROOT.parent / "shared") + "/", "../shared/")):
+    for base, name in ((str(ROOT) + "/", ""), (str(ROOT.parent / "shared") + "/", "../shared/"),
+                       *((b, "../shared/") for b in _SHARED)):
         if arg.startswith(base):
             return name + arg[len(base):]
     return arg

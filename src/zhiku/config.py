@@ -37,6 +37,16 @@ class Config(BaseSettings):
     embed_prompt: str = Field(default="auto", description="auto, e5, bge-zh, bge-en, none, server")
     embed_dim: int = Field(default=0, ge=0, description="expected vector size; 0 = ask the backend")
     segmenter: str = Field(default="mixed", description="Chinese segmenter for BM25")
+    query_focus: bool = Field(default=True, description="cut question phrases (多久, 是否, 可以…吗) "
+                                                         "from keyword queries")
+    char_backoff: bool = Field(default=False, description="search a question's single characters only "
+                                                          "for its words no chunk holds")
+    feedback_terms: int = Field(default=0, ge=0, description="pseudo-relevance feedback (RM3): words "
+                                                               "added to a keyword query; 0 = off")
+    feedback_docs: int = Field(default=10, ge=1, description="first-pass passages feedback reads")
+    builtin_synonyms: bool = Field(default=True, description="use the built-in term dictionary "
+                                                              "(报账 → 报销) besides the user's file")
+    drop_twins: bool = Field(default=True, description="cite one law version kept in two folders once")
     fusion: str = Field(default="rrf", description="rrf or weighted")
     rrf_k: int = Field(default=60, ge=1, description="RRF constant (Cormack et al. 2009)")
     alpha: float = Field(default=0.5, ge=0.0, le=1.0, description="dense weight in weighted fusion")

@@ -9,6 +9,7 @@ from zhiku.config import load_config
 from zhiku.kb import KnowledgeBase
 from zhiku.ask.search import Mode, retrieve
 from zhiku.retrieve.segment import LONG_QUESTION_TERMS, focus_terms, query_terms
+from zhiku.retrieve.terms import keyword_terms
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -48,7 +49,7 @@ def test_focus_drops_common_terms_of_long_questions_only():
 @pytest.mark.integration
 def test_case_description_finds_its_article(criminal_kb):
     kb = criminal_kb
-    terms = query_terms(kb.segment(CASE))
+    terms = keyword_terms(kb.segment, CASE, kb.store.doc_frequency)  # as retrieve() makes them
     assert len(terms) >= LONG_QUESTION_TERMS
     r = retrieve(kb, CASE, Mode.BM25, route=False)
     focus = [t for t in r.trace if t.stage == "focus"]

@@ -12,6 +12,8 @@ from zhiku.registry import Choice
 from zhiku.retrieve.clause import ClauseRef
 from zhiku.retrieve.fusion import FusionMode, fuse
 from zhiku.retrieve.segment import focus_terms, query_terms
+from zhiku.retrieve.terms import keyword_terms
+from zhiku.retrieve.twins import drop_twins
 from zhiku.retrieve.synonyms import load_synonyms
 from zhiku.types import Hit, Route, TraceStep
 
@@ -127,9 +129,11 @@ def prepare(kb: Any, question: str, mode: Mode, scope: Scope, trace: list[TraceS
     k = candidates or kb.config.candidates
     canon, used = load_synonyms(kb.config).canonical(question)
     terms = query_terms(kb.words(canon if used else question))
-    kw_terms = query_terms(kb.segment(question))
+    cfg, df = kb.config, kb.store.doc_frequency
+    focus, backoff = structured and cfg.query_focus, structured and cfg.char_backoff
+    kw_terms = keyword_terms(kb.segment, question, df, focus, backoff)
     if used:  # the term dictionary: search the words documents use as well (报账 → 报销)
-        kw_terms = list(dict.fromkeys(kw_terms + query_terms(kb.segment(canon))))
+        kw_terms = list(dict.fromkeys(kw_terms + keyword_terms(kb.segment, canon, df, focus, backoff)))
         trace.append(TraceStep("synonyms", 0.0, {"replaced": used}))
     # a long narrative searches its telling words only (not in the flat baseline)
     focused = focus_terms(kw_terms, kb.store.doc_frequency, kb.chunk_count()) if structured else kw_terms
@@ -151,13 +155,26 @@ def fuzzy(kb: Any, p: Prepared, scope: Scope, trace: list[TraceStep], k: int | N
     lists: list[list[Hit]] = []
     if p.mode is not Mode.DENSE:
         with _Timer(trace, "keyword") as d:
-            lists.append(kb.store.keyword(p.kw_terms, k, scope))
+            lists.append(_keyword(kb, p.kw_terms, k, scope, d))
             d.update(terms=p.kw_terms, top=brief(lists[-1]))
     if p.mode is not Mode.BM25 and kb.has_vectors():
         with _Timer(trace, "dense") as d:
             lists.append(kb.dense(p.question, k, scope))
             d.update(top=brief(lists[-1]))
     return lists
+
+
+def _keyword(kb: Any, terms: list[str], k: int, scope: Scope, detail: dict[str, Any]) -> list[Hit]:
+    """BM25, with pseudo-relevance feedback when on (see :mod:`zhiku.retrieve.prf`)."""
+    cfg = kb.config
+    if not cfg.feedback_terms:
+        return kb.store.keyword(terms, k, scope)
+    from zhiku.retrieve.prf import Feedback, keyword_with_feedback
+
+    hits, extra = keyword_with_feedback(kb.store.keyword, kb.segment, kb.idf, terms, k, scope,
+                                        Feedback(cfg.feedback_docs, cfg.feedback_terms))
+    detail.update(feedback=extra)
+    return hits
 
 
 def route_question(kb: Any, p: Prepared) -> Route:
@@ -196,7 +213,8 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
     """The exact clause first, then the fused lists (plus a search inside the documents
     the question names, when no exact clause was found), cut to the candidate count."""
     k = p.candidates
-    scoped = narrow(p.scope, p.ref.doc_ids) if structured and p.ref.doc_ids and not p.exact else None
+    named = replace(p.scope, versions="all") if p.ref.version else p.scope  # 「2018年修正的公司法」
+    scoped = narrow(named, p.ref.doc_ids) if structured and p.ref.doc_ids and not p.exact else None
     if scoped is not None:
         lists = lists + fuzzy(kb, p, scoped, trace)
     with _Timer(trace, "fuse") as d:
@@ -204,6 +222,10 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
         out = fuse(lists, fmode, k=kb.config.rrf_k, alpha=kb.config.alpha) if len(lists) > 1 else (lists or [[]])[0]
         seen = {h.chunk.id for h in p.exact}
         hits = p.exact + [h for h in out if h.chunk.id not in seen]
+        if structured and kb.config.drop_twins:  # one law version in two folders: cited once
+            hits = drop_twins(hits, kb.titles().twins)
+        if p.ref.other_versions:  # 「2018年修正的公司法」: not the 2023 公司法
+            hits = [h for h in hits if h.chunk.doc_id not in p.ref.other_versions]
         d.update(mode=fmode.value, lists=len(lists), top=brief(hits))
     groups: dict[str, list[int]] = {}
     if route is not None:

@@ -90,7 +90,9 @@ def run_eval_command(cfg: Config, a: argparse.Namespace) -> int:
     print(f"corpus: {counts['documents']} documents, {counts['chunks']} chunks, "
           f"{counts['vectors']} vectors (ready in {time.perf_counter() - t0:.1f}s; "
           f"this run indexed {rep.chunks} chunks in {rep.seconds:.1f}s, embedding {rep.embed_seconds:.1f}s)")
-    aliases = {d.doc_id: {d.path, *d.aliases} for d in kb.store.documents()}
+    from zhiku.retrieve.twins import with_twins
+
+    aliases = with_twins({d.doc_id: {d.path, *d.aliases} for d in kb.store.documents()}, kb.titles().twins)
     structured = not a.flat
     out: dict[str, Any] = {"corpus": a.corpus, "counts": counts, "sets": {}}
     flags = {"on": [True], "off": [False], "both": [False, True]}[a.route]

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from zhiku.chunk import cn_to_int, int_to_cn
 from zhiku.index.store import DocRecord
 from zhiku.retrieve.segment import normalise
+from zhiku.retrieve.twins import find_twins
 
 ARTICLE_IN_QUESTION = re.compile(
     r"第\s*([零〇一二两三四五六七八九十百千万\d]+)\s*条(之[一二三四五六七八九十]+)?"
@@ -24,6 +25,8 @@ class ClauseRef:
     doc_ids: tuple[str, ...]
     names: tuple[str, ...]
     article: str | None
+    version: str | None = None  # the version the question names: a year, or "previous"
+    other_versions: tuple[str, ...] = ()  # the named laws' versions the question does not ask for
 
 
 def article_label(question: str) -> str | None:
@@ -39,6 +42,37 @@ def article_label(question: str) -> str | None:
 
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+# 「2018年修正的公司法」「公司法（2018年版）」; 「修订前的」「旧公司法」 ask for the version before
+_VERSION_YEAR = re.compile(r"((?:19|20)\d{2})\s*年?\s*(?:修正|修订|修改|版|颁布|施行|通过|的版本)")
+_VERSION_PREVIOUS = re.compile(r"(?:修订|修正|修改)前|旧版|老版|原来的|旧(?=[\u4e00-\u9fff]{1,12}法)")
+
+
+def version_phrase(question: str) -> str | None:
+    """The version a question names: a year (``"2018"``), ``"previous"``, or None."""
+    q = normalise(question)
+    m = _VERSION_YEAR.search(q)
+    if m:
+        return m.group(1)
+    return "previous" if _VERSION_PREVIOUS.search(q) else None
+
+
+def pick_version(docs: list[DocRecord], version: str | None) -> list[DocRecord]:
+    """The named documents of the version asked for (all of them when none matches).
+
+    Args:
+        docs: the named documents, newest first.
+        version: a year, ``"previous"`` (each law's versions but its newest) or None.
+    """
+    if not version:
+        return docs
+    if version == "previous":
+        newest: dict[str, str] = {}
+        for d in docs:
+            k = d.law_key or d.title
+            newest.setdefault(k, d.doc_id)
+        older = [d for d in docs if newest[d.law_key or d.title] != d.doc_id]
+        return older or docs
+    return [d for d in docs if (d.version_date or "").startswith(version)] or docs
 
 
 def _aliases(doc: DocRecord) -> set[str]:
@@ -70,6 +104,7 @@ class TitleIndex:
             for a in _aliases(d):
                 self._by_alias.setdefault(a, []).append(d)
         self._alias_list = sorted(self._by_alias, key=len, reverse=True)
+        self.twins = find_twins(docs)  # one law version in two folders (see retrieve.twins)
 
     def match(self, question: str) -> list[tuple[str, list[DocRecord]]]:
         """Longest non-overlapping names found in the question, with their documents."""
@@ -92,8 +127,12 @@ class TitleIndex:
             for d in docs:
                 ids[d.doc_id] = d
         order = sorted(ids.values(), key=lambda d: d.version_date or "", reverse=True)
+        version = version_phrase(question) if order else None
+        picked = pick_version(order, version)
         return ClauseRef(
-            doc_ids=tuple(d.doc_id for d in order),
+            doc_ids=tuple(d.doc_id for d in picked),
             names=tuple(a for a, _ in found),
             article=article_label(question),
+            version=version if len(picked) < len(order) else None,
+            other_versions=tuple(d.doc_id for d in order if d not in picked),
         )

@@ -71,26 +71,28 @@ def parse(data: dict[str, Any], source: str) -> dict[str, str]:
     return out
 
 
-_cache: dict[tuple[str, float], Synonyms] = {}
+_cache: dict[tuple[str, float, bool], Synonyms] = {}
 _lock = threading.Lock()
 
 
 def load_synonyms(cfg: Any) -> Synonyms:
-    """The built-in table merged with the user's file (re-read when the file changes).
+    """The built-in table (unless ``builtin_synonyms`` is off) merged with the user's file
+    (re-read when the file changes).
 
     Args:
-        cfg: the zhiku Config (``synonyms_path``).
+        cfg: the zhiku Config (``synonyms_path``, ``builtin_synonyms``).
 
     Raises:
         ZhikuError: the file is not valid TOML or has the wrong shape.
     """
     path: Path = cfg.synonyms_path
     mtime = path.stat().st_mtime if path.is_file() else -1.0
-    key = (str(path), mtime)
+    builtin = bool(getattr(cfg, "builtin_synonyms", True))
+    key = (str(path), mtime, builtin)
     with _lock:
         if key in _cache:
             return _cache[key]
-    table = {normalise(v): c for c, vs in BUILTIN.items() for v in vs}
+    table = {normalise(v): c for c, vs in BUILTIN.items() for v in vs} if builtin else {}
     if mtime >= 0:
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))

@@ -16,16 +16,22 @@ TEXT_HITS = 50  # hits whose chapters count as "text under the chapter"
 
 
 def routed_docs(hits: Sequence[Hit], named: Sequence[str], n: int) -> list[str]:
-    """The documents whose chapters are routed: named documents first, then the documents
-    of the best hits in rank order (a long document with many middling hits does not
-    crowd out the one holding the best hit).
+    """The documents whose chapters are routed: when the question names documents, only
+    those (by their best hit: 民法典 names seven parts, and the hits say which); otherwise
+    the documents of the best hits in rank order (a long document with many middling hits
+    does not crowd out the one holding the best hit).
 
     Args:
         hits: the first ranked hits of the routed sub-indexes.
         named: document ids the question names (already resolved).
         n: how many documents.
     """
-    order = list(dict.fromkeys([*named, *(h.chunk.doc_id for h in hits[:20])]))
+    best = list(dict.fromkeys(h.chunk.doc_id for h in hits))
+    if named:
+        rank = {d: i for i, d in enumerate(best)}
+        order = sorted(named, key=lambda d: rank.get(d, len(rank)))
+    else:
+        order = best[:20]
     return order[:n]
 
 

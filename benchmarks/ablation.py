@@ -1,0 +1,80 @@
+"""Ablation of the keyword-recall levers on the everyday law sets (whole laws corpus, keyword
+only): one `zhiku eval` per lever switched from its default, routing off and on, written to
+docs/eval.md by `make bench-quality` (or `python benchmarks/bench_quality.py --only ablation`).
+
+Each row flips one lever against the defaults (every other lever as shipped), so a row
+shows what that lever is worth alone; lever rows run without routing (routing costs seconds
+a question on the whole corpus), the defaults run both ways. Items are split by their position in the set file:
+even positions were used while developing the levers, odd ones were held out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from _doc import run_eval
+
+SETS = ("natural", "natural2")
+# (row label, env overrides); the first row is the shipped configuration
+LEVERS: list[tuple[str, dict[str, str]]] = [
+    ("zhiku keyword, defaults", {}),
+    ("− question focus (多久/是否/可以…吗 cut before segmenting)", {"ZHIKU_QUERY_FOCUS": "0"}),
+    ("+ single characters only as back-off for unseen words", {"ZHIKU_CHAR_BACKOFF": "1"}),
+    ("+ pseudo-relevance feedback (RM3, 10 words from 10 passages)", {"ZHIKU_FEEDBACK_TERMS": "10"}),
+    ("− twin laws (one version in two folders) cited once", {"ZHIKU_DROP_TWINS": "0"}),
+    ("− built-in term dictionary (报账 → 报销, 辞退 → 解除劳动合同 …)", {"ZHIKU_BUILTIN_SYNONYMS": "0"}),
+]
+
+
+def _scores(results: Sequence[dict], mode: str, part: int | None) -> tuple[float, float, int]:
+    """R@5 and MRR@10 of one mode over the answerable items at even (0), odd (1) or all
+    (None) positions of the set."""
+    rows = [r for r in results if r["mode"] == mode]
+    picked = [r for i, r in enumerate(rows) if (part is None or i % 2 == part)
+              and r["answerable"] and r["n_gold"]]
+    if not picked:
+        return 0.0, 0.0, 0
+    r5 = sum(sum(r["relevance"][:5]) / r["n_gold"] for r in picked) / len(picked)
+    mrr = sum(next((1 / i for i, x in enumerate(r["relevance"][:10], 1) if x), 0.0) for r in picked)
+    return r5, mrr / len(picked), len(picked)
+
+
+def _cells(data: dict, name: str, mode: str) -> list[str]:
+    res = data["sets"].get(name, {}).get("results", [])
+    if not any(r["mode"] == mode for r in res):
+        return ["–"] * 4
+    (a5, am, _), (e5, _, _), (o5, om, _) = (_scores(res, mode, p) for p in (None, 0, 1))
+    return [f"{a5:.3f}", f"{am:.3f}", f"{e5:.3f} / {o5:.3f}", f"{om:.3f}"]
+
+
+def ablation(shared: Path, log: Path) -> str:
+    """Run every lever row and the flat baseline; return the Markdown tables (one per set).
+
+    Args:
+        shared: the shared data folder (laws/ and eval/laws/).
+        log: receives each eval's command line.
+    """
+    sets = [str(shared / "eval/laws" / f"{s}.jsonl") for s in SETS]
+    base = [*sets, "--corpus", str(shared / "laws"), "--no-dense", "--mode", "bm25"]
+    shown = " ".join(base).replace(str(shared), "../shared/data")
+    rows: list[tuple[str, dict, str]] = []
+    flat, _ = run_eval([*base, "--flat", "--route", "off"], {}, "ablation (flat)")
+    rows.append(("flat BM25 (no focus, no resolution, no routing)", flat, "bm25"))
+    cmds = [f"`zhiku eval {shown} --flat --route off`"]
+    for i, (label, env) in enumerate(LEVERS):
+        route = "both" if i == 0 else "off"  # routing on costs ~5 s a question here: defaults only
+        data, _ = run_eval([*base, "--route", route], env, f"ablation ({label})")
+        cmds.append(f"`{''.join(f'{k}={v} ' for k, v in env.items())}zhiku eval {shown} --route {route}`")
+        rows.append((label, data, "bm25"))
+        if route == "both":
+            rows.append((label + ", routing on", data, "bm25+route"))
+    log.write_text("\n\n".join(cmds) + "\n", encoding="utf-8")
+    out = []
+    for name in SETS:
+        n = _scores(flat["sets"][name]["results"], "bm25", None)[2]
+        lines = [f"**{name}** ({n} answerable questions; even positions developed on, odd held out)", "",
+                 "| system | R@5 | MRR@10 | R@5 even / odd | MRR@10 odd |", "|---|---:|---:|---:|---:|"]
+        lines += [f"| {label} | " + " | ".join(_cells(d, name, m)) + " |" for label, d, m in rows]
+        out.append("\n".join(lines))
+    return "\n\n".join(out)
