@@ -123,6 +123,22 @@ def _http_probes(world, who: str, p: Probes) -> None:
             r = httpx.get(f"{url}/api/documents/{ref}{suffix}", headers=h)
             assert r.status_code == 404, (ref, suffix, r.text)
             p.check(who, f"document {suffix}", r.text, ref + "\x1f" + suffix.rsplit("/", 1)[-1])
+    for path in (f"/api/library?q={od.title}", f"/api/library?subindex={other}", "/api/library",
+                 "/v1/models", "/api/sync"):
+        p.check(who, path, httpx.get(url + path, headers=h).text, od.title + f"\x1f{other}")
+    assert httpx.get(f"{url}/api/sync", headers=h).status_code == 403  # it names files
+    for suffix in ("/chunks", "/pages/1.png"):
+        r = httpx.get(f"{url}/api/documents/{od.doc_id}{suffix}", headers=h)
+        assert r.status_code == 404
+        p.check(who, suffix, r.text, od.doc_id)
+    for q in QUESTIONS[other]:
+        for model in ("zhiku", f"zhiku/{other}"):
+            for stream in (False, True):
+                r = httpx.post(f"{url}/v1/chat/completions", headers={"Authorization": f"Bearer {KEYS[who]}"},
+                               json={"model": model, "stream": stream, "messages": [
+                                   {"role": "user", "content": "你好"}, {"role": "assistant", "content": "您好"},
+                                   {"role": "user", "content": q}]}, timeout=60)
+                p.check(who, f"/v1/chat/completions {model}", r.text, q + f"\x1f{model}\x1f{other}")
     for cid in world["chunks"][other]:
         r = httpx.get(f"{url}/api/chunks/{cid}", headers=h)
         assert r.status_code == 404
@@ -215,7 +231,7 @@ def test_no_key_of_one_group_reaches_the_other_groups_documents(world):
         _http_probes(world, who, p)
         _mcp_probes(world, who, p)
         _library_probes(world, who, p)
-    assert p.n > 150 and p.leaks == [], (p.n, sorted(set(p.leaks)))
+    assert p.n > 200 and p.leaks == [], (p.n, sorted(set(p.leaks)))
 
 
 def test_each_group_and_admin_do_see_their_own(world):
@@ -227,6 +243,8 @@ def test_each_group_and_admin_do_see_their_own(world):
             assert fact in r.text, (who, key)
         docs = httpx.get(f"{url}/api/documents", headers={"X-API-Key": KEYS[who]}).json()
         assert {d["path"].split("/")[0] for d in docs} == {who, "public"}
+    models = {m["id"] for m in httpx.get(f"{url}/v1/models", headers={"X-API-Key": KEYS["hr"]}).json()["data"]}
+    assert "zhiku/hr" in models and "zhiku/finance" not in models
     admin = httpx.get(f"{url}/api/documents", headers={"X-API-Key": ADMIN}).json()
     assert {d["path"].split("/")[0] for d in admin} == {"hr", "finance", "public"}
     fin = world["kb"].for_groups(("finance",))

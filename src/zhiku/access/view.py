@@ -69,6 +69,10 @@ class GroupStore:
         """Rows of ``chunks`` or ``vectors`` the caller may read."""
         return self._store.rows(table, columns, self.groups)
 
+    def vector_ids(self) -> set[str]:
+        """Ids of the readable chunks that have a vector in the active index."""
+        return {r["id"] for r in self.rows("vectors", ["id"])}
+
     def doc_ids(self) -> set[str]:
         """Ids of the documents the caller may read."""
         return {d.doc_id for d in self.documents()}

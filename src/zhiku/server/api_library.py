@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Query, Request
 
 from zhiku import library as service
-from zhiku.server.app import reader
+from zhiku.server.app import admin, caller_kb, reader
 
 router = APIRouter(tags=["library"], dependencies=[Depends(reader)])
 
@@ -36,8 +36,9 @@ def library(request: Request, q: str = Query("", max_length=200, description="pa
             subindex: str | None = None, offset: int = Query(0, ge=0),
             limit: int = Query(20, ge=1, le=200)) -> dict[str, Any]:
     """A page of live documents matching ``q``: each with its chunk and vector counts, its
-    version date and whether it is in force today; ``total`` counts all matches."""
-    kb = request.app.state.kb
+    version date and whether it is in force today; ``total`` counts all matches (only
+    documents the caller's key may read)."""
+    kb = caller_kb(request)
     docs = [d for d in service.live_documents(kb)
             if (subindex is None or d.subindex == subindex) and (not q.strip() or _matches(d, q.strip()))]
     page = docs[offset: offset + limit]
@@ -55,7 +56,7 @@ def chunks(request: Request, doc_id: str, offset: int = Query(0, ge=0),
     its section, article, page, kind and whether it has a vector."""
     from zhiku.index.store import Scope
 
-    kb = request.app.state.kb
+    kb = caller_kb(request)
     d = service.find_document(kb, doc_id)
     got = kb.store.find(Scope(doc_ids=(d.doc_id,), versions="all"), limit=max(d.n_chunks, 1) * 2)
     got.sort(key=lambda c: (c.start, c.kind == "parent", -c.end))
@@ -68,10 +69,11 @@ def chunks(request: Request, doc_id: str, offset: int = Query(0, ge=0),
                        "end": c.end, "vector": c.id in have, "text": c.text} for c in page]}
 
 
-@router.get("/sync", summary="the last folder sync and the folders watched")
+@router.get("/sync", summary="the last folder sync and the folders watched (admin)",
+            dependencies=[Depends(admin)])
 def last_sync(request: Request) -> dict[str, Any]:
     """The report of the last ``zhiku sync`` / watch run (null before the first) and the
-    folders the server watches (the ``watch`` config)."""
+    folders the server watches (the ``watch`` config); admin only, since it names files."""
     from zhiku.sync import last_sync as read
 
     cfg = request.app.state.config

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from zhiku.errors import ZhikuError
 from zhiku import library as service
-from zhiku.server.app import reader
+from zhiku.server.app import caller_kb, reader
 from zhiku.types import Answer, AskEvent
 
 log = logging.getLogger("zhiku.server")
@@ -91,7 +91,7 @@ def models(request: Request) -> dict[str, Any]:
     """``zhiku`` searches everything; ``zhiku/<sub-index>`` only that sub-index."""
     created = int(time.time())
     return {"object": "list", "data": [{"id": m, "object": "model", "created": created,
-                                        "owned_by": "zhiku"} for m in _model_ids(request.app.state.kb)]}
+                                        "owned_by": "zhiku"} for m in _model_ids(caller_kb(request))]}
 
 
 def _subindexes(kb, model: str) -> list[str]:
@@ -134,7 +134,7 @@ def ask_events(request: Request, body: ChatCompletionRequest) -> Iterator[AskEve
 
     from zhiku.ask import Mode, Query, ask_stream
 
-    kb = request.app.state.kb
+    kb = caller_kb(request)
     question, pairs = _turns(body.messages)
     scope = service.make_scope(kb, body.doc, None, _subindexes(kb, body.model), body.versions)
     gen = ask_stream(kb, Query(question, _history(kb, pairs), scope, Mode.from_str(body.mode)))

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 
 from zhiku import library as service
-from zhiku.server.app import reader
+from zhiku.server.app import caller_kb, reader
 
 router = APIRouter(tags=["documents"])
 
@@ -36,7 +36,7 @@ def page_png(request: Request, doc_id: str, number: int,
     (a citation's quote) is marked where the page's text, or its OCR boxes, hold it."""
     from zhiku.ingest.page_image import render_png
 
-    d = service.find_document(request.app.state.kb, doc_id)
+    d = service.find_document(caller_kb(request), doc_id)  # 404 for a document the key may not read
     ocr = (d.metadata.get("ocr_pages") or {}).get(str(number))
     png = render_png(_source(d), number, highlight, scale, ocr)
     return Response(png, media_type="image/png", headers={"Cache-Control": "private, max-age=300"})
