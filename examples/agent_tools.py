@@ -66,8 +66,8 @@ def run_agent(box: Toolbox, question: str) -> None:
     v = verify(box.kb, Draft(text, dict(box.blocks), "agent", dict(box.web)))
     for c in v.citations:
         print(f"  [{c.marker}] {c.title} {' › '.join(c.section_path)} {c.article or ''}")
-    for s in v.removed:
-        print(f"  unverified, not supported by its cited block: {s.sentence}")
+    for s in dict.fromkeys(r.sentence for r in v.removed):
+        print(f"  unverified, not supported by its cited block: {s}")
 
 
 def run_each_tool(box: Toolbox, question: str) -> None:

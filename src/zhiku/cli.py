@@ -67,9 +67,10 @@ def _query(kb, a: argparse.Namespace, question: str, history: tuple = (), stream
 
 
 def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
-    from zhiku.ask import ask, ask_stream
+    from zhiku.ask import Mode, ask, ask_stream
     from zhiku.llm import client_for
 
+    Mode.from_str(a.mode)  # a bad option is reported before the index is opened
     if a.no_route:
         cfg = cfg.model_copy(update={"routing": False})
     kb = _open(cfg).for_groups(as_groups(a.as_groups))
@@ -113,9 +114,10 @@ def _print_details(ans) -> None:
 
 
 def cmd_chat(cfg: Config, a: argparse.Namespace) -> int:
-    from zhiku.ask import ask
+    from zhiku.ask import Mode, ask
     from zhiku.ask.sessions import Sessions, check_session_id, history_for
 
+    Mode.from_str(a.mode)
     kb = _open(cfg).for_groups(as_groups(a.as_groups))
     sessions, sid = Sessions(cfg.sessions_path), a.session
     if sid:

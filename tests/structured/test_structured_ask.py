@@ -18,7 +18,9 @@ pytestmark = pytest.mark.integration
 
 
 def structured_step(ans):
-    return next((t for t in ans.trace if t.stage == "structured"), None)
+    """The ``structured`` step when a table answered (None when the question was not a
+    condition question over a table)."""
+    return next((t for t in ans.trace if t.stage == "structured" and t.detail.get("matched", True)), None)
 
 
 def pumps() -> list[dict]:

@@ -109,20 +109,21 @@ def _finish(kb: Any, box: Toolbox, question: str, text: str, trace: list[TraceSt
         return Answer(question, cfg.refusal_text, (), 0.0, True, (), tuple(trace),
                       "the agent found no evidence in the knowledge base"), ""
     v = verify(kb, Draft(text, dict(box.blocks), "agent", dict(box.web)))
+    removed = list(dict.fromkeys(r.sentence for r in v.removed))  # a sentence may fail two checks
     trace.append(TraceStep("agent:answer", secs, {"step": step, "citations": len(v.citations),
-                                                  "web": len(v.web), "removed": [r.sentence for r in v.removed]}))
+                                                  "web": len(v.web), "removed": removed}))
     if not v.citations and not v.web:
         return None, ("你的回答里没有能被证据核实的句子（每句后面要写出支持它的段落编号 [n]，"
                       "且内容必须出自该段落）。请检索后重新回答，或回答「" + cfg.refusal_text + "」。")
     hits = {c.chunk_id: Hit(box.blocks[n], 1.0, "agent") for n in box.blocks
             for c in v.citations if c.chunk_id == box.blocks[n].id}
     kept = len(v.citations) + len(v.web)
-    conf = min(0.9, 0.5 + 0.4 * kept / (kept + len(v.removed)))
+    conf = min(0.9, 0.5 + 0.4 * kept / (kept + len(removed)))
     text = "\n".join(t for t in (v.text, v.web_text) if t)
-    reason = f"agent answer in {step} steps" + (f"; {len(v.removed)} unverified sentences removed"
-                                                  if v.removed else "")
+    reason = f"agent answer in {step} steps" + (f"; {len(removed)} unverified sentences removed"
+                                                  if removed else "")
     return Answer(question, text, v.citations, conf, not v.citations, tuple(hits.values()),
-                  tuple(trace), reason, web=v.web), ""
+                  tuple(trace), reason, removed=v.removed, web=v.web), ""
 
 
 def _fallback(trace: list[TraceStep], why: str) -> None:

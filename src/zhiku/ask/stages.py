@@ -302,7 +302,7 @@ def joined(run: Any, note: dict, table: Any, doc: Answer | None) -> Answer:
 def web(run: Any, note: dict, q: Query, ans: Answer) -> Answer:
     """A refusal of the documents with a labelled web part appended, when ``web_search``
     is on (documents first, web second); anything else as it is."""
-    if not (ans.refused and run.kb.config.web_search):
+    if not (ans.refused and run.kb.config.web_search) or ans.web:  # an agent may have searched it
         note.update({"searched": False})
         return ans
     from zhiku.agents.web import web_text
