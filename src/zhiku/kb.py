@@ -57,10 +57,10 @@ class ReembedReport:
     seconds: float = 0.0
 
 
-def _bar(total: int, desc: str, enabled: bool):
+def _bar(total: int, desc: str, enabled: bool, unit: str = "chunk"):
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=desc, unit="chunk", disable=not enabled, file=sys.stderr,
+    return tqdm(total=total, desc=desc, unit=unit, disable=not enabled, file=sys.stderr,
                 dynamic_ncols=True, smoothing=0.1)
 
 
@@ -209,6 +209,13 @@ class KnowledgeBase:
         if dense:
             t1 = time.perf_counter()
             rep.embedded = self.embed_missing(progress)
+            if self.config.routing and self.config.route_embedding:
+                with _bar(1, "routing summaries", progress, unit="step") as bar:
+                    try:  # embedded now (and cached), not by the first ask
+                        self.router().summary_vectors()
+                    except ZhikuError:
+                        pass  # a bad rules file: the first ask says so
+                    bar.update()
             rep.embed_seconds = time.perf_counter() - t1
         rep.seconds = time.perf_counter() - t0
         return rep
@@ -216,13 +223,20 @@ class KnowledgeBase:
     def _commit(self, batch: list, roots: dict[str, str], final: bool) -> None:
         """Write one batch of documents as one published transaction.
 
-        The keyword index is rebuilt when the batch replaces stored documents (so they
-        never vanish from search) and at the end; new documents in earlier batches
-        become keyword-searchable with the final batch."""
-        with self.store.transaction():
-            replaced = self.store.add(batch, roots) if batch else False
-            if replaced or final:
-                self.store.build_indexes()
+        New rows are searched (exactly) as soon as they are published; the last batch
+        brings the keyword, scalar and vector indexes up to date, once per ingest."""
+        with self.store.transaction(partial=not final):
+            if batch:
+                self.store.add(batch, roots)
+            if final:
+                self.index()
+
+    def index(self, progress: bool = False) -> None:
+        """Bring the store's indexes up to date (call inside a transaction): keyword and
+        scalar indexes, and the vector index once there are enough vectors."""
+        with _bar(1, "indexing", progress, unit="step") as bar:
+            self.store.build_indexes()
+            bar.update()
 
     def _prune(self, paths: Iterable[str | Path], present: set[tuple[str, str]]) -> int:
         folders = {str(Path(p).resolve()) for p in paths if Path(p).is_dir()}
@@ -296,6 +310,9 @@ class KnowledgeBase:
                         self.store.add_vectors(part, vecs)
         finally:
             cache.close()
+        if not table:
+            with self.store.transaction():
+                self.index(progress)
         return len(chunks)
 
     def embed_chunks(self, chunks: list[Chunk], progress: bool = True) -> int:
@@ -347,6 +364,8 @@ class KnowledgeBase:
         rep.embedded = self._embed(todo, progress, emb=emb, table=table) if todo else 0
         self._embedders[emb.name] = emb
         self.store.switch_vectors(table, emb.name, emb.version, emb.dim)
+        with self.store.transaction():
+            self.index(progress)
         self.config = config
         self._embedders[""] = emb
         rep.switched = True

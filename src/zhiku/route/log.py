@@ -3,9 +3,13 @@ migrations), listed and filtered by ``zhiku routes`` so misroutes can be reviewe
 
 from __future__ import annotations
 
+import atexit
 import datetime as dt
 import json
+import queue
 import sqlite3
+import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -44,23 +48,62 @@ def _now() -> str:
 
 
 def record(cfg: Any, question: str, route: Route, seconds: float) -> None:
-    """Append one route to the log.
+    """Append one route to the log, off the ask path: the row is queued and a background
+    thread writes it (flushed before the process exits and before routes are listed).
 
-    Raises:
-        ZhikuError: the log cannot be opened or written.
+    Args:
+        cfg: the Config (``home`` names the log file).
+        question: the question asked.
+        route: the router's decision.
+        seconds: how long routing took.
     """
-    db = _connect(log_path(cfg))
+    row = (_now(), question, route.tier, json.dumps(list(route.subindexes), ensure_ascii=False),
+           json.dumps(route.to_dict()["chapters"], ensure_ascii=False), route.qtype,
+           route.confidence, route.reason, route.rule,
+           json.dumps(route.scores, ensure_ascii=False, default=str), seconds)
+    _writer().put((log_path(cfg), row))
+
+
+def flush() -> None:
+    """Wait until every queued route is written."""
+    if _queue is not None:
+        _queue.join()
+
+
+_queue: queue.Queue | None = None
+_qlock = threading.Lock()
+
+
+def _writer() -> queue.Queue:
+    global _queue
+    with _qlock:
+        if _queue is None:
+            _queue = queue.Queue()
+            threading.Thread(target=_drain, args=(_queue,), name="route-log", daemon=True).start()
+            atexit.register(flush)
+        return _queue
+
+
+def _drain(q: queue.Queue) -> None:
+    while True:
+        path, row = q.get()
+        try:
+            _write(path, row)
+        except ZhikuError as e:  # a broken log must never break an ask
+            print(f"zhiku: {e}", file=sys.stderr)
+        finally:
+            q.task_done()
+
+
+def _write(path: Path, row: tuple) -> None:
+    db = _connect(path)
     try:
         with db:
             db.execute(
                 "INSERT INTO routes (ts, question, tier, subindexes, chapters, qtype, confidence, "
-                "reason, rule, scores, seconds) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (_now(), question, route.tier, json.dumps(list(route.subindexes), ensure_ascii=False),
-                 json.dumps(route.to_dict()["chapters"], ensure_ascii=False), route.qtype,
-                 route.confidence, route.reason, route.rule,
-                 json.dumps(route.scores, ensure_ascii=False, default=str), seconds))
+                "reason, rule, scores, seconds) VALUES (?,?,?,?,?,?,?,?,?,?,?)", row)
     except sqlite3.Error as e:
-        raise ZhikuError(f"cannot write the routing log {log_path(cfg)}: {e}") from e
+        raise ZhikuError(f"cannot write the routing log {path}: {e}") from e
     finally:
         db.close()
 
@@ -81,6 +124,7 @@ def list_routes(cfg: Any, subindex: str | None = None, tier: str | None = None,
     Returns:
         One dict per route (JSON fields decoded).
     """
+    flush()
     path = log_path(cfg)
     if not path.is_file():
         return []
