@@ -71,7 +71,7 @@ def scale_point(laws: Path, n: int, runs: int) -> dict:
     """Build a store of about ``n`` chunks and time queries; run in a child process."""
     from zhiku.config import load_config
     from zhiku.kb import KnowledgeBase
-    from zhiku.pipeline import Mode, ask, retrieve
+    from zhiku.ask import Mode, Query, ask, retrieve
 
     docs = _laws_docs(laws)
     tmp = Path(tempfile.mkdtemp(prefix="zhiku-speed-"))
@@ -99,7 +99,7 @@ def scale_point(laws: Path, n: int, runs: int) -> dict:
             kb.index()
         vindex_s = time.perf_counter() - t1
         load0 = os.getloadavg()[0]
-        ask(kb, QUESTIONS[0], Mode.HYBRID)  # loads the model, drafts and embeds the routing summaries
+        ask(kb, Query(QUESTIONS[0], use_cache=False))  # loads the model, drafts and embeds the routing summaries
         out = {"n": kb.store.count()["chunks"], "ingest_s": ingest_s, "vectors_s": vec_s,
                "vindex_s": vindex_s, "disk_mb": _du(tmp / "h") / 1e6, **floors(kb, runs)}
         timings: dict[str, list[list[float]]] = {"bm25": [], "hybrid": [], "routed": [], "ask": []}
@@ -107,7 +107,7 @@ def scale_point(laws: Path, n: int, runs: int) -> dict:
             for name, fn in (("bm25", lambda q: retrieve(kb, q, Mode.BM25, route=False)),
                              ("hybrid", lambda q: retrieve(kb, q, Mode.HYBRID, route=False)),
                              ("routed", lambda q: retrieve(kb, q, Mode.HYBRID, route=True)),
-                             ("ask", lambda q: ask(kb, q, Mode.HYBRID))):
+                             ("ask", lambda q: ask(kb, Query(q, use_cache=False)))):
                 lat = []
                 for q in QUESTIONS:
                     s = time.perf_counter()

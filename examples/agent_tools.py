@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import sys
 
-from zhiku.agents.roles import Draft, VerifierRole
+from zhiku.answer.respond import Draft, verify
 from zhiku.agents.tools import TOOLS, Toolbox, ToolError, tool_specs
 from zhiku.config import load_config
 from zhiku.errors import ZhikuError
@@ -63,11 +63,11 @@ def run_agent(box: Toolbox, question: str) -> None:
                          "raise agent_steps or try a stronger model") from None
     text = str(result.final_output)
     print(text)
-    v = VerifierRole(box.kb).run(Draft(question, text, dict(box.blocks), dict(box.web)))
+    v = verify(box.kb, Draft(text, dict(box.blocks), "agent", dict(box.web)))
     for c in v.citations:
         print(f"  [{c.marker}] {c.title} {' › '.join(c.section_path)} {c.article or ''}")
     for s in v.removed:
-        print(f"  unverified, not supported by its cited block: {s}")
+        print(f"  unverified, not supported by its cited block: {s.sentence}")
 
 
 def run_each_tool(box: Toolbox, question: str) -> None:

@@ -10,7 +10,8 @@ import pytest
 from zhiku.eval.dataset import load_set
 from zhiku.eval.report import format_table, summarise
 from zhiku.eval.runner import run_eval
-from zhiku.pipeline import Mode, ask, retrieve
+from zhiku.ask.search import Mode, retrieve
+from tests.asking import ask
 
 pytestmark = pytest.mark.integration
 

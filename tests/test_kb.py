@@ -9,7 +9,8 @@ import pytest
 from zhiku.config import load_config
 from zhiku.errors import ZhikuError
 from zhiku.kb import KnowledgeBase
-from zhiku.pipeline import Mode, ask, retrieve
+from zhiku.ask.search import Mode, retrieve
+from tests.asking import ask
 
 pytestmark = pytest.mark.integration
 

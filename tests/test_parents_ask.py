@@ -8,7 +8,8 @@ import pytest
 
 from zhiku.config import load_config
 from zhiku.kb import KnowledgeBase
-from zhiku.pipeline import Mode, ask
+from zhiku.ask.search import Mode
+from tests.asking import ask
 
 pytestmark = pytest.mark.integration
 

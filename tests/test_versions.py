@@ -19,7 +19,8 @@ from zhiku.index.doctor import check
 from zhiku.index.store import Scope
 from zhiku.index.versions import link
 from zhiku.kb import KnowledgeBase
-from zhiku.pipeline import Mode, ask, retrieve
+from zhiku.ask.search import Mode, retrieve
+from tests.asking import ask
 
 pytestmark = pytest.mark.integration
 DATA = Path(__file__).parent / "data"

@@ -53,44 +53,38 @@ def _print_answer(ans, as_json: bool, session: str | None = None) -> None:
     _print_details(ans)
 
 
-def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
-    from zhiku.agents.agent import run_agent
-    from zhiku.agents.orchestrator import Orchestrator
-    from zhiku.llm import client_for
-    from zhiku.pipeline import Mode, ask, ask_stream
+def _query(kb, a: argparse.Namespace, question: str, history: tuple = ()):
+    """The Query of ``zhiku ask``/``chat`` from its options."""
+    from zhiku.ask import Mode, Query
 
-    mode = Mode.from_str(a.mode)
+    return Query(question, history, _scope(kb, a), Mode.from_str(a.mode), getattr(a, "qtype", None),
+                 False if getattr(a, "no_cache", False) else None, agent=getattr(a, "agent", False),
+                 stream=not getattr(a, "no_stream", False))
+
+
+def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.ask import ask, ask_stream
+    from zhiku.llm import client_for
+
     if a.no_route:
         cfg = cfg.model_copy(update={"routing": False})
     kb = _open(cfg)
-    scope = _scope(kb, a)
-    if a.agent:
-        _print_answer(run_agent(kb, a.question, scope), a.json)
+    q = _query(kb, a, a.question)
+    if a.json or a.no_stream or client_for(cfg, "answerer") is None:
+        _print_answer(ask(kb, q), a.json)
         return 0
-    streaming = not a.json and not a.no_stream and client_for(cfg, "answerer") is not None
-    if streaming:  # live tokens from the LLM answerer: the single streamed path
-        print(f"问：{a.question}")
-        print("答：", end="", flush=True)
-        ans, shown = None, []
-        for ev in ask_stream(kb, a.question, mode, scope=scope, qtype=a.qtype):
-            if ev.type == "delta":
-                print(ev.text, end="", flush=True)
-                shown.append(ev.text)
-            ans = ev.answer or ans
-        print()
-        if ans.text != "".join(shown):  # streamed text is provisional; this is what was verified
-            print(f"核验后的答案：{ans.text}")
-        _print_details(ans)
-        return 0
-    if a.qtype:
-        ans = ask(kb, a.question, mode, scope=scope, qtype=a.qtype)
-    else:
-        orch = Orchestrator(kb)
-        try:
-            ans = orch.ask(a.question, scope, mode, use_cache=False if a.no_cache else None)
-        finally:
-            orch.close()
-    _print_answer(ans, a.json)
+    print(f"问：{a.question}")  # live tokens from the LLM answerer
+    print("答：", end="", flush=True)
+    ans, shown = None, []
+    for ev in ask_stream(kb, q):
+        if ev.type == "delta":
+            print(ev.text, end="", flush=True)
+            shown.append(ev.text)
+        ans = ev.answer or ans
+    print()
+    if ans.text != "".join(shown):  # streamed text is provisional; this is what was verified
+        print(f"核验后的答案：{ans.text}")
+    _print_details(ans)
     return 0
 
 
@@ -114,15 +108,21 @@ def _print_details(ans) -> None:
 
 
 def cmd_chat(cfg: Config, a: argparse.Namespace) -> int:
-    from zhiku.agents.orchestrator import Orchestrator
-    from zhiku.pipeline import Mode
+    from zhiku.ask import ask
+    from zhiku.ask.sessions import Sessions, check_session_id, history_for
 
     kb = _open(cfg)
-    orch = Orchestrator(kb)
-    sid, mode = a.session, Mode.from_str(a.mode)
+    sessions, sid = Sessions(cfg.sessions_path), a.session
+    if sid:
+        check_session_id(sid)
+
+    def turn(question: str):
+        ans = ask(kb, _query(kb, a, question, history_for(sessions, sid, cfg.history_turns)))
+        return sessions.add_turn(sid, question.strip(), ans.to_dict()), ans
+
     try:
         if a.question:
-            sid, ans = orch.chat(a.question, sid, mode=mode)
+            sid, ans = turn(a.question)
             _print_answer(ans, a.json, sid)
             if not a.json:
                 print(f"（会话 {sid}；继续：zhiku chat --session {sid} \"…\"）")
@@ -131,17 +131,17 @@ def cmd_chat(cfg: Config, a: argparse.Namespace) -> int:
         for line in sys.stdin:
             if not line.strip():
                 break
-            sid, ans = orch.chat(line, sid, mode=mode)
+            sid, ans = turn(line)
             _print_answer(ans, a.json, sid)
         if sid:
             print(f"（会话 {sid}）", file=sys.stderr)
         return 0
     finally:
-        orch.close()
+        sessions.close()
 
 
 def cmd_cache(cfg: Config, a: argparse.Namespace) -> int:
-    from zhiku.agents.cache import AnswerCache
+    from zhiku.ask.cache import AnswerCache
 
     cache = AnswerCache(_kb(cfg))
     try:
@@ -156,6 +156,8 @@ def _scope(kb, a: argparse.Namespace):
     from zhiku.index.store import Scope, check_versions
 
     doc_ids: tuple[str, ...] = ()
+    a = argparse.Namespace(**{"doc": None, "section": None, "version": None, "as_of": None,
+                              "all_versions": False, **vars(a)})
     if a.doc:
         docs = [d for d in kb.store.documents() if a.doc in {d.path, *d.aliases}]
         if not docs:

@@ -7,7 +7,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from zhiku.errors import ZhikuError
@@ -39,7 +39,8 @@ class Config(BaseSettings):
     fusion: str = Field(default="rrf", description="rrf or weighted")
     rrf_k: int = Field(default=60, ge=1, description="RRF constant (Cormack et al. 2009)")
     alpha: float = Field(default=0.5, ge=0.0, le=1.0, description="dense weight in weighted fusion")
-    top_k: int = Field(default=5, ge=1, description="passages used for the answer")
+    answer_chunks: int = Field(default=5, ge=1, description="passages the answer is composed from "
+                               "(read from top_k too, its old name)")
     candidates: int = Field(default=50, ge=1, description="hits fetched per retriever before fusion")
     ingest_batch: int = Field(default=2000, ge=1, description="chunks per published write")
     vector_index: str = Field(default="ivf_hnsw_sq", description="flat, ivf_hnsw_sq, ivf_sq or ivf_pq")
@@ -60,10 +61,11 @@ class Config(BaseSettings):
     refusal_text: str = Field(default=DEFAULT_REFUSAL)
     low_confidence: float = Field(default=0.6, ge=0.0, le=1.0,
                                   description="answers below this are marked low confidence")
-    reranker: str = Field(default="none", description="none, dense, cross-encoder or llm")
+    reranker: str = Field(default="none", description="none or a registered reranker: dense, "
+                          "cross-encoder, llm, or a plugin's")
     rerank_model: str = Field(default="", description="cross-encoder model directory or id")
     rerank_keep: float = Field(default=1.5, ge=1.0, le=3.0,
-                               description="keep this many times top_k chunks after reranking")
+                               description="keep this many times answer_chunks chunks after reranking")
     rerank_thresholds: dict[str, float] = Field(
         default_factory=dict,
         description="minimum rerank score per sub-index (top folder); '*' for the rest")
@@ -100,7 +102,8 @@ class Config(BaseSettings):
     agent_steps: int = Field(default=8, ge=1, description="most tool-calling turns of `ask --agent`")
     web_search: bool = Field(default=False, description="search the web when the knowledge base "
                              "has no sufficient evidence (off by default)")
-    web_provider: str = Field(default="searxng", description="searxng or tavily")
+    web_provider: str = Field(default="searxng", description="a registered web provider: searxng, "
+                              "tavily, or a plugin's")
     web_url: str = Field(default="", description="search endpoint, e.g. http://127.0.0.1:8888/search")
     web_api_key_env: str = Field(default="TAVILY_API_KEY", description="env var of the web search key")
     web_results: int = Field(default=5, ge=1, le=20, description="web results used as evidence")
@@ -148,7 +151,16 @@ class Config(BaseSettings):
     qtypes: dict[str, dict[str, Any]] = Field(
         default_factory=dict,
         description="retrieval parameters per question type (fact, process, comparison, "
-                    "synthesis): top_k, alpha, answer_chunks")
+                    "synthesis): candidates, alpha, answer_chunks")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_names(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "top_k" in data:  # answer_chunks was called top_k
+            data = dict(data)
+            old = data.pop("top_k")
+            data.setdefault("answer_chunks", old)
+        return data
 
     @field_validator("subindexes")
     @classmethod
@@ -183,9 +195,9 @@ class Config(BaseSettings):
     @field_validator("web_provider")
     @classmethod
     def _check_web(cls, v: str) -> str:
-        from zhiku.agents.web import WebProvider
+        from zhiku.agents.web import web_providers
 
-        return WebProvider.from_str(v).value
+        return web_providers.check(v)
 
     @field_validator("verify_action")
     @classmethod
@@ -197,9 +209,9 @@ class Config(BaseSettings):
     @field_validator("reranker")
     @classmethod
     def _check_reranker(cls, v: str) -> str:
-        from zhiku.rerank import RerankMode
+        from zhiku.rerank import NONE, registered
 
-        return RerankMode.from_str(v).value
+        return registered().check(v, (NONE,))
 
     @field_validator("llm_roles")
     @classmethod

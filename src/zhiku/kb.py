@@ -90,6 +90,7 @@ class KnowledgeBase:
         self._n_chunks: int | None = None
         self._titles: TitleIndex | None = None
         self._router: Any = None
+        self._build = threading.RLock()  # guards the per-generation state above
 
     def _embedder_identity(self) -> tuple[str, int | None, str]:
         """Name, dim and version of the configured embedder, loading or probing it only
@@ -387,9 +388,10 @@ class KnowledgeBase:
 
     def titles(self) -> TitleIndex:
         """Index of document titles for resolving named laws (rebuilt after ingest)."""
-        if self._titles is None:
-            self._titles = TitleIndex(self.store.documents())
-        return self._titles
+        with self._build:  # built once per generation, however many asks arrive at once
+            if self._titles is None:
+                self._titles = TitleIndex(self.store.documents())
+            return self._titles
 
     def router(self):
         """The sub-index router of this knowledge base (rebuilt after ingest).
@@ -397,11 +399,12 @@ class KnowledgeBase:
         Raises:
             ZhikuError: the routing rules file is invalid.
         """
-        if self._router is None:
-            from zhiku.route.router import Router
+        with self._build:
+            if self._router is None:
+                from zhiku.route.router import Router
 
-            self._router = Router(self)
-        return self._router
+                self._router = Router(self)
+            return self._router
 
     def has_vectors(self) -> bool:
         """Whether any chunk has a vector (dense search is possible)."""

@@ -37,6 +37,24 @@ class Registry(Generic[T]):
         """Registered names, sorted."""
         return sorted(self._factories)
 
+    def check(self, name: str, extra: tuple[str, ...] = ()) -> str:
+        """``name`` as registered (case and surrounding space folded), for config validators:
+        a backend a plugin registered is as valid as a built-in.
+
+        Args:
+            name: the configured name.
+            extra: names valid besides the registered ones (e.g. ``none``).
+
+        Raises:
+            ValueError: no backend has that name; the message lists the valid ones.
+        """
+        valid = [*extra, *self.names()]
+        folded = name.strip().lower()
+        for n in valid:
+            if n.lower() == folded:
+                return n
+        raise ValueError(f"unknown {self.kind} {name!r}; choose one of: {', '.join(valid) or '(none)'}")
+
     def create(self, name: str, *args: Any, **kwargs: Any) -> T:
         """Build the backend registered as ``name``.
 

@@ -9,7 +9,7 @@ import pytest
 
 from tests.agents.websrv import fake_search
 from tests.llmserver import Reply, fake_llm
-from zhiku.agents.agent import run_agent
+from tests.asking import ask
 from zhiku.agents.tools import Toolbox, ToolError, tool_specs
 from zhiku.agents.web import WEB_NOTE
 from zhiku.errors import ZhikuError
@@ -36,7 +36,7 @@ def test_tool_loop_with_a_tool_error_ends_in_a_verified_answer(kb_with):
               "试用期最长可以约定两年[1]。同一用人单位与同一劳动者只能约定一次试用期[7]。"),
     ]
     with fake_llm(script) as srv:
-        ans = run_agent(kb_with(llm_roles=_agent(srv)), "试用期最长多久？")
+        ans = ask(kb_with(llm_roles=_agent(srv)), "试用期最长多久？", agent=True)
         sent = srv.requests
     calls = _tools(ans)
     assert [c["tool"] for c in calls] == ["list_chapters", "read_section", "search_knowledge", "search_knowledge"]
@@ -58,18 +58,18 @@ def test_tool_loop_with_a_tool_error_ends_in_a_verified_answer(kb_with):
 def test_uncited_answer_is_sent_back_then_step_limit_falls_back(kb_with):
     script = [Reply(None, [("search_knowledge", {"query": "离婚冷静期"})]), Reply("离婚冷静期是三十日。")]
     with fake_llm(script) as srv:
-        ans = run_agent(kb_with(llm_roles=_agent(srv), agent_steps=3), "离婚冷静期多长？")
+        ans = ask(kb_with(llm_roles=_agent(srv), agent_steps=3), "离婚冷静期多长？", agent=True)
         assert "没有能被证据核实的句子" in srv.requests[2]["messages"][-1]["content"]
         assert len(srv.requests) == 3
     fb = next(t.detail for t in ans.trace if t.stage == "agent:fallback")
-    assert fb == {"why": "step limit of 3 reached", "fallback": "orchestrated answer"}
-    assert ans.reason.startswith("step limit of 3 reached")
-    assert not ans.refused and "婚姻家庭编" in ans.citations[0].doc_path  # the orchestrated answer
+    assert fb == {"why": "step limit of 3 reached", "fallback": "the ask's own stages"}
+    assert next(t.detail for t in ans.trace if t.stage == "agent") == {"answered": False}
+    assert not ans.refused and "婚姻家庭编" in ans.citations[0].doc_path  # the ask's own answer
 
 
 def test_endless_tool_calls_stop_at_the_step_limit(kb_with):
     with fake_llm([Reply(None, [("search_knowledge", {"query": "试用期"})])]) as srv:
-        ans = run_agent(kb_with(llm_roles=_agent(srv), agent_steps=4), "试用期最长多久？")
+        ans = ask(kb_with(llm_roles=_agent(srv), agent_steps=4), "试用期最长多久？", agent=True)
         assert len(srv.requests) == 4
     assert len(_tools(ans)) == 4 and any(t.stage == "agent:fallback" for t in ans.trace)
     assert ans.citations  # still a cited answer
@@ -83,7 +83,7 @@ def test_web_search_tool_only_after_the_documents_and_labelled(kb_with):
               Reply("华为 Mate 60 首发售价为 5499 元起[W1]。")]
     with fake_search() as web, fake_llm(script) as srv:
         k = kb_with(llm_roles=_agent(srv), web_search=True, web_url=web.url)
-        ans = run_agent(k, q)
+        ans = ask(k, q, agent=True)
         assert "web_search" in {t["function"]["name"] for t in srv.requests[0]["tools"]}
         assert web.queries == [(q, "GET")]  # the first web_search was refused
     calls = _tools(ans)
@@ -105,4 +105,4 @@ def test_tools_refuse_web_when_off_and_agent_needs_a_model(kb_with):
     assert specs["search_knowledge"]["parameters"]["required"] == ["query"]
     assert "[n]" in specs["search_knowledge"]["description"]
     with pytest.raises(ZhikuError, match="ask --agent needs a chat model"):
-        run_agent(k, "试用期最长多久？")
+        ask(k, "试用期最长多久？", agent=True)

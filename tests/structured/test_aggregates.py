@@ -13,7 +13,7 @@ import pytest
 
 from tests.structured.conftest import DATA, ERP_ROWS, make_erp, sources
 from tests.structured.test_structured_ask import P, keys, structured_step
-from zhiku.pipeline import ask
+from tests.asking import ask
 from zhiku.structured.conditions import fmt
 
 pytestmark = pytest.mark.integration

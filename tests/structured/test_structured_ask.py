@@ -12,7 +12,7 @@ import sqlite3
 import pytest
 
 from tests.structured.conftest import DATA, ERP_ROWS
-from zhiku.pipeline import ask
+from tests.asking import ask
 
 pytestmark = pytest.mark.integration
 

@@ -14,7 +14,7 @@ from tests.structured.conftest import make_erp, sources
 from tests.structured.test_structured_ask import P
 from zhiku.config import load_config
 from zhiku.kb import KnowledgeBase
-from zhiku.pipeline import ask
+from tests.asking import ask
 
 pytestmark = pytest.mark.integration
 

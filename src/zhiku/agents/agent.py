@@ -1,18 +1,17 @@
-"""Tool-calling mode (``zhiku ask --agent``): an LLM drives the knowledge-base tools with
-OpenAI tool calling, within a step limit, and must finish with an answer whose every
-sentence cites evidence it was shown and passes verification."""
+"""Tool-calling mode of the ask (``Query(agent=True)``, ``zhiku ask --agent``): an LLM
+drives the knowledge-base tools with OpenAI tool calling, within a step limit, and must
+finish with an answer whose every sentence cites evidence it was shown and passes the
+one verification; when it cannot, the ask goes on without it."""
 
 from __future__ import annotations
 
 import json
 import time
-from dataclasses import replace
 from typing import Any
 
-from zhiku.agents.roles import Draft, VerifierRole
-from zhiku.agents.tools import Toolbox, ToolError, tool_specs
+from zhiku.agents.tools import Toolbox, tool_specs
+from zhiku.answer.respond import Draft, verify
 from zhiku.errors import ZhikuError
-from zhiku.index.store import Scope
 from zhiku.llm import LLMError, client_for
 from zhiku.types import Answer, Hit, TraceStep
 
@@ -38,34 +37,31 @@ def _assistant(msg: Any) -> dict[str, Any]:
                            for c in _tool_calls(msg)]}
 
 
-def run_agent(kb: Any, question: str, scope: Scope = Scope()) -> Answer:
+def run_agent(kb: Any, question: str, trace: list[TraceStep]) -> Answer | None:
     """Answer ``question`` by letting the ``agent`` model call the tools.
 
-    Every tool call is a trace step (tool, arguments, error). A final answer is checked
-    by the verifier role; when nothing in it can be verified the model is told why and
-    may try again. When the step limit is reached or the model fails, the orchestrated
-    answer is returned instead and the trace says why.
+    Every tool call is a trace step (tool, arguments, error). A final answer is verified;
+    when nothing in it can be verified the model is told why and may try again. When the
+    step limit is reached or the model fails, an ``agent:fallback`` step says why and
+    None is returned: the ask then answers by its own stages.
 
     Args:
         kb: the knowledge base.
-        question: the question.
-        scope: passed to the fallback ask (tools search the whole knowledge base).
+        question: the (validated) question.
+        trace: receives the agent's steps.
 
     Returns:
-        The verified answer.
+        The verified answer, or None.
 
     Raises:
-        ZhikuError: the question is empty or no model is configured for the agent role.
+        ZhikuError: no model is configured for the agent role.
     """
     cfg = kb.config
-    question = question.strip()
-    if not question:
-        raise ZhikuError("the question is empty; ask something, e.g. zhiku ask --agent \"试用期最长多久\"")
     client = client_for(cfg, "agent")
     if client is None:
         raise ZhikuError("ask --agent needs a chat model: set llm_model (or [llm_roles.agent] model) "
                          "and llm_base_url in the config")
-    box, trace = Toolbox(kb), []
+    box = Toolbox(kb)
     msgs: list[dict[str, Any]] = [
         {"role": "system", "content": SYSTEM.format(refusal=cfg.refusal_text,
                                                     web=WEB_HINT if cfg.web_search else "")},
@@ -76,7 +72,7 @@ def run_agent(kb: Any, question: str, scope: Scope = Scope()) -> Answer:
         try:
             msg = client.tool_call(msgs, tools)
         except LLMError as e:
-            return _fallback(kb, question, scope, trace, f"the agent model failed: {e}")
+            return _fallback(trace, f"the agent model failed: {e}")
         calls = _tool_calls(msg)
         if calls:
             msgs.append(_assistant(msg))
@@ -89,7 +85,7 @@ def run_agent(kb: Any, question: str, scope: Scope = Scope()) -> Answer:
         if ans is not None:
             return ans
         msgs += [{"role": "assistant", "content": text}, {"role": "user", "content": why}]
-    return _fallback(kb, question, scope, trace, f"step limit of {cfg.agent_steps} reached")
+    return _fallback(trace, f"step limit of {cfg.agent_steps} reached")
 
 
 def _run(box: Toolbox, name: str, arguments: str, step: int, trace: list[TraceStep]) -> str:
@@ -112,9 +108,9 @@ def _finish(kb: Any, box: Toolbox, question: str, text: str, trace: list[TraceSt
         trace.append(TraceStep("agent:answer", secs, {"step": step, "refused": True}))
         return Answer(question, cfg.refusal_text, (), 0.0, True, (), tuple(trace),
                       "the agent found no evidence in the knowledge base"), ""
-    v = VerifierRole(kb).run(Draft(question, text, dict(box.blocks), dict(box.web)))
+    v = verify(kb, Draft(text, dict(box.blocks), "agent", dict(box.web)))
     trace.append(TraceStep("agent:answer", secs, {"step": step, "citations": len(v.citations),
-                                                  "web": len(v.web), "removed": list(v.removed)}))
+                                                  "web": len(v.web), "removed": [r.sentence for r in v.removed]}))
     if not v.citations and not v.web:
         return None, ("你的回答里没有能被证据核实的句子（每句后面要写出支持它的段落编号 [n]，"
                       "且内容必须出自该段落）。请检索后重新回答，或回答「" + cfg.refusal_text + "」。")
@@ -129,13 +125,5 @@ def _finish(kb: Any, box: Toolbox, question: str, text: str, trace: list[TraceSt
                   tuple(trace), reason, web=v.web), ""
 
 
-def _fallback(kb: Any, question: str, scope: Scope, trace: list[TraceStep], why: str) -> Answer:
-    from zhiku.agents.orchestrator import Orchestrator
-
-    trace.append(TraceStep("agent:fallback", 0.0, {"why": why, "fallback": "orchestrated answer"}))
-    orch = Orchestrator(kb)
-    try:
-        ans = orch.ask(question, scope, use_cache=False)
-    finally:
-        orch.close()
-    return replace(ans, trace=tuple(trace) + ans.trace, reason=f"{why}; {ans.reason}")
+def _fallback(trace: list[TraceStep], why: str) -> None:
+    trace.append(TraceStep("agent:fallback", 0.0, {"why": why, "fallback": "the ask's own stages"}))

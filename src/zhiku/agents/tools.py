@@ -1,6 +1,6 @@
-"""The knowledge-base tools an agent calls (list_chapters, read_section, search_knowledge,
-web_search): JSON-schema'd arguments, agent-oriented descriptions, and numbered evidence
-blocks the agent's final answer must cite."""
+"""The one knowledge-base tool set (list_chapters, read_section, search_knowledge,
+web_search): JSON-schema'd arguments and what each tool finds, wrapped by the agent mode
+and the Agents SDK adapter (numbered evidence blocks to cite) and by the MCP server (JSON)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,9 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from zhiku.errors import ZhikuError
-from zhiku.index.store import DocRecord, Scope
-from zhiku.pipeline import Mode, retrieve
-from zhiku.server.service import NotFound, find_document, live_documents
-from zhiku.types import Chunk, WebSource
+from zhiku.index.store import DocRecord
+from zhiku.library import NotFound, find_document, live_documents, make_scope, search, section_chunks
+from zhiku.types import Chunk, Hit, WebSource
 
 MAX_READ = 3000  # characters of a section returned at once
 
@@ -34,7 +33,8 @@ class ReadSection(BaseModel):
     """Read one chapter/section of a document in full, as numbered evidence blocks."""
 
     document: str = Field(description="a document title (e.g. 劳动合同法) or doc_id")
-    section_id: str = Field(description="a section id from list_chapters, e.g. 2 or 3.1")
+    section_id: str = Field("", description="a section id from list_chapters, e.g. 2 or 3.1; "
+                                            "empty for the whole document")
 
 
 class SearchKnowledge(BaseModel):
@@ -42,7 +42,8 @@ class SearchKnowledge(BaseModel):
 
     query: str = Field(description="a question or keywords in the documents' language")
     document: str | None = Field(None, description="optional: only this document (title or doc_id)")
-    k: int = Field(5, ge=1, le=10, description="how many passages")
+    subindex: str | None = Field(None, description="optional: only this sub-index (top folder)")
+    k: int = Field(5, ge=1, le=20, description="how many passages")
 
 
 class WebSearch(BaseModel):
@@ -109,10 +110,7 @@ class Toolbox:
         return getattr(self, name)(args)
 
     def _doc(self, ref: str) -> DocRecord:
-        try:
-            return find_document(self.kb, ref)
-        except NotFound:
-            raise ToolError(f"no document matches {ref!r}; call list_chapters without arguments") from None
+        return find(self.kb, ref)
 
     def _blocks(self, chunks: list[Chunk]) -> str:
         lines = []
@@ -138,12 +136,7 @@ class Toolbox:
 
     def read_section(self, a: ReadSection) -> str:
         """A section's chunks as numbered blocks."""
-        d = self._doc(a.document)
-        if not any(s.id == a.section_id for s in d.sections):
-            raise ToolError(f"{d.title} has no section {a.section_id!r}; call list_chapters "
-                            f"with document={d.title!r} for the ids")
-        chunks = self.kb.store.find(Scope(doc_ids=(d.doc_id,), section_id=a.section_id, versions="all"))
-        chunks = sorted((c for c in chunks if c.kind in ("article", "text", "table")), key=lambda c: c.start)
+        chunks = [c for c in read(self.kb, a) if c.kind in ("article", "text", "table")]
         out, size = [], 0
         for c in chunks:
             if size + len(c.text) > MAX_READ and out:
@@ -154,10 +147,8 @@ class Toolbox:
 
     def search_knowledge(self, a: SearchKnowledge) -> str:
         """Ranked passages as numbered blocks."""
-        scope = Scope(doc_ids=(self._doc(a.document).doc_id,)) if a.document else Scope()
         self.searched += 1
-        hits = retrieve(self.kb, a.query, Mode.HYBRID, scope).hits[: a.k]
-        return self._blocks([h.chunk for h in hits]) or "没有找到相关段落。"
+        return self._blocks([h.chunk for h in search_hits(self.kb, a)]) or "没有找到相关段落。"
 
     def web_search(self, a: WebSearch) -> str:
         """Web results as ``[Wn]`` blocks (only after the knowledge base was searched)."""
@@ -177,3 +168,42 @@ class Toolbox:
             self.web[key] = WebSource(key, s.title, s.url, s.snippet)
             lines.append(f"[{key}] {s.title} <{s.url}>（网络内容）\n{s.snippet}")
         return "\n\n".join(lines) or "网络搜索没有结果。"
+
+
+# -- what each tool finds (the agent's Toolbox and the MCP server render it) ---------------
+def find(kb: Any, ref: str) -> DocRecord:
+    """The document a tool names (title, stored path or doc_id).
+
+    Raises:
+        ToolError: no document matches.
+    """
+    try:
+        return find_document(kb, ref)
+    except NotFound:
+        raise ToolError(f"no document matches {ref!r}; call list_chapters without arguments") from None
+
+
+def search_hits(kb: Any, a: SearchKnowledge) -> list[Hit]:
+    """The search_knowledge tool: the top ``k`` passages inside the optional document
+    and sub-index.
+
+    Raises:
+        ZhikuError: an empty query, or no such document or sub-index.
+    """
+    doc = find(kb, a.document).doc_id if a.document else None
+    scope = make_scope(kb, doc, None, [a.subindex] if a.subindex else [])
+    return search(kb, a.query, a.k, scope)
+
+
+def read(kb: Any, a: ReadSection) -> list[Chunk]:
+    """The read_section tool: the section's chunks in body order (the whole document's
+    when ``section_id`` is empty).
+
+    Raises:
+        ToolError: no such document or section.
+    """
+    d = find(kb, a.document)
+    if a.section_id and not any(s.id == a.section_id for s in d.sections):
+        raise ToolError(f"{d.title} has no section {a.section_id!r}; call list_chapters "
+                        f"with document={d.title!r} for the ids")
+    return section_chunks(kb, d, a.section_id)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from zhiku.answer.respond import Draft, conflict_notes
+from zhiku.answer.respond import Verified, conflict_notes
 from zhiku.types import Answer, Hit, TraceStep
 
 
@@ -45,7 +45,7 @@ def refusal(kb: Any, question: str, terms: Sequence[str], considered: tuple[Hit,
                   searched=searched_summary(kb, terms, considered), generator=generator)
 
 
-def finish(kb: Any, question: str, terms: Sequence[str], draft: Draft, conf: float, why: str,
+def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: float, why: str,
            considered: tuple[Hit, ...], trace: Sequence[TraceStep], notes: Sequence[str]) -> Answer:
     """The final answer from a verified draft.
 
@@ -80,7 +80,7 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Draft, conf: flo
                   low_confidence=conf < cfg.low_confidence, generator=draft.generator)
 
 
-def _with(ans: Answer, draft: Draft) -> Answer:
+def _with(ans: Answer, draft: Verified) -> Answer:
     from dataclasses import replace
 
     return replace(ans, removed=draft.removed)

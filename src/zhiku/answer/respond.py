@@ -1,5 +1,5 @@
 """Draft an answer from the evidence (LLM when an answerer is configured, else the offline
-extractive composer), stream it, verify it, and attach citations and conflict flags."""
+extractive composer), then verify it and attach citations and conflict flags."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from zhiku.answer.extractive import compose, split_sentences
 from zhiku.answer.prompts import QType, answer_messages, judge_messages
 from zhiku.index.store import Scope
 from zhiku.llm import LLMError, client_for
-from zhiku.types import AskEvent, Citation, Conflict, Hit, Removal, TraceStep
+from zhiku.types import AskEvent, Chunk, Citation, Conflict, Hit, Removal, TraceStep, WebSource
 from zhiku.verify.check import Action, Judge, Verifier
 from zhiku.verify.citations import support as bigram_support
 from zhiku.verify.conflicts import find_conflicts
@@ -22,9 +22,32 @@ from zhiku.verify.support import SupportScorer
 _PIECES = re.compile(r"[^。！？\n]*[。！？\n]?")
 
 
-@dataclass
+def pieces(text: str) -> list[str]:
+    """``text`` cut into sentences (the deltas of a text that is not streamed)."""
+    return [p for p in _PIECES.findall(text) if p]
+
+
+_WEB_MARKED = re.compile(r"([^\[\]]+?)((?:\[W\d+\])+)")
+
+
+@dataclass(frozen=True)
 class Draft:
-    """The verified answer text and what went into it."""
+    """An answer as written, before verification: text with ``[n]`` markers (and ``[Wn]``
+    for web results), the evidence blocks the markers number, and who wrote it
+    (``llm``, ``extractive`` or ``agent``)."""
+
+    text: str
+    blocks: dict[int, Chunk]
+    generator: str = "extractive"
+    web: dict[str, WebSource] = field(default_factory=dict)
+    trace: tuple[TraceStep, ...] = ()
+
+
+@dataclass(frozen=True)
+class Verified:
+    """A draft after verification: unsupported sentences and unknown markers removed (or
+    flagged), markers renumbered, citations and conflicts attached; sentences citing web
+    results kept apart under the web label."""
 
     text: str
     citations: tuple[Citation, ...]
@@ -34,17 +57,18 @@ class Draft:
     refused: bool = False
     checked: int = 0
     kept: int = 0
-    trace: list[TraceStep] = field(default_factory=list)
+    trace: tuple[TraceStep, ...] = ()
+    web_text: str = ""
+    web: tuple[WebSource, ...] = ()
 
 
-def respond(kb: Any, question: str, terms: Sequence[str], evidence: Sequence[Hit], exact: bool,
-            qtype: QType | str = QType.FACT, stream: bool = True,
-            llm: bool = True) -> Generator[AskEvent, None, Draft]:
-    """Draft, verify and cite an answer; yields ``delta`` events, returns the :class:`Draft`.
+def draft(kb: Any, question: str, terms: Sequence[str], evidence: Sequence[Hit], exact: bool,
+          qtype: QType | str = QType.FACT, stream: bool = True,
+          llm: bool = True) -> Generator[AskEvent, None, Draft]:
+    """Write an answer from the evidence; yields ``delta`` events of an LLM's tokens as
+    they arrive (provisional text), returns the :class:`Draft`.
 
-    An LLM answerer streams its tokens as ``delta`` events while it writes (provisional
-    text); the offline composer's verified sentences are sent after verification. A
-    failing LLM (error status, broken stream) falls back to the extractive composer and
+    A failing LLM (error status, broken stream) falls back to the extractive composer and
     the trace says so.
 
     Args:
@@ -82,12 +106,7 @@ def respond(kb: Any, question: str, terms: Sequence[str], evidence: Sequence[Hit
         t0 = time.perf_counter()
         text = _extractive(terms, evidence, kb, exact)
         trace.append(TraceStep("compose", time.perf_counter() - t0, {"blocks": len(evidence)}))
-    draft = _verify(kb, text, blocks, generator, trace)
-    if generator == "extractive" or not stream:
-        for piece in _PIECES.findall(draft.text):
-            if piece:
-                yield AskEvent("delta", text=piece)
-    return draft
+    return Draft(text, blocks, generator, trace=tuple(trace))
 
 
 def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: bool) -> str:
@@ -98,24 +117,62 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
     return re.sub(r"\[(\d+)\]", lambda m: f"[{to_block.get(int(m.group(1)), int(m.group(1)))}]", text)
 
 
-def _verify(kb: Any, text: str, blocks: dict, generator: str, trace: list[TraceStep]) -> Draft:
+def verify(kb: Any, d: Draft) -> Verified:
+    """The one verification of every answer (LLM, extractive, agent): each ``[n]`` must
+    name a given block that supports its sentence (lexically, semantically in the
+    ambiguous zone, by the LLM judge when one is configured), clause numbers must exist;
+    a ``[Wn]`` sentence must be supported by that web result's snippet.
+
+    Args:
+        kb: the knowledge base.
+        d: the draft.
+
+    Returns:
+        The verified answer; ``refused`` when nothing verifiable is left or an LLM said
+        the evidence does not hold the answer. Its trace has the ``verify`` step.
+    """
     cfg = kb.config
     t0 = time.perf_counter()
     refusal = cfg.refusal_text
-    if generator == "llm" and refusal in text and "[" not in text:
-        trace.append(TraceStep("verify", time.perf_counter() - t0, {"refused_by": "llm"}))
-        return Draft(refusal, (), generator=generator, refused=True, trace=trace)
+    if d.generator != "extractive" and refusal in d.text and "[" not in d.text:
+        step = TraceStep("verify", time.perf_counter() - t0, {"refused_by": d.generator})
+        return Verified(refusal, (), generator=d.generator, refused=True, trace=(step,))
+    text, web_text, web, web_removed = _web_part(d)
     judge, judge_note = _judge(cfg)
-    v = Verifier(scorer_for(kb), lambda d, a: has_article(kb, d, a), Action.from_str(cfg.verify_action),
-                 judge, keep=(refusal,)).verify(text, blocks)
+    v = Verifier(scorer_for(kb), lambda doc, a: has_article(kb, doc, a), Action.from_str(cfg.verify_action),
+                 judge, keep=(refusal,)).verify(text, d.blocks)
+    blocks = d.blocks
     cites = [_citation(new, blocks[old], v.text) for new, old in sorted(v.blocks.items())]
     found = find_conflicts(blocks, set(v.blocks.values()), kb.words) if v.text else []
     conflicts = [_renumber(c, cites, blocks, v.blocks) for c in found]
-    detail = {"checked": v.checked, "kept": v.kept, "removed": [r.kind for r in v.removed],
-              "unsupported": sum(r.kind != "unknown_marker" for r in v.removed), **judge_note}
-    trace.append(TraceStep("verify", time.perf_counter() - t0, detail))
-    return Draft(v.text, tuple(cites), tuple(v.removed), tuple(conflicts), generator,
-                 refused=not v.text.strip() or not cites, checked=v.checked, kept=v.kept, trace=trace)
+    removed = tuple(v.removed) + web_removed
+    detail = {"checked": v.checked, "kept": v.kept, "removed": [r.kind for r in removed],
+              "unsupported": sum(r.kind != "unknown_marker" for r in removed), **judge_note}
+    step = TraceStep("verify", time.perf_counter() - t0, detail)
+    return Verified(v.text, tuple(cites), removed, tuple(conflicts), d.generator,
+                    refused=not v.text.strip() or not cites, checked=v.checked, kept=v.kept,
+                    trace=(step,), web_text=web_text, web=web)
+
+
+def _web_part(d: Draft) -> tuple[str, str, tuple[WebSource, ...], tuple[Removal, ...]]:
+    """The draft without its ``[Wn]`` sentences, the supported ones under the web label,
+    the web sources they cite, and the unsupported ones as removals."""
+    if not d.web:
+        return d.text, "", (), ()
+    from zhiku.agents.web import WEB_NOTE
+
+    lines, used, removed = [], {}, []
+    for m in _WEB_MARKED.finditer(d.text):
+        sent = m.group(1).strip().lstrip("。；，！？\n ")
+        keys = [k for k in re.findall(r"W\d+", m.group(2)) if k in d.web]
+        if sent and keys and max(bigram_support(sent, d.web[k].snippet) for k in keys) >= 0.6:
+            lines.append(f"{sent.rstrip('。；')}{''.join(f'[{k}]' for k in keys)}。")
+            used.update({k: d.web[k] for k in keys})
+        elif sent:
+            removed.append(Removal("unsupported", sent, (), "no web result supports it"))
+    rest = _WEB_MARKED.sub("", d.text)
+    web_text = WEB_NOTE + "\n" + "".join(lines) if lines else ""
+    return rest, web_text, tuple(used.values()), tuple(removed)
 
 
 def _judge(cfg: Any) -> tuple[Judge | None, dict]:

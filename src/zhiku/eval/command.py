@@ -75,8 +75,8 @@ def prepare(cfg: Config, corpus: str, items: list[EvalItem], gold_only: bool, de
 
 def run_eval_command(cfg: Config, a: argparse.Namespace) -> int:
     """Entry of ``zhiku eval``; prints one table per set and optionally writes JSON."""
+    from zhiku.ask import Mode, Query, ask
     from zhiku.index.store import Scope, check_versions
-    from zhiku.pipeline import Mode, ask
 
     check_versions(a.versions)
 
@@ -108,8 +108,8 @@ def run_eval_command(cfg: Config, a: argparse.Namespace) -> int:
                     continue
                 label = m.value + ("+route" if on and len(flags) > 1 else "")
                 searchers[label] = _searcher(kb, m, scope, structured, on, routes.setdefault(label, {}))
-        answer = ((lambda q: ask(kb, q, Mode.FULL if dense else Mode.BM25, scope))
-                  if Mode.FULL in modes else None)
+        full = Mode.FULL if dense else Mode.BM25  # the one ask, as `zhiku ask` runs it (no answer cache)
+        answer = (lambda q: ask(kb, Query(q, scope=scope, mode=full, use_cache=False))) if Mode.FULL in modes else None
         report = run_eval(its, searchers, answer=answer, aliases=aliases, progress=not a.quiet, name=name)
         print(f"\n## {name} ({len(its)} questions{', flat' if a.flat else ''})")
         print(format_table(summarise(report)))
@@ -128,9 +128,9 @@ def _structured_set(kb, name: str, items: list[EvalItem], scope) -> dict[str, An
     """Run a structured set (gold = row keys and/or a value) through ask() and print
     exact-set and value accuracy."""
     from zhiku.eval.structured import format_rows, run_structured, summary, to_json as rows_json
-    from zhiku.pipeline import Mode, ask
+    from zhiku.ask import Mode, Query, ask
 
-    results = run_structured(items, lambda q: ask(kb, q, Mode.BM25, scope))
+    results = run_structured(items, lambda q: ask(kb, Query(q, scope=scope, mode=Mode.BM25, use_cache=False)))
     print(f"\n## {name} ({len(items)} structured questions)")
     print(format_rows(summary(name, results)))
     for r in results:
@@ -143,7 +143,7 @@ def _structured_set(kb, name: str, items: list[EvalItem], scope) -> dict[str, An
 
 def _searcher(kb, mode, scope, structured: bool, route: bool, routes: dict[str, Route]):
     """A retrieval function for the runner that keeps each question's route."""
-    from zhiku.pipeline import retrieve
+    from zhiku.ask.search import retrieve
 
     def search(q: str):
         r = retrieve(kb, q, mode, scope, structured=structured, route=route)

@@ -19,7 +19,8 @@ class ModeResult:
 
     ``ranked`` is the top-k as ``(doc_path, article)``; ``relevance`` the matching 0/1
     per rank (each gold entry credited once, aliases applied when the run was made);
-    ``refused``/``answer``/``contains`` are ``None`` for retrieval-only modes.
+    ``refused``/``answer``/``contains``/``citations``/``steps`` are ``None`` for
+    retrieval-only modes.
     """
 
     item_id: str
@@ -35,7 +36,8 @@ class ModeResult:
     contains: bool | None = None
     cited: int | None = None
     cited_gold: int | None = None
-
+    citations: tuple[tuple[int, str, str | None], ...] | None = None  # (marker, doc, article)
+    steps: tuple[str, ...] | None = None  # the ask's trace step names
 
 @dataclass(frozen=True)
 class EvalReport:

@@ -159,4 +159,6 @@ def _with_answer(base: ModeResult, item: EvalItem, reply: Answer, aliases: Alias
         contains=contains_answer(re.sub(r"\[\d+\]", "", reply.text), item.answers),
         cited=cited,
         cited_gold=at_gold,
+        citations=tuple((c.marker, c.doc_path, c.article) for c in reply.citations),
+        steps=tuple(t.stage for t in reply.trace),
     )

@@ -1,6 +1,6 @@
 """Rerank fused candidates: ``none``, ``dense`` (stored vectors), ``cross-encoder``
 (sentence-transformers) or ``llm`` (all candidates scored in one prompt); thresholds per
-sub-index; keep ``rerank_keep`` × ``top_k`` chunks for the answer."""
+sub-index; keep ``rerank_keep`` × ``answer_chunks`` chunks for the answer."""
 
 from __future__ import annotations
 
@@ -11,22 +11,11 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from zhiku.index.store import subindex_of
-from zhiku.registry import Choice, Registry
+from zhiku.registry import Registry
 from zhiku.types import Hit, TraceStep
 
 
-class RerankMode(Choice):
-    """Reranker backend name."""
-
-    NONE = "none"
-    DENSE = "dense"
-    CROSS_ENCODER = "cross-encoder"
-    LLM = "llm"
-
-    @classmethod
-    def label(cls) -> str:
-        """Name used in error messages."""
-        return "reranker"
+NONE = "none"  # the reranker setting that keeps the fused order
 
 
 class Reranker(Protocol):
@@ -43,24 +32,30 @@ rerankers: Registry[Reranker] = Registry("reranker")
 _made: dict[tuple[str, str], Reranker] = {}
 
 
+def registered() -> Registry[Reranker]:
+    """The reranker registry with the built-ins registered (plugins register their own)."""
+    from zhiku.rerank import backends  # noqa: F401  (registers dense, cross-encoder, llm)
+
+    return rerankers
+
+
 def reranker_for(cfg: Any) -> Reranker | None:
     """The configured reranker (shared per name and model), or None for ``none``.
 
     Raises:
         ZhikuError: unknown reranker name, or its model cannot be loaded.
     """
-    mode = RerankMode.from_str(cfg.reranker)
-    if mode is RerankMode.NONE:
+    if cfg.reranker == NONE:
         return None
-    key = (mode.value, cfg.rerank_model)
+    key = (cfg.reranker, cfg.rerank_model)
     if key not in _made:
-        _made[key] = rerankers.create(mode.value, cfg)
+        _made[key] = registered().create(cfg.reranker, cfg)
     return _made[key]
 
 
 def keep_count(cfg: Any) -> int:
-    """How many chunks survive reranking: ``rerank_keep`` × ``top_k``, rounded up."""
-    return math.ceil(cfg.top_k * cfg.rerank_keep)
+    """How many chunks survive reranking: ``rerank_keep`` × ``answer_chunks``, rounded up."""
+    return math.ceil(cfg.answer_chunks * cfg.rerank_keep)
 
 
 def threshold(cfg: Any, path: str) -> float | None:
@@ -116,4 +111,3 @@ def rerank(kb: Any, question: str, hits: Sequence[Hit], trace: list[TraceStep]) 
     return out
 
 
-from zhiku.rerank import backends as _backends  # noqa: E402,F401  (registers the built-ins)

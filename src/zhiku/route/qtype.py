@@ -29,20 +29,21 @@ class QType(Choice):
 
 @dataclass(frozen=True)
 class QTypeParams:
-    """Retrieval parameters of a question type: hits fetched per retriever (``top_k``),
-    the dense weight in weighted fusion (``alpha``), chunks the answer may use."""
+    """Retrieval parameters of a question type: hits fetched per retriever
+    (``candidates``), the dense weight in weighted fusion (``alpha``), passages the answer
+    may use (``answer_chunks``)."""
 
-    top_k: int | None = None
+    candidates: int | None = None
     alpha: float | None = None
     answer_chunks: int | None = None
 
 
-# None = the global setting (candidates, alpha, top_k). Broader questions get more evidence.
+# None = the global setting (candidates, alpha, answer_chunks). Broader questions get more evidence.
 DEFAULT_PARAMS: dict[str, dict[str, Any]] = {
     "fact": {},
     "process": {"answer_chunks": 6},
-    "comparison": {"top_k": 80, "answer_chunks": 8},
-    "synthesis": {"top_k": 80, "answer_chunks": 8},
+    "comparison": {"candidates": 80, "answer_chunks": 8},
+    "synthesis": {"candidates": 80, "answer_chunks": 8},
 }
 
 # Order matters: comparison words are the most specific, synthesis the broadest.
@@ -67,10 +68,13 @@ def check_params(name: str, params: dict[str, Any]) -> dict[str, Any]:
     Raises:
         ValueError: an unknown key or an out-of-range value.
     """
-    bad = sorted(set(params) - {"top_k", "alpha", "answer_chunks"})
+    params = dict(params)
+    if "top_k" in params:  # the old name of candidates (configs written before it was renamed)
+        params.setdefault("candidates", params.pop("top_k"))
+    bad = sorted(set(params) - {"candidates", "alpha", "answer_chunks"})
     if bad:
-        raise ValueError(f"qtypes.{name} has unknown keys {bad}; valid keys: top_k, alpha, answer_chunks")
-    for key in ("top_k", "answer_chunks"):
+        raise ValueError(f"qtypes.{name} has unknown keys {bad}; valid keys: candidates, alpha, answer_chunks")
+    for key in ("candidates", "answer_chunks"):
         if key in params and int(params[key]) < 1:
             raise ValueError(f"qtypes.{name}.{key} must be at least 1")
     if "alpha" in params and not 0.0 <= float(params["alpha"]) <= 1.0:

@@ -4,6 +4,7 @@ every tier it tried leaves its scores (or its error) in ``Route.scores``."""
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any, Literal
 
@@ -49,6 +50,7 @@ class Router:
         self.rules: list[Rule] = load_rules(self.cfg.rules_path, set(self.by_name))
         self._vecs: dict[str, tuple[np.ndarray, np.ndarray]] | None = None
         self._qtypes: QTypeClassifier | None = None
+        self._lock = threading.RLock()  # summaries and classifier are built once, not per ask
 
     # -- tiers ----------------------------------------------------------------------------
     def _rules(self, question: str, ref: ClauseRef, names: list[str]) -> tuple[list[str], str] | None:
@@ -65,6 +67,10 @@ class Router:
 
     def summary_vectors(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Per sub-index: its summary vector and its title vectors (cached by content)."""
+        with self._lock:
+            return self._summary_vectors()
+
+    def _summary_vectors(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         if self._vecs is None:
             from zhiku.embed import VectorCache, embed_cached
 
@@ -173,8 +179,9 @@ class Router:
                 qtype: QType | None = None) -> Route:
         how = "llm"
         if qtype is None:
-            if self._qtypes is None:
-                self._qtypes = QTypeClassifier(self.kb.embedder if self.cfg.route_embedding else None)
+            with self._lock:
+                if self._qtypes is None:
+                    self._qtypes = QTypeClassifier(self.kb.embedder if self.cfg.route_embedding else None)
             qtype, how = self._qtypes.classify(question, qvec)
         scores["qtype"] = how
         return Route(subindexes=tuple(subs), qtype=qtype.value, confidence=round(conf, 4),

@@ -163,11 +163,10 @@ def load_catalog(cfg: Any, docs: list[DocRecord], write: bool = True) -> list[Su
     subs = build_catalog(cfg, docs)
     if write and docs:
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps({"signature": sig, "subindexes": [asdict(s) for s in subs]},
-                                      ensure_ascii=False, indent=1), encoding="utf-8")
-            tmp.replace(path)
+            from zhiku.atomic import write_text
+
+            write_text(path, json.dumps({"signature": sig, "subindexes": [asdict(s) for s in subs]},
+                                        ensure_ascii=False, indent=1))
         except OSError as e:
             raise ZhikuError(f"cannot write the sub-index summaries to {path}: {e}; "
                              "check that ZHIKU_HOME is writable") from e

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 import logging
 from collections.abc import Iterator
 from itertools import chain
@@ -14,9 +13,9 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from zhiku.errors import ZhikuError
-from zhiku.server import service
+from zhiku import library as service
+from zhiku.ask.sessions import Sessions, check_session_id
 from zhiku.server.app import reader
-from zhiku.server.sessions import Sessions, check_session_id
 from zhiku.types import AskEvent
 
 log = logging.getLogger("zhiku.server")
@@ -52,13 +51,13 @@ class SearchRequest(BaseModel):
     versions: str = "current"
 
 
-def _events(request: Request, body: AskRequest) -> Iterator[AskEvent]:
+def _events(request: Request, body: AskRequest, history: tuple = ()) -> Iterator[AskEvent]:
     """The ask events; the first is computed here so bad input is a JSON error, not a stream."""
-    from zhiku.pipeline import Mode, ask_stream
+    from zhiku.ask import Mode, Query, ask_stream
 
     kb = request.app.state.kb
     scope = service.make_scope(kb, body.doc, body.section, body.subindex, body.versions)
-    gen = ask_stream(kb, body.question, Mode.from_str(body.mode), scope)
+    gen = ask_stream(kb, Query(body.question, history, scope, Mode.from_str(body.mode)))
     first = next(gen)
     return chain([first], gen)
 
@@ -103,22 +102,12 @@ def _sessions(request: Request) -> Sessions:
     return request.app.state.sessions
 
 
-def _standalone(request: Request, body: ChatRequest) -> ChatRequest:
-    """The turn with a follow-up (「那它的试用期呢？」) rewritten into a standalone question
-    from the session's last turns (the rewriter LLM when configured, else entity carry-over);
-    the answer's ``question`` is the rewrite."""
-    if not body.session_id:
-        return body
-    from zhiku.agents.rewrite import RewriterRole, Turn, history_from
-    from zhiku.agents.roles import perform
+def _history(request: Request, body: ChatRequest) -> tuple:
+    """The session's last turns, which a follow-up (「那它的试用期呢？」) is rewritten from
+    inside the ask; the answer's ``question`` is the rewrite."""
+    from zhiku.ask.sessions import history_for
 
-    kb = request.app.state.kb
-    turns = kb.config.history_turns
-    history = history_from(_sessions(request).history(body.session_id, 2 * turns), turns)
-    if not history:
-        return body
-    rw = perform(RewriterRole(kb), Turn(body.question, history), [], time.perf_counter())
-    return body.model_copy(update={"question": rw.standalone})
+    return history_for(_sessions(request), body.session_id, request.app.state.kb.config.history_turns)
 
 
 @router.post("/chat", summary="a chat turn (JSON)")
@@ -127,7 +116,7 @@ def chat(request: Request, body: ChatRequest) -> dict[str, Any]:
     follow-up is first rewritten into a standalone question from the session's history."""
     if body.session_id:
         check_session_id(body.session_id)
-    ans = _answer(_events(request, _standalone(request, body)))
+    ans = _answer(_events(request, body, _history(request, body)))
     sid = _sessions(request).add_turn(body.session_id, body.question, ans)
     return {"session_id": sid, "answer": ans}
 
@@ -137,7 +126,7 @@ def chat(request: Request, body: ChatRequest) -> dict[str, Any]:
 def chat_stream(request: Request, body: ChatRequest) -> StreamingResponse:
     """Events as /api/ask/stream; the ``answer`` event also carries ``session_id``."""
     sid = check_session_id(body.session_id) if body.session_id else None
-    events = _events(request, _standalone(request, body))
+    events = _events(request, body, _history(request, body))
     store = _sessions(request)
 
     def remember(ans: dict[str, Any]) -> dict[str, Any]:

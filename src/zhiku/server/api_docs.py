@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from pydantic import BaseModel, Field
 
 from zhiku.errors import ZhikuError
-from zhiku.server import service
+from zhiku import library as service
 from zhiku.server.app import MAX_FILES, admin, reader
 from zhiku.server.jobs import Jobs
 from zhiku.server.uploads import DEFAULT_SUBINDEX, save, upload_root

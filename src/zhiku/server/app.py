@@ -19,8 +19,8 @@ from zhiku.errors import BusyError, ZhikuError
 from zhiku.kb import KnowledgeBase
 from zhiku.server.auth import Access, Keys, presented_key
 from zhiku.server.jobs import Jobs
-from zhiku.server.service import NotFound
-from zhiku.server.sessions import Sessions
+from zhiku.library import NotFound
+from zhiku.ask.sessions import Sessions
 from zhiku.server.uploads import TooLarge
 
 log = logging.getLogger("zhiku.server")
@@ -129,8 +129,9 @@ def create_app(config: Config, kb: KnowledgeBase | None = None) -> FastAPI:
     sessions = Sessions(config.home / "sessions.sqlite")
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI):
+    async def lifespan(app: FastAPI):
         yield
+        app.state.jobs.interrupt()  # a running ingest is resumable: indexed files are skipped
         sessions.close()
 
     app = FastAPI(title="zhiku 知库", version=__version__, lifespan=lifespan,

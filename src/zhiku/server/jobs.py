@@ -21,7 +21,8 @@ _KEEP = 200  # finished jobs remembered
 
 @dataclass
 class Job:
-    """What a client polls: state ``running``/``done``/``failed``, files done of total."""
+    """What a client polls: state ``running``/``done``/``failed``/``interrupted``, files
+    done of total."""
 
     id: str
     kind: str
@@ -100,9 +101,26 @@ class Jobs:
                          daemon=True).start()
         return job
 
+    def interrupt(self) -> list[Job]:
+        """Mark the running job interrupted (the server is stopping); running the same
+        ingest again resumes it, since files already indexed are skipped as unchanged.
+
+        Returns:
+            The jobs marked.
+        """
+        job = self._jobs.get(self._running or "")
+        if job is None or job.state != "running":
+            return []
+        job.state, job.finished = "interrupted", time.time()
+        job.error = "the server stopped during this job; run the same ingest again to resume it"
+        log.warning("ingest job %s interrupted by shutdown after %d of %d files", job.id, job.done, job.total)
+        return [job]
+
     def _run(self, job: Job, work: Callable[[Job], None]) -> None:
         try:
             work(job)
+            if job.state == "interrupted":
+                return
             job.state = "failed" if job.failed and len(job.failed) >= job.total else "done"
             if job.state == "failed":
                 job.error = "; ".join(f["error"] for f in job.failed)

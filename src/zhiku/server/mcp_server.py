@@ -12,7 +12,7 @@ from pydantic import Field
 from zhiku.config import Config
 from zhiku.errors import ZhikuError
 from zhiku.registry import Choice
-from zhiku.server import service
+from zhiku import library as service
 from zhiku.server.auth import Access, Keys, presented_key
 
 INSTRUCTIONS = (
@@ -59,31 +59,38 @@ Sub = Annotated[str | None, Field(description=(
 
 
 def _search(kb, query: str, k: int, subindex: str | None, document: str | None) -> dict[str, Any]:
-    scope = service.make_scope(kb, document, None, [subindex] if subindex else [])
-    return {"query": query, "hits": [service.hit_dict(h) for h in service.search(kb, query, k, scope)]}
+    from zhiku.agents.tools import SearchKnowledge, search_hits
+
+    hits = search_hits(kb, SearchKnowledge(query=query, k=k, subindex=subindex, document=document))
+    return {"query": query, "hits": [service.hit_dict(h) for h in hits]}
 
 
 def _chapters(kb, document: str | None) -> dict[str, Any]:
+    from zhiku.agents.tools import find
+
     if not document:
         return {"subindexes": service.subindexes(kb),
                 "documents": [service.doc_dict(d) for d in service.live_documents(kb)]}
-    d = service.find_document(kb, document)
+    d = find(kb, document)
     return {**service.doc_dict(d), "tree": service.chapter_tree(d)}
 
 
 def _read(kb, document: str, section_id: str) -> dict[str, Any]:
-    out = service.section_text(kb, service.find_document(kb, document), section_id).to_dict()
+    from zhiku.agents.tools import ReadSection, read
+
+    a = ReadSection(document=document, section_id=section_id)
+    out = service.section_text(kb, service.find_document(kb, document), section_id, read(kb, a)).to_dict()
     out.pop("passages", None)
     return out
 
 
 def _ask(kb, question: str, subindex: str | None, document: str | None) -> dict[str, Any]:
-    from zhiku.pipeline import ask
+    from zhiku.ask import Query, ask
 
     scope = service.make_scope(kb, document, None, [subindex] if subindex else [])
-    out = ask(kb, question, scope=scope).to_dict()
-    for k in ("hits", "trace"):  # agents need the answer and its citations
-        out.pop(k, None)
+    out = ask(kb, Query(question, scope=scope)).to_dict()
+    out.pop("hits", None)  # agents need the answer, its citations and which steps ran
+    out["trace"] = [{"stage": t["stage"], "seconds": t["seconds"]} for t in out.get("trace", [])]
     return out
 
 

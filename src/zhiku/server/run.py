@@ -9,6 +9,8 @@ from contextlib import contextmanager
 from zhiku.config import Config
 from zhiku.server.auth import Keys, check_bind
 
+GRACE = 5  # seconds open requests get on SIGTERM/Ctrl-C before the server exits anyway
+
 
 def _need_extra() -> None:
     try:
@@ -42,7 +44,7 @@ def serve(config: Config, host: str = "127.0.0.1", port: int = 8765, log_level: 
         print(f"warning: {warning}", file=sys.stderr)
     app = create_app(config)
     print(f"zhiku serving {config.home} at http://{host}:{port}/ (API docs at /docs)", file=sys.stderr)
-    uvicorn.run(app, host=host, port=port, log_level=log_level)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=GRACE)
 
 
 def mcp(config: Config, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8766) -> None:
@@ -66,7 +68,8 @@ def mcp(config: Config, transport: str = "stdio", host: str = "127.0.0.1", port:
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
     print(f"zhiku MCP (streamable HTTP) at http://{host}:{port}/mcp", file=sys.stderr)
-    uvicorn.run(http_app(server, keys, host), host=host, port=port, log_level="warning")
+    uvicorn.run(http_app(server, keys, host), host=host, port=port, log_level="warning",
+                timeout_graceful_shutdown=GRACE)
 
 
 @contextmanager

@@ -10,8 +10,7 @@ matching row: say so and name the closest rows.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from sqlglot import exp
@@ -246,41 +245,67 @@ def run(kb: Any, question: str, scope: Any = None) -> Result | None:
                   time.perf_counter() - t0, agg)
 
 
-def ask_structured(kb: Any, question: str, documents: Callable[[str], Answer],
-                   scope: Any = None) -> Answer | None:
-    """Structured first, documents as fallback: the answer from the tables, joined by the
-    documents' answer to what the conditions leave of the question (a policy part), or
-    None when the question is no condition question over a known table.
+@dataclass(frozen=True)
+class Tabled:
+    """A condition question answered from a table: the rows' text and citations, their
+    hits, the query result, and what the conditions leave of the question for the
+    documents (empty: nothing)."""
+
+    question: str
+    text: str
+    citations: tuple[Citation, ...]
+    hits: tuple[Hit, ...]
+    result: Any
+    rest: str
+
+    def detail(self) -> dict[str, Any]:
+        """The ``structured`` trace step's detail (the SQL and the conditions)."""
+        return {**self.result.trace(), "rest": self.rest}
+
+
+def table_answer(kb: Any, question: str, scope: Any = None) -> Tabled | None:
+    """The answer from the tables to a condition question over a known table, or None
+    when the question is no such question.
 
     Args:
         kb: the knowledge base.
         question: the question.
-        documents: answers a question from the documents alone (the pipeline's ask).
         scope: the ask's Scope (a scope naming documents keeps only their tables).
-
-    Returns:
-        The Answer (trace step ``structured`` with the SQL and conditions), or None.
 
     Raises:
         ZhikuError: a source is broken or the query timed out.
     """
-    from zhiku.structured.compose import combine, compose, remainder
+    from zhiku.structured.compose import compose, remainder
 
     res = run(kb, question, scope)
     if res is None:
         return None
     text, cites = compose(kb, res)
     hits = row_hits(kb, res, cites)
-    trace = [TraceStep("structured", res.seconds, res.trace())]
-    rest = remainder(kb, question, res)
-    doc = documents(rest) if rest else None
+    return Tabled(question, text, tuple(cites), tuple(hits), res, remainder(kb, question, res) or "")
+
+
+def with_documents(kb: Any, t: Tabled, doc: Answer | None, trace: tuple[TraceStep, ...]) -> Answer:
+    """The table's answer joined by the documents' answer to what the conditions leave of
+    the question (a policy part), unless the documents refused or only found tables.
+
+    Args:
+        kb: the knowledge base.
+        t: the table's answer.
+        doc: the documents' answer to ``t.rest`` (None: no rest was asked).
+        trace: the ask's trace.
+    """
+    from zhiku.structured.compose import combine
+
+    text, cites = t.text, list(t.citations)
+    hits = list(t.hits)
     if doc is not None and not doc.refused and not all(h.chunk.kind.startswith("table") for h in doc.hits[:3]):
         text, cites = combine(text, cites, doc)
-        trace += [replace(t, detail={**t.detail, "part": rest}) for t in doc.trace]
-    conf = 0.9 if res.rows else 0.75
-    why = f"按条件「{res.conditions}」查询了 {res.table.source} › {res.table.title}"
-    hits += list(doc.hits) if doc is not None and not doc.refused else []
-    return Answer(question, text, tuple(cites), conf, False, tuple(hits), tuple(trace), why)
+    if doc is not None and not doc.refused:
+        hits += list(doc.hits)
+    conf = 0.9 if t.result.rows else 0.75
+    why = f"按条件「{t.result.conditions}」查询了 {t.result.table.source} › {t.result.table.title}"
+    return Answer(t.question, text, tuple(cites), conf, False, tuple(hits), trace, why)
 
 
 def row_hits(kb: Any, res: Result, cites: list[Citation]) -> list[Hit]:

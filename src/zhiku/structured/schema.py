@@ -246,7 +246,6 @@ def merge_edits(generated: TableSchema, path: Path) -> TableSchema:
 
 def write_schema(schema: TableSchema, path: Path) -> None:
     """Write the schema file (values included, so a user sees what a column holds)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(to_json(schema), ensure_ascii=False, indent=1), encoding="utf-8")
-    tmp.replace(path)
+    from zhiku.atomic import write_text
+
+    write_text(path, json.dumps(to_json(schema), ensure_ascii=False, indent=1))

@@ -305,6 +305,7 @@ def build_catalog(cfg: Any, store: Any | None = None) -> Catalog:
 
 _cache: weakref.WeakKeyDictionary[Any, tuple[Any, Catalog]] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
+_building = threading.Lock()  # one build at a time: concurrent first asks wait for it
 
 
 def catalog_for(kb: Any) -> Catalog:
@@ -314,6 +315,11 @@ def catalog_for(kb: Any) -> Catalog:
     Raises:
         ZhikuError: as :func:`build_catalog`.
     """
+    with _building:
+        return _catalog(kb)
+
+
+def _catalog(kb: Any) -> Catalog:
     cfg = kb.config
     kb.store.documents()  # refresh the published state
     files = [Path(s.path) for s in cfg.structured_sources if s.path]

@@ -46,8 +46,8 @@ class Sentence:
 
 
 @dataclass
-class Verified:
-    """The verified answer: text with markers renumbered 1..n, the old block number of
+class Checked:
+    """What the verifier made of a draft: text with markers renumbered 1..n, the old block number of
     each new marker, what was removed, and how many sentences were checked/kept."""
 
     text: str
@@ -98,7 +98,7 @@ class Verifier:
         self.scorer, self.has_article, self.action, self.judge = scorer, has_article, action, judge
         self.keep = tuple(keep)  # sentences passed through unchecked (the refusal sentence)
 
-    def verify(self, text: str, blocks: Mapping[int, Chunk]) -> Verified:
+    def verify(self, text: str, blocks: Mapping[int, Chunk]) -> Checked:
         """Check every sentence of ``text`` against the blocks its markers name.
 
         Args:
@@ -121,7 +121,7 @@ class Verifier:
         kept = self._judge(kept, blocks, removed)
         out = _render(kept)
         n_kept = sum(1 for s in kept if s.text and s.markers)
-        return Verified(out[0], out[1], removed, checked, n_kept)
+        return Checked(out[0], out[1], removed, checked, n_kept)
 
     def _check(self, s: Sentence, blocks: Mapping[int, Chunk], removed: list[Removal]) -> Sentence:
         """One sentence: unknown markers, clause numbers, then support per marker."""

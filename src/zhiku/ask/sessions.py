@@ -92,3 +92,18 @@ class Sessions:
         """Close the database."""
         with self._lock:
             self._db.close()
+
+
+def history_for(sessions: Sessions, sid: str | None, turns: int) -> tuple:
+    """The last ``turns`` exchanges of session ``sid`` (none for a new session), which a
+    follow-up is rewritten from (see :class:`zhiku.ask.query.Query`).
+
+    Raises:
+        ZhikuError: the session id is malformed.
+    """
+    if not sid:
+        return ()
+    from zhiku.ask.rewrite import history_from
+
+    check_session_id(sid)
+    return history_from(sessions.history(sid, 2 * turns), turns)

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from zhiku.agents.roles import Role
+from zhiku.ask.roles import Role
 from zhiku.retrieve.segment import normalise
 
 # words that point back at something said before

@@ -171,3 +171,30 @@ def answer_from_dict(kb: Any, d: dict[str, Any]) -> Answer | None:
         if f.name not in built and isinstance(d.get(f.name), (str, int, float, bool)):
             built[f.name] = d[f.name]
     return Answer(**built)
+
+
+_OPEN = threading.Lock()
+
+
+def cache_for(kb: Any) -> AnswerCache:
+    """The answer cache of ``kb``, opened once and shared by every ask on it (thread-safe).
+
+    Args:
+        kb: the knowledge base.
+
+    Returns:
+        Its :class:`AnswerCache`; :func:`close_cache` closes it.
+    """
+    with _OPEN:
+        cache = kb.__dict__.get("_answer_cache")
+        if cache is None:
+            cache = kb.__dict__["_answer_cache"] = AnswerCache(kb)
+        return cache
+
+
+def close_cache(kb: Any) -> None:
+    """Close ``kb``'s answer cache if one was opened."""
+    with _OPEN:
+        cache = kb.__dict__.pop("_answer_cache", None)
+    if cache is not None:
+        cache.close()

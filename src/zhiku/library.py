@@ -1,5 +1,5 @@
-"""What the HTTP API and the MCP server share: finding documents, chapter trees, section
-text, sub-indexes, scopes and searches over one knowledge base."""
+"""The library of a knowledge base, below every door: finding documents, chapter trees,
+section chunks and text, sub-indexes, scopes and searches (HTTP API, MCP, agent tools)."""
 
 from __future__ import annotations
 
@@ -139,7 +139,8 @@ def _merge(chunks: list[Chunk]) -> tuple[str, tuple[tuple[str, int, int], ...]]:
     return "".join(parts), tuple(passages)
 
 
-def section_text(kb: KnowledgeBase, d: DocRecord, section_id: str = WHOLE) -> SectionText:
+def section_text(kb: KnowledgeBase, d: DocRecord, section_id: str = WHOLE,
+                 chunks: list[Chunk] | None = None) -> SectionText:
     """A section's text (its subsections included), or the whole document's.
 
     The body is not stored; it is rebuilt from the document's chunks in order.
@@ -148,6 +149,7 @@ def section_text(kb: KnowledgeBase, d: DocRecord, section_id: str = WHOLE) -> Se
         kb: the knowledge base.
         d: the document.
         section_id: a dotted section id from the chapter tree; empty for the whole document.
+        chunks: its chunks, when already read (see :func:`section_chunks`).
 
     Returns:
         The text with the offsets of every chunk in it.
@@ -156,12 +158,23 @@ def section_text(kb: KnowledgeBase, d: DocRecord, section_id: str = WHOLE) -> Se
         NotFound: the document has no such section.
     """
     sec = _section(d, section_id)
-    chunks = kb.store.find(Scope(doc_ids=(d.doc_id,), versions="all"), limit=max(d.n_chunks, 1) * 2)
-    lo, hi = (sec.start, sec.end) if sec else (0, 1 << 62)
-    chunks = [c for c in chunks if c.kind not in _DERIVED and lo <= c.start < hi]
-    text, passages = _merge(chunks)
+    text, passages = _merge(section_chunks(kb, d, section_id) if chunks is None else chunks)
     label = sec.label if sec else d.title
     return SectionText(d.doc_id, d.path, d.title, section_id, label, _path_of(d, sec), text, passages)
+
+
+def section_chunks(kb: KnowledgeBase, d: DocRecord, section_id: str = WHOLE) -> list[Chunk]:
+    """The chunks of a section (its subsections included) or of the whole document, in
+    body order, derived chunks (table rows, summaries) left out.
+
+    Raises:
+        NotFound: the document has no such section.
+    """
+    sec = _section(d, section_id)
+    chunks = kb.store.find(Scope(doc_ids=(d.doc_id,), versions="all"), limit=max(d.n_chunks, 1) * 2)
+    lo, hi = (sec.start, sec.end) if sec else (0, 1 << 62)
+    return sorted((c for c in chunks if c.kind not in _DERIVED and lo <= c.start < hi),
+                  key=lambda c: (c.start, -c.end))
 
 
 def subindexes(kb: KnowledgeBase) -> list[dict[str, Any]]:
@@ -217,8 +230,8 @@ def search(kb: KnowledgeBase, query: str, k: int = 5, scope: Scope = Scope(),
     Raises:
         ZhikuError: the query is empty or the mode is unknown.
     """
-    from zhiku.pipeline import Mode, retrieve
+    from zhiku.ask.query import check_question
+    from zhiku.ask.search import Mode, retrieve
 
-    if not query.strip():
-        raise ZhikuError("the query is empty; pass a few words or a question")
-    return retrieve(kb, query.strip(), Mode.from_str(mode), scope, k=max(k, 1)).hits[:k]
+    q = check_question(query, "query", "pass a few words or a question")
+    return retrieve(kb, q, Mode.from_str(mode), scope, candidates=max(k, 1)).hits[:k]

@@ -1,0 +1,260 @@
+"""The search stages of an ask: prepare the question (terms, named documents, the exact
+clause), search, search where the router sends it, fuse; :func:`retrieve` runs them in order."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from zhiku.index.store import Scope
+from zhiku.registry import Choice
+from zhiku.retrieve.clause import ClauseRef
+from zhiku.retrieve.fusion import FusionMode, fuse
+from zhiku.retrieve.segment import focus_terms, query_terms
+from zhiku.retrieve.synonyms import load_synonyms
+from zhiku.types import Hit, Route, TraceStep
+
+
+class Mode(Choice):
+    """Retrieval mode: keyword only, dense only, both fused, or the whole ask path."""
+
+    BM25 = "bm25"
+    DENSE = "dense"
+    HYBRID = "hybrid"
+    FULL = "full"
+
+    @classmethod
+    def label(cls) -> str:
+        """Name used in error messages."""
+        return "mode"
+
+    def retrievers(self) -> Mode:
+        """The retrievers this mode runs (``full`` searches like ``hybrid``)."""
+        return Mode.HYBRID if self is Mode.FULL else self
+
+
+@dataclass
+class Retrieval:
+    """Ranked hits for a question and how they were found."""
+
+    hits: list[Hit]
+    terms: list[str]
+    ref: ClauseRef
+    exact: bool
+    trace: list[TraceStep] = field(default_factory=list)
+    route: Route | None = None
+    groups: dict[str, list[int]] = field(default_factory=dict)
+    question: str = ""
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A question made ready to search: its terms (``terms`` for scoring, ``kw_terms`` for
+    the keyword index), the documents and article it names, and that article's chunks."""
+
+    question: str
+    terms: list[str]
+    kw_terms: list[str]
+    ref: ClauseRef
+    exact: list[Hit]
+    mode: Mode
+    scope: Scope
+    candidates: int
+
+
+class _Timer:
+    def __init__(self, trace: list[TraceStep], stage: str) -> None:
+        self.trace, self.stage, self.detail = trace, stage, {}
+
+    def __enter__(self) -> dict[str, Any]:
+        self.t = time.perf_counter()
+        return self.detail
+
+    def __exit__(self, *exc: object) -> None:
+        self.trace.append(TraceStep(self.stage, time.perf_counter() - self.t, dict(self.detail)))
+
+
+def brief(hits: list[Hit], n: int = 5) -> list[dict[str, Any]]:
+    """The top hits in a trace: document, article, score."""
+    return [{"doc": h.chunk.doc_path, "article": h.chunk.article, "score": round(h.score, 4)}
+            for h in hits[:n]]
+
+
+def narrow(scope: Scope, doc_ids: tuple[str, ...]) -> Scope | None:
+    """The caller's scope limited to ``doc_ids`` (None when nothing is left)."""
+    if scope.doc_ids:
+        doc_ids = tuple(d for d in doc_ids if d in scope.doc_ids)
+        if not doc_ids:
+            return None
+    return replace(scope, doc_ids=doc_ids)
+
+
+def _exact(kb: Any, ref: ClauseRef, terms: list[str], k: int, scope: Scope) -> list[Hit]:
+    """Chunks holding the named article; when no version in scope has it but an older
+    version does, those are returned (the answer then says the version is superseded)."""
+    if not ref.article:
+        return []
+    if ref.doc_ids:
+        narrowed = narrow(scope, ref.doc_ids)
+        if narrowed is None:
+            return []
+        found = kb.store.find(replace(narrowed, article=ref.article))
+        if not found and scope.versions != "all":
+            found = kb.store.find(replace(narrowed, article=ref.article, versions="all"))
+        rank = {d: i for i, d in enumerate(ref.doc_ids)}
+        found.sort(key=lambda c: rank.get(c.doc_id, 99))
+        return [Hit(c, 1.0, "clause", {"clause": (i, 1.0)}) for i, c in enumerate(found, 1)]
+    hits = kb.store.keyword(terms, k, replace(scope, article=ref.article))
+    return [Hit(h.chunk, h.score, "clause", {"clause": (i, h.score)}) for i, h in enumerate(hits, 1)]
+
+
+def prepare(kb: Any, question: str, mode: Mode, scope: Scope, trace: list[TraceStep],
+            structured: bool = True, candidates: int | None = None) -> Prepared:
+    """Terms of the question (term dictionary applied, a long narrative focused on its
+    telling words) and, with ``structured`` on, the documents and article it names —
+    resolved once per ask — with that article's chunks.
+
+    Args:
+        kb: the knowledge base.
+        question: the (standalone) question.
+        mode: retrieval mode.
+        scope: where to search.
+        trace: receives the ``synonyms``, ``focus`` and ``resolve`` steps.
+        structured: resolve named documents and articles (off: the flat baseline).
+        candidates: hits fetched per retriever (default: the ``candidates`` setting).
+    """
+    k = candidates or kb.config.candidates
+    canon, used = load_synonyms(kb.config).canonical(question)
+    terms = query_terms(kb.words(canon if used else question))
+    kw_terms = query_terms(kb.segment(question))
+    if used:  # the term dictionary: search the words documents use as well (报账 → 报销)
+        kw_terms = list(dict.fromkeys(kw_terms + query_terms(kb.segment(canon))))
+        trace.append(TraceStep("synonyms", 0.0, {"replaced": used}))
+    # a long narrative searches its telling words only (not in the flat baseline)
+    focused = focus_terms(kw_terms, kb.store.doc_frequency, kb.chunk_count()) if structured else kw_terms
+    if len(focused) < len(kw_terms):
+        trace.append(TraceStep("focus", 0.0, {"terms": len(kw_terms), "kept": len(focused)}))
+        kw_terms = focused
+    ref, exact = ClauseRef((), (), None), []
+    if structured:
+        with _Timer(trace, "resolve") as d:
+            ref = kb.titles().resolve(question)
+            exact = _exact(kb, ref, kw_terms, k, scope)
+            d.update(names=list(ref.names), article=ref.article, exact=brief(exact))
+    return Prepared(question, terms, kw_terms, ref, exact, mode.retrievers(), scope, k)
+
+
+def fuzzy(kb: Any, p: Prepared, scope: Scope, trace: list[TraceStep], k: int | None = None) -> list[list[Hit]]:
+    """The keyword and dense lists for ``p`` inside ``scope`` (``k`` hits each)."""
+    k = k or p.candidates
+    lists: list[list[Hit]] = []
+    if p.mode is not Mode.DENSE:
+        with _Timer(trace, "keyword") as d:
+            lists.append(kb.store.keyword(p.kw_terms, k, scope))
+            d.update(terms=p.kw_terms, top=brief(lists[-1]))
+    if p.mode is not Mode.BM25 and kb.has_vectors():
+        with _Timer(trace, "dense") as d:
+            lists.append(kb.dense(p.question, k, scope))
+            d.update(top=brief(lists[-1]))
+    return lists
+
+
+def route_question(kb: Any, p: Prepared) -> Route:
+    """The router's decision for a prepared question (sub-indexes, question type)."""
+    return kb.router().route(p.question, p.scope, p.ref)
+
+
+def routed(kb: Any, p: Prepared, route: Route, first: list[list[Hit]],
+           trace: list[TraceStep]) -> tuple[list[Hit], Route]:
+    """Search where ``route`` sends the question: its sub-indexes (in parallel), then its
+    chapters first (see :func:`zhiku.route.search.routed_search`). The default route
+    (every sub-index) reuses ``first``, the unrouted search, instead of searching again.
+
+    Returns:
+        The routed hits and the route completed with its chapters.
+    """
+    from zhiku.route import params_for
+    from zhiku.route.search import routed_search
+
+    params = params_for(kb.config, route.qtype)
+    k = params.candidates or p.candidates
+    alpha = kb.config.alpha if params.alpha is None else params.alpha
+    reuse = route.tier == "fallback" or not route.subindexes
+
+    def search(scope: Scope, t: list[TraceStep]) -> list[list[Hit]]:
+        if reuse and scope == p.scope and k == p.candidates:
+            return first
+        return fuzzy(kb, p, scope, t, k)
+
+    got = routed_search(kb, route, p.scope, search, p.terms, p.ref.doc_ids, alpha, trace)
+    return got.hits, got.route
+
+
+def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
+          route: Route | None = None, structured: bool = True) -> Retrieval:
+    """The exact clause first, then the fused lists (plus a search inside the documents
+    the question names, when no exact clause was found), cut to the candidate count."""
+    k = p.candidates
+    scoped = narrow(p.scope, p.ref.doc_ids) if structured and p.ref.doc_ids and not p.exact else None
+    if scoped is not None:
+        lists = lists + fuzzy(kb, p, scoped, trace)
+    with _Timer(trace, "fuse") as d:
+        fmode = FusionMode.from_str(kb.config.fusion)
+        out = fuse(lists, fmode, k=kb.config.rrf_k, alpha=kb.config.alpha) if len(lists) > 1 else (lists or [[]])[0]
+        seen = {h.chunk.id for h in p.exact}
+        hits = p.exact + [h for h in out if h.chunk.id not in seen]
+        d.update(mode=fmode.value, lists=len(lists), top=brief(hits))
+    groups: dict[str, list[int]] = {}
+    if route is not None:
+        from zhiku.route.search import group_by_document
+
+        groups = group_by_document(hits[:k])
+    return Retrieval(hits[:k], p.terms, p.ref, bool(p.exact), trace, route, groups, p.question)
+
+
+def retrieve(kb: Any, question: str, mode: Mode = Mode.HYBRID, scope: Scope = Scope(),
+             structured: bool = True, candidates: int | None = None,
+             route: bool | Route | None = None) -> Retrieval:
+    """Rank chunks for a question inside ``scope``: the search stages of an ask in order,
+    without its answer (search APIs, agent tools, retrieval metrics).
+
+    With ``structured`` on, a question naming a law and an article resolves that article
+    exactly first, and a named law adds a search scoped to it. With ``route`` (default:
+    the ``routing`` setting) the search runs where the router sends it (sub-indexes, then
+    chapters first; see :mod:`zhiku.route`); a ``Route`` given here is a decision
+    already made and is not routed again.
+
+    Args:
+        kb: the knowledge base.
+        question: the question or query.
+        mode: retrieval mode.
+        scope: where to search.
+        structured: resolve named documents and articles.
+        candidates: hits fetched per retriever (default: the ``candidates`` setting).
+        route: route the search (True/False), or the route to use.
+
+    Returns:
+        The retrieval, its trace holding every step.
+    """
+    trace: list[TraceStep] = []
+    p = prepare(kb, question, mode, scope, trace, structured, candidates)
+    routing = kb.config.routing if route is None else bool(route)
+    if not routing:
+        return fused(kb, p, fuzzy(kb, p, scope, trace), trace, None, structured)
+    with _Timer(trace, "route") as d:
+        decided = route if isinstance(route, Route) else route_question(kb, p)
+        d.update(decided.to_dict())
+    first = fuzzy(kb, p, scope, trace) if decided.tier == "fallback" or not decided.subindexes else []
+    hits, decided = routed(kb, p, decided, first, trace)
+    r = fused(kb, p, [hits], trace, decided, structured)
+    note_route(trace, decided, r.groups)
+    return r
+
+
+def note_route(trace: list[TraceStep], route: Route, groups: dict[str, list[int]]) -> None:
+    """Complete the trace's ``route`` step with the chapters picked and the document groups."""
+    for i, t in enumerate(trace):
+        if t.stage == "route":
+            trace[i] = replace(t, detail={**t.detail, **route.to_dict(),
+                                          "groups": dict(list(groups.items())[:5])})

@@ -1,0 +1,337 @@
+"""The stages of the ask as named functions ``stage(run, note, ...)``, run in order by
+:func:`zhiku.ask.flow.ask_stream`; the slow or fallible ones through their role."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from dataclasses import dataclass, replace
+from typing import Any
+
+from zhiku.answer.extractive import coverage
+from zhiku.answer.finish import finish as finish_answer
+from zhiku.answer.finish import refusal as refusal_answer
+from zhiku.answer.prompts import QType
+from zhiku.answer.respond import Draft, Verified
+from zhiku.answer.respond import verify as verify_draft
+from zhiku.ask.query import Query
+from zhiku.ask.rewrite import RewriterRole, Turn
+from zhiku.ask.roles import perform, submit
+from zhiku.ask.search import Prepared, Retrieval, fused, prepare
+from zhiku.ask.workers import (AnswererRole, Drafting, Ranked, RerankerRole, RouterRole, Routing,
+                               Searched, SearcherRole, SearchJob, WebSearcherRole)
+from zhiku.types import Answer, Hit
+
+
+def rewrite(run: Any, note: dict, q: Query) -> Query:
+    """A follow-up made standalone from the conversation (rewriter role); the question
+    as it is when there is no history."""
+    if not q.history:
+        note.update({"how": "none"})
+        return q
+    rw = perform(RewriterRole(run.kb), Turn(q.question, q.history), run.trace, run.started)
+    note.update({"from": q.question, "to": rw.standalone, "how": rw.how, "carried": list(rw.carried)})
+    return q.but(question=rw.standalone)
+
+
+def cache_key(kb: Any, q: Query) -> str:
+    """What a cached answer depends on besides its question: scope, mode, question type,
+    options, settings and the zhiku release (an upgrade may answer differently)."""
+    from zhiku import __version__
+
+    cfg = kb.config.model_dump(mode="json")
+    raw = json.dumps({"scope": repr(q.scope), "mode": q.mode.value, "qtype": q.qtype, "tables": q.tables,
+                      "agent": q.agent, "config": cfg, "zhiku": __version__},
+                     sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha1(raw.encode()).hexdigest()
+
+
+def uses_cache(kb: Any, q: Query) -> bool:
+    """Whether this ask consults and fills the answer cache."""
+    return kb.config.cache if q.use_cache is None else q.use_cache
+
+
+def cache_lookup(run: Any, note: dict, q: Query) -> Answer | None:
+    """The cached answer to the (standalone) question, or None."""
+    if not uses_cache(run.kb, q):
+        note.update({"cache": "off"})
+        return None
+    from zhiku.ask.cache import cache_for
+
+    hit, detail = cache_for(run.kb).lookup(q.question, cache_key(run.kb, q))
+    note.update(detail)
+    return None if hit is None else replace(hit, question=q.question)
+
+
+def cache_store(run: Any, note: dict, q: Query, ans: Answer) -> None:
+    """Keep the answer for the next ask of the same question."""
+    if uses_cache(run.kb, q) and not note.get("hit"):
+        from zhiku.ask.cache import cache_for
+
+        note.update({"stored": cache_for(run.kb).store(q.question, cache_key(run.kb, q), ans)})
+
+
+def agent_mode(run: Any, note: dict, q: Query) -> Answer | None:
+    """The agent's answer when ``agent`` is asked for (None: it fell back; the ask goes on)."""
+    if not q.agent:
+        return None
+    from zhiku.agents.agent import run_agent
+
+    ans = run_agent(run.kb, q.question, run.trace)
+    note.update({"answered": ans is not None})
+    return ans
+
+
+def structured(run: Any, note: dict, q: Query):
+    """A condition question over a structured source, answered from its rows (None: not one)."""
+    if not q.tables:
+        note.update({"tables": "off"})
+        return None
+    from zhiku.structured.answer import table_answer
+
+    t = table_answer(run.kb, q.question, q.scope)
+    note.update({"matched": False} if t is None else t.detail())
+    return t
+
+
+def documents_query(q: Query, table: Any) -> Query | None:
+    """What the documents answer: the question, what a table's conditions leave of it, or
+    nothing."""
+    if table is None:
+        return q
+    return q.but(question=table.rest) if table.rest else None
+
+
+def prepared(run: Any, note: dict, q: Query) -> Prepared:
+    """Terms, the documents and article named (resolved once per ask), the exact clause."""
+    p = prepare(run.kb, q.question, q.mode, q.scope, run.trace)
+    note.update({"terms": len(p.terms), "exact": len(p.exact)})
+    return p
+
+
+def start_route(run: Any, p: Prepared):
+    """The router role, started now so it runs beside the first search."""
+    return submit(RouterRole(run.kb), p), p
+
+
+def route(run: Any, note: dict, started: Any) -> Routing:
+    """The router's decision (waited for within its timeout; the default route after it)."""
+    fut, p = started
+    r = perform(RouterRole(run.kb), p, run.trace, run.started, fut)
+    note.update({**r.route.to_dict(), "decided": r.decided})
+    return r
+
+
+def search(run: Any, note: dict, p: Prepared) -> Searched:
+    """The unrouted search (keyword and dense inside the query's scope)."""
+    s = perform(SearcherRole(run.kb), SearchJob(p, None, ()), run.trace, run.started)
+    run.trace.extend(s.trace)
+    note.update({"lists": len(s.lists)})
+    return s
+
+
+def routed_search(run: Any, note: dict, p: Prepared, r: Routing, first: Searched) -> Retrieval:
+    """Search where the router sends the question (sub-indexes, then chapters first;
+    the default route reuses the first search); the first search when routing is off or
+    the router failed. The route goes into the routing log here, once per ask."""
+    if not r.decided:
+        note.update({"routed": False})
+        return fused(run.kb, p, first.lists, run.trace)
+    s = perform(SearcherRole(run.kb), SearchJob(p, r.route, first.lists), run.trace, run.started)
+    run.trace.extend(s.trace)
+    res = s.retrieval
+    route_step = [t for t in run.trace if t.stage == "route"]
+    note.update({"routed": True, "chapters": len(res.route.chapters) if res.route else 0})
+    if res.route is not None:
+        log_route(run.kb, p.question, res.route, sum(t.seconds for t in route_step))
+    return res
+
+
+def log_route(kb: Any, question: str, route: Any, seconds: float) -> None:
+    """Append the route to the routing log (``route_log``)."""
+    if kb.config.route_log:
+        from zhiku.route.log import record
+
+        record(kb.config, question, route, seconds)
+
+
+def rerank(run: Any, note: dict, r: Retrieval) -> Ranked:
+    """The hits reordered by the configured reranker (the fused order after a failure)."""
+    ranked = perform(RerankerRole(run.kb), r, run.trace, run.started)
+    note.update({"hits": len(ranked.hits)})
+    run.absorb(note, ranked.trace, "rerank")
+    return ranked
+
+
+def confidence(kb: Any, r: Retrieval) -> tuple[float, str]:
+    """How sure the evidence answers the question (0..1), and why.
+
+    An exact clause hit is near-certain. Otherwise: the IDF-weighted share of question
+    terms found in the top three passages, blended with the best dense cosine
+    (e5 cosines live in roughly 0.75–0.92, rescaled to 0..1).
+    """
+    if r.exact:
+        return 0.95, "问题点名的条文已精确定位"
+    if not r.hits:
+        return 0.0, "没有检索到任何段落"
+    top = r.hits[:3]
+    cov = coverage(r.terms, "".join(h.chunk.text for h in top), kb.idf)
+    dense = [h.sources["dense"][1] for h in r.hits[:10] if "dense" in h.sources]
+    if not dense:
+        return 0.9 * cov, f"最相关段落覆盖了问题关键词的 {cov:.0%}"
+    dn = min(max((max(dense) - 0.78) / 0.12, 0.0), 1.0)
+    conf = 0.9 * (0.6 * cov + 0.4 * dn)  # fuzzy evidence never reaches an exact clause's 0.95
+    return conf, f"关键词覆盖 {cov:.0%}，语义相似度 {max(dense):.2f}"
+
+
+def confident(run: Any, note: dict, ranked: Ranked) -> Confidence:
+    """The evidence's confidence and whether it is too weak to answer from."""
+    conf, why = confidence(run.kb, ranked.retrieval)
+    refuse = conf < run.kb.config.min_confidence or not ranked.hits
+    note.update({"confidence": round(conf, 4), "why": why, "refuse": refuse})
+    return Confidence(conf, why, refuse)
+
+
+@dataclass(frozen=True)
+class Confidence:
+    """How sure the evidence answers the question, why, and whether to refuse."""
+
+    value: float
+    why: str
+    refuse: bool
+
+
+def considered(kb: Any, ranked: Ranked) -> tuple[Hit, ...]:
+    """The candidates shown with an answer."""
+    return tuple(ranked.hits[: max(kb.config.answer_chunks, 10)])
+
+
+def refuse(run: Any, note: dict, q: Query, ranked: Ranked, c: Confidence) -> Answer:
+    """The refusal: the evidence is too weak."""
+    cfg = run.kb.config
+    note.update({"confidence": c.value, "why": c.why})
+    return refusal_answer(run.kb, q.question, ranked.retrieval.terms, considered(run.kb, ranked), c.value,
+                          f"{c.why}，低于阈值 {cfg.min_confidence:.2f}", ())
+
+
+def answer_chunks(kb: Any, r: Retrieval) -> int:
+    """How many passages the answer may use (from the question type when routed)."""
+    if r.route is None:
+        return kb.config.answer_chunks
+    from zhiku.route import params_for
+
+    return params_for(kb.config, r.route.qtype).answer_chunks or kb.config.answer_chunks
+
+
+def draft(run: Any, note: dict, q: Query, ranked: Ranked):
+    """The answer written from the evidence (answerer role: the LLM when configured,
+    within ``answer_timeout``, else or after it the extractive composer); LLM tokens are
+    yielded as ``delta`` events while they arrive."""
+    from zhiku.ask.roles import perform_stream
+
+    r = ranked.retrieval
+    qtype = q.qtype or (r.route.qtype if r.route is not None else QType.FACT.value)
+    evidence = with_parents(run.kb, list(ranked.hits[:1] if r.exact else ranked.hits[: answer_chunks(run.kb, r)]))
+    job = Drafting(q.question, tuple(r.terms), tuple(evidence), r.exact, qtype, q.stream)
+    d = yield from perform_stream(AnswererRole(run.kb), job, run.trace, run.started)
+    run.trace.extend(d.trace)
+    run.streamed = run.streamed or (d.generator == "llm" and q.stream)
+    note.update({"generator": d.generator, "blocks": len(d.blocks), "qtype": qtype})
+    return d
+
+
+def verify(run: Any, note: dict, d: Draft) -> Verified:
+    """The draft checked against its evidence (see :func:`zhiku.answer.respond.verify`)."""
+    v = verify_draft(run.kb, d)
+    note.update({"refused": v.refused})
+    run.absorb(note, v.trace, "verify")
+    return v
+
+
+def finish(run: Any, note: dict, q: Query, ranked: Ranked, v: Verified, c: Confidence) -> Answer:
+    """The final answer: version and conflict notes, confidence adjusted by verification."""
+    scope = q.scope
+    day = dt.date.today().isoformat() if scope.versions in ("current", "all") else scope.versions
+    notes = version_notes(run.kb, v.citations, day)
+    ans = finish_answer(run.kb, q.question, ranked.retrieval.terms, v, c.value, c.why,
+                        considered(run.kb, ranked), (), notes)
+    note.update({"refused": ans.refused, "notes": len(notes)})
+    return ans
+
+
+def version_notes(kb: Any, cites, day: str) -> list[str]:
+    """Sentences saying which cited versions are no longer (or not yet) in force on ``day``."""
+    notes = []
+    by_path = {d.path: d for d in kb.store.documents()}
+    for c in cites:
+        d = by_path.get(c.doc_path)
+        if d is None or not d.effective:
+            continue
+        if d.expiry and d.expiry <= day:
+            newer = by_path.get(d.superseded_by or "")
+            what = f"{newer.title}（{newer.version_date} 版）" if newer else (d.superseded_by or "新版本")
+            notes.append(f"注意：引用 {c.marker} 的 {d.version_date} 版已于 {d.expiry} 失效，被 {what} 取代。")
+        elif d.effective > day:
+            notes.append(f"注意：引用 {c.marker} 的 {d.version_date} 版自 {d.effective} 起施行。")
+    return notes
+
+
+def with_parents(kb: Any, hits: list[Hit]) -> list[Hit]:
+    """Replace each child chunk by its parent (the whole section the answer quotes),
+    keeping the child's score and sources; hits sharing a parent become one.
+
+    Args:
+        kb: the knowledge base whose store holds the parents.
+        hits: ranked hits of searched (child) chunks.
+
+    Returns:
+        Hits in the same order, parents in place of children; table rows keep their
+        own sentence (their parent is the raw table).
+    """
+    ids = [h.chunk.parent_id for h in hits if h.chunk.parent_id and h.chunk.kind in ("text", "article")]
+    parents = kb.store.get_chunks(list(dict.fromkeys(ids))) if ids else {}
+    out: list[Hit] = []
+    seen: set[str] = set()
+    for h in hits:
+        p = parents.get(h.chunk.parent_id or "") if h.chunk.kind in ("text", "article") else None
+        h = replace(h, chunk=p) if p is not None else h
+        if h.chunk.id not in seen:
+            seen.add(h.chunk.id)
+            out.append(h)
+    return out
+
+
+def joined(run: Any, note: dict, table: Any, doc: Answer | None) -> Answer:
+    """The documents' answer, or the table's joined by the documents' part."""
+    if table is None:
+        assert doc is not None
+        return doc
+    from zhiku.structured.answer import with_documents
+
+    note.update({"documents": doc is not None and not doc.refused})
+    return with_documents(run.kb, table, doc, ())
+
+
+def web(run: Any, note: dict, q: Query, ans: Answer) -> Answer:
+    """A refusal of the documents with a labelled web part appended, when ``web_search``
+    is on (documents first, web second); anything else as it is."""
+    if not (ans.refused and run.kb.config.web_search):
+        note.update({"searched": False})
+        return ans
+    from zhiku.agents.web import web_text
+
+    found = perform(WebSearcherRole(run.kb), q.question, run.trace, run.started)
+    text = web_text(found.query, found.sources)
+    note.update({"searched": True, "results": len(found.sources), "used": bool(text),
+                 "urls": [s.url for s in found.sources]})
+    if not text:
+        return ans
+    return replace(ans, text=f"{ans.text}\n{text}", web=found.sources,
+                   reason=f"{ans.reason}；知识库证据不足，已附网络搜索结果（已标注）")
+
+
+def done(run: Any, q: Query, ans: Answer) -> Answer:
+    """The answer to the standalone question, carrying the whole trace."""
+    return replace(ans, question=q.question, trace=tuple(run.trace))
+
