@@ -75,6 +75,7 @@ class LanceStore(VectorTables):
         self._stats = TermStats(path)
         self._docs: list[DocRecord] | None = None  # published documents, read once per publish
         self._excl: dict[tuple, tuple[str, ...]] = {}  # exclusions of the published state
+        self._doc_map: dict[str, DocRecord] | None = None
         self._lockf: Any = None
         if "published" not in self.manifest:
             self._publish()
@@ -156,6 +157,7 @@ class LanceStore(VectorTables):
                 self._r[n].checkout(v)
             self._stats.load(man.get("df"))
             self._pub, self.manifest, self._seen_mtime, self._docs = man, man, mtime, None
+            self._doc_map = None
 
     @contextmanager
     def transaction(self, partial: bool = False) -> Iterator[LanceStore]:
@@ -385,9 +387,12 @@ class LanceStore(VectorTables):
         return {r["doc_id"] for r in self._read("documents").search().select(["doc_id"]).limit(None).to_list()}
 
     def get_doc(self, doc_id: str) -> DocRecord | None:
-        """One document record, or None."""
-        rows = self._read("documents").search().where(f"doc_id = {_sql_str(doc_id)}").limit(1).to_list()
-        return _doc_record(rows[0]) if rows else None
+        """One document record, or None (from the published documents, read once)."""
+        docs = self.documents()
+        with self._lock:
+            if self._doc_map is None or len(self._doc_map) != len(docs):
+                self._doc_map = {d.doc_id: d for d in docs}
+            return self._doc_map.get(doc_id)
 
     def documents(self) -> list[DocRecord]:
         """Every stored document (logically deleted ones included, flagged); read once per
