@@ -94,9 +94,14 @@ def scale_point(laws: Path, n: int, runs: int) -> dict:
             with kb.store.transaction():
                 kb.store.add_vectors(part, v)
         vec_s = time.perf_counter() - t1
+        t1 = time.perf_counter()
+        with kb.store.transaction():  # what the end of an embed does: the vector index
+            kb.index()
+        vindex_s = time.perf_counter() - t1
+        load0 = os.getloadavg()[0]
         ask(kb, Query(QUESTIONS[0], use_cache=False))  # loads the model, drafts and embeds the routing summaries
         out = {"n": kb.store.count()["chunks"], "ingest_s": ingest_s, "vectors_s": vec_s,
-               "disk_mb": _du(tmp / "h") / 1e6}
+               "vindex_s": vindex_s, "disk_mb": _du(tmp / "h") / 1e6, **floors(kb, runs)}
         timings: dict[str, list[list[float]]] = {"bm25": [], "hybrid": [], "routed": [], "ask": []}
         for _ in range(runs):
             for name, fn in (("bm25", lambda q: retrieve(kb, q, Mode.BM25, route=False)),
@@ -113,9 +118,55 @@ def scale_point(laws: Path, n: int, runs: int) -> dict:
             out[f"{name}_p50"] = statistics.median(_pct(r, 50) for r in runs_)
             out[f"{name}_p95"] = statistics.median(_pct(r, 95) for r in runs_)
         out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        out["load"] = (load0 + os.getloadavg()[0]) / 2
         return out
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def floors(kb, runs: int) -> dict[str, float]:
+    """p50 ms of the components every ask needs at least, on this store in this process:
+    flat BM25 (bm25s over the same segmented text, top 50), the store's full-text query,
+    a vector-index query, fetching 20 chunks by id, and encoding the question."""
+    import bm25s
+    from lancedb.query import MatchQuery
+
+    from zhiku.index.lance_indexes import vector_query
+    from zhiku.index.store import Scope
+    from zhiku.retrieve.segment import query_terms
+
+    tbl = kb.store.active.table
+    chunks = kb.store._read("chunks")
+    segs = chunks.search().select(["id", "seg"]).limit(None).to_arrow()
+    ids = segs["id"].to_pylist()
+    flat = bm25s.BM25()
+    flat.index([s.split() for s in segs["seg"].to_pylist()], show_progress=False)
+    terms = {q: query_terms(kb.segment(q)) for q in QUESTIONS}
+    vecs = {q: kb.query_vector(q) for q in QUESTIONS}
+    emb = kb.embedder
+
+    def top50(q):
+        return flat.retrieve([terms[q]], k=50, show_progress=False, n_threads=1)
+
+    comps = {
+        "bm25s": top50,
+        "fts": lambda q: chunks.search(MatchQuery(" ".join(terms[q]), "seg"), query_type="fts")
+        .select(["id"]).limit(50).to_list(),
+        "ann": lambda q: vector_query(tbl, vecs[q].tolist(), 50, Scope(), None, kb.store.vector_spec)
+        .select(["id"]).limit(50).to_list(),
+        "fetch": lambda q: kb.store.get_chunks(ids[hash(q) % 1000 :: max(1, len(ids) // 20)][:20]),
+        "encode": lambda q: emb.embed_query(q),
+    }
+    out = {}
+    for name, fn in comps.items():
+        lat = []
+        for _ in range(runs):
+            for q in QUESTIONS:
+                s = time.perf_counter()
+                fn(q)
+                lat.append((time.perf_counter() - s) * 1000)
+        out[f"floor_{name}"] = _pct(lat, 50)
+    return out
 
 
 def _fit(docs, room: int, kb):
@@ -231,15 +282,30 @@ def _table(rates, points, runs: int) -> str:
               "vectors are random unit vectors at every scale point, query vectors real; "
               f"ratios against the {base['n']:,}-chunk point:", "",
               "| chunks | keyword p50 / p95 | hybrid p50 / p95 | hybrid + routing p50 / p95 | "
-              "offline ask p50 / p95 | ask p50 ratio | keyword build s | vector load s | index MB | peak RSS MB |",
-              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+              "offline ask p50 / p95 | ask p50 ratio | keyword build s | vector load s | vector index s | "
+              "index MB | peak RSS MB | load avg |",
+              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for p in points:
         lines.append(
             f"| {p['n']:,} | {p['bm25_p50']:.0f} / {p['bm25_p95']:.0f} | {p['hybrid_p50']:.0f} / "
             f"{p['hybrid_p95']:.0f} | {p['routed_p50']:.0f} / {p['routed_p95']:.0f} | "
             f"{p['ask_p50']:.0f} / {p['ask_p95']:.0f} | "
             f"{p['ask_p50'] / base['ask_p50']:.1f}× | {p['ingest_s']:.0f} | {p['vectors_s']:.0f} | "
-            f"{p['disk_mb']:,.0f} | {p['peak_mb']:,.0f} |")
+            f"{p['vindex_s']:.0f} | {p['disk_mb']:,.0f} | {p['peak_mb']:,.0f} | {p['load']:.1f} |")
+    lines += ["", "Same-run floors (p50 ms, same store and process): a flat bm25s baseline (top 50 over "
+              "the same segmented text) and the parts every hybrid ask needs at least — the store's "
+              "full-text query, a vector-index query (exact scan below the index threshold), fetching "
+              "20 chunks by id, encoding the question; ratios are the ask's p50 over them:", "",
+              "| chunks | bm25s top-50 | LanceDB FTS | vector query | fetch 20 by id | encode question | "
+              "floor sum | ask / bm25s | ask / floor sum | keyword ask / bm25s |",
+              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for p in points:
+        floor = sum(p[f"floor_{k}"] for k in ("fts", "ann", "fetch", "encode"))
+        lines.append(
+            f"| {p['n']:,} | {p['floor_bm25s']:.1f} | {p['floor_fts']:.1f} | {p['floor_ann']:.1f} | "
+            f"{p['floor_fetch']:.1f} | {p['floor_encode']:.1f} | {floor:.1f} | "
+            f"{p['ask_p50'] / p['floor_bm25s']:.0f}× | {p['ask_p50'] / floor:.1f}× | "
+            f"{p['bm25_p50'] / p['floor_bm25s']:.1f}× |")
     return "\n".join(lines)
 
 

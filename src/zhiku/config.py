@@ -54,6 +54,11 @@ class Config(BaseSettings):
                                "(read from top_k too, its old name)")
     candidates: int = Field(default=50, ge=1, description="hits fetched per retriever before fusion")
     ingest_batch: int = Field(default=2000, ge=1, description="chunks per published write")
+    vector_index: str = Field(default="ivf_hnsw_sq", description="flat, ivf_hnsw_sq, ivf_sq or ivf_pq")
+    vector_index_min: int = Field(default=20_000, ge=0,
+                                  description="vectors below which dense search scans them all")
+    vector_nprobes: int = Field(default=20, ge=1, description="IVF partitions a dense query probes")
+    dense_exact: bool = Field(default=False, description="dense search ignores the vector index (exact)")
     chunk_size: int = Field(default=500, ge=50, description="target characters per split chunk")
     chunk_overlap: float = Field(default=0.15, ge=0.0, lt=0.5, description="overlap share")
     chunk_sizes: dict[str, int] = Field(
@@ -210,6 +215,13 @@ class Config(BaseSettings):
         from zhiku.retrieve.fusion import FusionMode
 
         return FusionMode.from_str(v).value
+
+    @field_validator("vector_index")
+    @classmethod
+    def _check_vector_index(cls, v: str) -> str:
+        from zhiku.index.vector_spec import VectorIndex
+
+        return VectorIndex.from_str(v).value
 
     @field_validator("web_provider")
     @classmethod

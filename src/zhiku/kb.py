@@ -228,6 +228,12 @@ class KnowledgeBase:
         if dense:
             t1 = time.perf_counter()
             rep.embedded = self.embed_missing(progress)
+            if self.config.routing and self.config.route_embedding:
+                with progress.phase("routing summaries"):
+                    try:  # embedded now (and cached), not by the first ask
+                        self.router().summary_vectors()
+                    except ZhikuError:
+                        pass  # a bad rules file: the first ask says so
             rep.embed_seconds = time.perf_counter() - t1
         rep.seconds = time.perf_counter() - t0
         return rep
@@ -242,17 +248,22 @@ class KnowledgeBase:
                 progress: Progress | None = None) -> None:
         """Write one batch of documents as one published transaction.
 
-        The keyword index is rebuilt when the batch replaces stored documents (so they
-        never vanish from search) and at the end; new documents in earlier batches
-        become keyword-searchable with the final batch."""
+        New rows are searched (exactly) as soon as they are published; the last batch
+        brings the keyword, scalar and vector indexes up to date, once per ingest."""
         groups = {doc.id: self.groups_of(doc) for doc, *_ in batch}
         progress = progress or Progress(bars=False)
-        with self.store.transaction():
-            with progress.phase("writing index"):
-                replaced = self.store.add(batch, roots, groups) if batch else False
-            if replaced or final:
-                with progress.phase("keyword index"):
-                    self.store.build_indexes()
+        with self.store.transaction(partial=not final):
+            if batch:
+                with progress.phase("writing index"):
+                    self.store.add(batch, roots, groups)
+            if final:
+                self.index(progress)
+
+    def index(self, progress: bool | Progress = False) -> None:
+        """Bring the store's indexes up to date (call inside a transaction): keyword and
+        scalar indexes, and the vector index once there are enough vectors."""
+        with as_progress(progress).phase("indexes"):
+            self.store.build_indexes()
 
     def _prune(self, paths: Iterable[str | Path], present: set[tuple[str, str]]) -> int:
         folders = {str(Path(p).resolve()) for p in paths if Path(p).is_dir()}
@@ -328,6 +339,9 @@ class KnowledgeBase:
                         self.store.add_vectors(part, vecs)
         finally:
             cache.close()
+        if not table:
+            with self.store.transaction():
+                self.index(progress)
         return len(chunks)
 
     def embed_chunks(self, chunks: list[Chunk], progress: bool = True) -> int:
@@ -379,6 +393,8 @@ class KnowledgeBase:
         rep.embedded = self._embed(todo, progress, emb=emb, table=table) if todo else 0
         self._embedders[emb.name] = emb
         self.store.switch_vectors(table, emb.name, emb.version, emb.dim)
+        with self.store.transaction():
+            self.index(progress)
         self.config = config
         self._embedders[""] = emb
         rep.switched = True

@@ -16,7 +16,7 @@ def test_ingest_reports_every_phase(tmp_path, laws_dir):
     kb = KnowledgeBase(load_config(home=tmp_path / "h"))
     kb.ingest([laws_dir / "社会法"], dense=False, progress=Progress(bars=False, on=lambda *a: seen.append(a)))
     phases = list(dict.fromkeys(p for p, _, _ in seen))
-    assert phases == ["reading", "chunking", "writing index", "keyword index", "sub-index summaries"]
+    assert phases == ["reading", "chunking", "writing index", "indexes", "sub-index summaries"]
     assert ("reading", 2, 2) in seen and ("chunking", 2, 2) in seen
 
 
@@ -27,5 +27,5 @@ def test_bars_show_each_phase_on_stderr(tmp_path, laws_dir, capsys):
     kb = KnowledgeBase(load_config(home=tmp_path / "h"))
     kb.ingest([laws_dir / "社会法"], dense=False, progress=True)
     err = capsys.readouterr().err
-    for phase in ("chunking", "writing index", "keyword index", "sub-index summaries"):
+    for phase in ("chunking", "writing index", "indexes", "sub-index summaries"):
         assert phase in err

@@ -36,7 +36,7 @@ def test_milvus_server_parameters(tmp_path, monkeypatch):
     name, t = _loc(tmp_path, "milvus://db.internal:19531?db=kb&token_env=KB_TOKEN&consistency=bounded&prefix=hr")
     assert name == "milvus" and not t.is_lite
     assert (t.uri, t.db, t.token, t.consistency, t.prefix, t.index) == (
-        "http://db.internal:19531", "kb", "root:Milvus", "Bounded", "hr", "AUTOINDEX")
+        "http://db.internal:19531", "kb", "root:Milvus", "Bounded", "hr", "HNSW")  # vector_index
     assert "Milvus" not in t.label  # the token never reaches messages
     _, tls = _loc(tmp_path, "milvus+tls://db.internal?ca=/etc/ca.pem")
     assert (tls.uri, tls.ca) == ("https://db.internal:19530", "/etc/ca.pem")

@@ -4,6 +4,7 @@ clause), search, search where the router sends it, fuse; :func:`retrieve` runs t
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -149,15 +150,24 @@ def prepare(kb: Any, question: str, mode: Mode, scope: Scope, trace: list[TraceS
     return Prepared(question, terms, kw_terms, ref, exact, mode.retrievers(), scope, k)
 
 
+_ENCODER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="encode")
+
+
 def fuzzy(kb: Any, p: Prepared, scope: Scope, trace: list[TraceStep], k: int | None = None) -> list[list[Hit]]:
     """The keyword and dense lists for ``p`` inside ``scope`` (``k`` hits each)."""
     k = k or p.candidates
     lists: list[list[Hit]] = []
+    dense = p.mode is not Mode.BM25 and kb.has_vectors()
+    # the question is encoded (the encoder releases the GIL) while the keyword search runs;
+    # the dense search below then finds its vector in the knowledge base's query cache
+    pending = _ENCODER.submit(kb.query_vector, p.question) if dense and p.mode is not Mode.DENSE else None
     if p.mode is not Mode.DENSE:
         with _Timer(trace, "keyword") as d:
             lists.append(_keyword(kb, p.kw_terms, k, scope, d))
             d.update(terms=p.kw_terms, top=brief(lists[-1]))
-    if p.mode is not Mode.BM25 and kb.has_vectors():
+    if pending is not None:
+        pending.result()
+    if dense:
         with _Timer(trace, "dense") as d:
             lists.append(kb.dense(p.question, k, scope))
             d.update(top=brief(lists[-1]))

@@ -10,7 +10,7 @@ from typing import Any
 
 from zhiku.errors import ZhikuError
 from zhiku.index.store import DocRecord
-from zhiku.index.versions import VersionInfo
+from zhiku.index.versions import VersionInfo, law_key
 from zhiku.types import Chunk, Document, Section
 
 
@@ -51,9 +51,16 @@ def _doc_row(doc: Document, sections: list[Section], n: int, sub: str, root: str
         "version_date": doc.version_date, "subindex": sub,
         "metadata": json.dumps(doc.metadata, ensure_ascii=False, default=str),
         "sections": json.dumps([asdict(s) for s in sections], ensure_ascii=False),
-        "n_chunks": n, "law_key": "", "effective": None, "expiry": None, "supersedes": None,
+        "n_chunks": n, "law_key": _key(doc), "effective": None, "expiry": None, "supersedes": None,
         "superseded_by": None, "source_root": root, "deleted": None, "groups": list(groups),
     }
+
+
+def _key(doc: Document) -> str:
+    """The version-group key :func:`link` gives the document (so that linking a new
+    document reads only the stored versions of the same law)."""
+    meta = doc.metadata if isinstance(doc.metadata, dict) else {}
+    return law_key(doc.path, doc.title, bool(doc.version_date), meta.get("law"))
 
 
 def _doc_record(r: dict[str, Any]) -> DocRecord:

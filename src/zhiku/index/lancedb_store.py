@@ -12,7 +12,6 @@ import datetime as dt
 import fcntl
 import json
 import threading
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
@@ -20,22 +19,22 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 
 from zhiku.errors import BusyError, ZhikuError
 from zhiku.index.store import (
     SCHEMA_VERSION, DocRecord, Scope, _chunk_schema, _doc_schema, _sql_list, _sql_str,
     _vec_schema, check_versions, groups_sql, row_to_chunk, stores, subindex_of,
 )
+from zhiku.index.lance_indexes import ensure_indexes, index_vectors, refresh, unindexed, vector_query
+from zhiku.index.lance_stats import TermStats
 from zhiku.index.lance_rows import _atomic_write, _chunk_row, _doc_record, _doc_row, _info, _searchable
 from zhiku.index.lance_vectors import ActiveVectors, VectorTables
 from zhiku.index.manifest import DEFAULT_TABLE, check_manifest, read_manifest
+from zhiku.index.vector_spec import VectorIndexSpec
 from zhiku.index.versions import in_force, link
 from zhiku.types import Chunk, Document, Hit, Section
 
-_FTS = dict(
-    with_position=False, base_tokenizer="whitespace", lower_case=False, stem=False,
-    remove_stop_words=False, ascii_folding=False, max_token_length=None,
-)
 TABLES = ("chunks", "documents", "vectors")
 
 
@@ -45,6 +44,8 @@ class LanceStore(VectorTables):
     The manifest pins the embedder and segmenter the index was built with; opening it
     with others is refused, never silently mixed.
     """
+
+    vector_spec = VectorIndexSpec()  # how vectors are indexed and searched (set from the config)
 
     def __init__(self, path: Path, embedder: str | None, dim: int | None, segmenter: str,
                  version: str = "") -> None:
@@ -71,9 +72,11 @@ class LanceStore(VectorTables):
         self._rname = m["vectors"]  # the table the read handle of "vectors" is open on
         self._lock = threading.RLock()  # readers and a writer may share this object
         self._seen_mtime = -1
-        self._df: Counter[str] = Counter()
+        self._stats = TermStats(path)
         self._docs: list[DocRecord] | None = None  # published documents, read once per publish
         self._gdocs: dict[tuple[str, ...], list[DocRecord]] = {}
+        self._excl: dict[tuple, tuple[str, ...]] = {}  # exclusions of the published state
+        self._doc_map: dict[str, DocRecord] | None = None
         self._lockf: Any = None
         if "published" not in self.manifest:
             self._publish()
@@ -111,17 +114,23 @@ class LanceStore(VectorTables):
             return self._db.open_table(name)
         return self._db.create_table(name, schema=schema)
 
-    def _publish(self) -> None:
-        """Make the writer's current table versions (and term statistics) what readers see."""
+    def _publish(self, partial: bool = False) -> None:
+        """Make the writer's current table versions (and term statistics) what readers see.
+
+        A ``partial`` publish (a batch of a longer ingest) leaves the term statistics
+        to the last one and marks the published ones stale meanwhile."""
         gen = int(self.manifest.get("generation", 0)) + 1
-        df_name = f"df-{gen}.json"
-        _atomic_write(self.path / df_name, json.dumps(self._df, ensure_ascii=False))
         old_df = self.manifest.get("df")
-        self.manifest = {**self.manifest, "generation": gen, "df": df_name,
-                         "vectors": self._names["vectors"],
-                         "published": {n: self._w[n].version for n in TABLES}}
-        _atomic_write(self._mpath, json.dumps(self.manifest, ensure_ascii=False, indent=1))
-        if old_df and old_df != df_name:
+        m = {**self.manifest, "generation": gen, "vectors": self._names["vectors"],
+             "published": {n: self._w[n].version for n in TABLES}}
+        if partial:
+            m["df_stale"] = m.get("df_stale", False) or self._stats.pending
+        elif self._stats.pending or m.get("df_stale") or not old_df:
+            m["df"] = self._stats.publish(gen)
+            m.pop("df_stale", None)
+        self.manifest = m
+        _atomic_write(self._mpath, json.dumps(m, ensure_ascii=False, indent=1))
+        if old_df and old_df != m.get("df"):
             (self.path / old_df).unlink(missing_ok=True)
 
     def _refresh(self) -> None:
@@ -133,7 +142,11 @@ class LanceStore(VectorTables):
                 return
             if mtime == self._seen_mtime:
                 return
-            man = read_manifest(self.path) or {}
+            self._apply(read_manifest(self.path) or {}, mtime)
+
+    def _apply(self, man: dict[str, Any], mtime: int) -> None:
+        """Make the published manifest ``man`` (whose file has ``mtime``) what reads see."""
+        with self._lock:
             name = man.get("vectors", DEFAULT_TABLE)
             if name != self._rname:  # the index switched to another model's vectors
                 self._r["vectors"] = self._db.open_table(name)
@@ -143,17 +156,21 @@ class LanceStore(VectorTables):
                     self._names["vectors"] = name
             for n, v in man.get("published", {}).items():
                 self._r[n].checkout(v)
-            dfp = self.path / man.get("df", "")
-            self._df = Counter(json.loads(dfp.read_text(encoding="utf-8"))) if dfp.is_file() else Counter()
+            self._stats.load(man.get("df"))
             self._pub, self.manifest, self._seen_mtime, self._docs = man, man, mtime, None
             self._gdocs: dict[tuple[str, ...], list[DocRecord]] = {}  # per caller groups
+            self._doc_map = None
 
     @contextmanager
-    def transaction(self) -> Iterator[LanceStore]:
+    def transaction(self, partial: bool = False) -> Iterator[LanceStore]:
         """One atomic write: readers see all of it after it ends, or none of it.
 
         Only one writer at a time; a writer's unpublished commits left by a crash are
         rolled back when the next transaction starts.
+
+        Args:
+            partial: more transactions of the same ingest follow; term statistics are
+                published with the last one (readers keep the previous ones meanwhile).
 
         Raises:
             ZhikuError: another process is writing this index.
@@ -173,16 +190,20 @@ class LanceStore(VectorTables):
                 if t.version != pub:
                     t.checkout(pub)
                     t.restore()
+            self._stats.begin(bool(self.manifest.get("df_stale")), self._all_segs)
             try:
                 yield self
             except (OSError, RuntimeError) as e:  # disk full, permissions, I/O from LanceDB
+                self._stats.abort()
                 raise ZhikuError(
                     f"cannot write the index at {self.path} ({str(e)[:120]}); free disk space or "
                     "fix permissions and retry — searches still see the last complete state"
                 ) from e
-            self._publish()
-            self._seen_mtime = -1
-            self._refresh()
+            except BaseException:
+                self._stats.abort()
+                raise
+            self._publish(partial)
+            self._apply(self.manifest, self._mpath.stat().st_mtime_ns)
         finally:
             fcntl.flock(self._lockf, fcntl.LOCK_UN)
             self._lockf.close()
@@ -209,17 +230,19 @@ class LanceStore(VectorTables):
             sub, g = subindex_of(doc.path), list((groups or {}).get(doc.id, ()))
             for c, s in zip(chunks, segs):
                 rows.append({**_chunk_row(c), "seg": s, "subindex": sub, "groups": g})
-                self._df.update(set(s.split()))
+            self._stats.change(segs)
             drows.append(_doc_row(doc, sections, len(chunks), sub, (roots or {}).get(doc.id), tuple(g)))
         # a logically deleted document whose file came back is stored afresh, not twice
         returning = self._ids_where(f"doc_id IN ({_sql_list(ids)})") if ids else []
+        keys = {r["law_key"] for r in drows}
         if remove or returning:
+            keys |= self._keys_of(remove + returning)
             self.delete_docs(remove + returning)
         if rows:
-            self._w["chunks"].add(rows)
+            self._w["chunks"].add(pa.Table.from_pylist(rows, schema=_chunk_schema()))
         if drows:
-            self._w["documents"].add(drows)
-        self._relink()
+            self._w["documents"].add(pa.Table.from_pylist(drows, schema=_doc_schema()))
+        self._relink(keys)
         return bool(remove)
 
     def add_alias(self, doc_id: str, path: str) -> None:
@@ -235,13 +258,12 @@ class LanceStore(VectorTables):
         if not doc_ids:
             return
         w = f"doc_id IN ({_sql_list(doc_ids)})"
-        for r in self._w["chunks"].search().where(w).select(["seg"]).limit(None).to_list():
-            self._df.subtract(set(r["seg"].split()))
+        segs = self._w["chunks"].search().where(w).select(["seg"]).limit(None).to_arrow()["seg"]
+        self._stats.change(segs.to_pylist(), -1)
         for n in TABLES:
             self._w[n].delete(w)
         for t in self._staged.values():
             t.delete(w)
-        self._df = +self._df
 
     def mark_deleted(self, doc_ids: Sequence[str], day: str | None = None) -> None:
         """Logical delete: the documents stop being searched; ``compact`` removes them."""
@@ -264,10 +286,20 @@ class LanceStore(VectorTables):
         for t in self._w.values():
             t.optimize(cleanup_older_than=dt.timedelta(seconds=0))
 
-    def _relink(self) -> None:
-        """Recompute version links for every document and store the ones that changed."""
-        rows = self._w["documents"].search().limit(None).to_list()
-        live = [r for r in rows if not r["deleted"]]
+    def _keys_of(self, doc_ids: Sequence[str]) -> set[str]:
+        w = f"doc_id IN ({_sql_list(doc_ids)})"
+        return {r["law_key"] for r in self._w["documents"].search().where(w).select(["law_key"])
+                .limit(None).to_list()}
+
+    def _relink(self, keys: set[str] | None = None) -> None:
+        """Recompute version links (of the documents sharing one of ``keys``, or of all) and
+        store the ones that changed."""
+        q = self._w["documents"].search().where("deleted IS NULL")
+        if keys is not None:
+            if not keys:
+                return
+            q = q.where(f"deleted IS NULL AND law_key IN ({_sql_list(sorted(keys))})")
+        live = q.limit(None).to_list()
         info = link((r["doc_id"], r["path"], r["title"], r["version_date"],
                      json.loads(r["metadata"] or "{}")) for r in live)
         changed = []
@@ -314,11 +346,16 @@ class LanceStore(VectorTables):
         return {r["doc_id"]: list(r["groups"] or ()) for r in rows}
 
     def build_indexes(self) -> None:
-        """(Re)build the full-text index over the segmented text."""
-        from lancedb.index import FTS
-
-        if self._w["chunks"].count_rows():
-            self._w["chunks"].create_index("seg", config=FTS(**_FTS), replace=True)
+        """Bring every index up to date (inside a transaction): create the missing keyword
+        and scalar indexes, build the vector index once the table is large enough (see
+        :attr:`vector_spec`), and add rows written since to the existing indexes."""
+        for name in TABLES:
+            t = self._w[name]
+            stale = ensure_indexes(t, name)
+            if name == "vectors":
+                stale = index_vectors(t, self.vector_spec) == "stale" or stale
+            if stale:
+                refresh(t)
 
     def unindexed_rows(self) -> int:
         """Published chunks the keyword index does not cover yet (0 when up to date)."""
@@ -326,8 +363,11 @@ class LanceStore(VectorTables):
         n = tbl.count_rows()
         if not n:
             return 0
-        stats = next((tbl.index_stats(i.name) for i in tbl.list_indices() if i.index_type == "FTS"), None)
-        return n if stats is None else int(stats.num_unindexed_rows)
+        left = unindexed(tbl, "FTS")
+        return n if left is None else left
+
+    def _all_segs(self) -> list[str]:
+        return self._w["chunks"].search().select(["seg"]).limit(None).to_arrow()["seg"].to_pylist()
 
     def _ids_where(self, where: str) -> list[str]:
         rows = self._w["documents"].search().where(where).select(["doc_id"]).limit(None).to_list()
@@ -362,10 +402,17 @@ class LanceStore(VectorTables):
         return {r["doc_id"] for r in self._read("documents").search().select(["doc_id"]).limit(None).to_list()}
 
     def get_doc(self, doc_id: str, groups: tuple[str, ...] | None = None) -> DocRecord | None:
-        """One document record (readable by ``groups``; None: any), or None."""
-        w = f"doc_id = {_sql_str(doc_id)}" + (f" AND {groups_sql(groups)}" if groups is not None else "")
-        rows = self._read("documents").search().where(w).limit(1).to_list()
-        return _doc_record(rows[0]) if rows else None
+        """One document record (readable by ``groups``; None: any), or None; unrestricted
+        look-ups come from the published documents, read once."""
+        if groups is not None:
+            w = f"doc_id = {_sql_str(doc_id)} AND {groups_sql(groups)}"
+            rows = self._read("documents").search().where(w).limit(1).to_list()
+            return _doc_record(rows[0]) if rows else None
+        docs = self.documents()
+        with self._lock:
+            if self._doc_map is None or len(self._doc_map) != len(docs):
+                self._doc_map = {d.doc_id: d for d in docs}
+            return self._doc_map.get(doc_id)
 
     def documents(self, groups: tuple[str, ...] | None = None) -> list[DocRecord]:
         """Every stored document (logically deleted ones included, flagged); with
@@ -391,18 +438,20 @@ class LanceStore(VectorTables):
         """Documents a search with this version selector must skip."""
         check_versions(versions)
         day = dt.date.today().isoformat() if versions == "current" else versions
-        out = []
-        for d in self.documents():
-            if d.deleted:
-                out.append(d.doc_id)
-            elif versions != "all" and not in_force(_info(d), day):
-                out.append(d.doc_id)
-        return tuple(sorted(out))
+        docs = self.documents()  # refreshes: a new published state empties the cache
+        with self._lock:
+            key = (self._seen_mtime, versions, day)
+            if key not in self._excl:
+                self._excl = {k: v for k, v in self._excl.items() if k[0] == key[0]}
+                self._excl[key] = tuple(sorted(
+                    d.doc_id for d in docs
+                    if d.deleted or (versions != "all" and not in_force(_info(d), day))))
+            return self._excl[key]
 
     def doc_frequency(self, token: str) -> int:
         """How many chunks contain ``token`` (for IDF weights)."""
         self._refresh()
-        return self._df.get(token, 0)
+        return self._stats.read.get(token, 0)
 
     def count(self, groups: tuple[str, ...] | None = None) -> dict[str, int]:
         """Row counts of documents, chunks and vectors (readable by ``groups``; None: all)."""
@@ -468,10 +517,8 @@ class LanceStore(VectorTables):
                              f"{active.dim}-dim vectors; configure the embedder the index was built with")
         if not tbl.count_rows():
             return []
-        q = tbl.search(vector.tolist(), vector_column_name="vector").distance_type("cosine")
         w = scope.where(self.excluded(scope.versions))
-        if w:
-            q = q.where(w, prefilter=True)
+        q = vector_query(tbl, vector.tolist(), k, scope, w, self.vector_spec)
         rows = q.select(["id", "_distance"]).limit(k).to_list()
         chunks = self.get_chunks([r["id"] for r in rows], scope.groups)
         out = []

@@ -52,7 +52,7 @@ class MilvusTarget:
         return cls(uri=str(path))
 
 
-def parse_milvus(value: str, home: Path) -> MilvusTarget:
+def parse_milvus(value: str, home: Path, vector_index: str = "ivf_hnsw_sq") -> MilvusTarget:
     """Parse ``milvus://host:port?...``, ``milvus+tls://host:port?...`` or
     ``milvus-lite:///path/x.db``.
 
@@ -60,7 +60,8 @@ def parse_milvus(value: str, home: Path) -> MilvusTarget:
     ``user:password`` or an API key; default ``MILVUS_TOKEN``), ``consistency`` (Strong,
     Bounded, Session, Eventually; default Strong), ``prefix`` (collection name prefix;
     default ``zhiku``), ``tls=1`` and ``ca=/path/ca.pem`` (TLS), ``index`` (dense index
-    type; default FLAT on Lite, AUTOINDEX on a server).
+    type; default FLAT on Lite, which is for small data, and on a server the config's
+    ``vector_index`` as Milvus names it: FLAT, HNSW, IVF_SQ8 or IVF_PQ).
 
     Raises:
         ZhikuError: a bad parameter or a missing host.
@@ -90,7 +91,7 @@ def parse_milvus(value: str, home: Path) -> MilvusTarget:
     uri = f"{'https' if tls else 'http'}://{u.hostname}:{u.port or 19530}"
     token = os.environ.get(q.get("token_env", "MILVUS_TOKEN"), "")
     return MilvusTarget(uri=uri, token=token, ca=q.get("ca", ""),
-                        index=q.get("index", "AUTOINDEX"), **common)
+                        index=q.get("index", DENSE[vector_index]), **common)
 
 
 _CLIENTS: dict[MilvusTarget, Any] = {}
@@ -253,6 +254,13 @@ def create(client_: Any, name: str, schema: Any, kind: str, target: MilvusTarget
     client_.load_collection(name)
 
 
+# Fields queries filter or look documents up by (ids are primary keys, sub-indexes
+# partition keys: both indexed already).
+SCALAR = {"chunks": ("doc_id", "kind"), "vectors": ("doc_id",), "documents": ("doc_id",)}
+# The dense index each vector index choice of the config maps to (when the URI names none).
+DENSE = {"flat": "FLAT", "ivf_hnsw_sq": "HNSW", "ivf_sq": "IVF_SQ8", "ivf_pq": "IVF_PQ"}
+
+
 def index_params(client_: Any, kind: str, dense_index: str) -> Any:
     """Indexes of one collection: BM25 (k1=1.2, b=0.75, as LanceDB) on chunks, cosine on
     vectors, scalar indexes on the filtered fields."""
@@ -264,4 +272,6 @@ def index_params(client_: Any, kind: str, dense_index: str) -> Any:
         ip.add_index("vector", index_type=dense_index, metric_type="COSINE")
     else:
         ip.add_index("_v", index_type="FLAT", metric_type="L2")
+    for f in SCALAR.get(kind, ()):  # INVERTED: the scalar index both Lite and a server build
+        ip.add_index(f, index_type="INVERTED")
     return ip

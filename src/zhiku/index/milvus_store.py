@@ -93,8 +93,11 @@ class MilvusStore(MilvusVectors, MilvusReads):
 
     # -- transactions ---------------------------------------------------------------------
     @contextmanager
-    def transaction(self) -> Iterator[MilvusStore]:
+    def transaction(self, partial: bool = False) -> Iterator[MilvusStore]:
         """One atomic write: readers see all of it after it ends, or none of it.
+
+        ``partial`` (more batches of the same ingest follow) changes nothing here: term
+        statistics are one row, written only when they changed.
 
         Raises:
             ZhikuError: another process is writing this index.

@@ -30,8 +30,9 @@ class Store(Protocol):
     """Segmenter, embedder (name, version, dim) and vector table the index was built with."""
 
     # -- publishing -----------------------------------------------------------------------
-    def transaction(self) -> AbstractContextManager[Any]:
-        """One atomic write; raises ZhikuError if another writer holds the index."""
+    def transaction(self, partial: bool = False) -> AbstractContextManager[Any]:
+        """One atomic write; raises ZhikuError if another writer holds the index.
+        ``partial``: more batches of the same ingest follow (statistics may wait for the last)."""
 
     @property
     def active(self) -> ActiveVectors:

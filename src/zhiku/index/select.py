@@ -36,7 +36,7 @@ def locate(config: Config) -> tuple[str, Any]:
         rest = value.split("://", 1)[1]
         return "lancedb", _under(config, rest) if rest else config.store_path
     if scheme in ("milvus", "milvus+tls", "milvus-lite"):
-        return "milvus", parse_milvus(value, config.home)
+        return "milvus", parse_milvus(value, config.home, config.vector_index)
     if scheme:
         raise ZhikuError(f"unknown store URI scheme {scheme!r} in {value!r}; use {FORMS}")
     if value == "milvus-lite":
@@ -68,8 +68,12 @@ def open_store(config: Config, embedder: str | None, dim: int | None, version: s
     Raises:
         ZhikuError: unknown store, unreachable server, or an index built otherwise.
     """
+    from zhiku.index.vector_spec import VectorIndexSpec
+
     name, where = locate(config)
-    return stores.create(name, where, embedder, dim, config.segmenter, version=version)
+    store = stores.create(name, where, embedder, dim, config.segmenter, version=version)
+    store.vector_spec = VectorIndexSpec.from_config(config)
+    return store
 
 
 def peek_manifest(config: Config) -> dict[str, Any] | None:

@@ -55,19 +55,44 @@ def _english(tok: str) -> str | None:
     return _stem_word(tok)
 
 
+# Full-width ASCII forms and the ideographic space: what NFKC changes in most Chinese text,
+# mapped by one table lookup, so NFKC itself only runs on the rare text still not normal.
+_WIDE = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+
 def normalise(text: str) -> str:
     """NFKC-normalise (full-width → half-width) and lower-case."""
-    return unicodedata.normalize("NFKC", text).lower()
+    if not text.isascii():
+        text = text.translate(_WIDE)
+        if not unicodedata.is_normalized("NFKC", text):
+            text = unicodedata.normalize("NFKC", text)
+    return text.lower()
+
+
+# token → its cleaned form ("" for a token dropped): a corpus repeats the same few hundred
+# thousand tokens, so each is stripped, checked and stemmed once per process.
+_CLEANED: dict[str, str] = {}
+_CLEANED_MAX = 1_000_000
+
+
+def _clean_one(tok: str) -> str:
+    tok = tok.strip()
+    if tok and _KEEP.search(tok):
+        return _english(tok) or ""
+    return ""
 
 
 def _clean(tokens: list[str]) -> list[str]:
     out = []
+    cache = _CLEANED
     for tok in tokens:
-        tok = tok.strip()
-        if tok and _KEEP.search(tok):
-            tok = _english(tok)
-            if tok:
-                out.append(tok)
+        c = cache.get(tok)
+        if c is None:
+            c = _clean_one(tok)
+            if len(cache) < _CLEANED_MAX:
+                cache[tok] = c
+        if c:
+            out.append(c)
     return out
 
 
@@ -110,14 +135,25 @@ def make_char() -> Segmenter:
 @segmenters.register("mixed")
 def make_mixed() -> Segmenter:
     """rjieba words plus the single characters of multi-character CJK words."""
-    jieba = make_jieba()
+    import rjieba
+
+    forms: dict[str, tuple[str, ...]] = {}  # raw token → what it contributes (cached)
+
+    def form(tok: str) -> tuple[str, ...]:
+        c = _clean([tok])
+        if not c:
+            return ()
+        return (c[0], *c[0]) if len(c[0]) > 1 and _CJK_WORD.fullmatch(c[0]) else (c[0],)
 
     def seg(text: str) -> list[str]:
         out: list[str] = []
-        for tok in jieba(text):
-            out.append(tok)
-            if len(tok) > 1 and _CJK_WORD.fullmatch(tok):
-                out.extend(tok)
+        for tok in rjieba.cut_for_search(normalise(text)):
+            f = forms.get(tok)
+            if f is None:
+                f = form(tok)
+                if len(forms) < _CLEANED_MAX:
+                    forms[tok] = f
+            out.extend(f)
         return out
 
     return seg

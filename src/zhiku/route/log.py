@@ -3,9 +3,12 @@ migrations), listed and filtered by ``zhiku routes`` so misroutes can be reviewe
 
 from __future__ import annotations
 
+import atexit
 import datetime as dt
 import json
+import queue
 import sqlite3
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -24,9 +27,6 @@ MIGRATIONS: list[tuple[str, str]] = [
     # who asked: the caller's groups as JSON, NULL for a caller who sees everything
     ("m003_routes_groups", "ALTER TABLE routes ADD COLUMN groups TEXT"),
 ]
-
-
-_write = threading.Lock()  # concurrent asks of one process append one at a time
 
 
 def log_path(cfg: Any) -> Path:
@@ -51,30 +51,65 @@ def _now() -> str:
 
 def record(cfg: Any, question: str, route: Route, seconds: float,
            groups: tuple[str, ...] | None = None) -> None:
-    """Append one route to the log, with the groups of the caller who asked.
+    """Append one route to the log with the groups of the caller who asked, off the ask
+    path: the row is queued and a background thread writes it (flushed before the process
+    exits and before routes are listed).
 
-    Raises:
-        ZhikuError: the log cannot be opened or written.
+    Args:
+        cfg: the Config (``home`` names the log file).
+        question: the question asked.
+        route: the router's decision.
+        seconds: how long routing took.
+        groups: the asking caller's groups (None: a caller who sees everything).
     """
-    with _write:
-        _append(cfg, question, route, seconds, groups)
+    row = (_now(), question, route.tier, json.dumps(list(route.subindexes), ensure_ascii=False),
+           json.dumps(route.to_dict()["chapters"], ensure_ascii=False), route.qtype,
+           route.confidence, route.reason, route.rule,
+           json.dumps(route.scores, ensure_ascii=False, default=str), seconds,
+           None if groups is None else json.dumps(sorted(groups), ensure_ascii=False))
+    _writer().put((log_path(cfg), row))
 
 
-def _append(cfg: Any, question: str, route: Route, seconds: float,
-            groups: tuple[str, ...] | None) -> None:
-    db = _connect(log_path(cfg))
+def flush() -> None:
+    """Wait until every queued route is written."""
+    if _queue is not None:
+        _queue.join()
+
+
+_queue: queue.Queue | None = None
+_qlock = threading.Lock()
+
+
+def _writer() -> queue.Queue:
+    global _queue
+    with _qlock:
+        if _queue is None:
+            _queue = queue.Queue()
+            threading.Thread(target=_drain, args=(_queue,), name="route-log", daemon=True).start()
+            atexit.register(flush)
+        return _queue
+
+
+def _drain(q: queue.Queue) -> None:
+    while True:
+        path, row = q.get()
+        try:
+            _write(path, row)
+        except ZhikuError as e:  # a broken log must never break an ask
+            print(f"zhiku: {e}", file=sys.stderr)
+        finally:
+            q.task_done()
+
+
+def _write(path: Path, row: tuple) -> None:
+    db = _connect(path)
     try:
         with db:
             db.execute(
                 "INSERT INTO routes (ts, question, tier, subindexes, chapters, qtype, confidence, "
-                "reason, rule, scores, seconds, groups) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (_now(), question, route.tier, json.dumps(list(route.subindexes), ensure_ascii=False),
-                 json.dumps(route.to_dict()["chapters"], ensure_ascii=False), route.qtype,
-                 route.confidence, route.reason, route.rule,
-                 json.dumps(route.scores, ensure_ascii=False, default=str), seconds,
-                 None if groups is None else json.dumps(sorted(groups), ensure_ascii=False)))
+                "reason, rule, scores, seconds, groups) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", row)
     except sqlite3.Error as e:
-        raise ZhikuError(f"cannot write the routing log {log_path(cfg)}: {e}") from e
+        raise ZhikuError(f"cannot write the routing log {path}: {e}") from e
     finally:
         db.close()
 
@@ -97,6 +132,7 @@ def list_routes(cfg: Any, subindex: str | None = None, tier: str | None = None,
     Returns:
         One dict per route (JSON fields decoded).
     """
+    flush()
     path = log_path(cfg)
     if not path.is_file():
         return []
@@ -110,13 +146,13 @@ def list_routes(cfg: Any, subindex: str | None = None, tier: str | None = None,
     if since:
         where.append("ts >= ?")
         args.append(since)
-    if subindex:
-        where.append("EXISTS (SELECT 1 FROM json_each(routes.subindexes) WHERE value = ?)")
-        args.append(subindex)
     if groups is not None:
         where.append("groups IS NOT NULL AND NOT EXISTS (SELECT 1 FROM json_each(routes.groups) "
                      f"WHERE value NOT IN ({', '.join('?' * len(groups)) or 'NULL'}))")
         args.extend(groups)
+    if subindex:
+        where.append("EXISTS (SELECT 1 FROM json_each(routes.subindexes) WHERE value = ?)")
+        args.append(subindex)
     sql = "SELECT * FROM routes" + (" WHERE " + " AND ".join(where) if where else "")
     db = _connect(path)
     try:

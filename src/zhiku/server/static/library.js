@@ -15,7 +15,7 @@ Object.assign(L.zh, {
   noVector: "无向量", article: "条", page: "页", empty: "没有匹配的文档", total: "合计",
   running: "进行中", queued: "排队", finished: "结束",
   phase: {
-    reading: "读取文件", chunking: "分块", "writing index": "写入索引", "keyword index": "关键词索引",
+    reading: "读取文件", chunking: "分块", "writing index": "写入索引", indexes: "建立索引",
     "sub-index summaries": "子库摘要", embedding: "向量化",
   },
   stageName: {
@@ -42,7 +42,7 @@ Object.assign(L.en, {
   finished: "finished",
   phase: {
     reading: "reading files", chunking: "chunking", "writing index": "writing the index",
-    "keyword index": "keyword index", "sub-index summaries": "sub-index summaries", embedding: "embedding",
+    indexes: "indexes", "sub-index summaries": "sub-index summaries", embedding: "embedding",
   },
   stageName: {
     resolve: "resolve clause", rewrite: "rewrite follow-up", synonyms: "expand synonyms", route: "route sub-index",

@@ -1,0 +1,100 @@
+"""Indexes of the LanceDB store: full-text over the segmented text, scalar indexes (BTREE,
+BITMAP) on the filtered columns, and a vector index once the vector table is large enough."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from zhiku.index.vector_spec import VectorIndex, VectorIndexSpec
+
+if TYPE_CHECKING:
+    from zhiku.index.store import Scope
+
+FTS_PARAMS = dict(
+    with_position=False, base_tokenizer="whitespace", lower_case=False, stem=False,
+    remove_stop_words=False, ascii_folding=False, max_token_length=None,
+)
+# Columns every query filters or looks up by: ids and documents by B-tree, the few
+# distinct kinds and sub-indexes by bitmap.
+SCALAR = {
+    "chunks": (("id", "BTREE"), ("doc_id", "BTREE"), ("kind", "BITMAP"), ("subindex", "BITMAP")),
+    "vectors": (("id", "BTREE"), ("doc_id", "BTREE"), ("subindex", "BITMAP")),
+    "documents": (("doc_id", "BTREE"), ("path", "BTREE")),
+}
+# About this many vectors per IVF partition; a query probes ``nprobes`` of them.
+PARTITION_ROWS = 4000
+
+
+def _by_column(tbl: Any) -> dict[str, Any]:
+    return {tuple(i.columns)[0]: i for i in tbl.list_indices()}
+
+
+def ensure_indexes(tbl: Any, table: str) -> bool:
+    """Create the missing full-text and scalar indexes of one table.
+
+    Returns:
+        Whether some existing index leaves rows uncovered (then :func:`refresh` them).
+    """
+    from lancedb.index import FTS, BTree, Bitmap
+
+    if not tbl.count_rows():
+        return False
+    have = _by_column(tbl)
+    if table == "chunks" and "seg" not in have:
+        tbl.create_index("seg", config=FTS(**FTS_PARAMS), replace=True)
+    for col, kind in SCALAR.get(table, ()):
+        if col not in have:
+            tbl.create_index(col, config=BTree() if kind == "BTREE" else Bitmap(), replace=True)
+    return any(tbl.index_stats(i.name).num_unindexed_rows for i in have.values())
+
+
+def index_vectors(tbl: Any, spec: VectorIndexSpec) -> str:
+    """Build the vector index when the table reached ``spec.min_rows``, retrain it when the
+    table doubled since, otherwise leave new rows to :func:`refresh` (they are searched
+    exactly until then).
+
+    Returns:
+        What was done: ``flat``, ``built``, ``stale`` (new rows not covered) or ``fresh``.
+    """
+    n = tbl.count_rows()
+    vec = _by_column(tbl).get("vector")
+    if spec.kind is VectorIndex.FLAT or n < spec.min_rows:
+        return "flat"
+    if vec is not None:
+        st = tbl.index_stats(vec.name)
+        if st.num_unindexed_rows <= st.num_indexed_rows:
+            return "stale" if st.num_unindexed_rows else "fresh"
+    tbl.create_index(metric="cosine", vector_column_name="vector", index_type=spec.kind.name,
+                     num_partitions=max(1, n // PARTITION_ROWS), replace=True)
+    return "built"
+
+
+def refresh(tbl: Any) -> None:
+    """Add rows written since the indexes were built to every index (merges small data
+    files too); deleted rows are already masked out."""
+    tbl.optimize()
+
+
+def unindexed(tbl: Any, index_type: str) -> int | None:
+    """Rows the index of ``index_type`` does not cover, or None when there is none."""
+    st = next((tbl.index_stats(i.name) for i in tbl.list_indices() if i.index_type == index_type), None)
+    return None if st is None else int(st.num_unindexed_rows)
+
+
+def selective(scope: Scope) -> bool:
+    """Whether a scope names documents or chapters: few enough rows that an exact scan of
+    them (found through the doc_id index) beats the vector index and loses nothing."""
+    return bool(scope.doc_ids or scope.chapters)
+
+
+def vector_query(tbl: Any, vector: list[float], k: int, scope: Scope, where: str | None,
+                 spec: VectorIndexSpec) -> Any:
+    """A cosine search of ``tbl`` for ``k`` neighbours inside ``where``: through the vector index with the spec's
+    probes and exact re-ranking, or an exact scan (``spec.exact``, selective scopes)."""
+    q = tbl.search(vector, vector_column_name="vector").distance_type("cosine")
+    if where:
+        q = q.where(where, prefilter=True)
+    if spec.exact or selective(scope):
+        return q.bypass_vector_index()
+    # the graph must hold at least every candidate the exact re-ranking reads
+    return q.nprobes(spec.nprobes).ef(max(spec.ef, k * spec.refine)).refine_factor(spec.refine)

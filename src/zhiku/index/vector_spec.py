@@ -1,0 +1,48 @@
+"""How dense vectors are indexed and searched, for every backend (set from the config)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from zhiku.registry import Choice
+
+
+class VectorIndex(Choice):
+    """The vector index type: ``flat`` scans every vector; the others are approximate
+    (IVF partitions with HNSW graphs, scalar or product quantisation) with exact re-ranking."""
+
+    FLAT = "flat"
+    IVF_HNSW_SQ = "ivf_hnsw_sq"
+    IVF_SQ = "ivf_sq"
+    IVF_PQ = "ivf_pq"
+
+    @classmethod
+    def label(cls) -> str:
+        """Name used in error messages."""
+        return "vector index"
+
+
+@dataclass(frozen=True)
+class VectorIndexSpec:
+    """How the vector table is indexed and searched.
+
+    Below ``min_rows`` vectors (and always for ``flat``) the table is scanned exactly; a
+    query through the index probes ``nprobes`` partitions, walks HNSW graphs with ``ef``
+    candidates and re-ranks ``refine`` × k of them exactly. ``exact`` bypasses the index
+    at query time (to measure what it costs in recall).
+    """
+
+    kind: VectorIndex = VectorIndex.IVF_HNSW_SQ
+    min_rows: int = 20_000
+    nprobes: int = 20
+    refine: int = 4
+    ef: int = 100
+    exact: bool = False
+
+    @classmethod
+    def from_config(cls, config: Any) -> VectorIndexSpec:
+        """The spec the configuration sets (``vector_index``, ``vector_index_min``,
+        ``vector_nprobes``, ``dense_exact``)."""
+        return cls(kind=VectorIndex.from_str(config.vector_index), min_rows=config.vector_index_min,
+                   nprobes=config.vector_nprobes, exact=config.dense_exact)

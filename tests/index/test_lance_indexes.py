@@ -1,0 +1,89 @@
+"""The LanceDB store's indexes stay usable across incremental ingests: new rows are found
+before and after they join the vector, keyword and scalar indexes, deleted ones never."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from zhiku.index.store import Scope
+from zhiku.index.vector_spec import VectorIndex, VectorIndexSpec
+
+from .stores import fill, open_backend
+
+pytestmark = pytest.mark.integration
+
+SCALAR = {"chunks": {"seg", "id", "doc_id", "kind", "subindex"},
+          "vectors": {"id", "doc_id", "subindex", "vector"}, "documents": {"doc_id", "path"}}
+
+
+def _indexes(store, table: str) -> dict[str, int]:
+    """Indexed column → rows the index does not cover yet."""
+    t = store._read(table)
+    return {i.columns[0]: t.index_stats(i.name).num_unindexed_rows for i in t.list_indices()}
+
+
+def _nearest(store, chunk, laws, exact: bool = False) -> str:
+    store.vector_spec = replace(store.vector_spec, exact=exact)
+    hits = store.dense(laws.vectors[chunk.id], 5)
+    return hits[0].chunk.id
+
+
+def test_incremental_ingest_keeps_indexes_usable(tmp_path, laws):
+    store = open_backend("lancedb", tmp_path, laws)
+    store.vector_spec = VectorIndexSpec(kind=VectorIndex.IVF_HNSW_SQ, min_rows=0)
+    fill(store, laws, ("公司法",))
+    with store.transaction():
+        store.build_indexes()
+    for table, cols in SCALAR.items():  # every index built, covering every row
+        assert _indexes(store, table) == dict.fromkeys(cols, 0), table
+
+    fill(store, laws, ("劳动合同法",))  # the next ingest: rows not in any index yet
+    new = laws.searched(("劳动合同法",))
+    assert _indexes(store, "vectors")["vector"] == len(new)
+    probe = new[len(new) // 2]
+    assert _nearest(store, probe, laws) == probe.id  # unindexed rows are searched exactly
+    with store.transaction():
+        store.build_indexes()
+    for table, cols in SCALAR.items():  # the new rows joined the existing indexes
+        assert set(_indexes(store, table)) == cols and not any(_indexes(store, table).values()), table
+
+    assert _nearest(store, probe, laws) == probe.id == _nearest(store, probe, laws, exact=True)
+    assert set(store.get_chunks([c.id for c in new[:20]])) == {c.id for c in new[:20]}
+    doc = laws.doc("劳动合同法")
+    assert {h.chunk.doc_id for h in store.keyword(["试用期"], 5, Scope(doc_ids=(doc.id,)))} == {doc.id}
+    assert any(c.article for c in store.find(Scope(doc_ids=(doc.id,), article="第十九条")))
+
+    with store.transaction():  # a removed document leaves every index with it
+        store.delete_docs([doc.id])
+        store.build_indexes()
+    assert not store.get_chunks([probe.id])
+    hits = store.dense(laws.vectors[probe.id], 10)
+    assert hits and doc.id not in {h.chunk.doc_id for h in hits}
+    assert store.count()["vectors"] == len(laws.searched(("公司法",)))
+
+
+def test_df_is_written_once_per_ingest(tmp_path, laws):
+    """Batches of one ingest leave the term statistics to the last; an ingest killed
+    half-way leaves them marked stale, and the next writer recounts them."""
+    store = open_backend("lancedb", tmp_path, laws)
+    items = [it for it in laws.items if "公司法" in it[0].path]
+    with store.transaction(partial=True):
+        store.add(items[:1], laws.roots)
+    assert store.manifest.get("df_stale") and store.doc_frequency("公司") == 0
+    with store.transaction():
+        store.add(items[1:], laws.roots)
+    assert not store.manifest.get("df_stale")
+    want = sum("公司" in s.split() for _, _, _, segs in items for s in segs)
+    assert store.doc_frequency("公司") == want > 0
+
+    with store.transaction(partial=True):  # then the process dies before the last batch
+        store.add([laws.item("劳动合同法")], laws.roots)
+    again = open_backend("lancedb", tmp_path, laws)
+    assert again.manifest.get("df_stale")
+    with again.transaction():
+        pass
+    segs = [s for _, _, _, ss in [*items, laws.item("劳动合同法")] for s in ss]
+    for tok in ("劳动", "公司"):
+        assert again.doc_frequency(tok) == sum(tok in s.split() for s in segs) > 0
