@@ -42,7 +42,7 @@ def test_arabic_numeral_clause_and_unnamed_law(kb):
 def test_out_of_scope_is_refused(kb):
     ans = ask(kb, "华为Mate 60 手机的首发售价是多少？")
     assert ans.refused
-    assert ans.text == kb.config.refusal_text
+    assert ans.text.startswith(kb.config.refusal_text) and not ans.citations
     assert ans.citations == ()
     assert ans.reason
 

@@ -10,8 +10,8 @@ import sys
 from zhiku.config import Config
 from zhiku.errors import ZhikuError
 
-# commands that only read: they never create ZHIKU_HOME
-READ_ONLY = ("ask", "chat", "status", "doctor", "routes", "tables", "cache")
+# commands that only read: they never create ZHIKU_HOME (`tables` builds the table store)
+READ_ONLY = ("ask", "chat", "status", "doctor", "routes", "cache")
 
 
 def check_args(a: argparse.Namespace) -> None:

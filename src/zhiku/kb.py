@@ -227,13 +227,13 @@ class KnowledgeBase:
                 load_catalog(self.config, self.store.documents())
         if dense:
             t1 = time.perf_counter()
-            rep.embedded = self.embed_missing(progress)
             if self.config.routing and self.config.route_embedding:
                 with progress.phase("routing summaries"):
                     try:  # embedded now (and cached), not by the first ask
                         self.router().summary_vectors()
                     except ZhikuError:
                         pass  # a bad rules file: the first ask says so
+            rep.embedded = self.embed_missing(progress)
             rep.embed_seconds = time.perf_counter() - t1
         rep.seconds = time.perf_counter() - t0
         return rep

@@ -123,7 +123,9 @@ def test_judge_rejects_and_malformed_judge_json_is_handled(llm_kb):
     with fake_llm(script("这不是 JSON")) as srv:
         ans = ask(llm_kb(srv.base_url, llm_roles={"judge": {}}), Q)
         judge_calls = [b for b in srv.requests if not is_answerer(b)]
-    assert len(judge_calls) == 2  # one corrective retry, then the offline verdict stands
+    # the statement check and the answerability check each ask the judge and retry once;
+    # then the offline verdicts stand
+    assert len(judge_calls) == 4
     verify = next(t for t in ans.trace if t.stage == "verify")
     assert "valid JSON" in verify.detail["judge_error"] and not ans.removed
 

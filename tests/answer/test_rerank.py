@@ -68,7 +68,8 @@ def test_llm_reranker_scores_all_candidates_in_one_prompt(kb):
 
 
 def test_bad_reranker_names_are_clear():
-    with pytest.raises(ZhikuError, match="none, dense, cross-encoder, llm"):
+    with pytest.raises(ZhikuError, match="unknown reranker 'colbert'; choose one of") as e:
         load_config(None, reranker="colbert")
+    assert all(n in str(e.value) for n in ("none", "dense", "cross-encoder", "llm"))
     with pytest.raises(ZhikuError, match="rerank_model"):
         rerankers.create("cross-encoder", load_config(None, reranker="cross-encoder"))

@@ -10,7 +10,7 @@ from typing import Any
 
 from zhiku.answer.respond import Verified, conflict_notes
 from zhiku.types import Answer, Hit, TraceStep
-from zhiku.verify.answerable import Answerability, check
+from zhiku.verify.answerable import Answerability, check, decisive
 
 
 def searched_summary(kb: Any, terms: Sequence[str], hits: Sequence[Hit], n: int = 3) -> str:
@@ -77,11 +77,13 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
         return _with(ans, draft)
     verdict, step = answerability(kb, question, terms, draft)
     trace = (*trace, step)
-    if not verdict.ok:
+    if not verdict.ok and not any(decisive(c) for c in verdict.missing) and verdict.missing:
+        conf, why = conf * 0.6, f"{why}；{verdict.reason}"  # a weak mismatch: answered, marked
+    elif not verdict.ok:
+        # what was missing is said; the related passages are named in ``searched``, not
+        # cited, since they do not support an answer
         ans = refusal(kb, question, terms, considered, conf * 0.3, verdict.reason, trace, draft.generator)
-        related = "".join(f"[{c.marker}]" for c in draft.citations)
-        return _with(ans, draft, text=f"{cfg.refusal_text}。{verdict.reason}{related}。",
-                     citations=draft.citations)
+        return _with(ans, draft, text=f"{cfg.refusal_text}。{verdict.reason}。")
     share = draft.kept / draft.checked if draft.checked else 1.0
     conf = conf * (0.8 + 0.2 * min(share, 1.0))  # the model's probability, lowered a little by removals
     text = "\n".join([draft.text, *conflict_notes(draft.conflicts), *notes])

@@ -138,7 +138,7 @@ def pinned(question: str) -> tuple[Constraint, ...]:
         if word in PLACES or _PLACE_SUFFIX_STRICT.search(word) and tag == "ns":
             out.append(Constraint(Kind.PLACE, word))
         elif tag != "ns":
-            out.append(Constraint(Kind.SUBJECT, word, "tag"))
+            out.append(Constraint(Kind.SUBJECT, word, f"tag:{tag}"))
     out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(_YEAR.findall(rest))]
     out += [Constraint(Kind.TIME, m.group()) for m in _RELATIVE.finditer(rest)]
     found = next(((k, m) for k, rx in _QTY if (m := rx.search(clause))), None)
@@ -222,6 +222,27 @@ def meets(c: Constraint, block: str, said: str) -> bool:
         return w in b
     grams = [w[i : i + 2] for i in range(len(w) - 1)]  # a tagged name: most of its bigrams
     return sum(g in b for g in grams) >= len(grams) / 2
+
+
+# heads of common nouns for roles and institutions (钟点工, 民政局, 仲裁委): such a word is a
+# kind of thing, even where the tagger calls it a name
+_COMMON_HEAD = tuple("工员人者局所院部处站厅委会科队")
+# quantities a rule states as a number (天数, 年龄, 人数, 日期); an amount or a period is often
+# a rule instead (「不得超过服务期尚未履行部分所应分摊的培训费用」)
+_NUMERIC_KINDS = {"days", "age", "people", "date"}
+
+
+def decisive(c: Constraint) -> bool:
+    """Whether missing ``c`` alone shows the documents do not answer: a place, a time, a
+    quoted or Latin name, a tagged name that is not a role or institution noun (比亚迪,
+    not 钟点工 or 民政局), a count of days, an age, a head count or a date. Other
+    mismatches lower the confidence but do not refuse: they are often the user's words for
+    what a rule says otherwise (非全日制用工, 婚姻登记机关; a rule instead of a sum)."""
+    if c.kind in (Kind.PLACE, Kind.TIME):
+        return True
+    if c.kind is Kind.QUANTITY:
+        return c.text in _NUMERIC_KINDS
+    return not c.about or not c.text.endswith(_COMMON_HEAD)
 
 
 def _cn_year(year: str) -> str:

@@ -116,6 +116,22 @@ def probability(f: Features, model: dict[str, Any] | None = None) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
+def _dense_evidence(kb: Any, r: Any, f: Features) -> float:
+    """With vectors, the earlier blend of term coverage and the best dense cosine, which
+    was calibrated on indexes with vectors (e5 cosines of 0.78–0.90 rescaled to 0..1):
+    ``0.9 × (0.6 × coverage + 0.4 × cosine)``, scaled by 0.75 so its old refusal cut (0.40)
+    falls on the default ``min_confidence`` (0.30). The fitted model saw keyword-only runs
+    and no dense feature, so with vectors a weak dense match can still veto (1.0 without
+    vectors)."""
+    if not f.has_dense:
+        return 1.0
+    from zhiku.answer.extractive import coverage
+
+    cov = coverage(list(r.terms), "".join(h.chunk.text for h in r.hits[:3]), kb.idf)
+    dn = min(max((f.dense - 0.78) / 0.12, 0.0), 1.0)
+    return 0.75 * 0.9 * (0.6 * cov + 0.4 * dn)
+
+
 def confidence(kb: Any, r: Any, question: str = "") -> tuple[float, str]:
     """How likely the answer from retrieval ``r`` is right (0..1), and why.
 
@@ -131,7 +147,7 @@ def confidence(kb: Any, r: Any, question: str = "") -> tuple[float, str]:
         return 0.0, "没有检索到任何段落"
     f = features(kb, question or getattr(r, "question", ""), r)
     # the fitting sets hold no named-clause lookups; a clause found exactly keeps 0.95
-    p = max(probability(f), EXACT) if r.exact else probability(f)
+    p = max(probability(f), EXACT) if r.exact else min(probability(f), _dense_evidence(kb, r, f))
     why = f"关键词覆盖 {f.coverage:.0%}，最佳句覆盖 {f.sentence:.0%}"
     if r.exact:
         why = "问题点名的条文已精确定位；" + why
