@@ -54,6 +54,8 @@ def test_concurrent_first_asks_then_sigterm_during_an_ingest(laws_kb, tmp_path):
     fresh = tmp_path / "fresh"
     shutil.copytree(home / "index", fresh / "index")
     cfg = write_config(fresh, cache=True)
+    more = tmp_path / "more"  # new documents, embedded: a job that runs for a while
+    cfg.write_text(f'ingest_roots = ["{more.as_posix()}"]\n{cfg.read_text(encoding="utf-8")}', encoding="utf-8")
     # documents with tables: their schema files are written on the first ask
     assert main(["--config", str(cfg), "ingest", "--no-dense", "--quiet", str(DATA / "structured/docs")]) == 0
     shutil.rmtree(fresh / "structured", ignore_errors=True)
@@ -67,7 +69,6 @@ def test_concurrent_first_asks_then_sigterm_during_an_ingest(laws_kb, tmp_path):
         assert [r.status_code for r in replies] == [200] * 8, [r.text[:200] for r in replies]
         assert all(r.json()["answer"] for r in replies)
         assert not list((fresh / "structured").rglob("*.tmp"))
-        more = tmp_path / "more"  # new documents, embedded: a job that runs for a while
         for src in (DATA / "criminal/刑法/刑法.md", DATA / "laws/社会法/劳动合同法(2012-12-28).md"):
             (more / src.parent.name).mkdir(parents=True, exist_ok=True)
             (more / src.parent.name / f"修订稿{src.name}").write_text(

@@ -34,3 +34,43 @@ def test_legacy_manifest_reads_as_the_full_name(tmp_path):
 def test_another_model_dim_or_version_is_refused(tmp_path, key, value):
     with pytest.raises(ZhikuError, match="zhiku reembed"):
         check_manifest(tmp_path, {**WANT, "vectors": "vectors"}, {**WANT, key: value})
+
+
+def test_an_index_of_an_older_schema_is_refused_on_open_before_any_write(tmp_path, laws_dir, capsys):
+    from zhiku.cli import main
+    from zhiku.config import load_config
+    from zhiku.index.store import SCHEMA_VERSION
+    from zhiku.kb import KnowledgeBase
+
+    home = tmp_path / "h"
+    law = laws_dir / "其他" / "劳动仲裁和劳动诉讼的攻略.md"
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'home = "{home.as_posix()}"\n', encoding="utf-8")
+    assert main(["--config", str(cfg), "ingest", "--no-dense", "--quiet", str(law)]) == 0
+    index = home / "index"
+    m = read_manifest(index)
+    assert m["schema"] == SCHEMA_VERSION
+    write_manifest(index, {**m, "schema": SCHEMA_VERSION - 1})  # as the release before the bump left it
+    before = {p: p.stat().st_mtime_ns for p in index.rglob("*")}
+    with pytest.raises(ZhikuError) as e:
+        KnowledgeBase(load_config(cfg)).store.count()
+    msg = str(e.value)
+    assert f"schema {SCHEMA_VERSION - 1}" in msg and "older zhiku" in msg and "zhiku ingest" in msg
+    assert "ZHIKU_HOME" in msg and msg.count("; ") == 1 and "\n" not in msg  # one sentence, what to do
+    capsys.readouterr()
+    assert main(["--config", str(cfg), "ask", "仲裁"]) == 2
+    assert main(["--config", str(cfg), "ingest", "--no-dense", "--quiet", str(law)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("older zhiku") == 2 and "groups" not in err
+    assert {p: p.stat().st_mtime_ns for p in index.rglob("*")} == before  # nothing written
+
+
+def test_eval_index_home_changes_with_the_store_schema(tmp_path, monkeypatch):
+    from zhiku.config import load_config
+    from zhiku.eval.command import _eval_home
+    from zhiku.index import store
+
+    cfg = load_config(home=tmp_path)
+    now = _eval_home(cfg, "corpus")
+    monkeypatch.setattr(store, "SCHEMA_VERSION", store.SCHEMA_VERSION - 1)
+    assert _eval_home(cfg, "corpus") != now  # an eval index of the old schema is rebuilt, not reopened

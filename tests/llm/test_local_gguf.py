@@ -68,7 +68,7 @@ def test_verifier_removes_what_the_tiny_model_gets_wrong_and_the_trace_shows_it(
     env = _env(local_home, gguf)
     cfg = load_config(home=local_home, llm_gguf=env["ZHIKU_LLM_GGUF"], llm_max_tokens=64,
                       llm_temperature=0.0, cache=False, answer_timeout=1200, llm_timeout=1200)
-    events = list(ask_stream(KnowledgeBase(cfg), Query(QUESTION, use_cache=False)))
+    events = list(ask_stream(KnowledgeBase(cfg), Query(QUESTION, use_cache=False, stream=True)))
     deltas = [e.text for e in events if e.type == "delta"]
     ans = events[-1].answer
     assert ans is not None and ans.generator == "llm" and len(deltas) >= 5  # token by token

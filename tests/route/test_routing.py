@@ -254,10 +254,12 @@ def test_cli_routes_and_no_route(home, tmp_path, monkeypatch):
     h = tmp_path / "cli"
     shutil.copytree(home, h)
     out = json.loads(zhiku(h, "ask", "--json", "--mode", "bm25", "个税怎么申报").stdout)
-    assert any(t["stage"] == "route" for t in out["trace"])
+    assert {"route", "role:router"} <= {t["stage"] for t in out["trace"]}
     plain = json.loads(zhiku(h, "ask", "--json", "--no-route", "--mode", "bm25", "试用期").stdout)
     steps = {t["stage"]: t["detail"] for t in plain["trace"]}
-    assert steps["route"]["decided"] is False and steps["routed search"] == {"routed": False}
+    assert steps["route"] == {"routing": "off", "decided": False}  # no route decision
+    assert steps["routed search"] == {"routed": False}
+    assert not any(t["stage"] == "role:router" for t in plain["trace"])  # the router never ran
     rows = json.loads(zhiku(h, "routes", "--json", "--tier", "rules").stdout)
     assert len(rows) == 1 and rows[0]["subindexes"] == ["经济法"]
     assert "个税怎么申报" in zhiku(h, "routes").stdout

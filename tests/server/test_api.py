@@ -111,8 +111,13 @@ def test_ask_json_has_citations_and_trace(url):
     body = r.json()
     assert r.status_code == 200 and not body["refused"]
     assert "试用期" in body["answer"] and body["citations"][0]["article"] == "第十九条"
-    stages = [s["stage"] for s in body["trace"]]
-    assert stages[0] == "validate" and stages.index("prepare") < stages.index("resolve")
+    stages = [s["stage"] for s in body["trace"]]  # the stages that ran, in order, with their details
+    assert stages[:3] == ["validate", "rewrite", "cache"]
+    assert [stages.index(n) for n in ("prepare", "resolve", "search", "rerank", "verify", "finish")] == \
+        sorted(stages.index(n) for n in ("prepare", "resolve", "search", "rerank", "verify", "finish"))
+    steps = {s["stage"]: s["detail"] for s in body["trace"]}
+    assert steps["resolve"]["article"] == "第十九条" and steps["resolve"]["exact"]
+    assert steps["search"]["lists"] >= 1 and steps["keyword"]["top"]
     chunk = httpx.get(f"{url}/api/chunks/{body['citations'][0]['chunk_id']}", headers=R).json()
     assert chunk["doc"] == LABOR and chunk["section_id"] == "2"
 

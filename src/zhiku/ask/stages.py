@@ -20,7 +20,7 @@ from zhiku.ask.roles import perform, submit
 from zhiku.ask.search import Prepared, Retrieval, fused, prepare
 from zhiku.ask.workers import (AnswererRole, Drafting, Ranked, RerankerRole, RouterRole, Routing,
                                Searched, SearcherRole, SearchJob, WebSearcherRole)
-from zhiku.types import Answer, Hit
+from zhiku.types import Answer, Hit, Route
 from zhiku.verify.confidence import confidence
 
 
@@ -118,13 +118,18 @@ def prepared(run: Any, note: dict, q: Query) -> Prepared:
 
 
 def start_route(run: Any, p: Prepared):
-    """The router role, started now so it runs beside the first search."""
-    return submit(RouterRole(run.kb), p), p
+    """The router role, started now so it runs beside the first search (not at all when
+    the ``routing`` setting is off)."""
+    return (submit(RouterRole(run.kb), p) if run.kb.config.routing else None), p
 
 
 def route(run: Any, note: dict, started: Any) -> Routing:
-    """The router's decision (waited for within its timeout; the default route after it)."""
+    """The router's decision (waited for within its timeout; the default route after it).
+    With routing off there is none: the step says so and the first search stands."""
     fut, p = started
+    if fut is None:
+        note.update({"routing": "off", "decided": False})
+        return Routing(Route(reason="routing is off", tier="fallback"), p.ref, False)
     r = perform(RouterRole(run.kb), p, run.trace, run.started, fut)
     note.update({**r.route.to_dict(), "decided": r.decided})
     return r

@@ -65,9 +65,11 @@ def check_manifest(index: Path, have: dict[str, Any], want: dict[str, Any]) -> N
         ZhikuError: a pinned value differs; the message says how to proceed.
     """
     if have.get("schema") != want["schema"]:
+        older = isinstance(have.get("schema"), int) and have["schema"] < want["schema"]
         raise ZhikuError(
-            f"the index at {index} has schema {have.get('schema')} but this zhiku needs "
-            f"{want['schema']}; re-ingest into a new ZHIKU_HOME (cached vectors are reused)"
+            f"the index at {index} was built by {'an older' if older else 'another'} zhiku (schema "
+            f"{have.get('schema')}, this one needs {want['schema']}); nothing was changed: re-ingest "
+            "your documents into a fresh ZHIKU_HOME with `zhiku ingest PATH` (cached vectors are reused)"
         )
     if want.get("segmenter") is not None and have.get("segmenter") != want["segmenter"]:
         raise ZhikuError(

@@ -14,8 +14,9 @@ from zhiku.types import Chunk, Section
 
 # 3: BM25 text carries the chunk's title and section header; 4: versions and publishing;
 # 5: chunks carry page, parent_id and section_ids (tables, PDFs); 6: BM25 text has English
-# words stemmed and English stop words dropped
-SCHEMA_VERSION = 6
+# words stemmed and English stop words dropped; 7: chunk, vector and document rows carry
+# the groups that may read them
+SCHEMA_VERSION = 7
 stores: Registry[Any] = Registry("store")
 
 
