@@ -402,12 +402,10 @@ class LanceStore(VectorTables):
         return {r["doc_id"] for r in self._read("documents").search().select(["doc_id"]).limit(None).to_list()}
 
     def get_doc(self, doc_id: str, groups: tuple[str, ...] | None = None) -> DocRecord | None:
-        """One document record (readable by ``groups``; None: any), or None; unrestricted
-        look-ups come from the published documents, read once."""
+        """One document record (readable by ``groups``; None: any), or None; from the
+        published documents (those ``groups`` may read), read once per published state."""
         if groups is not None:
-            w = f"doc_id = {_sql_str(doc_id)} AND {groups_sql(groups)}"
-            rows = self._read("documents").search().where(w).limit(1).to_list()
-            return _doc_record(rows[0]) if rows else None
+            return next((d for d in self.documents(groups) if d.doc_id == doc_id), None)
         docs = self.documents()
         with self._lock:
             if self._doc_map is None or len(self._doc_map) != len(docs):
