@@ -131,3 +131,17 @@ def test_chapter_routing_keeps_the_article_found_without_it(laws_kb):
     gold = ("民法典/婚姻家庭编.md", "第一千零六十三条")
     assert gold in [(h.chunk.doc_path, h.chunk.article) for h in off.hits[:5]]
     assert gold in [(h.chunk.doc_path, h.chunk.article) for h in on.hits[:5]]
+
+
+def test_routing_off_ask_naming_a_law_also_searches_inside_it(laws_kb):
+    """The one ask with routing off passes its first search on as a tuple; a question naming
+    a law (no article) adds the search inside that law to it."""
+    import copy
+
+    from tests.asking import ask
+
+    k = copy.copy(laws_kb)
+    k.config = laws_kb.config.model_copy(update={"routing": False})
+    ans = ask(k, "劳动合同法对试用期是怎么规定的？", Mode.BM25)
+    assert ans.hits and "劳动合同法" in ans.hits[0].chunk.doc_path
+    assert "试用期" in " ".join(h.chunk.text for h in ans.hits[:3])

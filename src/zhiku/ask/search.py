@@ -226,7 +226,7 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
     named = replace(p.scope, versions="all") if p.ref.version else p.scope  # 「2018年修正的公司法」
     scoped = narrow(named, p.ref.doc_ids) if structured and p.ref.doc_ids and not p.exact else None
     if scoped is not None:
-        lists = lists + fuzzy(kb, p, scoped, trace)
+        lists = [*lists, *fuzzy(kb, p, scoped, trace)]  # the one ask passes a tuple
     with _Timer(trace, "fuse") as d:
         fmode = FusionMode.from_str(kb.config.fusion)
         out = fuse(lists, fmode, k=kb.config.rrf_k, alpha=kb.config.alpha) if len(lists) > 1 else (lists or [[]])[0]
