@@ -80,6 +80,10 @@ class Config(BaseSettings):
     rerank_thresholds: dict[str, float] = Field(
         default_factory=dict,
         description="minimum rerank score per sub-index (top folder); '*' for the rest")
+    rerank_candidates: int = Field(default=0, ge=0, description="rerank only this many of the best "
+                                   "fused candidates (0: all of them)")
+    rerank_fusion: str = Field(default="replace", description="replace: the reranker's order; rrf: its "
+                               "order fused with the retrieval order (RRF)")
     verify_lexical: float = Field(default=0.8, ge=0.0, le=1.0,
                                   description="term overlap that supports a sentence by itself")
     verify_lexical_floor: float = Field(default=0.45, ge=0.0, le=1.0,
@@ -236,6 +240,13 @@ class Config(BaseSettings):
         from zhiku.verify.check import Action
 
         return Action.from_str(v).value
+
+    @field_validator("rerank_fusion")
+    @classmethod
+    def _check_rerank_fusion(cls, v: str) -> str:
+        from zhiku.rerank import RerankFusion
+
+        return RerankFusion.from_str(v).value
 
     @field_validator("reranker")
     @classmethod

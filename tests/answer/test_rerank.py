@@ -73,3 +73,25 @@ def test_bad_reranker_names_are_clear():
     assert all(n in str(e.value) for n in ("none", "dense", "cross-encoder", "llm"))
     with pytest.raises(ZhikuError, match="rerank_model"):
         rerankers.create("cross-encoder", load_config(None, reranker="cross-encoder"))
+
+
+def test_dense_rerank_fused_with_the_retrieval_order(kb):
+    """rerank_fusion=rrf: the first rerank_candidates hits are ordered by RRF of their
+    retrieval rank and their cosine rank; the unscored rest follows in retrieval order."""
+    k = with_config(kb, reranker="dense", rerank_fusion="rrf", rerank_candidates=6, rerank_keep=3.0)
+    hits = retrieve(k, Q, Mode.HYBRID, structured=False).hits
+    out = rerank(k, Q, hits, [])
+    q = k.dense_query(Q)
+    vecs = k.store.vectors_of([h.chunk.id for h in hits[:6]])
+    cos = {h.chunk.id: float(vecs[h.chunk.id] @ q) for h in hits[:6]}
+    by_cos = sorted(cos, key=lambda i: -cos[i])
+    fused = {h.chunk.id: 1 / (60 + i) + 1 / (60 + 1 + by_cos.index(h.chunk.id)) for i, h in enumerate(hits[:6], 1)}
+    want = sorted(by_cos, key=lambda i: -fused[i]) + [h.chunk.id for h in hits[6:]]  # ties: cosine order
+    assert [h.chunk.id for h in out] == want[: len(out)] and len(out) == keep_count(k.config) > 6
+    assert all(abs(h.score - cos[h.chunk.id]) < 1e-5 for h in out[:6])
+    assert all("rerank" not in h.sources for h in out[6:])
+
+
+def test_bad_rerank_fusion_is_clear():
+    with pytest.raises(ZhikuError, match="unknown rerank_fusion 'mean'; choose one of: replace, rrf"):
+        load_config(None, rerank_fusion="mean")

@@ -11,11 +11,25 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from zhiku.index.store import subindex_of
-from zhiku.registry import Registry
+from zhiku.registry import Choice, Registry
 from zhiku.types import Hit, TraceStep
 
 
 NONE = "none"  # the reranker setting that keeps the fused order
+
+
+class RerankFusion(Choice):
+    """How the reranker's scores order the candidates: by themselves, or as one more ranked
+    list fused with the retrieval order (RRF), so that a bi-encoder's cosine reorders the
+    keyword candidates without overruling the words they share with the question."""
+
+    REPLACE = "replace"
+    RRF = "rrf"
+
+    @classmethod
+    def label(cls) -> str:
+        """Name used in error messages."""
+        return "rerank_fusion"
 
 
 class Reranker(Protocol):
@@ -90,12 +104,16 @@ def rerank(kb: Any, question: str, hits: Sequence[Hit], trace: list[TraceStep]) 
     rest = [h for h in hits if h.source != "clause"]
     from zhiku.llm import LLMError
 
+    n = cfg.rerank_candidates or len(rest)
+    rest, tail = rest[:n], rest[n:]
     try:
         scores = r.scores(kb, question, rest)
     except LLMError as e:
         detail["error"] = str(e)
         scores = [-float(i) for i in range(len(rest))]
     ranked = sorted(zip(rest, scores), key=lambda p: -p[1])
+    if RerankFusion.from_str(cfg.rerank_fusion) is RerankFusion.RRF:
+        ranked = _fused(rest, ranked, cfg.rrf_k)
     out, dropped = [], 0
     for i, (h, s) in enumerate(ranked, 1):
         th = threshold(cfg, h.chunk.doc_path)
@@ -103,7 +121,7 @@ def rerank(kb: Any, question: str, hits: Sequence[Hit], trace: list[TraceStep]) 
             dropped += 1
             continue
         out.append(replace(h, score=float(s), source="rerank", sources={**h.sources, "rerank": (i, float(s))}))
-    out = (exact + out)[: keep_count(cfg)]
+    out = (exact + out + tail)[: keep_count(cfg)]  # the unscored tail after, in retrieval order
     detail.update(candidates=len(hits), dropped=dropped, kept=len(out),
                   top=[{"doc": h.chunk.doc_path, "article": h.chunk.article, "score": round(h.score, 4)}
                        for h in out[:5]])
@@ -111,3 +129,10 @@ def rerank(kb: Any, question: str, hits: Sequence[Hit], trace: list[TraceStep]) 
     return out
 
 
+def _fused(hits: list[Hit], ranked: list[tuple[Hit, float]], k: int) -> list[tuple[Hit, float]]:
+    """``ranked`` (the reranker's order) fused by RRF with ``hits`` (the retrieval order):
+    Σ 1/(k + rank) over both lists (Cormack et al. 2009); each hit keeps its reranker score."""
+    fused = {h.chunk.id: 1.0 / (k + i) for i, h in enumerate(hits, 1)}
+    for i, (h, _) in enumerate(ranked, 1):
+        fused[h.chunk.id] += 1.0 / (k + i)
+    return sorted(ranked, key=lambda p: -fused[p[0].chunk.id])

@@ -19,7 +19,8 @@ MAX_CHARS = 400  # characters of a candidate shown to a cross-encoder or LLM
 
 class DenseReranker:
     """Cosine between the question and each candidate's stored vector (a candidate
-    without one, such as an exact clause's parent, is embedded on the fly)."""
+    without one, such as an exact clause's parent or any chunk of a keyword-only index, is
+    embedded on the fly and kept in the vector cache, so a candidate is embedded once)."""
 
     name = "dense"
 
@@ -30,9 +31,19 @@ class DenseReranker:
         q = kb.dense_query(question)
         have = kb.store.vectors_of([h.chunk.id for h in hits])
         todo = [h.chunk.text for h in hits if h.chunk.id not in have]
-        extra = iter(kb.embedder.embed_passages(todo)) if todo else iter(())
+        extra = iter(_embed_cached(kb, todo)) if todo else iter(())
         vecs = [have[h.chunk.id] if h.chunk.id in have else next(extra) for h in hits]
         return [float(np.dot(v, q)) for v in vecs]
+
+
+def _embed_cached(kb: Any, texts: list[str]) -> Any:
+    from zhiku.embed.base import VectorCache, embed_cached
+
+    cache = VectorCache(kb.config.cache_path)
+    try:
+        return embed_cached(kb.embedder, cache, texts, kb.config.embed_batch)
+    finally:
+        cache.close()
 
 
 class CrossEncoderReranker:
