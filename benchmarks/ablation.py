@@ -25,6 +25,11 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
     ("− twin laws (one version in two folders) cited once", {"ZHIKU_DROP_TWINS": "0"}),
     ("− built-in term dictionary (报账 → 报销, 辞退 → 解除劳动合同 …)", {"ZHIKU_BUILTIN_SYNONYMS": "0"}),
 ]
+# levers of the full ask (the rerank stage): their rows are the `full` mode, its answer included
+FULL_LEVERS: list[tuple[str, dict[str, str]]] = [
+    ("+ e5 cosine of the 30 best candidates fused with their keyword order (RRF; full ask)",
+     {"ZHIKU_RERANKER": "dense", "ZHIKU_RERANK_FUSION": "rrf", "ZHIKU_RERANK_CANDIDATES": "30"}),
+]
 
 
 def _scores(results: Sequence[dict], mode: str, part: int | None) -> tuple[float, float, int]:
@@ -69,6 +74,12 @@ def ablation(shared: Path, log: Path) -> str:
         rows.append((label, data, "bm25"))
         if route == "both":
             rows.append((label + ", routing on", data, "bm25+route"))
+    for label, env in FULL_LEVERS:
+        full = [a if a != "bm25" else "full" for a in base]
+        data, _ = run_eval([*full, "--route", "off"], env, f"ablation ({label})")
+        cmds.append(f"`{''.join(f'{k}={v} ' for k, v in env.items())}zhiku eval "
+                    f"{shown.replace('--mode bm25', '--mode full')} --route off`")
+        rows.append((label, data, "full"))
     log.write_text("\n\n".join(cmds) + "\n", encoding="utf-8")
     out = []
     for name in SETS:
