@@ -166,6 +166,15 @@ def test_multi_route_searches_each_subindex_and_fuses(home):
     assert subs_of(only.hits) == {"社会法"} and only.route.subindexes == ("社会法",)
 
 
+def test_an_ask_routed_by_rules_searches_its_sub_indexes_only(home):
+    kb = open_kb(home, route_docs=0, route_log=False)  # the shared home keeps an empty log
+    ans = ask(kb, "工作时间和居民身份证", Mode.BM25, use_cache=False)
+    first = next(t for t in ans.trace if t.stage == "search")
+    assert first.detail.get("skipped")  # the rules route was ready: no unrouted search first
+    assert sum(t.stage == "keyword" for t in ans.trace) == 2  # one per routed sub-index
+    assert ans.hits and subs_of(ans.hits) == {"社会法", "行政法"}
+
+
 def test_chapter_routing_picks_widens_and_falls_back(home):
     kb = open_kb(home)
     q = "劳动者每日工作时间不超过几小时，延长工作时间有什么限制"

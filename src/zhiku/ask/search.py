@@ -192,6 +192,15 @@ def route_question(kb: Any, p: Prepared) -> Route:
     return kb.router().route(p.question, p.scope, p.ref)
 
 
+def reuses_first(kb: Any, p: Prepared, route: Route) -> bool:
+    """Whether the routed search of ``route`` reuses the first, unrouted search: the
+    default route (every sub-index) with the question type's candidate count unchanged."""
+    from zhiku.route import params_for
+
+    k = params_for(kb.config, route.qtype).candidates or p.candidates
+    return (route.tier == "fallback" or not route.subindexes) and k == p.candidates
+
+
 def routed(kb: Any, p: Prepared, route: Route, first: list[list[Hit]],
            trace: list[TraceStep]) -> tuple[list[Hit], Route]:
     """Search where ``route`` sends the question: its sub-indexes (in parallel), then its
@@ -207,10 +216,10 @@ def routed(kb: Any, p: Prepared, route: Route, first: list[list[Hit]],
     params = params_for(kb.config, route.qtype)
     k = params.candidates or p.candidates
     alpha = kb.config.alpha if params.alpha is None else params.alpha
-    reuse = route.tier == "fallback" or not route.subindexes
+    reuse = reuses_first(kb, p, route)
 
     def search(scope: Scope, t: list[TraceStep]) -> list[list[Hit]]:
-        if reuse and scope == p.scope and k == p.candidates:
+        if reuse and scope == p.scope:
             return first
         return fuzzy(kb, p, scope, t, k)
 
@@ -277,7 +286,7 @@ def retrieve(kb: Any, question: str, mode: Mode = Mode.HYBRID, scope: Scope = Sc
     with _Timer(trace, "route") as d:
         decided = route if isinstance(route, Route) else route_question(kb, p)
         d.update(decided.to_dict())
-    first = fuzzy(kb, p, scope, trace) if decided.tier == "fallback" or not decided.subindexes else []
+    first = fuzzy(kb, p, scope, trace) if reuses_first(kb, p, decided) else []
     hits, decided = routed(kb, p, decided, first, trace)
     r = fused(kb, p, [hits], trace, decided, structured)
     note_route(trace, decided, r.groups)
