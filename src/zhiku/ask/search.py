@@ -150,7 +150,7 @@ def prepare(kb: Any, question: str, mode: Mode, scope: Scope, trace: list[TraceS
     return Prepared(question, terms, kw_terms, ref, exact, mode.retrievers(), scope, k)
 
 
-_ENCODER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="encode")
+_DENSE = ThreadPoolExecutor(max_workers=2, thread_name_prefix="dense")
 
 
 def fuzzy(kb: Any, p: Prepared, scope: Scope, trace: list[TraceStep], k: int | None = None) -> list[list[Hit]]:
@@ -158,20 +158,25 @@ def fuzzy(kb: Any, p: Prepared, scope: Scope, trace: list[TraceStep], k: int | N
     k = k or p.candidates
     lists: list[list[Hit]] = []
     dense = p.mode is not Mode.BM25 and kb.has_vectors()
-    # the question is encoded (the encoder releases the GIL) while the keyword search runs;
-    # the dense search below then finds its vector in the knowledge base's query cache
-    pending = _ENCODER.submit(kb.query_vector, p.question) if dense and p.mode is not Mode.DENSE else None
+    # the dense side (encode the question, query the vectors, fetch the chunks) runs on
+    # its own thread while the keyword search runs here: both release the GIL
+    pending = _DENSE.submit(_dense, kb, p.question, k, scope) if dense and p.mode is not Mode.DENSE else None
     if p.mode is not Mode.DENSE:
         with _Timer(trace, "keyword") as d:
             lists.append(_keyword(kb, p.kw_terms, k, scope, d))
             d.update(terms=p.kw_terms, top=brief(lists[-1]))
-    if pending is not None:
-        pending.result()
     if dense:
-        with _Timer(trace, "dense") as d:
-            lists.append(kb.dense(p.question, k, scope))
-            d.update(top=brief(lists[-1]))
+        got, step = pending.result() if pending is not None else _dense(kb, p.question, k, scope)
+        lists.append(got)
+        trace.append(step)
     return lists
+
+
+def _dense(kb: Any, question: str, k: int, scope: Scope) -> tuple[list[Hit], TraceStep]:
+    """Dense hits and their ``dense`` step (its time includes encoding the question)."""
+    t0 = time.perf_counter()
+    hits = kb.dense(question, k, scope)
+    return hits, TraceStep("dense", time.perf_counter() - t0, {"top": brief(hits)})
 
 
 def _keyword(kb: Any, terms: list[str], k: int, scope: Scope, detail: dict[str, Any]) -> list[Hit]:
