@@ -38,6 +38,7 @@ class Run:
     dense: bool = True
     extra: list[str] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
+    judge: bool = False  # also run the full ask with the judge role on the fake LLM server
 
 
 def runs(shared: Path, dense_scifact: bool = False) -> list[Run]:
@@ -47,11 +48,11 @@ def runs(shared: Path, dense_scifact: bool = False) -> list[Run]:
         Run("gate", "Gate set over the test laws (tests/data; the CI regression gate)",
             [str(ROOT / "tests/data/eval/gate.jsonl")], str(ROOT / "tests/data/laws")),
         Run("natural-all", "Everyday law questions, whole laws corpus (keyword only)",
-            [str(ev / "laws/natural.jsonl")], laws, dense=False),
+            [str(ev / "laws/natural.jsonl")], laws, dense=False, judge=True),
         Run("natural-gold", "Everyday law questions, gold laws and their other versions",
             [str(ev / "laws/natural.jsonl")], laws, extra=["--gold-only"]),
         Run("natural2-all", "Everyday layperson questions (natural2), whole laws corpus (keyword only)",
-            [str(ev / "laws/natural2.jsonl")], laws, dense=False),
+            [str(ev / "laws/natural2.jsonl")], laws, dense=False, judge=True),
         Run("natural2-gold", "Everyday layperson questions (natural2), gold laws and their other versions",
             [str(ev / "laws/natural2.jsonl")], laws, extra=["--gold-only"]),
         Run("clause", "Clause lookup, whole laws corpus (keyword only)",
@@ -60,9 +61,10 @@ def runs(shared: Path, dense_scifact: bool = False) -> list[Run]:
             [str(ev / "laws/case_to_article.jsonl")], laws, dense=False),
         Run("case-gold", "Case description → 刑法 article, 刑法 versions only",
             [str(ev / "laws/case_to_article.jsonl")], laws, extra=["--gold-only"]),
-        Run("cmrc", "CMRC 2018", [str(ev / "cmrc2018/queries.jsonl")], str(ev / "cmrc2018/corpus.jsonl")),
+        Run("cmrc", "CMRC 2018", [str(ev / "cmrc2018/queries.jsonl")], str(ev / "cmrc2018/corpus.jsonl"),
+            judge=True),
         Run("rgb", "RGB zh (a third unanswerable)", [str(ev / "rgb_zh/queries.jsonl")],
-            str(ev / "rgb_zh/corpus.jsonl")),
+            str(ev / "rgb_zh/corpus.jsonl"), judge=True),
         # SciFact abstracts are the retrieval unit in BEIR: one chunk per abstract. Keyword
         # only by default: embedding the 5,183 abstracts takes ~25 min here (--dense-scifact).
         Run("scifact", "SciFact (English, BEIR test split; published BM25 nDCG@10 0.665–0.68)",
@@ -83,14 +85,23 @@ COLUMNS = [("R@1", "recall_1"), ("R@5", "recall_5"), ("R@10", "recall_10"), ("MR
            ("AUROC", "auroc"), ("ms", "ms")]
 
 
-def _eval(run: Run, flat: bool, modes: str, quiet_log: Path) -> dict:
+JUDGE_LABEL = "full zhiku + judge role (fake LLM server judging from the gold labels: the ceiling)"
+
+
+def _eval(run: Run, flat: bool, modes: str, quiet_log: Path, judge: bool = False) -> dict:
     args = [*run.sets, "--corpus", run.corpus, "--mode", modes, *run.extra]
-    args += ["--flat", "--route", "off"] if flat else ["--route", "both"]
+    args += ["--flat", "--route", "off"] if flat else ["--route", "on" if judge else "both"]
     if not run.dense:
         args.append("--no-dense")
-    data, stdout = run_eval(args, run.env, run.name)
+    if judge:  # the judge role on a local fake server (benchmarks/fake_judge.py)
+        from fake_judge import judge_env
+
+        with judge_env(run.sets) as env:
+            data, stdout = run_eval(args, {**run.env, **env}, run.name + " (judge role)")
+    else:
+        data, stdout = run_eval(args, run.env, run.name)
     with quiet_log.open("a", encoding="utf-8") as log:
-        log.write(f"\n## {run.title}{' (flat)' if flat else ''}\n\n"
+        log.write(f"\n## {run.title}{' (flat)' if flat else ''}{' (judge role, fake LLM server)' if judge else ''}\n\n"
                   f"`zhiku eval {' '.join(_short(a) for a in args)}`\n\n")
         log.write("\n".join(l for l in stdout.splitlines() if not l.startswith("wrote ")).strip() + "\n")
     return data
@@ -116,13 +127,15 @@ KEYWORD_SYSTEMS = [("flat BM25", "flat", "bm25"),
                    ("full zhiku, keyword only", "zhiku", "full")]
 
 
-def table(run: Run, flat: dict, zk: dict) -> str:
-    """One side-by-side table (kind ``all``) per question set of a run."""
+def table(run: Run, flat: dict, zk: dict, judged: dict | None = None) -> str:
+    """One side-by-side table (kind ``all``) per question set of a run (with a row of the
+    judge role's run when there is one)."""
     out = []
     for name in zk["sets"]:
         rows = {}
-        for label, which, mode in (SYSTEMS if run.dense else KEYWORD_SYSTEMS):
-            data = (flat if which == "flat" else zk)["sets"].get(name, {})
+        systems = (SYSTEMS if run.dense else KEYWORD_SYSTEMS) + ([(JUDGE_LABEL, "judge", "full")] if judged else [])
+        for label, which, mode in systems:
+            data = {"flat": flat, "judge": judged}.get(which, zk)["sets"].get(name, {})
             row = next((r for r in data.get("summary", []) if r["kind"] == "all"
                         and r["mode"] == mode), None)
             route = next((r for r in data.get("routing", []) if r["mode"] == mode), None)
@@ -161,7 +174,8 @@ def main() -> int:
         log = Path(tempfile.mkdtemp()) / "eval.md"
         flat = _eval(run, True, "bm25,dense" if run.dense else "bm25", log)
         zk = _eval(run, False, "hybrid,full" if run.dense else "bm25,full", log)
-        block = f"{table(run, flat, zk)}\n\n({time.perf_counter() - t0:.0f} s, {machine()})"
+        judged = _eval(run, False, "full", log, judge=True) if run.judge else None
+        block = f"{table(run, flat, zk, judged)}\n\n({time.perf_counter() - t0:.0f} s, {machine()})"
         print(f"### {run.title}\n\n{block}\n", flush=True)
         if not a.no_write:  # after every run, keeping the other runs' blocks
             _write_block(BENCH, "## Quality against baselines", QUALITY_INTRO, run, block, order)

@@ -88,7 +88,8 @@ def test_watch_sees_a_change_within_its_debounce(tmp_path, folder, laws_dir):
         while len(reports) < 2 and time.monotonic() < deadline:
             time.sleep(0.02)
         assert len(reports) >= 2 and reports[-1].added == ("攻略.md",)
-        assert time.monotonic() - changed_at < 60  # seen and synced, not only at the next start
+        # synced after the change settled for the debounce (0.3 s), not at the first event
+        assert 0.3 <= time.monotonic() - changed_at < 60
     finally:
         stop.set()
         t.join(timeout=10)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import tomllib
 from pathlib import Path
@@ -316,6 +317,24 @@ class Config(BaseSettings):
         return self.vector_cache or self.home / "vectors.sqlite"
 
 
+def _env_value(name: str, value: str) -> Any:
+    """An env var's value: JSON for a table-valued key (``ZHIKU_LLM_ROLES='{"judge": {...}}'``),
+    the string otherwise.
+
+    Raises:
+        ZhikuError: a table-valued key holds text that is not a JSON object or list.
+    """
+    import typing
+
+    field = Config.model_fields.get(name[6:].lower())
+    if field is None or typing.get_origin(field.annotation) not in (dict, list):
+        return value
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError as e:
+        raise ZhikuError(f"{name} must be JSON (e.g. {name}='{{\"judge\": {{\"model\": \"m\"}}}}'): {e}") from e
+
+
 def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
     """Build the config from a TOML file, ``ZHIKU_*`` env vars and explicit overrides.
 
@@ -340,7 +359,7 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
             break
         if path:
             raise ZhikuError(f"config file {p} does not exist; pass an existing TOML file")
-    env = {k[6:].lower(): v for k, v in os.environ.items() if k.startswith("ZHIKU_")}
+    env = {k[6:].lower(): _env_value(k, v) for k, v in os.environ.items() if k.startswith("ZHIKU_")}
     merged = {**data, **env, **{k: v for k, v in overrides.items() if v is not None}}
     try:
         return Config.model_validate(merged)

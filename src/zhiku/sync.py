@@ -190,7 +190,10 @@ def _watchfiles(folders: tuple[str, ...], debounce: float, stop: threading.Event
                 ignore: tuple[str, ...]) -> Iterator[None]:
     import watchfiles
 
-    for _ in watchfiles.watch(*folders, debounce=int(debounce * 1000), step=50, stop_event=stop,
+    # watchfiles yields once nothing changed for ``step`` ms (``debounce`` is its cap on one
+    # burst), so the quiet period is the step; a burst that never settles still syncs at the cap
+    quiet = max(int(debounce * 1000), 50)
+    for _ in watchfiles.watch(*folders, debounce=max(quiet * 10, 30_000), step=quiet, stop_event=stop,
                               watch_filter=lambda _c, p: not _ignored(p, folders, ignore),
                               yield_on_timeout=False, raise_interrupt=False):
         yield None

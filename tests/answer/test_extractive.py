@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from zhiku.answer.extractive import compose
@@ -48,3 +50,42 @@ def test_another_articles_list_item_is_not_quoted_alone():
     idf = {"结婚": 3.0, "法定": 1.0, "年龄": 1.0}.get  # 结婚 is the rare word, as in the corpus
     text, cites = compose(["结婚", "法定", "年龄"], hits, idf)
     assert "二十二周岁" in text and "（二）" not in text and "（三）" not in text
+
+
+# 劳动法 (2018-12-29), as the test copy has them (real text)
+LABOUR = (Path(__file__).resolve().parents[1] / "data" / "laws" / "社会法" / "劳动法(2018-12-29).md").read_text(encoding="utf-8")
+
+
+def _article(label: str) -> str:
+    start = LABOUR.index(f"\n{label} ") + 1
+    return LABOUR[start:LABOUR.index("\n", start)]
+
+
+def _law_hit(i: int, label: str, score: float) -> Hit:
+    text = _article(label)
+    return Hit(Chunk(f"l{i}", "labour", "社会法/劳动法(2018-12-29).md", "劳动法", str(i), (), label, text, 0,
+                     len(text)), score, "bm25")
+
+
+def test_an_answer_states_one_block_and_cites_it_once():
+    """Two articles both covering 「每日工作时间不超过几个小时」: the answer quotes the better
+    one and cites only it (a second block covering as much was mostly a neighbouring
+    article, not the one asked about)."""
+    hits = [_law_hit(1, "第三十六条", 1.0), _law_hit(2, "第四十一条", 0.95)]
+    text, cites = compose(["每日", "工作时间", "超过"], hits, lambda t: 1.0)
+    assert [c.article for c in cites] == ["第三十六条"] and "八小时" in text
+    assert "延长工作时间" not in text
+
+
+def test_a_sentence_stating_the_quantity_asked_is_preferred():
+    """「女职工生育能休多少天产假？」 asks for days: 第六十一条 (women workers, pregnancy, no
+    number of days) covers the words better at rank 1, 第六十二条 states 九十天."""
+    from zhiku.verify.answerable import meets_all, pinned
+
+    cons = pinned("女职工生育能休多少天产假？")
+    hits = [_law_hit(1, "第六十一条", 1.0), _law_hit(2, "第六十二条", 0.9)]
+    terms = ["女职工", "怀孕", "期间", "产假"]
+    plain, _ = compose(terms, hits, lambda t: 1.0)
+    text, cites = compose(terms, hits, lambda t: 1.0, meets=lambda s, b: meets_all(cons, s, b))
+    assert "九十天" not in plain  # without the pinned quantity the better-covering article wins
+    assert "九十天" in text and [c.article for c in cites] == ["第六十二条"]

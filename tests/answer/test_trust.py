@@ -162,3 +162,26 @@ def test_shipped_model_is_a_probability_rising_with_evidence():
     low, high = probability(Features(**base)), probability(Features(**{**base, "coverage": 1.0, "sentence": 1.0,
                                                                           "coverage1": 1.0}))
     assert 0.0 < low < high < 1.0
+
+
+@pytest.mark.integration
+def test_dense_evidence_vetoes_weak_answers_but_does_not_cap_strong_ones(laws_kb):
+    """With vectors, a weak dense match (cosine 0.70) under weak term coverage refuses; a
+    strong one leaves the model's probability as it is (as a cap, confidence with vectors
+    never passed 0.675)."""
+    from dataclasses import replace
+
+    from zhiku.ask.search import retrieve
+    from zhiku.verify.confidence import confidence, features
+
+    q = "劳动者每日工作时间不超过几小时？"
+    r = retrieve(laws_kb, q, Mode.BM25)
+    assert r.hits and not r.exact
+    strong = replace(r, hits=[replace(h, sources={**h.sources, "dense": (i + 1, 0.95)}) for i, h in enumerate(r.hits)])
+    p, _ = confidence(laws_kb, strong, q)
+    assert p == pytest.approx(probability(features(laws_kb, q, strong))) and p > 0.675
+    off = "比亚迪刀片电池的能量密度是多少？"
+    weak = replace(strong, hits=[replace(h, sources={**h.sources, "dense": (i + 1, 0.70)}) for i, h in enumerate(r.hits)],
+                   terms=["比亚迪", "刀片", "电池", "能量密度"])
+    p_weak, _ = confidence(laws_kb, weak, off)
+    assert p_weak < laws_kb.config.min_confidence

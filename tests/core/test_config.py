@@ -17,6 +17,15 @@ def test_precedence(tmp_path, monkeypatch):
     assert cfg.store_path == tmp_path / "h" / "index"
 
 
+def test_table_keys_from_the_environment_are_json(tmp_path, monkeypatch):
+    monkeypatch.setenv("ZHIKU_LLM_ROLES", '{"judge": {"model": "m", "base_url": "http://127.0.0.1:9/v1"}}')
+    cfg = load_config(home=tmp_path)
+    assert cfg.llm_roles == {"judge": {"model": "m", "base_url": "http://127.0.0.1:9/v1"}}
+    monkeypatch.setenv("ZHIKU_LLM_ROLES", "judge")
+    with pytest.raises(ZhikuError, match="ZHIKU_LLM_ROLES must be JSON"):
+        load_config(home=tmp_path)
+
+
 def test_home_file_is_found(tmp_path, monkeypatch):
     monkeypatch.setenv("ZHIKU_HOME", str(tmp_path))
     (tmp_path / "config.toml").write_text("top_k = 3\n", encoding="utf-8")

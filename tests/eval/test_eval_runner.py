@@ -15,7 +15,7 @@ from zhiku.errors import ZhikuError
 from zhiku.eval.corpus import load_corpus_jsonl
 from zhiku.eval.dataset import EvalItem, Gold, load_set
 from zhiku.eval.metrics import aliases_from_documents, mrr_at_k, ndcg_at_k, recall_at_k
-from zhiku.eval.report import EvalReport, ModeResult, Row, format_table, summarise, to_json
+from zhiku.eval.report import EvalReport, ModeResult, Row, format_reliability, format_table, summarise, to_json
 from zhiku.eval.runner import run_eval
 from zhiku.types import Answer, Chunk, Document, Hit, content_hash
 
@@ -184,6 +184,22 @@ def test_format_table_aligns_chinese_labels(report) -> None:
     widths = {sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
               for line in format_table(rows).splitlines()}
     assert len(widths) == 1
+
+
+def test_format_reliability(report) -> None:
+    """One row per confidence bin of the answered mode; the counts add up to the items and
+    each bin's share right is recomputed from the results."""
+    table = format_reliability(report)
+    rows = [line.split("|")[1:-1] for line in table.splitlines()[2:]]
+    full = [r for r in report.results if r.mode == "full"]
+    assert {r[0].strip() for r in rows} == {"full"}  # retrieval-only modes have no confidence
+    assert sum(int(r[2]) for r in rows) == len(full)
+    for r in rows:
+        lo, hi = map(float, r[1].split("–"))
+        inside = [x for x in full if lo <= x.confidence < hi or (hi == 1.0 and x.confidence == 1.0)]
+        assert len(inside) == int(r[2])
+        assert float(r[4]) == pytest.approx(sum(bool(x.correct) for x in inside) / len(inside), abs=0.005)
+    assert format_reliability(EvalReport("x", 10, ("bigram",), ())) == ""
 
 
 def test_to_json(report) -> None:

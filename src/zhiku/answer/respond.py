@@ -14,6 +14,7 @@ from zhiku.answer.prompts import QType, answer_messages, judge_messages
 from zhiku.index.store import Scope
 from zhiku.llm import LLMError, client_for
 from zhiku.types import AskEvent, Chunk, Citation, Conflict, Hit, Removal, TraceStep, WebSource
+from zhiku.verify.answerable import pinned
 from zhiku.verify.check import Action, Judge, Verifier
 from zhiku.verify.citations import support as bigram_support
 from zhiku.verify.conflicts import find_conflicts
@@ -105,14 +106,19 @@ def draft(kb: Any, question: str, terms: Sequence[str], evidence: Sequence[Hit],
         trace.append(TraceStep("generate", time.perf_counter() - t0, detail))
     if text is None:
         t0 = time.perf_counter()
-        text = _extractive(terms, evidence, kb, exact)
+        text = _extractive(terms, evidence, kb, exact, question)
         trace.append(TraceStep("compose", time.perf_counter() - t0, {"blocks": len(evidence)}))
     return Draft(text, blocks, generator, trace=tuple(trace))
 
 
-def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: bool) -> str:
-    """The offline composer's text with its markers turned into evidence block numbers."""
-    text, cites = compose(terms, evidence[:1] if exact else evidence, kb.idf, whole_first=exact)
+def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: bool, question: str = "") -> str:
+    """The offline composer's text with its markers turned into evidence block numbers;
+    a sentence meeting what the question pins down is preferred as the source."""
+    from zhiku.verify.answerable import meets_all
+
+    cons = pinned(question) if question else ()
+    text, cites = compose(terms, evidence[:1] if exact else evidence, kb.idf, whole_first=exact,
+                          meets=(lambda sent, block: meets_all(cons, sent, block)) if cons else None)
     pos = {h.chunk.id: i for i, h in enumerate(evidence, 1)}
     to_block = {c.marker: pos[c.chunk_id] for c in cites}
     return re.sub(r"\[(\d+)\]", lambda m: f"[{to_block.get(int(m.group(1)), int(m.group(1)))}]", text)

@@ -15,7 +15,7 @@ from zhiku.config import Config
 from zhiku.errors import ZhikuError
 from zhiku.eval.corpus import load_corpus_jsonl
 from zhiku.eval.dataset import EvalItem, gold_docs, load_set
-from zhiku.eval.report import format_table, summarise, to_json
+from zhiku.eval.report import format_reliability, format_table, summarise, to_json
 from zhiku.eval.routing import format_routing, routing_row
 from zhiku.eval.runner import run_eval
 from zhiku.types import Route
@@ -115,6 +115,9 @@ def run_eval_command(cfg: Config, a: argparse.Namespace) -> int:
         report = run_eval(its, searchers, answer=answer, aliases=aliases, progress=not a.quiet, name=name)
         print(f"\n## {name} ({len(its)} questions{', flat' if a.flat else ''})")
         print(format_table(summarise(report)))
+        if calibration := format_reliability(report):
+            print(f"\nreliability ({name}: confidence bins × share of right answers)\n")
+            print(calibration)
         rows = [routing_row(kb, name, label, its, r) for label, r in routes.items() if r]
         if rows:
             print(f"\nrouting ({name})\n")

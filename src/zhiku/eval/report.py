@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from zhiku.eval.metrics import (answer_correct, auroc, expected_calibration_error, mrr_at_k, ndcg_at_k,
-                                recall_at_k, refusal_scores)
+                                recall_at_k, refusal_scores, reliability)
 
 ALL = "all"
 DASH = "–"
@@ -218,6 +218,30 @@ def format_table(rows: Sequence[Row]) -> str:
             _pad(c, w, ra) for c, w, ra in zip(cells, widths, right)
         ) + " |")
     return "\n".join(lines)
+
+
+def format_reliability(report: EvalReport, bins: int = 10) -> str:
+    """The reliability table of the answered modes: per confidence bin, how many answers,
+    their mean confidence and the share that were right (empty when no mode has
+    confidences).
+
+    Args:
+        report: an evaluation report.
+        bins: equal-width confidence bins.
+
+    Returns:
+        A Markdown table, or "" when nothing was answered.
+    """
+    lines = []
+    for mode in report.modes:
+        calib = [(r.confidence, bool(r.correct)) for r in report.results
+                 if r.mode == mode and r.confidence is not None]
+        for lo, hi, n, mean, right in reliability([c for c, _ in calib], [y for _, y in calib], bins):
+            lines.append(f"| {mode} | {lo:.1f}–{hi:.1f} | {n} | {mean:.2f} | {right:.2f} |")
+    if not lines:
+        return ""
+    head = ["| mode | confidence | answers | mean confidence | share right |", "|:--|:--|--:|--:|--:|"]
+    return "\n".join(head + lines)
 
 
 def _plain(obj: Any) -> Any:

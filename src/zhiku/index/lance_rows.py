@@ -28,6 +28,12 @@ def _atomic_write(path: Path, text: str) -> None:
                          "(the index is unchanged)") from e
 
 
+# The columns a Chunk is rebuilt from (not the segmented text, the sub-index or the
+# groups, which only filters and the keyword index read): reads fetch less.
+CHUNK_COLUMNS = ["id", "doc_id", "doc_path", "title", "section_id", "section_path", "article", "text",
+                 "start", "end", "version_date", "kind", "page", "parent_id", "section_ids"]
+
+
 def _searchable(where: str | None) -> str:
     """``where`` limited to chunks that are searched (parents are only quoted)."""
     base = "kind != 'parent'"

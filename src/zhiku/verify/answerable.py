@@ -224,6 +224,18 @@ def meets(c: Constraint, block: str, said: str) -> bool:
     return sum(g in b for g in grams) >= len(grams) / 2
 
 
+def meets_all(cons: Sequence[Constraint], sentence: str, block: str) -> bool:
+    """Whether a sentence of a block (``block``: its title and text) meets every constraint
+    in ``cons`` (a quantity in the sentence itself).
+
+    Args:
+        cons: the question's constraints (:func:`pinned`).
+        sentence: the sentence an answer would quote.
+        block: the text of the block holding it.
+    """
+    return all(meets(c, sentence if c.kind is Kind.QUANTITY else block, sentence) for c in cons)
+
+
 # heads of common nouns for roles and institutions (钟点工, 民政局, 仲裁委): such a word is a
 # kind of thing, even where the tagger calls it a name
 _COMMON_HEAD = tuple("工员人者局所院部处站厅委会科队")

@@ -40,10 +40,14 @@ def _overlap(words: Callable[[str], list[str]], a: str, b: str) -> float:
     return len(ta & tb) / max(1, min(len(ta), len(tb)))
 
 
+UNCITED_TOPIC = 0.8  # content-term overlap an uncited block needs to be a competing source
+
+
 def find_conflicts(blocks: Mapping[int, Chunk], cited: set[int],
                    words: Callable[[str], list[str]], same_topic: float = 0.5) -> list[Conflict]:
     """Pairs of evidence blocks that disagree: two versions when at least one is cited,
-    two documents only when both are cited and state disjoint values with one unit.
+    two documents stating disjoint values with one unit when both are cited and on one
+    topic, or one is cited and the other says nearly the same (:data:`UNCITED_TOPIC`).
 
     Args:
         blocks: block number → chunk.
@@ -71,11 +75,13 @@ def find_conflicts(blocks: Mapping[int, Chunk], cited: set[int],
                     out.append(Conflict("version", (a, b), f"《{_law(ca)}》{ca.version_date} 版与 "
                                         f"{cb.version_date} 版的{ca.article}规定不同"))
                 continue
-            if a not in cited or b not in cited:  # other documents: only when both are cited
-                continue
+            # other documents: both cited and on one topic, or one cited and the other
+            # saying nearly the same words (an answer cites one block; the block that
+            # disagrees with it is cited by the conflict note)
+            need = same_topic if a in cited and b in cited else UNCITED_TOPIC
             va, vb = _values(ca.text), _values(cb.text)
             units = [u for u in va if u in vb and va[u].isdisjoint(vb[u])]
-            if units and _overlap(words, ca.text, cb.text) >= same_topic:
+            if units and _overlap(words, ca.text, cb.text) >= need:
                 out.append(Conflict("source", (a, b), f"《{_law(ca)}》与《{_law(cb)}》对同一事项的规定不一致"
                                     f"（{_show(va[units[0]])}{units[0]} 对 {_show(vb[units[0]])}{units[0]}）"))
     return out
