@@ -28,7 +28,7 @@ from zhiku.index.store import (
 )
 from zhiku.index.lance_indexes import ensure_indexes, index_vectors, refresh, unindexed, vector_query
 from zhiku.index.lance_stats import TermStats
-from zhiku.index.lance_rows import _atomic_write, _chunk_row, _doc_record, _doc_row, _info, _searchable
+from zhiku.index.lance_rows import _atomic_write, _doc_record, _doc_row, _info, _searchable, chunk_table
 from zhiku.index.lance_vectors import ActiveVectors, VectorTables
 from zhiku.index.manifest import DEFAULT_TABLE, check_manifest, read_manifest
 from zhiku.index.vector_spec import VectorIndexSpec
@@ -222,24 +222,23 @@ class LanceStore(VectorTables):
             Whether stored documents were replaced (then the keyword index must be
             rebuilt before publishing, or the document would vanish from keyword search).
         """
-        rows, drows = [], []
+        drows = []
         paths = [d.path for d, *_ in items]
         ids = {d.id for d, *_ in items}
         remove = [d for d in self._ids_where(f"path IN ({_sql_list(paths)})") if d not in ids] if paths else []
-        for doc, sections, chunks, segs in items:
-            sub, g = subindex_of(doc.path), list((groups or {}).get(doc.id, ()))
-            for c, s in zip(chunks, segs):
-                rows.append({**_chunk_row(c), "seg": s, "subindex": sub, "groups": g})
-            self._stats.change(segs)
+        subs = [subindex_of(d.path) for d, *_ in items]
+        gs = [list((groups or {}).get(d.id, ())) for d, *_ in items]
+        for (doc, sections, chunks, _), sub, g in zip(items, subs, gs):
             drows.append(_doc_row(doc, sections, len(chunks), sub, (roots or {}).get(doc.id), tuple(g)))
+        self._stats.change(s for *_, segs in items for s in segs)
         # a logically deleted document whose file came back is stored afresh, not twice
         returning = self._ids_where(f"doc_id IN ({_sql_list(ids)})") if ids else []
         keys = {r["law_key"] for r in drows}
         if remove or returning:
             keys |= self._keys_of(remove + returning)
             self.delete_docs(remove + returning)
-        if rows:
-            self._w["chunks"].add(pa.Table.from_pylist(rows, schema=_chunk_schema()))
+        if any(chunks for _, _, chunks, _ in items):
+            self._w["chunks"].add(chunk_table(items, subs, gs))
         if drows:
             self._w["documents"].add(pa.Table.from_pylist(drows, schema=_doc_schema()))
         self._relink(keys)

@@ -1,0 +1,34 @@
+"""The LanceDB chunk rows built column by column equal the rows built one by one."""
+
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from zhiku.chunk import chunk_document
+from zhiku.index.lance_rows import _chunk_row, chunk_table
+from zhiku.index.store import _chunk_schema
+from zhiku.ingest import iter_files, load_file
+from zhiku.retrieve.segment import segmenters
+from zhiku.structure import build_tree
+
+pytestmark = pytest.mark.unit
+LAWS = Path(__file__).resolve().parents[1] / "data" / "laws"
+
+
+def test_chunk_table_matches_row_by_row():
+    seg = segmenters.create("mixed")
+    items, subs, groups, rows = [], [], [], []
+    for i, (f, root) in enumerate(iter_files([LAWS])[:4]):
+        doc = load_file(f, root)
+        sections = build_tree(doc)
+        chunks = chunk_document(doc, sections, size=300, overlap=0, parent_size=1200)
+        segs = [" ".join(seg(c.text)) for c in chunks]
+        sub, g = f"sub{i}", [f"g{i}"] * (i % 2)
+        items.append((doc, sections, chunks, segs))
+        subs.append(sub)
+        groups.append(g)
+        rows += [{**_chunk_row(c), "seg": s, "subindex": sub, "groups": g} for c, s in zip(chunks, segs)]
+    assert len(rows) > 20 and any(r["parent_id"] for r in rows)
+    table = chunk_table(items, subs, groups)
+    assert table.equals(pa.Table.from_pylist(rows, schema=_chunk_schema()))
