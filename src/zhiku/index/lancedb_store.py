@@ -49,7 +49,7 @@ class LanceStore(VectorTables):
 
     def __init__(self, path: Path, embedder: str | None, dim: int | None, segmenter: str,
                  version: str = "") -> None:
-        import lancedb
+        from zhiku.index.lance_import import lancedb
 
         self.path = path
         try:
@@ -59,7 +59,7 @@ class LanceStore(VectorTables):
                              "choose a writable ZHIKU_HOME") from e
         self._mpath = path / "manifest.json"
         self.manifest = self._check_manifest(embedder, dim, segmenter, version)
-        self._db = lancedb.connect(str(path))
+        self._db = lancedb().connect(str(path))
         names = set(self._db.table_names())
         m = self.manifest
         self._names = {"chunks": "chunks", "documents": "documents", "vectors": m["vectors"]}
