@@ -74,11 +74,19 @@ def workers_for(n_docs: int, configured: int) -> int:
 
     Args:
         n_docs: documents to prepare.
-        configured: ``ingest_workers`` (0: one per core, at most 4; 1: none).
+        configured: ``ingest_workers`` (0: one per idle core, at most 4; 1: none).
+
+    With 0, the cores busy with other work (the 1-minute load average) are left out:
+    on a machine already busy, workers only add their start-up and the pickling of
+    every document (measured: 15-25 % slower at a load of 17 on 2 cores).
     """
     if n_docs < PARALLEL_MIN_DOCS:
         return 0
-    n = configured or min(os.cpu_count() or 1, 4)
+    if configured:
+        return configured if configured > 1 else 0
+    cores = os.cpu_count() or 1
+    idle = cores - int(os.getloadavg()[0] + 0.5) if hasattr(os, "getloadavg") else cores
+    n = min(idle, 4)
     return n if n > 1 else 0
 
 

@@ -45,7 +45,14 @@ def test_an_error_in_a_worker_is_raised_as_without_workers():
         list(prepare_all([bad, *docs], [params[0], *params], seg, "mixed", 2))
 
 
-def test_small_ingests_stay_in_process():
+def test_small_ingests_stay_in_process(monkeypatch):
+    import os
+
     assert workers_for(10, 0) == 0
     assert workers_for(5000, 1) == 0
     assert workers_for(5000, 3) == 3
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.2, 0.0, 0.0))
+    assert workers_for(5000, 0) == 4
+    monkeypatch.setattr(os, "getloadavg", lambda: (3.0, 0.0, 0.0))
+    assert workers_for(5000, 0) == 0  # one idle core: no workers
