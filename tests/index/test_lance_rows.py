@@ -32,3 +32,21 @@ def test_chunk_table_matches_row_by_row():
     assert len(rows) > 20 and any(r["parent_id"] for r in rows)
     table = chunk_table(items, subs, groups)
     assert table.equals(pa.Table.from_pylist(rows, schema=_chunk_schema()))
+
+
+def test_records_parse_each_distinct_row_once():
+    import json
+
+    from zhiku.index.lance_rows import Records, _doc_record, _doc_row
+    from zhiku.types import Document
+
+    doc = Document(id="d1", path="a/法.md", title="某法", body="第一条 内容。")
+    rows = [_doc_row(doc, [], 3, "a", None, ("g",)), _doc_row(doc, [], 4, "a", None)]
+    rows[1]["doc_id"] = "d2"
+    records = Records()
+    first = records(rows)
+    assert first == [_doc_record(r) for r in rows]
+    changed = [dict(rows[0]), {**rows[1], "metadata": json.dumps({"law": "新"})}]
+    second = records(changed)
+    assert second[0] is first[0]  # unchanged row: the same record, not parsed again
+    assert second[1] == _doc_record(changed[1]) and second[1].metadata == {"law": "新"}

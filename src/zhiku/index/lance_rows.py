@@ -104,5 +104,25 @@ def _doc_record(r: dict[str, Any]) -> DocRecord:
     )
 
 
+class Records:
+    """Document rows to records, each distinct row parsed once: a new published state
+    re-reads every row, but an ingest changes few of them, and parsing the sections of
+    every document again made the first read after an ingest grow with the corpus."""
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple, DocRecord] = {}
+
+    def __call__(self, rows: list[dict[str, Any]]) -> list[DocRecord]:
+        """The records of ``rows`` (rows as read from the documents table)."""
+        seen, out = {}, []
+        for r in rows:
+            key = tuple(tuple(v) if isinstance(v, list) else v for v in r.values())
+            rec = self._seen.get(key) or _doc_record(r)
+            seen[key] = rec
+            out.append(rec)
+        self._seen = seen  # only the rows of the latest read are kept
+        return out
+
+
 def _info(d: DocRecord) -> VersionInfo:
     return VersionInfo(d.law_key, d.effective, d.expiry, d.supersedes, d.superseded_by)

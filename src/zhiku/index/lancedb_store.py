@@ -28,7 +28,7 @@ from zhiku.index.store import (
 )
 from zhiku.index.lance_indexes import ensure_indexes, index_vectors, refresh, unindexed, vector_query
 from zhiku.index.lance_stats import TermStats
-from zhiku.index.lance_rows import _atomic_write, _doc_record, _doc_row, _info, _searchable, chunk_table
+from zhiku.index.lance_rows import _atomic_write, _doc_record, _doc_row, _info, _searchable, Records, chunk_table
 from zhiku.index.lance_vectors import ActiveVectors, VectorTables
 from zhiku.index.manifest import DEFAULT_TABLE, check_manifest, read_manifest
 from zhiku.index.vector_spec import VectorIndexSpec
@@ -74,6 +74,7 @@ class LanceStore(VectorTables):
         self._seen_mtime = -1
         self._stats = TermStats(path)
         self._docs: list[DocRecord] | None = None  # published documents, read once per publish
+        self._records = Records()  # rows parsed once, across publishes
         self._gdocs: dict[tuple[str, ...], list[DocRecord]] = {}
         self._excl: dict[tuple, tuple[str, ...]] = {}  # exclusions of the published state
         self._doc_map: dict[str, DocRecord] | None = None
@@ -428,7 +429,7 @@ class LanceStore(VectorTables):
         with self._lock:
             self._refresh()
             if self._docs is None:
-                self._docs = [_doc_record(r) for r in self._r["documents"].search().limit(None).to_list()]
+                self._docs = self._records(self._r["documents"].search().limit(None).to_list())
             return list(self._docs)
 
     def excluded(self, versions: str) -> tuple[str, ...]:
