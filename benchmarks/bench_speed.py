@@ -67,63 +67,99 @@ def _du(path: Path) -> int:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
 
 
-def scale_point(laws: Path, n: int, runs: int) -> dict:
-    """Build a store of about ``n`` chunks and time queries; run in a child process."""
+def build_point(laws: Path, n: int, home: Path) -> dict:
+    """Build a store of about ``n`` chunks under ``home`` (keyword ingest, random unit
+    vectors, the vector index); run in a child process. Returns the build timings."""
+    from zhiku.kb import KnowledgeBase
+
+    docs = _laws_docs(laws)
+    kb = KnowledgeBase(_config(home))
+    total, k, ingest_s, route_s = 0, 0, 0.0, 0.0
+    while total < n:
+        rep = kb.ingest_documents(_fit(_copies(docs, k), n - total, kb), dense=False, progress=False)
+        total += rep.chunks
+        ingest_s += rep.seconds - rep.route_seconds  # keyword build; routing summaries apart
+        route_s += rep.route_seconds
+        k += 1
+    reingest_s = _reingest_one(kb, docs[0])
+    chunks = kb.store.chunks_without_vectors()
+    rng = np.random.default_rng(0)
+    t1 = time.perf_counter()
+    for i in range(0, len(chunks), 50_000):
+        part = chunks[i : i + 50_000]
+        v = rng.standard_normal((len(part), kb.embedder.dim)).astype(np.float32)
+        v /= np.linalg.norm(v, axis=1, keepdims=True)
+        with kb.store.transaction():
+            kb.store.add_vectors(part, v)
+    vec_s = time.perf_counter() - t1
+    t1 = time.perf_counter()
+    with kb.store.transaction():  # what the end of an embed does: the vector index
+        kb.index()
+    vindex_s = time.perf_counter() - t1
+    return {"ingest_s": ingest_s, "route_s": route_s, "reingest_s": reingest_s,
+            "vectors_s": vec_s, "vindex_s": vindex_s,
+            "disk_mb": _du(home / "h") / 1e6}
+
+
+def _config(home: Path):
     from zhiku.config import load_config
+
+    return load_config(home=home / "h", vector_cache=home / "cache.sqlite")
+
+
+def query_point(home: Path, runs: int) -> dict:
+    """Time the asks on the store under ``home`` in a fresh process (its peak memory is an
+    ask process's: nothing of the build), then the floors."""
     from zhiku.kb import KnowledgeBase
     from zhiku.ask import Mode, Query, ask, retrieve
 
-    docs = _laws_docs(laws)
-    tmp = Path(tempfile.mkdtemp(prefix="zhiku-speed-"))
+    kb = KnowledgeBase(_config(home))
+    load0 = os.getloadavg()[0]
+    ask(kb, Query(QUESTIONS[0], use_cache=False))  # loads the model, drafts and embeds the routing summaries
+    out: dict = {"n": kb.store.count()["chunks"]}
+    timings: dict[str, list[list[float]]] = {"bm25": [], "hybrid": [], "routed": [], "ask": []}
+    for _ in range(runs):
+        for name, fn in (("bm25", lambda q: retrieve(kb, q, Mode.BM25, route=False)),
+                         ("hybrid", lambda q: retrieve(kb, q, Mode.HYBRID, route=False)),
+                         ("routed", lambda q: retrieve(kb, q, Mode.HYBRID, route=True)),
+                         ("ask", lambda q: ask(kb, Query(q, use_cache=False)))):
+            lat = []
+            for q in QUESTIONS:
+                s = time.perf_counter()
+                fn(q)
+                lat.append((time.perf_counter() - s) * 1000)
+            timings[name].append(lat)
+    for name, runs_ in timings.items():
+        out[f"{name}_p50"] = statistics.median(_pct(r, 50) for r in runs_)
+        out[f"{name}_p95"] = statistics.median(_pct(r, 95) for r in runs_)
+    out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # before the floors' bm25s
+    out["load"] = (load0 + os.getloadavg()[0]) / 2
+    return {**out, **floors(kb, runs)}
+
+
+def scale_point(script: str, shared: str, n: int, runs: int, keep: str | None) -> dict:
+    """Build the ``n``-chunk store in one child process (or reuse the one kept under
+    ``keep``) and time the asks in another."""
+    home = Path(keep) / str(n) if keep else Path(tempfile.mkdtemp(prefix="zhiku-speed-"))
+    made = home / "build.json"
     try:
-        kb = KnowledgeBase(load_config(home=tmp / "h", vector_cache=tmp / "cache.sqlite"))
-        total, k, ingest_s, route_s = 0, 0, 0.0, 0.0
-        while total < n:
-            rep = kb.ingest_documents(_fit(_copies(docs, k), n - total, kb), dense=False, progress=False)
-            total += rep.chunks
-            ingest_s += rep.seconds - rep.route_seconds  # keyword build; routing summaries apart
-            route_s += rep.route_seconds
-            k += 1
-        reingest_s = _reingest_one(kb, docs[0])
-        chunks = kb.store.chunks_without_vectors()
-        rng = np.random.default_rng(0)
-        t1 = time.perf_counter()
-        for i in range(0, len(chunks), 50_000):
-            part = chunks[i : i + 50_000]
-            v = rng.standard_normal((len(part), kb.embedder.dim)).astype(np.float32)
-            v /= np.linalg.norm(v, axis=1, keepdims=True)
-            with kb.store.transaction():
-                kb.store.add_vectors(part, v)
-        vec_s = time.perf_counter() - t1
-        t1 = time.perf_counter()
-        with kb.store.transaction():  # what the end of an embed does: the vector index
-            kb.index()
-        vindex_s = time.perf_counter() - t1
-        load0 = os.getloadavg()[0]
-        ask(kb, Query(QUESTIONS[0], use_cache=False))  # loads the model, drafts and embeds the routing summaries
-        out = {"n": kb.store.count()["chunks"], "ingest_s": ingest_s, "route_s": route_s,
-               "reingest_s": reingest_s, "vectors_s": vec_s,
-               "vindex_s": vindex_s, "disk_mb": _du(tmp / "h") / 1e6, **floors(kb, runs)}
-        timings: dict[str, list[list[float]]] = {"bm25": [], "hybrid": [], "routed": [], "ask": []}
-        for _ in range(runs):
-            for name, fn in (("bm25", lambda q: retrieve(kb, q, Mode.BM25, route=False)),
-                             ("hybrid", lambda q: retrieve(kb, q, Mode.HYBRID, route=False)),
-                             ("routed", lambda q: retrieve(kb, q, Mode.HYBRID, route=True)),
-                             ("ask", lambda q: ask(kb, Query(q, use_cache=False)))):
-                lat = []
-                for q in QUESTIONS:
-                    s = time.perf_counter()
-                    fn(q)
-                    lat.append((time.perf_counter() - s) * 1000)
-                timings[name].append(lat)
-        for name, runs_ in timings.items():
-            out[f"{name}_p50"] = statistics.median(_pct(r, 50) for r in runs_)
-            out[f"{name}_p95"] = statistics.median(_pct(r, 95) for r in runs_)
-        out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        out["load"] = (load0 + os.getloadavg()[0]) / 2
-        return out
+        if not made.is_file():
+            shutil.rmtree(home, ignore_errors=True)
+            home.mkdir(parents=True)
+            made.write_text(json.dumps(_child(script, shared, "--build", n, runs, home)))
+        return {**json.loads(made.read_text()), **_child(script, shared, "--query", n, runs, home)}
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if not keep:
+            shutil.rmtree(home, ignore_errors=True)
+
+
+def _child(script: str, shared: str, phase: str, n: int, runs: int, home: Path) -> dict:
+    p = subprocess.run([sys.executable, script, "--shared", shared, phase, str(home), "--point", str(n),
+                        "--runs", str(runs)], capture_output=True, text=True,
+                       env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    if p.returncode:
+        raise RuntimeError(f"{phase} at {n:,} chunks failed:\n{p.stderr}")
+    return json.loads(p.stdout.strip().splitlines()[-1])
 
 
 def floors(kb, runs: int) -> dict[str, float]:
@@ -261,26 +297,31 @@ def main() -> int:
     ap.add_argument("--scales", default="10000,100000,1000000")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--dense-chunks", type=int, default=300)
+    ap.add_argument("--skip-ingest", action="store_true", help="query latency only (no ingest-rate rows)")
     ap.add_argument("--write", action="store_true", help="write the section of docs/benchmarks.md")
+    ap.add_argument("--keep", help="keep each scale's store under this folder and reuse it on later runs")
     ap.add_argument("--point", type=int, help=argparse.SUPPRESS)  # child process: one scale
+    ap.add_argument("--build", help=argparse.SUPPRESS)  # child: build the point's store here
+    ap.add_argument("--query", help=argparse.SUPPRESS)  # child: time asks on the store here
     a = ap.parse_args()
     laws = shared_laws(a.shared)
     if laws is None:
         return 2
-    if a.point:
-        print(json.dumps(scale_point(laws, a.point, a.runs)))
+    if a.build:
+        print(json.dumps(build_point(laws, a.point, Path(a.build))))
         return 0
-    rates = ingest_rates(laws, a.runs, a.dense_chunks)
+    if a.query:
+        print(json.dumps(query_point(Path(a.query), a.runs)))
+        return 0
+    rates = ingest_rates(laws, a.runs, a.dense_chunks) if not a.skip_ingest else []
     points = []
     for n in (int(x) for x in a.scales.split(",")):
         print(f"scale {n:,} chunks…", file=sys.stderr)
-        p = subprocess.run([sys.executable, __file__, "--shared", a.shared, "--point", str(n),
-                            "--runs", str(a.runs)], capture_output=True, text=True,
-                           env={**os.environ, "PYTHONWARNINGS": "ignore"})
-        if p.returncode:
-            print(p.stderr, file=sys.stderr)
-            return p.returncode
-        points.append(json.loads(p.stdout.strip().splitlines()[-1]))
+        try:
+            points.append(scale_point(__file__, a.shared, n, a.runs, a.keep))
+        except RuntimeError as e:
+            print(e, file=sys.stderr)
+            return 1
         if a.write:  # after every point, so a long run leaves what it measured so far
             write_section("Speed at scale", "make bench-speed", _table(rates, points, a.runs))
     print(_table(rates, points, a.runs))

@@ -166,6 +166,15 @@ def test_multi_route_searches_each_subindex_and_fuses(home):
     assert subs_of(only.hits) == {"社会法"} and only.route.subindexes == ("社会法",)
 
 
+def test_an_ask_routed_by_rules_searches_its_sub_indexes_only(home):
+    kb = open_kb(home, route_docs=0, route_log=False)  # the shared home keeps an empty log
+    ans = ask(kb, "工作时间和居民身份证", Mode.BM25, use_cache=False)
+    first = next(t for t in ans.trace if t.stage == "search")
+    assert first.detail.get("skipped")  # the rules route was ready: no unrouted search first
+    assert sum(t.stage == "keyword" for t in ans.trace) == 2  # one per routed sub-index
+    assert ans.hits and subs_of(ans.hits) == {"社会法", "行政法"}
+
+
 def test_chapter_routing_picks_widens_and_falls_back(home):
     kb = open_kb(home)
     q = "劳动者每日工作时间不超过几小时，延长工作时间有什么限制"
@@ -185,21 +194,35 @@ def test_chapter_routing_picks_widens_and_falls_back(home):
 
 def test_chapter_without_hits_falls_back_to_whole_document(home):
     from zhiku.ask.search import fuzzy, prepare
-    from zhiku.route.search import routed_search
+    from zhiku.route.chapters import under
+    from zhiku.route.search import in_chapters, routed_search
 
     kb = open_kb(home)
     q = "劳动者每日工作时间不超过几小时，延长工作时间有什么限制"
     route = kb.router().route(q)
     terms = kb.words(q)
     prepared = prepare(kb, q, Mode.BM25, Scope(), [], structured=False, candidates=50)
+    calls = []
 
-    def search(scope, trace):  # the real search, except that chosen chapters hold nothing
-        if any(sec for _, sec in scope.chapters):
-            return [[]]
+    def search(scope, trace):
+        calls.append(scope)
         return fuzzy(kb, prepared, scope, trace)
 
-    out = routed_search(kb, route, Scope(), search, terms, (), 0.5, [])
-    assert out.route.chapters and all(p.section_id == "" and p.widened for p in out.route.chapters)
+    first = routed_search(kb, route, Scope(), search, terms, (), 0.5, [])
+    chosen = [p for p in first.route.chapters if p.section_id]
+    assert chosen and not any(s.chapters for s in calls)  # the chapters re-rank the candidates
+    mine = in_chapters(first.hits, chosen)
+    assert mine and first.hits[0] in mine  # the hits in the chapters come first
+
+    def without(scope, trace):  # the real search, except that the chosen chapters hold nothing
+        return [[h for h in hits if not any(p.doc_id == h.chunk.doc_id and under(
+            p.section_id, (h.chunk.section_id, *h.chunk.section_ids)) for p in chosen)]
+            for hits in fuzzy(kb, prepared, scope, trace)]
+
+    out = routed_search(kb, route, Scope(), without, terms, (), 0.5, [])
+    back = {p.picked: p for p in out.route.chapters}
+    gone = [back[p.section_id] for p in chosen if p.section_id in back]
+    assert gone and all(p.section_id == "" and p.widened for p in gone)
     assert out.hits
 
 

@@ -41,7 +41,7 @@ def ask_stream(kb: Any, query: Query) -> Iterator[AskEvent]:
     if d is not None:
         p = run.step("prepare", s.prepared, d)
         routing = run.start(s.start_route, p)                           # route ∥ search
-        first = run.step("search", s.search, p)
+        first = run.step("search", s.search, p, routing)
         found = run.step("routed search", s.routed_search, p, run.step("route", s.route, routing), first)
         ranked = run.step("rerank", s.rerank, found)
         conf = run.step("confidence", s.confident, ranked)

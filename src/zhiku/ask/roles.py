@@ -93,6 +93,14 @@ def submit(role: Role[I, O], inp: I) -> Future:
     return fut
 
 
+def completed(value: Any) -> Future:
+    """A future already holding ``value`` (a role's output known without running it)."""
+    fut: Future = Future()
+    fut.zhiku_start = time.perf_counter()  # type: ignore[attr-defined]
+    fut.set_result(value)
+    return fut
+
+
 def perform(role: Role[I, O], inp: I, trace: list[TraceStep], started: float,
             fut: Future | None = None) -> O:
     """Run ``role`` (or wait for its already submitted ``fut``) within its timeout; on an

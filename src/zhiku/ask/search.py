@@ -150,7 +150,7 @@ def prepare(kb: Any, question: str, mode: Mode, scope: Scope, trace: list[TraceS
     return Prepared(question, terms, kw_terms, ref, exact, mode.retrievers(), scope, k)
 
 
-_ENCODER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="encode")
+_DENSE = ThreadPoolExecutor(max_workers=2, thread_name_prefix="dense")
 
 
 def fuzzy(kb: Any, p: Prepared, scope: Scope, trace: list[TraceStep], k: int | None = None) -> list[list[Hit]]:
@@ -158,20 +158,25 @@ def fuzzy(kb: Any, p: Prepared, scope: Scope, trace: list[TraceStep], k: int | N
     k = k or p.candidates
     lists: list[list[Hit]] = []
     dense = p.mode is not Mode.BM25 and kb.has_vectors()
-    # the question is encoded (the encoder releases the GIL) while the keyword search runs;
-    # the dense search below then finds its vector in the knowledge base's query cache
-    pending = _ENCODER.submit(kb.query_vector, p.question) if dense and p.mode is not Mode.DENSE else None
+    # the dense side (encode the question, query the vectors, fetch the chunks) runs on
+    # its own thread while the keyword search runs here: both release the GIL
+    pending = _DENSE.submit(_dense, kb, p.question, k, scope) if dense and p.mode is not Mode.DENSE else None
     if p.mode is not Mode.DENSE:
         with _Timer(trace, "keyword") as d:
             lists.append(_keyword(kb, p.kw_terms, k, scope, d))
             d.update(terms=p.kw_terms, top=brief(lists[-1]))
-    if pending is not None:
-        pending.result()
     if dense:
-        with _Timer(trace, "dense") as d:
-            lists.append(kb.dense(p.question, k, scope))
-            d.update(top=brief(lists[-1]))
+        got, step = pending.result() if pending is not None else _dense(kb, p.question, k, scope)
+        lists.append(got)
+        trace.append(step)
     return lists
+
+
+def _dense(kb: Any, question: str, k: int, scope: Scope) -> tuple[list[Hit], TraceStep]:
+    """Dense hits and their ``dense`` step (its time includes encoding the question)."""
+    t0 = time.perf_counter()
+    hits = kb.dense(question, k, scope)
+    return hits, TraceStep("dense", time.perf_counter() - t0, {"top": brief(hits)})
 
 
 def _keyword(kb: Any, terms: list[str], k: int, scope: Scope, detail: dict[str, Any]) -> list[Hit]:
@@ -192,6 +197,15 @@ def route_question(kb: Any, p: Prepared) -> Route:
     return kb.router().route(p.question, p.scope, p.ref)
 
 
+def reuses_first(kb: Any, p: Prepared, route: Route) -> bool:
+    """Whether the routed search of ``route`` reuses the first, unrouted search: the
+    default route (every sub-index) with the question type's candidate count unchanged."""
+    from zhiku.route import params_for
+
+    k = params_for(kb.config, route.qtype).candidates or p.candidates
+    return (route.tier == "fallback" or not route.subindexes) and k == p.candidates
+
+
 def routed(kb: Any, p: Prepared, route: Route, first: list[list[Hit]],
            trace: list[TraceStep]) -> tuple[list[Hit], Route]:
     """Search where ``route`` sends the question: its sub-indexes (in parallel), then its
@@ -207,10 +221,10 @@ def routed(kb: Any, p: Prepared, route: Route, first: list[list[Hit]],
     params = params_for(kb.config, route.qtype)
     k = params.candidates or p.candidates
     alpha = kb.config.alpha if params.alpha is None else params.alpha
-    reuse = route.tier == "fallback" or not route.subindexes
+    reuse = reuses_first(kb, p, route)
 
     def search(scope: Scope, t: list[TraceStep]) -> list[list[Hit]]:
-        if reuse and scope == p.scope and k == p.candidates:
+        if reuse and scope == p.scope:
             return first
         return fuzzy(kb, p, scope, t, k)
 
@@ -277,7 +291,7 @@ def retrieve(kb: Any, question: str, mode: Mode = Mode.HYBRID, scope: Scope = Sc
     with _Timer(trace, "route") as d:
         decided = route if isinstance(route, Route) else route_question(kb, p)
         d.update(decided.to_dict())
-    first = fuzzy(kb, p, scope, trace) if decided.tier == "fallback" or not decided.subindexes else []
+    first = fuzzy(kb, p, scope, trace) if reuses_first(kb, p, decided) else []
     hits, decided = routed(kb, p, decided, first, trace)
     r = fused(kb, p, [hits], trace, decided, structured)
     note_route(trace, decided, r.groups)

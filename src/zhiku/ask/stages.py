@@ -16,8 +16,8 @@ from zhiku.answer.respond import Draft, Verified
 from zhiku.answer.respond import verify as verify_draft
 from zhiku.ask.query import Query, validate
 from zhiku.ask.rewrite import RewriterRole, Turn
-from zhiku.ask.roles import perform, submit
-from zhiku.ask.search import Prepared, Retrieval, fused, prepare
+from zhiku.ask.roles import completed, perform, submit
+from zhiku.ask.search import Prepared, Retrieval, fused, prepare, reuses_first
 from zhiku.ask.workers import (AnswererRole, Drafting, Ranked, RerankerRole, RouterRole, Routing,
                                Searched, SearcherRole, SearchJob, WebSearcherRole)
 from zhiku.types import Answer, Hit, Route
@@ -119,8 +119,16 @@ def prepared(run: Any, note: dict, q: Query) -> Prepared:
 
 def start_route(run: Any, p: Prepared):
     """The router role, started now so it runs beside the first search (not at all when
-    the ``routing`` setting is off)."""
-    return (submit(RouterRole(run.kb), p) if run.kb.config.routing else None), p
+    the ``routing`` setting is off); a route the rules decide is known at once."""
+    if not run.kb.config.routing:
+        return None, p
+    try:
+        quick = run.kb.router().by_rules(p.question, p.scope, p.ref)
+    except Exception:  # noqa: BLE001 - the role meets the same error and falls back
+        quick = None
+    if quick is not None:
+        return completed(Routing(quick, p.ref)), p
+    return submit(RouterRole(run.kb), p), p
 
 
 def route(run: Any, note: dict, started: Any) -> Routing:
@@ -135,8 +143,15 @@ def route(run: Any, note: dict, started: Any) -> Routing:
     return r
 
 
-def search(run: Any, note: dict, p: Prepared) -> Searched:
-    """The unrouted search (keyword and dense inside the query's scope)."""
+def search(run: Any, note: dict, p: Prepared, routing: Any = (None, None)) -> Searched:
+    """The unrouted search (keyword and dense inside the query's scope); skipped when the
+    rules have already sent the question to its own sub-indexes, whose search would not
+    reuse it."""
+    fut = routing[0]
+    r = fut.result() if fut is not None and fut.done() and fut.exception() is None else None
+    if isinstance(r, Routing) and r.decided and not reuses_first(run.kb, p, r.route):
+        note.update({"lists": 0, "skipped": "routed to its sub-indexes"})
+        return Searched(())
     s = perform(SearcherRole(run.kb), SearchJob(p, None, ()), run.trace, run.started)
     run.trace.extend(s.trace)
     note.update({"lists": len(s.lists)})

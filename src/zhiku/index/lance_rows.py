@@ -32,6 +32,12 @@ def _atomic_write(path: Path, text: str) -> None:
                          "(the index is unchanged)") from e
 
 
+# The columns a Chunk is rebuilt from (not the segmented text, the sub-index or the
+# groups, which only filters and the keyword index read): reads fetch less.
+CHUNK_COLUMNS = ["id", "doc_id", "doc_path", "title", "section_id", "section_path", "article", "text",
+                 "start", "end", "version_date", "kind", "page", "parent_id", "section_ids"]
+
+
 def _searchable(where: str | None) -> str:
     """``where`` limited to chunks that are searched (parents are only quoted)."""
     base = "kind != 'parent'"
@@ -48,10 +54,6 @@ def _chunk_row(c: Chunk) -> dict[str, Any]:
     }
 
 
-_CHUNK_COLUMNS = ("id", "doc_id", "doc_path", "title", "section_id", "section_path", "article",
-                  "text", "start", "end", "version_date", "kind", "page", "parent_id", "section_ids")
-
-
 def chunk_table(items: Sequence[tuple[Any, Any, Sequence[Chunk], Sequence[str]]],
                 subs: Sequence[str], groups: Sequence[list[str]]) -> pa.Table:
     """The chunk rows of a batch as one Arrow table, built column by column (no dict per row).
@@ -66,7 +68,7 @@ def chunk_table(items: Sequence[tuple[Any, Any, Sequence[Chunk], Sequence[str]]]
         ``subindex`` and ``groups``.
     """
     chunks = [c for _, _, cs, _ in items for c in cs]
-    cols: dict[str, list[Any]] = {f: list(map(attrgetter(f), chunks)) for f in _CHUNK_COLUMNS}
+    cols: dict[str, list[Any]] = {f: list(map(attrgetter(f), chunks)) for f in CHUNK_COLUMNS}
     cols["seg"] = [s for *_, segs in items for s in segs]
     cols["subindex"] = [sub for (_, _, cs, _), sub in zip(items, subs) for _ in cs]
     cols["groups"] = [g for (_, _, cs, _), g in zip(items, groups) for _ in cs]

@@ -28,7 +28,9 @@ from zhiku.index.store import (
 )
 from zhiku.index.lance_indexes import ensure_indexes, index_vectors, refresh, unindexed, vector_query
 from zhiku.index.lance_stats import TermStats
-from zhiku.index.lance_rows import _atomic_write, _doc_record, _doc_row, _info, _searchable, Records, chunk_table
+from zhiku.index.lance_rows import (
+    CHUNK_COLUMNS, Records, _atomic_write, _doc_record, _doc_row, _info, _searchable, chunk_table,
+)
 from zhiku.index.lance_vectors import ActiveVectors, VectorTables
 from zhiku.index.manifest import DEFAULT_TABLE, check_manifest, read_manifest
 from zhiku.index.vector_spec import VectorIndexSpec
@@ -78,6 +80,7 @@ class LanceStore(VectorTables):
         self._gdocs: dict[tuple[str, ...], list[DocRecord]] = {}
         self._excl: dict[tuple, tuple[str, ...]] = {}  # exclusions of the published state
         self._doc_map: dict[str, DocRecord] | None = None
+        self._counts: dict[str, int] | None = None  # row counts of the published state
         self._lockf: Any = None
         if "published" not in self.manifest:
             self._publish()
@@ -160,7 +163,7 @@ class LanceStore(VectorTables):
             self._stats.load(man.get("df"))
             self._pub, self.manifest, self._seen_mtime, self._docs = man, man, mtime, None
             self._gdocs: dict[tuple[str, ...], list[DocRecord]] = {}  # per caller groups
-            self._doc_map = None
+            self._doc_map, self._counts = None, None
 
     @contextmanager
     def transaction(self, partial: bool = False) -> Iterator[LanceStore]:
@@ -452,9 +455,16 @@ class LanceStore(VectorTables):
         return self._stats.read.get(token, 0)
 
     def count(self, groups: tuple[str, ...] | None = None) -> dict[str, int]:
-        """Row counts of documents, chunks and vectors (readable by ``groups``; None: all)."""
-        w = None if groups is None else groups_sql(groups)
-        return {n: self._read(n).count_rows(w) for n in TABLES}
+        """Row counts of documents, chunks and vectors (readable by ``groups``; None: all,
+        counted once per published state: every search asks whether there are rows)."""
+        if groups is not None:
+            w = groups_sql(groups)
+            return {n: self._read(n).count_rows(w) for n in TABLES}
+        with self._lock:
+            self._refresh()
+            if self._counts is None:
+                self._counts = {n: self._r[n].count_rows() for n in TABLES}
+            return dict(self._counts)
 
     def all_chunks(self) -> list[Chunk]:
         """Every searched chunk (parents are quoted, never embedded)."""
@@ -472,14 +482,14 @@ class LanceStore(VectorTables):
         if not ids:
             return {}
         w = f"id IN ({_sql_list(ids)})" + (f" AND {groups_sql(groups)}" if groups is not None else "")
-        rows = self._read("chunks").search().where(w).limit(None).to_list()
+        rows = self._read("chunks").search().where(w).select(CHUNK_COLUMNS).limit(None).to_list()
         return {r["id"]: row_to_chunk(r) for r in rows}
 
     def find(self, scope: Scope, limit: int = 100) -> list[Chunk]:
         """Chunks matching a scope exactly (no ranking), e.g. an article of some documents."""
         q = self._read("chunks").search()
         q = q.where(_searchable(scope.where(self.excluded(scope.versions))))
-        return [row_to_chunk(r) for r in q.limit(limit).to_list()]
+        return [row_to_chunk(r) for r in q.select(CHUNK_COLUMNS).limit(limit).to_list()]
 
     def keyword(self, terms: Sequence[str], k: int, scope: Scope = Scope()) -> list[Hit]:
         """BM25 over the segmented text (OR of the terms) inside ``scope``."""
@@ -487,11 +497,11 @@ class LanceStore(VectorTables):
 
         terms = [t for t in terms if t.strip()]
         tbl = self._read("chunks")
-        if not terms or not tbl.count_rows():
+        if not terms or not self.count()["chunks"]:
             return []
         q = tbl.search(MatchQuery(" ".join(terms), "seg"), query_type="fts")
         q = q.where(_searchable(scope.where(self.excluded(scope.versions))), prefilter=True)
-        rows = q.limit(k).to_list()
+        rows = q.select([*CHUNK_COLUMNS, "_score"]).limit(k).to_list()
         return [Hit(row_to_chunk(r), float(r["_score"]), "bm25", {"bm25": (i, float(r["_score"]))})
                 for i, r in enumerate(rows, 1)]
 
@@ -513,7 +523,7 @@ class LanceStore(VectorTables):
         if len(vector) != active.dim:
             raise ZhikuError(f"the query vector has {len(vector)} dimensions but the index holds "
                              f"{active.dim}-dim vectors; configure the embedder the index was built with")
-        if not tbl.count_rows():
+        if not (self.count()["vectors"] if tbl is self._r["vectors"] else tbl.count_rows()):
             return []
         w = scope.where(self.excluded(scope.versions))
         q = vector_query(tbl, vector.tolist(), k, scope, w, self.vector_spec)

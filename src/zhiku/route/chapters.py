@@ -40,7 +40,8 @@ def _title_weight(terms: Sequence[str], label: str) -> float:
     return float(sum(len(t) for t in terms if len(t) > 1 and t in head))
 
 
-def _under(sec_id: str, chunk_sections: Sequence[str]) -> bool:
+def under(sec_id: str, chunk_sections: Sequence[str]) -> bool:
+    """Whether a chunk in ``chunk_sections`` lies in section ``sec_id`` or below it."""
     return any(s == sec_id or s.startswith(sec_id + ".") for s in chunk_sections)
 
 
@@ -52,7 +53,7 @@ def _shares(cands: list[Section], terms: Sequence[str], hits: list[tuple[int, Hi
     for rank, h in hits:
         secs = (h.chunk.section_id, *h.chunk.section_ids)
         for s in cands:
-            if _under(s.id, secs):
+            if under(s.id, secs):
                 text[s.id] += 1.0 / (RRF_K + rank)
     tt, tx = sum(title.values()), sum(text.values())
     out = {}

