@@ -85,7 +85,7 @@ def workers_for(n_docs: int, configured: int) -> int:
     if configured:
         return configured if configured > 1 else 0
     cores = os.cpu_count() or 1
-    idle = cores - int(os.getloadavg()[0] + 0.5) if hasattr(os, "getloadavg") else cores
+    idle = cores - int(os.getloadavg()[0]) if hasattr(os, "getloadavg") else cores
     n = min(idle, 4)
     return n if n > 1 else 0
 
