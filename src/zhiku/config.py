@@ -55,6 +55,8 @@ class Config(BaseSettings):
                                "(read from top_k too, its old name)")
     candidates: int = Field(default=50, ge=1, description="hits fetched per retriever before fusion")
     ingest_batch: int = Field(default=2000, ge=1, description="chunks per published write")
+    ingest_workers: int = Field(default=0, ge=0, description="processes that chunk and segment an "
+                                "ingest of 200 or more documents; 0 = one per idle core (at most 4), 1 = none")
     vector_index: str = Field(default="ivf_hnsw_sq", description="flat, ivf_hnsw_sq, ivf_sq or ivf_pq")
     vector_index_min: int = Field(default=20_000, ge=0,
                                   description="vectors below which dense search scans them all")

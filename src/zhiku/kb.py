@@ -12,18 +12,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from zhiku.chunk import chunk_document
-from zhiku.chunk.tables import unit_forms
 from zhiku.config import Config
 from zhiku.embed import VectorCache, embed_cached, embedders
 from zhiku.errors import ZhikuError
 from zhiku.index.select import open_store, peek_manifest
 from zhiku.index.store import Scope
+from zhiku.prepare import ChunkParams, chunk_header, keyword_text, prepare_all, workers_for  # noqa: F401
 from zhiku.progress import Progress, as_progress
 from zhiku.ingest import iter_files, load_file
 from zhiku.retrieve.clause import TitleIndex
 from zhiku.retrieve.segment import segmenters
-from zhiku.structure import build_tree
 from zhiku.types import Chunk, Document, Hit
 
 
@@ -42,6 +40,7 @@ class IngestReport:
     seen: set[tuple[str, str]] = field(default_factory=set)
     seconds: float = 0.0
     embed_seconds: float = 0.0
+    route_seconds: float = 0.0  # sub-index summaries and titles embedded for routing
 
 
 @dataclass
@@ -118,7 +117,7 @@ class KnowledgeBase:
     @property
     def embedder(self):
         """The embedder whose vectors the index holds (created on first use; keyword-only
-        work never loads a model)."""
+        work loads a model only to embed the routing summaries, when routing by embedding)."""
         return self._embedder_named(getattr(self, "store", None) and self.store.active.embedder)
 
     def _embedder_named(self, name: str | None):
@@ -201,16 +200,14 @@ class KnowledgeBase:
     def _index(self, docs: list[Document], rep: IngestReport, dense: bool, progress: Progress,
                t0: float, roots: dict[str, str]) -> IngestReport:
         batch: list = []
+        cfg = self.config
+        params = [ChunkParams(cfg.chunk_size_for(d.path), cfg.chunk_overlap, cfg.parent_size,
+                              cfg.min_section) for d in docs]
+        workers = workers_for(len(docs), cfg.ingest_workers)
         phase = progress.phase("chunking", len(docs), "doc")
-        for doc in docs:
-            sections = build_tree(doc)
-            cfg = self.config
-            chunks = chunk_document(doc, sections, size=cfg.chunk_size_for(doc.path),
-                                    overlap=cfg.chunk_overlap, parent_size=cfg.parent_size,
-                                    min_section=cfg.min_section)
-            segs = [" ".join(self.segment(keyword_text(c))) for c in chunks]
-            batch.append((doc, sections, chunks, segs))
-            rep.chunks += len(chunks)
+        for item in prepare_all(docs, params, self.segment, cfg.segmenter, workers):
+            batch.append(item)
+            rep.chunks += len(item[2])
             phase.update(1)
             if sum(len(b[2]) for b in batch) >= self.config.ingest_batch:
                 self._commit(batch, roots, final=False)
@@ -225,14 +222,18 @@ class KnowledgeBase:
 
             with progress.phase("sub-index summaries"):
                 load_catalog(self.config, self.store.documents())
+        t1 = time.perf_counter()
+        if self.config.routing and self.config.route_embedding:
+            # embedded now (and cached by content), also for a keyword-only index: its asks
+            # route by embedding too, and the first one must not embed every title
+            with progress.phase("routing summaries"):
+                try:
+                    self.router().summary_vectors()
+                except ZhikuError:
+                    pass  # a bad rules file: the first ask says so
+        rep.route_seconds = time.perf_counter() - t1
         if dense:
             t1 = time.perf_counter()
-            if self.config.routing and self.config.route_embedding:
-                with progress.phase("routing summaries"):
-                    try:  # embedded now (and cached), not by the first ask
-                        self.router().summary_vectors()
-                    except ZhikuError:
-                        pass  # a bad rules file: the first ask says so
             rep.embedded = self.embed_missing(progress)
             rep.embed_seconds = time.perf_counter() - t1
         rep.seconds = time.perf_counter() - t0
@@ -437,22 +438,6 @@ class KnowledgeBase:
     def has_vectors(self) -> bool:
         """Whether any chunk has a vector (dense search is possible)."""
         return self.store.count()["vectors"] > 0
-
-
-def chunk_header(c: Chunk) -> str:
-    """The chunk's place in words: short title and section labels (contextual header)."""
-    title = c.title.replace("中华人民共和国", "").strip()
-    return " ".join([title, *c.section_path]).strip()
-
-
-def keyword_text(c: Chunk) -> str:
-    """What BM25 indexes for a chunk: its header, its text, and for table chunks every
-    written form of the units they use (米/m, 千瓦/kW, 立方米每小时/m³/h)."""
-    text = f"{chunk_header(c)}\n{c.text}"
-    if c.kind.startswith("table"):
-        forms = unit_forms(c.text)
-        text += f"\n{forms}" if forms else ""
-    return text
 
 
 def _with_alias(doc: Document, path: str) -> Document:

@@ -49,3 +49,20 @@ def test_english_titles_do_not_make_every_word_a_document_name():
     idx = TitleIndex([doc("31715818", "Airway inflammation in asthma"), doc("l", "中华人民共和国民法典 婚姻家庭编")])
     assert idx.resolve("CX3CR1 on the Th2 cells promotes airway inflammation.").doc_ids == ()
     assert idx.resolve("婚姻家庭编第一千零四十七条").doc_ids == ("l",)
+
+
+def test_normalise_is_nfkc_and_lower_case():
+    import unicodedata
+
+    from zhiku.retrieve.segment import normalise
+
+    for text in ("第１２条　ＡＢＣ，（一）", "ﬁ①㍿ 试用期", "plain ASCII Text", "劳动合同法"):
+        assert normalise(text) == unicodedata.normalize("NFKC", text).lower()
+
+
+def test_mixed_tokens_are_the_same_on_first_and_later_sight():
+    seg = segmenters.create("mixed")
+    text = "用人单位与劳动者约定试用期，ＶＰＮ账号的登录 variants"
+    first = seg(text)
+    assert first == seg(text)
+    assert first[:4] == ["用人", "用", "人", "单位"] and "vpn" in first and "variant" in first

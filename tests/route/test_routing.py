@@ -300,3 +300,31 @@ def test_eval_reports_routing_on_and_off(home, corpus, tmp_path, monkeypatch):
     data = json.loads((tmp_path / "e.json").read_text(encoding="utf-8"))
     row = data["sets"]["gate"]["routing"][0]
     assert row["mode"] == "bm25+route" and 0.0 <= row["chapter_acc"] <= 1.0 and row["n"] > 0
+
+
+def test_summaries_are_the_same_text_in_every_process(tmp_path):
+    """Re-ingesting must not re-embed summaries: their text may not depend on hash order."""
+    import os
+    import subprocess
+    import sys
+
+    script = r"""
+import sys
+from pathlib import Path
+from zhiku.config import load_config
+from zhiku.index.store import DocRecord
+from zhiku.ingest import iter_files, load_file
+from zhiku.route.subindex import build_catalog
+from zhiku.structure import build_tree
+docs = []
+for f, root in iter_files([sys.argv[1]]):
+    d = load_file(f, root)
+    secs = tuple(build_tree(d))
+    docs.append(DocRecord(d.id, d.path, (), d.title, d.version_date, d.path.split("/")[0], 10, {}, secs))
+print("\n".join(s.summary for s in build_catalog(load_config(home=sys.argv[2]), docs)))
+"""
+    laws = Path(__file__).resolve().parents[1] / "data" / "laws"
+    outs = {subprocess.run([sys.executable, "-c", script, str(laws), str(tmp_path)], capture_output=True,
+                           text=True, check=True, env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+            for seed in ("1", "2", "3")}
+    assert len(outs) == 1 and "主要章节" in next(iter(outs))

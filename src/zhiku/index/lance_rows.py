@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import asdict
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+
 from zhiku.errors import ZhikuError
-from zhiku.index.store import DocRecord
+from zhiku.index.store import DocRecord, _chunk_schema
 from zhiku.index.versions import VersionInfo, law_key
 from zhiku.types import Chunk, Document, Section
 
@@ -50,6 +54,27 @@ def _chunk_row(c: Chunk) -> dict[str, Any]:
     }
 
 
+def chunk_table(items: Sequence[tuple[Any, Any, Sequence[Chunk], Sequence[str]]],
+                subs: Sequence[str], groups: Sequence[list[str]]) -> pa.Table:
+    """The chunk rows of a batch as one Arrow table, built column by column (no dict per row).
+
+    Args:
+        items: (document, sections, chunks, segmented texts) per document.
+        subs: each document's sub-index.
+        groups: each document's groups.
+
+    Returns:
+        A table with the chunk schema: the columns of :func:`_chunk_row` plus ``seg``,
+        ``subindex`` and ``groups``.
+    """
+    chunks = [c for _, _, cs, _ in items for c in cs]
+    cols: dict[str, list[Any]] = {f: list(map(attrgetter(f), chunks)) for f in CHUNK_COLUMNS}
+    cols["seg"] = [s for *_, segs in items for s in segs]
+    cols["subindex"] = [sub for (_, _, cs, _), sub in zip(items, subs) for _ in cs]
+    cols["groups"] = [g for (_, _, cs, _), g in zip(items, groups) for _ in cs]
+    return pa.Table.from_pydict(cols, schema=_chunk_schema())
+
+
 def _doc_row(doc: Document, sections: list[Section], n: int, sub: str, root: str | None,
              groups: tuple[str, ...] = ()) -> dict:
     return {
@@ -79,6 +104,26 @@ def _doc_record(r: dict[str, Any]) -> DocRecord:
         superseded_by=r["superseded_by"], source_root=r["source_root"], deleted=r["deleted"],
         groups=tuple(r.get("groups") or ()),
     )
+
+
+class Records:
+    """Document rows to records, each distinct row parsed once: a new published state
+    re-reads every row, but an ingest changes few of them, and parsing the sections of
+    every document again made the first read after an ingest grow with the corpus."""
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple, DocRecord] = {}
+
+    def __call__(self, rows: list[dict[str, Any]]) -> list[DocRecord]:
+        """The records of ``rows`` (rows as read from the documents table)."""
+        seen, out = {}, []
+        for r in rows:
+            key = tuple(tuple(v) if isinstance(v, list) else v for v in r.values())
+            rec = self._seen.get(key) or _doc_record(r)
+            seen[key] = rec
+            out.append(rec)
+        self._seen = seen  # only the rows of the latest read are kept
+        return out
 
 
 def _info(d: DocRecord) -> VersionInfo:

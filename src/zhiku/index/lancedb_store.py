@@ -29,7 +29,7 @@ from zhiku.index.store import (
 from zhiku.index.lance_indexes import ensure_indexes, index_vectors, refresh, unindexed, vector_query
 from zhiku.index.lance_stats import TermStats
 from zhiku.index.lance_rows import (
-    CHUNK_COLUMNS, _atomic_write, _chunk_row, _doc_record, _doc_row, _info, _searchable,
+    CHUNK_COLUMNS, Records, _atomic_write, _doc_record, _doc_row, _info, _searchable, chunk_table,
 )
 from zhiku.index.lance_vectors import ActiveVectors, VectorTables
 from zhiku.index.manifest import DEFAULT_TABLE, check_manifest, read_manifest
@@ -51,7 +51,7 @@ class LanceStore(VectorTables):
 
     def __init__(self, path: Path, embedder: str | None, dim: int | None, segmenter: str,
                  version: str = "") -> None:
-        import lancedb
+        from zhiku.index.lance_import import lancedb
 
         self.path = path
         try:
@@ -61,7 +61,7 @@ class LanceStore(VectorTables):
                              "choose a writable ZHIKU_HOME") from e
         self._mpath = path / "manifest.json"
         self.manifest = self._check_manifest(embedder, dim, segmenter, version)
-        self._db = lancedb.connect(str(path))
+        self._db = lancedb().connect(str(path))
         names = set(self._db.table_names())
         m = self.manifest
         self._names = {"chunks": "chunks", "documents": "documents", "vectors": m["vectors"]}
@@ -76,6 +76,7 @@ class LanceStore(VectorTables):
         self._seen_mtime = -1
         self._stats = TermStats(path)
         self._docs: list[DocRecord] | None = None  # published documents, read once per publish
+        self._records = Records()  # rows parsed once, across publishes
         self._gdocs: dict[tuple[str, ...], list[DocRecord]] = {}
         self._excl: dict[tuple, tuple[str, ...]] = {}  # exclusions of the published state
         self._doc_map: dict[str, DocRecord] | None = None
@@ -225,24 +226,23 @@ class LanceStore(VectorTables):
             Whether stored documents were replaced (then the keyword index must be
             rebuilt before publishing, or the document would vanish from keyword search).
         """
-        rows, drows = [], []
+        drows = []
         paths = [d.path for d, *_ in items]
         ids = {d.id for d, *_ in items}
         remove = [d for d in self._ids_where(f"path IN ({_sql_list(paths)})") if d not in ids] if paths else []
-        for doc, sections, chunks, segs in items:
-            sub, g = subindex_of(doc.path), list((groups or {}).get(doc.id, ()))
-            for c, s in zip(chunks, segs):
-                rows.append({**_chunk_row(c), "seg": s, "subindex": sub, "groups": g})
-            self._stats.change(segs)
+        subs = [subindex_of(d.path) for d, *_ in items]
+        gs = [list((groups or {}).get(d.id, ())) for d, *_ in items]
+        for (doc, sections, chunks, _), sub, g in zip(items, subs, gs):
             drows.append(_doc_row(doc, sections, len(chunks), sub, (roots or {}).get(doc.id), tuple(g)))
+        self._stats.change(s for *_, segs in items for s in segs)
         # a logically deleted document whose file came back is stored afresh, not twice
         returning = self._ids_where(f"doc_id IN ({_sql_list(ids)})") if ids else []
         keys = {r["law_key"] for r in drows}
         if remove or returning:
             keys |= self._keys_of(remove + returning)
             self.delete_docs(remove + returning)
-        if rows:
-            self._w["chunks"].add(pa.Table.from_pylist(rows, schema=_chunk_schema()))
+        if any(chunks for _, _, chunks, _ in items):
+            self._w["chunks"].add(chunk_table(items, subs, gs))
         if drows:
             self._w["documents"].add(pa.Table.from_pylist(drows, schema=_doc_schema()))
         self._relink(keys)
@@ -432,7 +432,7 @@ class LanceStore(VectorTables):
         with self._lock:
             self._refresh()
             if self._docs is None:
-                self._docs = [_doc_record(r) for r in self._r["documents"].search().limit(None).to_list()]
+                self._docs = self._records(self._r["documents"].search().limit(None).to_list())
             return list(self._docs)
 
     def excluded(self, versions: str) -> tuple[str, ...]:

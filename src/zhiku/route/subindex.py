@@ -97,8 +97,9 @@ def build_catalog(cfg: Any, docs: list[DocRecord]) -> list[SubIndex]:
     groups = _members(cfg, docs)
     heads: dict[str, Counter[str]] = {}
     for name, (_, members) in groups.items():
-        heads[name] = Counter(h for d in members for h in {_heading(s.label) for s in d.sections
-                                                            if s.level == 1} if 1 < len(h) <= 12)
+        # sorted, so headings of equal count keep one order and the summary one text
+        heads[name] = Counter(h for d in members for h in sorted({_heading(s.label) for s in d.sections
+                                                                   if s.level == 1}) if 1 < len(h) <= 12)
     spread = Counter(h for c in heads.values() for h in c)
     common = {h for h, n in spread.items() if len(groups) > 2 and n * 2 >= len(groups)}
     out = []

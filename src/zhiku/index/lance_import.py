@@ -1,0 +1,73 @@
+"""Import LanceDB without the start-up work an embedded store never needs: its REST
+client's package initialiser and, before Python 3.12, the ``overrides`` signature checks."""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import sys
+from types import ModuleType
+from typing import Any
+
+# The generated REST client of lance-namespace: its ``__init__`` imports every API class
+# (each method wrapped by pydantic's validate_call at import time). LanceDB itself imports
+# only its models, by their own module paths, which work without the package initialiser.
+DEFERRED = "lance_namespace_urllib3_client"
+
+
+def _defer(name: str) -> None:
+    """Put package ``name`` in ``sys.modules`` without running its ``__init__``: its
+    submodules import as usual, and the first attribute read on the package itself runs
+    the initialiser then."""
+    if name in sys.modules:
+        return
+    spec = importlib.machinery.PathFinder.find_spec(name)
+    if spec is None or spec.loader is None or spec.submodule_search_locations is None:
+        return  # not installed (or not a package): nothing to defer
+    mod = importlib.util.module_from_spec(spec)
+
+    def __getattr__(attr: str) -> Any:
+        mod.__dict__.pop("__getattr__", None)
+        spec.loader.exec_module(mod)
+        return getattr(mod, attr)
+
+    mod.__getattr__ = __getattr__  # type: ignore[attr-defined]
+    sys.modules[name] = mod
+
+
+def _plain_overrides() -> ModuleType:
+    """What LanceDB itself uses from Python 3.12 on instead of the ``overrides`` package: an
+    ``override`` marker and a plain ``EnforceOverrides`` base (the package checks every
+    overriding method's signature by disassembling it, once per import, ~1 s here)."""
+    mod = ModuleType("overrides")
+
+    def override(f: Any) -> Any:
+        try:
+            f.__override__ = True
+        except (AttributeError, TypeError):
+            pass
+        return f
+
+    class EnforceOverrides:
+        pass
+
+    mod.override, mod.EnforceOverrides = override, EnforceOverrides  # type: ignore[attr-defined]
+    return mod
+
+
+def lancedb() -> ModuleType:
+    """The ``lancedb`` module, imported with :data:`DEFERRED` deferred and (before Python
+    3.12) LanceDB's own 3.12 stand-ins for ``overrides``; whoever imports ``overrides``
+    afterwards gets the real package."""
+    if "lancedb" in sys.modules:
+        return sys.modules["lancedb"]
+    _defer(DEFERRED)
+    stub = sys.version_info < (3, 12) and "overrides" not in sys.modules
+    if stub:
+        sys.modules["overrides"] = _plain_overrides()
+    try:
+        import lancedb as mod
+    finally:
+        if stub:
+            sys.modules.pop("overrides", None)
+    return mod
