@@ -27,19 +27,28 @@ def _step(ans, stage):
     return [t for t in ans.trace if t.stage == stage]
 
 
-def test_router_runs_beside_first_retrieval_and_search_follows_the_route(kb_with):
+def test_a_route_the_rules_decide_comes_first_and_the_one_search_follows_it(kb_with):
+    # the question names its law: the keyword rules decide the route before any search, so
+    # no unrouted search runs beside the router (its result would be thrown away)
     ans = ask(kb_with(), "劳动合同法规定试用期最长多久？")
     router = _step(ans, "role:router")[0]
-    first, routed = _step(ans, "role:searcher")
-    # both started at once: the router began before the first retrieval finished
-    assert router.detail["start"] < first.detail["end"]
-    assert abs(router.detail["start"] - first.detail["start"]) < 0.05
-    assert routed.detail["start"] >= router.detail["end"] - 0.01  # the routed search waits for it
+    searches = _step(ans, "role:searcher")
+    assert len(searches) == 1 and searches[0].detail["start"] >= router.detail["end"] - 0.01
     assert "fallback" not in router.detail
     route = _step(ans, "route")[0].detail  # the router's decision, not routed again
     assert route["subindexes"] == ["社会法"] and route["tier"] == "rules"
     assert any("劳动合同法" in c.title and c.article == "第十九条" for c in ans.citations)
     assert {h.chunk.doc_path.split("/")[0] for h in ans.hits} == {"社会法"}
+
+
+def test_a_router_the_rules_cannot_decide_runs_beside_the_first_search(kb_with):
+    with fake_llm([Reply('{"subindexes": ["社会法"], "qtype": "fact"}', delay=0.3)]) as srv:
+        k = kb_with(llm_roles=_role("router", srv), route_embedding=False)
+        ans = ask(k, "离婚冷静期是多长时间？")
+    router = _step(ans, "role:router")[0]
+    first = _step(ans, "role:searcher")[0]
+    assert router.detail["start"] < first.detail["end"]  # both started at once
+    assert abs(router.detail["start"] - first.detail["start"]) < 0.05
 
 
 def test_router_timeout_falls_back_to_the_first_retrieval(kb_with):

@@ -16,7 +16,8 @@ def test_ingest_reports_every_phase(tmp_path, laws_dir):
     kb = KnowledgeBase(load_config(home=tmp_path / "h"))
     kb.ingest([laws_dir / "社会法"], dense=False, progress=Progress(bars=False, on=lambda *a: seen.append(a)))
     phases = list(dict.fromkeys(p for p, _, _ in seen))
-    assert phases == ["reading", "chunking", "writing index", "indexes", "sub-index summaries"]
+    assert phases == ["reading", "chunking", "writing index", "indexes", "sub-index summaries",
+                      "routing summaries"]
     assert ("reading", 2, 2) in seen and ("chunking", 2, 2) in seen
 
 

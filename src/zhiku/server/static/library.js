@@ -16,7 +16,7 @@ Object.assign(L.zh, {
   running: "进行中", queued: "排队", finished: "结束",
   phase: {
     reading: "读取文件", chunking: "分块", "writing index": "写入索引", indexes: "建立索引",
-    "sub-index summaries": "子库摘要", embedding: "向量化",
+    "sub-index summaries": "子库摘要", "routing summaries": "路由向量", embedding: "向量化",
   },
   stageName: {
     resolve: "解析条款", rewrite: "改写追问", synonyms: "同义词扩展", route: "路由子库", chapters: "章节路由",
@@ -42,7 +42,8 @@ Object.assign(L.en, {
   finished: "finished",
   phase: {
     reading: "reading files", chunking: "chunking", "writing index": "writing the index",
-    indexes: "indexes", "sub-index summaries": "sub-index summaries", embedding: "embedding",
+    indexes: "indexes", "sub-index summaries": "sub-index summaries",
+    "routing summaries": "routing summaries", embedding: "embedding",
   },
   stageName: {
     resolve: "resolve clause", rewrite: "rewrite follow-up", synonyms: "expand synonyms", route: "route sub-index",
