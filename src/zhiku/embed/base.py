@@ -129,6 +129,26 @@ def token_batches(texts: Sequence[str], batch: int, budget: int = 0) -> list[lis
     return out
 
 
+def embed_through_cache(embedder: Embedder, cache_path: Path, texts: Sequence[str],
+                        batch: int = 32) -> np.ndarray:
+    """:func:`embed_cached` with the vector cache at ``cache_path`` opened for this call.
+
+    Args:
+        embedder: the backend.
+        cache_path: the vector cache's file.
+        texts: passages.
+        batch: passages per encoder call.
+
+    Returns:
+        Array of shape (len(texts), dim).
+    """
+    cache = VectorCache(cache_path)
+    try:
+        return embed_cached(embedder, cache, texts, batch)
+    finally:
+        cache.close()
+
+
 def embed_cached(
     embedder: Embedder,
     cache: VectorCache,

@@ -31,19 +31,12 @@ class DenseReranker:
         q = kb.dense_query(question)
         have = kb.store.vectors_of([h.chunk.id for h in hits])
         todo = [h.chunk.text for h in hits if h.chunk.id not in have]
-        extra = iter(_embed_cached(kb, todo)) if todo else iter(())
+        from zhiku.embed.base import embed_through_cache
+
+        extra = iter(embed_through_cache(kb.embedder, kb.config.cache_path, todo, kb.config.embed_batch)
+                     if todo else ())
         vecs = [have[h.chunk.id] if h.chunk.id in have else next(extra) for h in hits]
         return [float(np.dot(v, q)) for v in vecs]
-
-
-def _embed_cached(kb: Any, texts: list[str]) -> Any:
-    from zhiku.embed.base import VectorCache, embed_cached
-
-    cache = VectorCache(kb.config.cache_path)
-    try:
-        return embed_cached(kb.embedder, cache, texts, kb.config.embed_batch)
-    finally:
-        cache.close()
 
 
 class CrossEncoderReranker:

@@ -76,14 +76,10 @@ class Router:
 
     def _summary_vectors(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         if self._vecs is None:
-            from zhiku.embed import VectorCache, embed_cached
+            from zhiku.embed import embed_through_cache
 
             texts = [t for s in self.subs for t in (s.summary, *s.titles)]
-            cache = VectorCache(self.cfg.cache_path)
-            try:
-                vecs = embed_cached(self.kb.embedder, cache, texts, self.cfg.embed_batch)
-            finally:
-                cache.close()
+            vecs = embed_through_cache(self.kb.embedder, self.cfg.cache_path, texts, self.cfg.embed_batch)
             out, i = {}, 0
             for s in self.subs:
                 out[s.name] = (vecs[i], vecs[i + 1 : i + 1 + len(s.titles)])
