@@ -255,7 +255,8 @@ def ingest_rates(laws: Path, runs: int, dense_chunks: int) -> list[tuple[str, st
     from zhiku.config import load_config
     from zhiku.embed import embedders
     from zhiku.embed.base import token_batches
-    from zhiku.kb import KnowledgeBase, keyword_text
+    from zhiku.kb import KnowledgeBase
+    from zhiku.prepare import keyword_text
 
     rows = []
     kw, seg, route = [], [], []

@@ -33,7 +33,7 @@ from zhiku.config import load_config  # noqa: E402
 from zhiku.index.select import open_store  # noqa: E402
 from zhiku.index.store import Scope, subindex_of  # noqa: E402
 from zhiku.ingest import iter_files, load_file  # noqa: E402
-from zhiku.kb import keyword_text  # noqa: E402
+from zhiku.prepare import keyword_text  # noqa: E402
 from zhiku.retrieve.segment import segmenters  # noqa: E402
 from zhiku.structure import build_tree  # noqa: E402
 from zhiku.types import content_hash  # noqa: E402

@@ -39,7 +39,7 @@ class Vocabulary:
 
         df: Counter[str] = Counter()
         self.chunks = kb.store.all_chunks()
-        from zhiku.kb import keyword_text
+        from zhiku.prepare import keyword_text
 
         for c in self.chunks:
             df.update({t for t in kb.segment(keyword_text(c)) if _HAN.fullmatch(t)})
@@ -86,7 +86,7 @@ def searchers(kb, voc: Vocabulary) -> dict[str, Callable]:
     """Row label → question → hits."""
     import zhiku.ask.search as S
     from zhiku.index.store import Scope
-    from zhiku.kb import chunk_header
+    from zhiku.prepare import chunk_header
     from zhiku.retrieve.fusion import FusionMode, fuse
     from zhiku.types import Hit
 

@@ -17,7 +17,7 @@ from zhiku.embed import VectorCache, embed_cached, embedders
 from zhiku.errors import ZhikuError
 from zhiku.index.select import open_store, peek_manifest
 from zhiku.index.store import Scope
-from zhiku.prepare import ChunkParams, chunk_header, keyword_text, prepare_all, workers_for  # noqa: F401
+from zhiku.prepare import ChunkParams, prepare_all, workers_for
 from zhiku.progress import Progress, as_progress
 from zhiku.ingest import iter_files, load_file
 from zhiku.retrieve.clause import TitleIndex

@@ -10,7 +10,7 @@ import pytest
 from zhiku.chunk import chunk_document
 from zhiku.embed import VectorCache, embed_cached
 from zhiku.ingest import iter_files, load_file
-from zhiku.kb import keyword_text
+from zhiku.prepare import keyword_text
 from zhiku.structure import build_tree
 
 from .stores import Laws
