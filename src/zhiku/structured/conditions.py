@@ -8,6 +8,7 @@ unit but no column goes to the only column of that dimension (30米 → 扬程).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -143,22 +144,25 @@ def fmt(x: Any) -> str:
     return str(x)
 
 
-def column_terms(c: Column) -> list[tuple[str, bool]]:
+@lru_cache(maxsize=8192)
+def column_terms(c: Column) -> tuple[tuple[str, bool], ...]:
     """Words naming a column, with whether each is strong (name, synonym) or weak
-    (stem, description word)."""
+    (stem, description word); worked out once per column, not once per question."""
     strong = [c.name, c.sql, *c.synonyms]
     weak = [c.name[: -len(s)] for s in _STEM_SUFFIXES if c.name.endswith(s) and len(c.name) - len(s) >= 2]
     weak += [c.name[len(p):] for p in _STEM_PREFIXES if c.name.startswith(p) and len(c.name) - len(p) >= 2]
     weak += [w for w in re.split(r"[\s，。；、,.;:：()（）]+", c.description) if len(w) >= 2]
-    return [(t, True) for t in strong if t] + [(t, False) for t in weak]
+    return tuple([(t, True) for t in strong if t] + [(t, False) for t in weak])
 
 
 def find_mentions(q: str, table: TableSchema) -> list[tuple[int, int, Column]]:
     """Non-overlapping mentions of columns in ``q``, longest words first."""
-    cands = [(t, c) for c in table.columns for t, _ in column_terms(c) if len(t) >= 2 or t.isascii()]
+    low = q.lower()
+    # only words the question holds at all are searched for (most of a table's are not)
+    cands = [(t, c) for c in table.columns for t, _ in column_terms(c)
+             if (len(t) >= 2 or t.isascii()) and t.lower() in low]
     cands.sort(key=lambda tc: -len(tc[0]))
     taken: list[tuple[int, int, Column]] = []
-    low = q.lower()
     for t, c in cands:
         for m in re.finditer(re.escape(t.lower()), low):
             if t.isascii() and t.isalnum() and _ascii_glued(low, m.start(), m.end()):
@@ -173,10 +177,11 @@ def _ascii_glued(text: str, s: int, e: int) -> bool:
            (e < len(text) and text[e].isascii() and text[e].isalnum())
 
 
-def _phrases(c: Column, key: bool) -> list[tuple[str, str]]:
+@lru_cache(maxsize=8192)
+def _phrases(c: Column, key: bool) -> tuple[tuple[str, str], ...]:
     """(phrase, value) pairs a categorical column can be named by: the value itself, and
     (not for the key column) its Chinese runs and its alphanumeric runs holding a letter
-    (不锈钢316L → 不锈钢, 316L)."""
+    (不锈钢316L → 不锈钢, 316L), longest first; worked out once per column."""
     out = []
     for v in c.values:
         out.append((v, v))
@@ -185,7 +190,7 @@ def _phrases(c: Column, key: bool) -> list[tuple[str, str]]:
         for part in re.findall(r"[\u4e00-\u9fff]{2,}|[A-Za-z0-9]{3,}", v):
             if part != v and not part.isdigit():
                 out.append((part, ""))
-    return out
+    return tuple(sorted(out, key=lambda pv: -len(pv[0])))
 
 
 def _overlaps(spans: list[tuple[int, int]], s: int, e: int) -> bool:
@@ -200,7 +205,9 @@ def _categorical(q: str, table: TableSchema, mentions, spans: list[tuple[int, in
         if c.numeric or not c.values:
             continue
         after = [e for s, e, col in mentions if col is c]
-        for phrase, value in sorted(_phrases(c, c is table.key_column), key=lambda pv: -len(pv[0])):
+        for phrase, value in _phrases(c, c is table.key_column):
+            if phrase.lower() not in low:  # no match: the regex below would find none
+                continue
             short = len(phrase) <= 2 and phrase.isascii()
             for m in re.finditer(re.escape(phrase.lower()), low):
                 s, e = m.start(), m.end()
