@@ -28,6 +28,7 @@ from zhiku.index.store import (
 )
 from zhiku.index.lance_indexes import ensure_indexes, index_vectors, refresh, unindexed, vector_query
 from zhiku.index.lance_stats import TermStats
+from zhiku.index.lance_take import RowIds, take
 from zhiku.index.lance_rows import (
     CHUNK_COLUMNS, Records, _atomic_write, _doc_record, _doc_row, _info, _searchable, chunk_table,
 )
@@ -81,6 +82,7 @@ class LanceStore(VectorTables):
         self._excl: dict[tuple, tuple[str, ...]] = {}  # exclusions of the published state
         self._doc_map: dict[str, DocRecord] | None = None
         self._counts: dict[str, int] | None = None  # row counts of the published state
+        self._rowids: RowIds | None = None  # chunk ids → row ids of the published chunks
         self._lockf: Any = None
         if "published" not in self.manifest:
             self._publish()
@@ -481,9 +483,20 @@ class LanceStore(VectorTables):
         """Chunks by id (only those readable by ``groups``; None: any)."""
         if not ids:
             return {}
-        w = f"id IN ({_sql_list(ids)})" + (f" AND {groups_sql(groups)}" if groups is not None else "")
-        rows = self._read("chunks").search().where(w).select(CHUNK_COLUMNS).limit(None).to_list()
+        tbl = self._read("chunks")
+        if groups is None:  # by row id (see RowIds); a caller's groups filter in the query
+            rows = take(tbl, self._row_ids(tbl).find(ids), CHUNK_COLUMNS)
+            return {r["id"]: row_to_chunk(r) for r in rows}
+        w = f"id IN ({_sql_list(ids)}) AND {groups_sql(groups)}"
+        rows = tbl.search().where(w).select(CHUNK_COLUMNS).limit(None).to_list()
         return {r["id"]: row_to_chunk(r) for r in rows}
+
+    def _row_ids(self, tbl: Any) -> RowIds:
+        """Where the chunks of the published version lie (built once per version)."""
+        with self._lock:
+            if self._rowids is None or self._rowids.version != tbl.version:
+                self._rowids = RowIds(tbl)
+            return self._rowids
 
     def find(self, scope: Scope, limit: int = 100) -> list[Chunk]:
         """Chunks matching a scope exactly (no ranking), e.g. an article of some documents."""
