@@ -8,6 +8,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,9 @@ class ReembedReport:
     switched: bool = False
     seconds: float = 0.0
 
+
+# encodes questions ahead of their dense search (see KnowledgeBase.encode_soon)
+_ENCODE = ThreadPoolExecutor(max_workers=1, thread_name_prefix="encode")
 
 class KnowledgeBase:
     """Everything under one ``ZHIKU_HOME``: the store, its segmenter and its embedder."""
@@ -135,20 +139,37 @@ class KnowledgeBase:
     def query_vector(self, question: str, embedder: str | None = None):
         """The question's vector from ``embedder`` (default: the model of the active
         vectors), remembered for the last few hundred questions, so the router, the dense
-        search, the reranker and the answer cache of one ask encode it once."""
+        search, the reranker and the answer cache of one ask encode it once; a caller
+        asking while another thread encodes the same question waits for that encoding."""
         emb = self._embedder_named(embedder if embedder is not None else self.store.active.embedder)
         key = (emb.name, question)
         with self._qlock:
-            vec = self._qvecs.get(key)
-            if vec is not None:
+            got = self._qvecs.get(key)
+            if got is None:
+                mine = self._qvecs[key] = Future()
+            else:
                 self._qvecs.move_to_end(key)
-                return vec
-        vec = emb.embed_query(question)
+        if got is not None:
+            return got.result() if isinstance(got, Future) else got
+        try:
+            vec = emb.embed_query(question)
+        except BaseException as e:
+            with self._qlock:
+                self._qvecs.pop(key, None)
+            mine.set_exception(e)
+            raise
+        mine.set_result(vec)
         with self._qlock:
             self._qvecs[key] = vec
             while len(self._qvecs) > 256:
                 self._qvecs.popitem(last=False)
         return vec
+
+    def encode_soon(self, question: str) -> None:
+        """Start encoding ``question`` on a background thread when dense search will need
+        it (the index has vectors), so the encoding overlaps the work before the search."""
+        if self.has_vectors():
+            _ENCODE.submit(self.query_vector, question, self.store.active.embedder or "")
 
     def dense(self, question: str, k: int, scope: Scope = Scope()) -> list[Hit]:
         """Dense hits for a question: the query is embedded by the model of the vectors it

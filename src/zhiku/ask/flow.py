@@ -18,7 +18,7 @@ def ask_stream(kb: Any, query: Query) -> Iterator[AskEvent]:
     (an LLM's tokens as they arrive, provisional; else the answer's sentences), then the
     ``answer`` (verified, with citations, confidence and the trace of every stage).
 
-    Steps: validate → rewrite → cache → [agent] → structured → prepare → route ∥ search →
+    Steps: validate → rewrite → (encode ∥) cache → [agent] → structured → prepare → route ∥ search →
     routed search → rerank → confidence → refuse? or draft → verify → finish → join →
     web? → store. Slow or fallible stages run as roles, within their timeouts and with
     their fallbacks.
@@ -30,6 +30,7 @@ def ask_stream(kb: Any, query: Query) -> Iterator[AskEvent]:
     run = Run(kb)
     q = run.step("validate", s.validated, query)
     q = run.step("rewrite", s.rewrite, q)
+    run.start(s.encode_early, q)                                        # encode ∥ the rest
     ans = run.step("cache", s.cache_lookup, q)
     cached = ans is not None
     if ans is None and q.agent:

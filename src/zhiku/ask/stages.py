@@ -17,7 +17,7 @@ from zhiku.answer.respond import verify as verify_draft
 from zhiku.ask.query import Query, validate
 from zhiku.ask.rewrite import RewriterRole, Turn
 from zhiku.ask.roles import completed, perform, submit
-from zhiku.ask.search import Prepared, Retrieval, fused, prepare, reuses_first
+from zhiku.ask.search import Mode, Prepared, Retrieval, fused, prepare, reuses_first
 from zhiku.ask.workers import (AnswererRole, Drafting, Ranked, RerankerRole, RouterRole, Routing,
                                Searched, SearcherRole, SearchJob, WebSearcherRole)
 from zhiku.types import Answer, Hit, Route
@@ -40,6 +40,14 @@ def rewrite(run: Any, note: dict, q: Query) -> Query:
     rw = perform(RewriterRole(run.kb), Turn(q.question, q.history), run.trace, run.started)
     note.update({"from": q.question, "to": rw.standalone, "how": rw.how, "carried": list(rw.carried)})
     return q.but(question=rw.standalone)
+
+
+def encode_early(run: Any, q: Query) -> None:
+    """Start encoding the (standalone) question now when the ask searches vectors: the
+    encoding runs beside the cache lookup, the tables and the keyword search instead of
+    before the vector query."""
+    if q.mode is not Mode.BM25:
+        run.kb.encode_soon(q.question)
 
 
 def cache_key(kb: Any, q: Query) -> str:
