@@ -104,6 +104,12 @@ class TitleIndex:
             for a in _aliases(d):
                 self._by_alias.setdefault(a, []).append(d)
         self._alias_list = sorted(self._by_alias, key=len, reverse=True)
+        # names by their first two characters: a question is checked only against the
+        # names that start somewhere in it, not against every name of the corpus
+        self._rank = {a: i for i, a in enumerate(self._alias_list)}
+        self._by_start: dict[str, list[str]] = {}
+        for a in self._alias_list:
+            self._by_start.setdefault(a[:2], []).append(a)
         self.twins = find_twins(docs)  # one law version in two folders (see retrieve.twins)
 
     def match(self, question: str) -> list[tuple[str, list[DocRecord]]]:
@@ -111,7 +117,8 @@ class TitleIndex:
         q = normalise(question)
         taken: list[tuple[int, int]] = []
         found: list[tuple[str, list[DocRecord]]] = []
-        for a in self._alias_list:
+        near = {a for j in range(len(q)) for a in self._by_start.get(q[j:j + 2], ())}
+        for a in sorted(near, key=self._rank.__getitem__):
             i = q.find(a)
             if i < 0 or any(i < e and s < i + len(a) for s, e in taken):
                 continue
