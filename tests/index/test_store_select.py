@@ -64,6 +64,14 @@ def test_scope_translates_to_one_milvus_expression():
     assert Scope().expr() == ""
 
 
+def test_named_documents_leave_out_the_excluded_ones_instead_of_a_not_in_list():
+    s = Scope(doc_ids=("new", "old"), article="第一条")
+    assert s.where(exclude=("old", "other")) == "doc_id IN ('new') AND article = '第一条'"
+    # every named document excluded: nothing may match, so the exclusion stays
+    assert Scope(doc_ids=("old",)).where(exclude=("old",)) == "doc_id NOT IN ('old') AND doc_id IN ('old')"
+    assert Scope().where(exclude=("old",)) == "doc_id NOT IN ('old')"
+
+
 def test_tokens_become_single_analyzer_words():
     assert token_key("劳动合同") == token_key("劳动合同") != token_key("劳动")
     assert len(token_key("x")) == 3 and all("\uac00" <= ch <= "\ud7a3" for ch in token_key("x"))

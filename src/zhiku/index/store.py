@@ -47,11 +47,15 @@ class Scope:
                 the store computes them from ``versions``.
         """
         parts = []
-        exclude = tuple(exclude)
+        exclude, doc_ids = tuple(exclude), self.doc_ids
+        if exclude and doc_ids:  # named documents: drop the excluded ones from the list
+            skip = set(exclude)
+            left = tuple(d for d in doc_ids if d not in skip)
+            doc_ids, exclude = (left, ()) if left else (doc_ids, exclude)
         if exclude:
             parts.append(f"doc_id NOT IN ({_sql_list(exclude)})")
-        if self.doc_ids:
-            parts.append(f"doc_id IN ({_sql_list(self.doc_ids)})")
+        if doc_ids:
+            parts.append(f"doc_id IN ({_sql_list(doc_ids)})")
         if self.subindexes:
             parts.append(f"subindex IN ({_sql_list(self.subindexes)})")
         if self.article:
