@@ -24,6 +24,22 @@ def _indexes(store, table: str) -> dict[str, int]:
     return {i.columns[0]: t.index_stats(i.name).num_unindexed_rows for i in t.list_indices()}
 
 
+def _plans(store, vector, doc_id: str) -> dict[str, str]:
+    """The query plans of the store's own dense, keyword and scoped reads."""
+    from lancedb.query import MatchQuery
+
+    from zhiku.index.lance_indexes import vector_query
+    from zhiku.index.lance_rows import _searchable
+
+    every, one = Scope(), Scope(doc_ids=(doc_id,))
+    chunks = store._read("chunks")
+    dense = vector_query(store.active.table, vector.tolist(), 5, every, every.where(store.excluded("current")),
+                         replace(store.vector_spec, exact=False))
+    kw = chunks.search(MatchQuery("试用期", "seg"), query_type="fts").where(_searchable(one.where()), prefilter=True)
+    scoped = chunks.search().where(_searchable(one.where()))
+    return {n: q.limit(5).explain_plan(True) for n, q in (("dense", dense), ("keyword", kw), ("scoped", scoped))}
+
+
 def _nearest(store, chunk, laws, exact: bool = False) -> str:
     store.vector_spec = replace(store.vector_spec, exact=exact)
     hits = store.dense(laws.vectors[chunk.id], 5)
@@ -50,6 +66,10 @@ def test_incremental_ingest_keeps_indexes_usable(tmp_path, laws):
         assert set(_indexes(store, table)) == cols and not any(_indexes(store, table).values()), table
 
     assert _nearest(store, probe, laws) == probe.id == _nearest(store, probe, laws, exact=True)
+    plans = _plans(store, laws.vectors[probe.id], laws.doc("劳动合同法").id)  # and the queries use them
+    assert "ANNSubIndex" in plans["dense"], plans["dense"]
+    assert "MatchQuery" in plans["keyword"] and "ScalarIndexQuery" in plans["keyword"], plans["keyword"]
+    assert "doc_id_idx(BTree)" in plans["scoped"], plans["scoped"]
     assert set(store.get_chunks([c.id for c in new[:20]])) == {c.id for c in new[:20]}
     doc = laws.doc("劳动合同法")
     assert {h.chunk.doc_id for h in store.keyword(["试用期"], 5, Scope(doc_ids=(doc.id,)))} == {doc.id}
