@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 
 from fastapi import Depends, FastAPI, Request
@@ -124,7 +125,7 @@ def _limit_body(app: FastAPI, max_bytes: int) -> None:
 
 
 def create_app(config: Config, kb: KnowledgeBase | None = None, bind: str = "127.0.0.1",
-               port: int | None = None) -> FastAPI:
+               port: int | None = None, local_key: str = "") -> FastAPI:
     """Build the HTTP application.
 
     Args:
@@ -132,6 +133,7 @@ def create_app(config: Config, kb: KnowledgeBase | None = None, bind: str = "127
         kb: an open knowledge base to serve; opened from ``config`` when None.
         bind: the address the server listens on (a specific one is an allowed Host).
         port: the port it listens on; a Host header naming another port is refused.
+        local_key: this run's key for the CLI of the same home (see :mod:`zhiku.server.local`).
 
     Returns:
         The FastAPI app; run it with uvicorn (see :func:`zhiku.server.run.serve`).
@@ -159,7 +161,8 @@ def create_app(config: Config, kb: KnowledgeBase | None = None, bind: str = "127
                               "endpoint under /api needs a key (X-API-Key or Bearer) when keys "
                               "are configured; errors are JSON `{error, status}`.")
     app.state.config, app.state.kb = config, kb
-    app.state.keys, app.state.jobs, app.state.sessions = Keys.from_config(config), Jobs(kb), sessions
+    keys = replace(Keys.from_config(config), local=local_key)
+    app.state.keys, app.state.jobs, app.state.sessions = keys, Jobs(kb), sessions
     _handlers(app)
     _limit_body(app, int(config.upload_max_mb * 2**20) * MAX_FILES + 2**20)
     app.include_router(api_docs.router, prefix="/api")
