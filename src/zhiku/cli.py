@@ -24,7 +24,7 @@ def cmd_ingest(cfg: Config, a: argparse.Namespace) -> int:
     kb = _kb(cfg)
     with writing(cfg.home, "`zhiku ingest`"):
         rep = kb.ingest(a.paths, dense=not a.no_dense, progress=not a.quiet, prune=a.prune,
-                        on_error=lambda f, e: print(f"skipped {f}: {e}", file=sys.stderr))
+                        rehash=a.rehash, on_error=lambda f, e: print(f"skipped {f}: {e}", file=sys.stderr))
     rate = rep.chunks / rep.seconds if rep.seconds else 0.0
     if a.json:
         out = {k: v for k, v in asdict(rep).items() if k != "seen"}
@@ -350,6 +350,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-dense", action="store_true", help="keyword index only; embed later")
     s.add_argument("--prune", action="store_true",
                    help="remove documents that are no longer in the given folders")
+    s.add_argument("--rehash", action="store_true",
+                   help="read and hash every file, even those whose size and times are unchanged")
     s.add_argument("--json", action="store_true")
     s.add_argument("--quiet", action="store_true", help="no progress bars")
     s.set_defaults(func=cmd_ingest)
