@@ -65,7 +65,8 @@ def advertise(cfg: Any, host: str, port: int, key: str) -> Iterator[Path | None]
     info = {"url": url, "pid": os.getpid(), "key": key, "config": fingerprint(cfg),
             "home": str(Path(cfg.home).resolve())}
     tmp = path.with_name(f"{FILE}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    tmp.unlink(missing_ok=True)  # created afresh (never through a planted link), owner-only
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         json.dump(info, f)
     os.replace(tmp, path)
