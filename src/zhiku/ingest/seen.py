@@ -9,6 +9,8 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from zhiku import __version__
+
 # A file changed this recently may change again within its file system's timestamp
 # granularity without its mtime moving (the "racy" case of git's index): it is not recorded,
 # so the next ingest reads it again.
@@ -16,12 +18,14 @@ RACY_NS = 2_000_000_000
 
 
 def signature(file: Path) -> str | None:
-    """The file's and its ``.meta.toml`` sidecar's size, mtime and ctime (None: unreadable)."""
+    """The file's and its ``.meta.toml`` sidecar's size, mtime and ctime, and the zhiku
+    version that read it (another version's loaders may read it differently); None:
+    unreadable."""
     try:
         st = file.stat()
     except OSError:
         return None
-    sig = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
+    sig = f"{__version__};{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
     try:
         side = file.with_name(file.name + ".meta.toml").stat()
         sig += f"|{side.st_size}:{side.st_mtime_ns}:{side.st_ctime_ns}"
@@ -31,7 +35,8 @@ def signature(file: Path) -> str | None:
 
 
 def _racy(sig: str, now_ns: int) -> bool:
-    return any(now_ns - int(part.split(":")[1]) < RACY_NS for part in sig.split("|"))
+    stats = sig.split(";", 1)[1]
+    return any(now_ns - int(part.split(":")[1]) < RACY_NS for part in stats.split("|"))
 
 
 class SeenFiles:

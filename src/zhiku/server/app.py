@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from dataclasses import replace
 from pathlib import Path
 
@@ -133,7 +133,8 @@ def create_app(config: Config, kb: KnowledgeBase | None = None, bind: str = "127
         kb: an open knowledge base to serve; opened from ``config`` when None.
         bind: the address the server listens on (a specific one is an allowed Host).
         port: the port it listens on; a Host header naming another port is refused.
-        local_key: this run's key for the CLI of the same home (see :mod:`zhiku.server.local`).
+        local_key: this run's key for the CLI of the same home (see :mod:`zhiku.server.local`),
+            advertised in ``$ZHIKU_HOME/serve.json`` while the app runs when ``port`` is known.
 
     Returns:
         The FastAPI app; run it with uvicorn (see :func:`zhiku.server.run.serve`).
@@ -148,8 +149,13 @@ def create_app(config: Config, kb: KnowledgeBase | None = None, bind: str = "127
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        from zhiku.server.local import advertise
+
         stop = app.state.jobs.watch(config.watch, config.watch_debounce) if config.watch else None
-        yield
+        # serve.json for the CLI of this home, removed here on shutdown (uvicorn then
+        # re-raises SIGTERM, so nothing after it would run)
+        with advertise(config, bind, port, local_key) if local_key and port else nullcontext():
+            yield
         if stop is not None:
             stop.set()
         app.state.jobs.interrupt()  # a running ingest is resumable: indexed files are skipped
