@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from contextlib import asynccontextmanager, nullcontext
 from dataclasses import replace
 from pathlib import Path
@@ -154,6 +155,7 @@ def create_app(config: Config, kb: KnowledgeBase | None = None, bind: str = "127
         stop = app.state.jobs.watch(config.watch, config.watch_debounce) if config.watch else None
         # serve.json for the CLI of this home, removed here on shutdown (uvicorn then
         # re-raises SIGTERM, so nothing after it would run)
+        threading.Thread(target=warm, args=(kb,), name="zhiku-warm", daemon=True).start()
         with advertise(config, bind, port, local_key) if local_key and port else nullcontext():
             yield
         if stop is not None:
@@ -191,6 +193,26 @@ def create_app(config: Config, kb: KnowledgeBase | None = None, bind: str = "127
     offline_docs(app, STATIC)
     _protect(app, config, bind, port)
     return app
+
+
+def warm(kb: KnowledgeBase) -> None:
+    """Build what the first ask would otherwise build (documents, title index, table
+    catalog, router and its summary vectors, the question encoder), so the first ask a
+    fresh server gets (often a one-shot `zhiku ask`) is as fast as the next; a failure
+    here is left for that ask to report."""
+    from zhiku.structured.sources import catalog_for
+
+    steps = (kb.store.documents, lambda: kb.store.excluded("current"), kb.titles,
+             lambda: catalog_for(kb))
+    if kb.config.routing:
+        steps += (lambda: kb.router().summary_vectors() if kb.config.route_embedding else kb.router(),)
+    if kb.has_vectors() or kb.config.routing and kb.config.route_embedding:
+        steps += (lambda: kb.query_vector("预热"),)
+    for step in steps:
+        try:
+            step()
+        except Exception:  # noqa: BLE001 - the first ask reports it with its own sentence
+            log.debug("warm-up step failed", exc_info=True)
 
 
 def _protect(app: FastAPI, config: Config, bind: str, port: int | None) -> None:
