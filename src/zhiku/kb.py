@@ -173,8 +173,8 @@ class KnowledgeBase:
         skipped: without being read when their size, mtime and ctime (and their sidecar's)
         are those recorded when they were last ingested, else after reading them finds
         the content stored (``rehash`` reads and hashes every file, for file systems whose
-        timestamps cannot be trusted); a changed file replaces its old version atomically. With ``prune``,
-        documents that came from a given folder but are no longer in it are deleted
+        timestamps cannot be trusted); a changed file replaces its old version atomically.
+        With ``prune``, documents that came from a given folder but are no longer in it are deleted
         (logically; ``compact`` removes them for good). ``progress`` shows every phase
         (reading, chunking, index writes, keyword index, summaries, embedding) as bars, or
         reports it to a :class:`~zhiku.progress.Progress` callback.
