@@ -20,7 +20,7 @@ from zhiku.index.store import Scope
 from zhiku.prepare import ChunkParams, prepare_all, workers_for
 from zhiku.progress import Progress, as_progress
 from zhiku.ingest import iter_files, load_file
-from zhiku.ingest.seen import SeenFiles, signature
+from zhiku.ingest.seen import SeenFiles, settled, signature
 from zhiku.retrieve.clause import TitleIndex
 from zhiku.retrieve.segment import segmenters
 from zhiku.types import Chunk, Document, Hit
@@ -300,7 +300,8 @@ class KnowledgeBase:
         for f, root in pairs:
             phase.update(1)
             top = resolved.get(root) or resolved.setdefault(root, str(Path(root).resolve()))
-            sig, rel = signature(Path(f)), Path(f).relative_to(root).as_posix()
+            read_ns, rel = time.time_ns(), Path(f).relative_to(root).as_posix()
+            sig = signature(Path(f))
             if seen is not None and seen.unchanged(top, rel, sig, stored, lambda p, meta: document_groups(
                     p, meta, cfg.access, cfg.access_default)):
                 rep.unchanged += 1
@@ -316,7 +317,7 @@ class KnowledgeBase:
                 continue
             docs.append(doc)
             roots.setdefault(doc.id, top)
-            sigs.append((top, doc.path, sig, doc.id))
+            sigs.append((top, doc.path, settled(sig, read_ns), doc.id))
         phase.close()
         return docs, roots, sigs
 

@@ -4,7 +4,6 @@ gave, so a later ingest skips unchanged files without reading them."""
 from __future__ import annotations
 
 import sqlite3
-import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -34,9 +33,14 @@ def signature(file: Path) -> str | None:
     return sig
 
 
-def _racy(sig: str, now_ns: int) -> bool:
+def settled(sig: str | None, read_ns: int) -> str | None:
+    """``sig`` if it may be recorded: None when the file (or its sidecar) was modified
+    less than :data:`RACY_NS` before it was read at ``read_ns``."""
+    if sig is None:
+        return None
     stats = sig.split(";", 1)[1]
-    return any(now_ns - int(part.split(":")[1]) < RACY_NS for part in stats.split("|"))
+    racy = any(read_ns - int(part.split(":")[1]) < RACY_NS for part in stats.split("|"))
+    return None if racy else sig
 
 
 class SeenFiles:
@@ -89,9 +93,9 @@ class SeenFiles:
 
     def record(self, entries: Iterable[tuple[str, str, str | None, str]]) -> None:
         """Remember (root, path, signature, document id) of files whose documents are
-        stored now (call after the ingest published them); racy ones are left out."""
-        now = time.time_ns()
-        rows = [(r, p, s, d) for r, p, s, d in entries if s is not None and not _racy(s, now)]
+        stored now (call after the ingest published them); those without a signature
+        (unreadable, or not :func:`settled`) are left out."""
+        rows = [(r, p, s, d) for r, p, s, d in entries if s is not None]
         if not rows:
             return
         con = self._connect()
