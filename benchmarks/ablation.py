@@ -24,6 +24,8 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
     ("+ pseudo-relevance feedback (RM3, 10 words from 10 passages)", {"ZHIKU_FEEDBACK_TERMS": "10"}),
     ("− twin laws (one version in two folders) cited once", {"ZHIKU_DROP_TWINS": "0"}),
     ("− built-in term dictionary (报账 → 报销, 辞退 → 解除劳动合同 …)", {"ZHIKU_BUILTIN_SYNONYMS": "0"}),
+    ("+ chapter headings as a field (IDF share of the question's words in them, weight 0.2)",
+     {"ZHIKU_HEADING_WEIGHT": "0.2"}),
 ]
 # levers of the full ask (the rerank stage): their rows are the `full` mode, its answer included
 FULL_LEVERS: list[tuple[str, dict[str, str]]] = [

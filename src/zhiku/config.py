@@ -45,6 +45,9 @@ class Config(BaseSettings):
     feedback_terms: int = Field(default=0, ge=0, description="pseudo-relevance feedback (RM3): words "
                                                                "added to a keyword query; 0 = off")
     feedback_docs: int = Field(default=10, ge=1, description="first-pass passages feedback reads")
+    heading_weight: float = Field(default=0.0, ge=0.0, description="weight of the question's words found "
+                                  "in a keyword hit's chapter headings (share of their IDF, times the "
+                                  "best hit's score); 0 = off")
     builtin_synonyms: bool = Field(default=True, description="use the built-in term dictionary "
                                                               "(报账 → 报销) besides the user's file")
     drop_twins: bool = Field(default=True, description="cite one law version kept in two folders once")
