@@ -34,6 +34,9 @@ FULL_LEVERS: list[tuple[str, dict[str, str]]] = [
       # a quality row: on a busy machine embedding 30 candidates outlasts the 8 s default and
       # the reranker role falls back to the fused order, which would measure nothing
       "ZHIKU_RERANK_TIMEOUT": "300"}),
+    ("+ e5 cosine of the 30 best candidates blended with their retrieval scores (weighted, α 0.5; full ask)",
+     {"ZHIKU_RERANKER": "dense", "ZHIKU_RERANK_FUSION": "weighted", "ZHIKU_RERANK_CANDIDATES": "30",
+      "ZHIKU_ALPHA": "0.5", "ZHIKU_RERANK_TIMEOUT": "300"}),
 ]
 
 

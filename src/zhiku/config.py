@@ -89,7 +89,8 @@ class Config(BaseSettings):
     rerank_candidates: int = Field(default=0, ge=0, description="rerank only this many of the best "
                                    "fused candidates (0: all of them)")
     rerank_fusion: str = Field(default="replace", description="replace: the reranker's order; rrf: its "
-                               "order fused with the retrieval order (RRF)")
+                               "order fused with the retrieval order (RRF); weighted: alpha × its "
+                               "scaled score + (1 − alpha) × the retrieval score")
     verify_lexical: float = Field(default=0.8, ge=0.0, le=1.0,
                                   description="term overlap that supports a sentence by itself")
     verify_lexical_floor: float = Field(default=0.45, ge=0.0, le=1.0,
