@@ -24,11 +24,19 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
     ("+ pseudo-relevance feedback (RM3, 10 words from 10 passages)", {"ZHIKU_FEEDBACK_TERMS": "10"}),
     ("− twin laws (one version in two folders) cited once", {"ZHIKU_DROP_TWINS": "0"}),
     ("− built-in term dictionary (报账 → 报销, 辞退 → 解除劳动合同 …)", {"ZHIKU_BUILTIN_SYNONYMS": "0"}),
+    ("+ chapter headings as a field (IDF share of the question's words in them, weight 0.2)",
+     {"ZHIKU_HEADING_WEIGHT": "0.2"}),
 ]
 # levers of the full ask (the rerank stage): their rows are the `full` mode, its answer included
 FULL_LEVERS: list[tuple[str, dict[str, str]]] = [
     ("+ e5 cosine of the 30 best candidates fused with their keyword order (RRF; full ask)",
-     {"ZHIKU_RERANKER": "dense", "ZHIKU_RERANK_FUSION": "rrf", "ZHIKU_RERANK_CANDIDATES": "30"}),
+     {"ZHIKU_RERANKER": "dense", "ZHIKU_RERANK_FUSION": "rrf", "ZHIKU_RERANK_CANDIDATES": "30",
+      # a quality row: on a busy machine embedding 30 candidates outlasts the 8 s default and
+      # the reranker role falls back to the fused order, which would measure nothing
+      "ZHIKU_RERANK_TIMEOUT": "300"}),
+    ("+ e5 cosine of the 30 best candidates blended with their retrieval scores (weighted, α 0.5; full ask)",
+     {"ZHIKU_RERANKER": "dense", "ZHIKU_RERANK_FUSION": "weighted", "ZHIKU_RERANK_CANDIDATES": "30",
+      "ZHIKU_ALPHA": "0.5", "ZHIKU_RERANK_TIMEOUT": "300"}),
 ]
 
 

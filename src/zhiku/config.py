@@ -45,6 +45,9 @@ class Config(BaseSettings):
     feedback_terms: int = Field(default=0, ge=0, description="pseudo-relevance feedback (RM3): words "
                                                                "added to a keyword query; 0 = off")
     feedback_docs: int = Field(default=10, ge=1, description="first-pass passages feedback reads")
+    heading_weight: float = Field(default=0.0, ge=0.0, description="weight of the question's words found "
+                                  "in a keyword hit's chapter headings (share of their IDF, times the "
+                                  "best hit's score); 0 = off")
     builtin_synonyms: bool = Field(default=True, description="use the built-in term dictionary "
                                                               "(报账 → 报销) besides the user's file")
     drop_twins: bool = Field(default=True, description="cite one law version kept in two folders once")
@@ -86,7 +89,8 @@ class Config(BaseSettings):
     rerank_candidates: int = Field(default=0, ge=0, description="rerank only this many of the best "
                                    "fused candidates (0: all of them)")
     rerank_fusion: str = Field(default="replace", description="replace: the reranker's order; rrf: its "
-                               "order fused with the retrieval order (RRF)")
+                               "order fused with the retrieval order (RRF); weighted: alpha × its "
+                               "scaled score + (1 − alpha) × the retrieval score")
     verify_lexical: float = Field(default=0.8, ge=0.0, le=1.0,
                                   description="term overlap that supports a sentence by itself")
     verify_lexical_floor: float = Field(default=0.45, ge=0.0, le=1.0,

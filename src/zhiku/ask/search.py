@@ -180,15 +180,21 @@ def _dense(kb: Any, question: str, k: int, scope: Scope) -> tuple[list[Hit], Tra
 
 
 def _keyword(kb: Any, terms: list[str], k: int, scope: Scope, detail: dict[str, Any]) -> list[Hit]:
-    """BM25, with pseudo-relevance feedback when on (see :mod:`zhiku.retrieve.prf`)."""
+    """BM25, with pseudo-relevance feedback (see :mod:`zhiku.retrieve.prf`) and the chapter
+    heading weight (:mod:`zhiku.retrieve.fields`) when on."""
     cfg = kb.config
     if not cfg.feedback_terms:
-        return kb.store.keyword(terms, k, scope)
-    from zhiku.retrieve.prf import Feedback, keyword_with_feedback
+        hits = kb.store.keyword(terms, k, scope)
+    else:
+        from zhiku.retrieve.prf import Feedback, keyword_with_feedback
 
-    hits, extra = keyword_with_feedback(kb.store.keyword, kb.segment, kb.idf, terms, k, scope,
-                                        Feedback(cfg.feedback_docs, cfg.feedback_terms))
-    detail.update(feedback=extra)
+        hits, extra = keyword_with_feedback(kb.store.keyword, kb.segment, kb.idf, terms, k, scope,
+                                            Feedback(cfg.feedback_docs, cfg.feedback_terms))
+        detail.update(feedback=extra)
+    if cfg.heading_weight:  # chapter headings as a field of their own (see zhiku.retrieve.fields)
+        from zhiku.retrieve.fields import heading_boost
+
+        hits = heading_boost(hits, terms, kb.idf, cfg.heading_weight)
     return hits
 
 

@@ -19,12 +19,15 @@ NONE = "none"  # the reranker setting that keeps the fused order
 
 
 class RerankFusion(Choice):
-    """How the reranker's scores order the candidates: by themselves, or as one more ranked
-    list fused with the retrieval order (RRF), so that a bi-encoder's cosine reorders the
-    keyword candidates without overruling the words they share with the question."""
+    """How the reranker's scores order the candidates: by themselves, as one more ranked
+    list fused with the retrieval order (RRF), or blended with the retrieval scores
+    (weighted: ``alpha`` × the reranker's min-max scaled score + (1 − ``alpha``) × the
+    retrieval score over the best one), so that a bi-encoder's cosine reorders the keyword
+    candidates without overruling the words they share with the question."""
 
     REPLACE = "replace"
     RRF = "rrf"
+    WEIGHTED = "weighted"
 
     @classmethod
     def label(cls) -> str:
@@ -112,8 +115,11 @@ def rerank(kb: Any, question: str, hits: Sequence[Hit], trace: list[TraceStep]) 
         detail["error"] = str(e)
         scores = [-float(i) for i in range(len(rest))]
     ranked = sorted(zip(rest, scores), key=lambda p: -p[1])
-    if RerankFusion.from_str(cfg.rerank_fusion) is RerankFusion.RRF:
+    fusion = RerankFusion.from_str(cfg.rerank_fusion)
+    if fusion is RerankFusion.RRF:
         ranked = _fused(rest, ranked, cfg.rrf_k)
+    elif fusion is RerankFusion.WEIGHTED:
+        ranked = _blended(rest, scores, cfg.alpha)
     out, dropped = [], 0
     for i, (h, s) in enumerate(ranked, 1):
         th = threshold(cfg, h.chunk.doc_path)
@@ -136,3 +142,19 @@ def _fused(hits: list[Hit], ranked: list[tuple[Hit, float]], k: int) -> list[tup
     for i, (h, _) in enumerate(ranked, 1):
         fused[h.chunk.id] += 1.0 / (k + i)
     return sorted(ranked, key=lambda p: -fused[p[0].chunk.id])
+
+
+def _blended(hits: list[Hit], scores: list[float], alpha: float) -> list[tuple[Hit, float]]:
+    """``hits`` ordered by ``alpha`` × their reranker score scaled to [0, 1] over the
+    candidates (min-max) + (1 − ``alpha``) × their retrieval score over the best one
+    (the convex combination of normalised scores; Bruch et al. 2023 find it more robust
+    than RRF when one side is much stronger). Ties keep the retrieval order; each hit keeps
+    its reranker score."""
+    if not hits:
+        return []
+    lo, hi = min(scores), max(scores)
+    top = max(h.score for h in hits)
+    span, top = (hi - lo) or 1.0, top if top > 0 else 1.0
+    mixed = [alpha * (s - lo) / span + (1 - alpha) * max(h.score, 0.0) / top for h, s in zip(hits, scores)]
+    order = sorted(range(len(hits)), key=lambda i: (-mixed[i], i))
+    return [(hits[i], scores[i]) for i in order]
