@@ -15,7 +15,7 @@ from zhiku.kb import KnowledgeBase
 from zhiku.ask.search import Mode
 from zhiku.retrieve.segment import segmenters
 from zhiku.types import Chunk
-from zhiku.verify.answerable import Kind, check, pinned
+from zhiku.verify.answerable import Kind, check, decisive, pinned
 from zhiku.verify.check import Verifier
 from zhiku.verify.confidence import COEFFICIENTS, NAMES, Features, probability
 from zhiku.verify.support import SupportScorer
@@ -75,6 +75,70 @@ def test_quantity_kind_must_be_in_the_cited_sentence():
     no = check("带薪年休假一年有多少天？", [(block, said)])  # 第四十五条 gives no number of days
     assert not no.ok and no.missing[0].kind is Kind.QUANTITY and "天数" in no.reason
     assert check("劳动者连续工作多长时间以上可以享受带薪年休假？", [(block, said)]).ok  # 一年以上
+
+
+CONTRACT = (LAWS / "社会法" / "劳动合同法(2012-12-28).md").read_text(encoding="utf-8")
+COMPANY = (LAWS / "民法商法" / "公司法(2018-10-26).md").read_text(encoding="utf-8")
+
+
+@pytest.mark.unit
+def test_a_year_must_be_the_one_the_quoted_sentence_names():
+    header = CONTRACT[: CONTRACT.index("第一章")]  # the law's adoption and amendment lines
+    passed = next(line for line in header.splitlines() if line.endswith("会议通过"))  # 2007年…通过
+    # 2012 is in the block (the amendment line), but the quoted sentence is about 2007
+    no = check("2012年劳动合同法由哪次会议通过？", [(header, passed)])
+    assert not no.ok and [c.text for c in no.missing] == ["2012"] and "2012 年" in no.reason
+    assert check("2007年劳动合同法由哪次会议通过？", [(header, passed)]).ok
+
+
+@pytest.mark.unit
+def test_a_news_dateline_is_not_the_date_asked_for():
+    art45 = _article(LABOUR, "第四十五条")
+    said = "国家实行带薪年休假制度。"
+    dated = f"Dec 29, 2018 ... {art45}"  # a page's dateline says when it was written
+    no = check("带薪年休假制度是什么时候实行的？", [(dated, f"Dec 29, 2018 ... {said}")])
+    assert not no.ok and no.missing[0].kind is Kind.QUANTITY and "时间" in no.reason
+    art107 = _article(LABOUR, "第一百零七条")  # 本法自1995年1月1日起施行。
+    assert check("劳动法什么时候施行？", [(art107, art107)]).ok
+    # a calendar date is not a duration
+    assert not check("劳动法施行多少年了？", [(art107, art107)]).ok
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("question,article,twin,twin_article", [
+    # who: a name, a role or an institution the question does not already say
+    ("劳动法的起草人是谁？", "第一百零七条", "最低工资的具体标准由谁规定？", "第四十八条"),
+    # which country: a country or place
+    ("带薪年休假制度是哪个国家规定的？", "第四十八条", "劳动法适用于哪个国家境内的企业？", "第二条"),
+])
+def test_who_and_which_country_need_a_name_in_the_quoted_text(question, article, twin, twin_article):
+    block = _article(LABOUR, article)
+    no = check(question, [(block, block)])
+    assert not no.ok and no.missing[0].kind is Kind.QUANTITY
+    yes = _article(LABOUR, twin_article)
+    assert check(twin, [(yes, yes)]).ok
+
+
+@pytest.mark.unit
+def test_a_keyword_question_naming_its_attribute_needs_it_in_the_quoted_text():
+    # 「…的因素」 names what it wants: 第四十八条 is about the same wage but states no factors
+    art48, art49 = _article(LABOUR, "第四十八条"), _article(LABOUR, "第四十九条")
+    no = check("最低工资标准的确定因素", [(art48, art48)])
+    assert not no.ok and no.missing[0].kind is Kind.FOCUS and "因素" in no.reason
+    assert check("最低工资标准的确定因素", [(art49, art49)]).ok
+    # 「担任什么职务」 wants an instance (省长), not the word: missing it does not refuse
+    assert not any(c.kind is Kind.FOCUS and decisive(c) for c in pinned("劳动者在用人单位担任什么职务？"))
+
+
+@pytest.mark.unit
+def test_how_much_money_needs_a_sum_and_a_fine_may_be_a_share():
+    art201 = _article(COMPANY, "第二百零一条")  # 处以五万元以上五十万元以下的罚款
+    assert check("公司另立会计账簿收费多少？", [(art201, art201)]).ok
+    art48 = _article(LABOUR, "第四十八条")
+    assert not check("最低工资多少钱？", [(art48, art48)]).ok
+    art198 = _article(COMPANY, "第一百九十八条")
+    share = "对虚报注册资本的公司，处以虚报注册资本金额百分之五以上百分之十五以下的罚款"
+    assert check("虚报注册资本的公司罚多少？", [(art198, share)]).ok  # a fine stated as a share
 
 
 @pytest.mark.integration
