@@ -92,6 +92,19 @@ def test_a_year_must_be_the_one_the_quoted_sentence_names():
 
 
 @pytest.mark.unit
+def test_today_and_tomorrow_need_a_statement_dated_that_day():
+    import datetime as dt
+
+    art48 = _article(LABOUR, "第四十八条")  # real text; 1994 and 2018 dates are in the law's header
+    dated = _article(LABOUR, "第四十八条").replace("第四十八条", f"{LABOUR[:200]} 第四十八条")
+    no = check("明天用人单位支付的工资不得低于什么标准？", [(dated, art48)])
+    assert not no.ok and [c.text for c in no.missing] == ["明天"]
+    d = dt.date.today() + dt.timedelta(days=1)
+    notice = f"{d.month}月{d.day}日起，{art48}"
+    assert check("明天用人单位支付的工资不得低于什么标准？", [(notice, notice)]).ok
+
+
+@pytest.mark.unit
 def test_a_news_dateline_is_not_the_date_asked_for():
     art45 = _article(LABOUR, "第四十五条")
     said = "国家实行带薪年休假制度。"
@@ -228,6 +241,19 @@ def test_shipped_model_is_a_probability_rising_with_evidence():
     assert 0.0 < low < high < 1.0
 
 
+@pytest.mark.unit
+def test_what_answering_showed_moves_the_probability_as_fitted():
+    from zhiku.verify.confidence import answered
+
+    model = json.loads(COEFFICIENTS.read_text(encoding="utf-8"))
+    assert model["answered"]["names"] == ["weak", "removed", "met"]
+    p = 0.6
+    assert answered(p, False, 1.0, 0) == pytest.approx(p)  # nothing pinned, nothing removed
+    assert answered(p, True, 1.0, 0) < p  # a weak mismatch lowers it
+    assert answered(p, False, 0.5, 0) < answered(p, False, 1.0, 0)  # so does removing half the draft
+    assert 0.0 < answered(0.99, True, 0.0, 0) < 0.99
+
+
 @pytest.mark.integration
 def test_dense_evidence_vetoes_weak_answers_but_does_not_cap_strong_ones(laws_kb):
     """With vectors, a weak dense match (cosine 0.70) under weak term coverage refuses; a
@@ -236,14 +262,15 @@ def test_dense_evidence_vetoes_weak_answers_but_does_not_cap_strong_ones(laws_kb
     from dataclasses import replace
 
     from zhiku.ask.search import retrieve
-    from zhiku.verify.confidence import confidence, features
+    from zhiku.verify.confidence import _dense_evidence, confidence, features
 
     q = "劳动者每日工作时间不超过几小时？"
     r = retrieve(laws_kb, q, Mode.BM25)
     assert r.hits and not r.exact
     strong = replace(r, hits=[replace(h, sources={**h.sources, "dense": (i + 1, 0.95)}) for i, h in enumerate(r.hits)])
     p, _ = confidence(laws_kb, strong, q)
-    assert p == pytest.approx(probability(features(laws_kb, q, strong))) and p > 0.675
+    blend = _dense_evidence(laws_kb, strong, features(laws_kb, q, strong))
+    assert p == pytest.approx(probability(features(laws_kb, q, strong))) and p > blend  # not capped by it
     off = "比亚迪刀片电池的能量密度是多少？"
     weak = replace(strong, hits=[replace(h, sources={**h.sources, "dense": (i + 1, 0.70)}) for i, h in enumerate(r.hits)],
                    terms=["比亚迪", "刀片", "电池", "能量密度"])

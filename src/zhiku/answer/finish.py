@@ -87,7 +87,8 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
         ans = refusal(kb, question, terms, considered, conf * 0.3, verdict.reason, trace, draft.generator)
         return _with(ans, draft, text=f"{cfg.refusal_text}。{verdict.reason}。")
     share = draft.kept / draft.checked if draft.checked else 1.0
-    conf = answered(conf, weak, share)  # the fitted probability after what answering showed
+    met = len(verdict.constraints) if verdict.ok else 0
+    conf = answered(conf, weak, share, met)  # the fitted probability after what answering showed
     text = "\n".join([draft.text, *conflict_notes(draft.conflicts), *notes])
     if draft.removed:
         why += f"；核验删除或标注了 {len(draft.removed)} 处"

@@ -3,6 +3,7 @@ subject, place, time and the kind of quantity it asks for), not just its topic?"
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -318,7 +319,13 @@ def meets(c: Constraint, block: str, said: str) -> bool:
                 return c.text in stated
             whole = _norm(block)  # the dateline's year counts here: news of that year
             return c.text in whole or _cn_year(c.text) in whole
-        return bool(_DATE.search(b))  # 今天/明天: only a dated statement can answer it
+        days = _DAYS.get(c.text)
+        if days is not None:  # 今天/明天: a statement dated that very day
+            return any(f in b for f in _day_forms(days))
+        years = _YEARS.get(c.text)
+        if years is not None:  # 今年/去年: that year, in figures
+            return str(dt.date.today().year + years) in b
+        return bool(_DATE.search(b))  # 本周, 最新一期: only a dated statement can answer it
     if c.kind is Kind.PLACE:
         return any(_norm(f) in b for f in _place_forms(c.text))
     w = _norm(c.text)
@@ -364,6 +371,16 @@ def decisive(c: Constraint) -> bool:
     if c.kind is Kind.QUANTITY:
         return c.text in _NUMERIC_KINDS
     return not c.about or not c.text.endswith(_COMMON_HEAD)
+
+
+_DAYS = {"今天": 0, "明天": 1, "昨天": -1}
+_YEARS = {"今年": 0, "去年": -1, "明年": 1}
+
+
+def _day_forms(offset: int) -> list[str]:
+    """How a document writes the day ``offset`` days from today: 12月2日, 2026-12-02."""
+    d = dt.date.today() + dt.timedelta(days=offset)
+    return [f"{d.month}月{d.day}日", d.isoformat(), f"{d.year}年{d.month}月{d.day}日"]
 
 
 def _cn_year(year: str) -> str:
