@@ -115,6 +115,11 @@ def test_a_news_dateline_is_not_the_date_asked_for():
     assert check("劳动法什么时候施行？", [(art107, art107)]).ok
     # a calendar date is not a duration
     assert not check("劳动法施行多少年了？", [(art107, art107)]).ok
+    # 去年 on a page dated 2019 is 2018 (the year of the law's second amendment)
+    page = f"Dec 29, 2019 ... 去年修正的劳动法规定：{art45}"
+    said = f"去年修正的劳动法规定：{said}"
+    assert check("2018年修正的劳动法规定了什么休假制度？", [(page, said)]).ok
+    assert not check("2017年修正的劳动法规定了什么休假制度？", [(page + " 2017", said)]).ok
 
 
 @pytest.mark.unit

@@ -273,6 +273,19 @@ _ROLE = re.compile(r"(?:政府|单位|机关|部门|机构|法院|检察院|委�
                    r"劳动者|用人单位|当事人|个人|人员|者)$")
 
 
+_REL_YEAR = {"今年": 0, "去年": -1, "前年": -2, "明年": 1}
+
+
+def _relative_years(said: str, block: str) -> set[str]:
+    """The years 今年/去年 in ``said`` mean, read against the block's dateline (a page of
+    2023 saying 去年 is about 2022); empty without a dateline."""
+    m = _DATELINE.match(block.strip())
+    year = _YEAR.search(m.group()) if m else None
+    if year is None:
+        return set()
+    return {str(int(year.group()) + off) for w, off in _REL_YEAR.items() if w in said}
+
+
 def undated(text: str) -> str:
     """``text`` without its leading news dateline (:data:`_DATELINE`)."""
     return _DATELINE.sub("", text, count=1)
@@ -314,7 +327,7 @@ def meets(c: Constraint, block: str, said: str) -> bool:
     b = _norm(undated(block.strip()))
     if c.kind is Kind.TIME:
         if c.text.isdigit():
-            stated = set(_STATED_YEAR.findall(undated(normalise(said))))
+            stated = set(_STATED_YEAR.findall(undated(normalise(said)))) or _relative_years(said, block)
             if stated:
                 return c.text in stated
             whole = _norm(block)  # the dateline's year counts here: news of that year
