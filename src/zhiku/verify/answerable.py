@@ -245,6 +245,8 @@ def has_quantity(kind: str, text: str, asked: str = "") -> bool:
         return bool(_MONEY.search(t))
     if kind == "amount" and (_MONEY.search(t) or re.search(r"百分之[零〇一二两三四五六七八九十百]+|[一二两三四五六七八九十]+倍", t)):
         return True
+    if kind == "people" and re.search(r"\d+(?:\.\d+)?\s*[万亿]", t):  # 网民规模达10.51亿
+        return True
     if kind == "duration":
         t = _STAMP.sub(" ", t)  # 1995年1月1日 is when, not how long
         if _HALF.search(t):
