@@ -237,8 +237,8 @@ def has_quantity(kind: str, text: str, asked: str = "") -> bool:
     t = undated(normalise(text))
     if kind in ("person", "country", "place"):
         return bool(_names(kind, t, asked))
-    if kind == "date":
-        return bool(_DATE.search(t))
+    if kind == "date":  # an age says when, too (「九岁的一天，…他开始写第一本寓言」)
+        return bool(_DATE.search(t) or re.search(r"[\d零〇一二两三四五六七八九十]+\s*(?:周岁|岁)", t))
     if kind == "clock":
         return bool(_CLOCK.search(t) or _DATE.search(t))
     if kind == "money":
