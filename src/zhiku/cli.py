@@ -8,7 +8,6 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from zhiku.access import as_groups
 from zhiku.config import Config, load_config
 from zhiku.errors import ZhikuError
 
@@ -25,7 +24,7 @@ def cmd_ingest(cfg: Config, a: argparse.Namespace) -> int:
     kb = _kb(cfg)
     with writing(cfg.home, "`zhiku ingest`"):
         rep = kb.ingest(a.paths, dense=not a.no_dense, progress=not a.quiet, prune=a.prune,
-                        on_error=lambda f, e: print(f"skipped {f}: {e}", file=sys.stderr))
+                        rehash=a.rehash, on_error=lambda f, e: print(f"skipped {f}: {e}", file=sys.stderr))
     rate = rep.chunks / rep.seconds if rep.seconds else 0.0
     if a.json:
         out = {k: v for k, v in asdict(rep).items() if k != "seen"}
@@ -47,13 +46,14 @@ def _open(cfg: Config):
     return kb
 
 
-def _print_answer(ans, as_json: bool, session: str | None = None) -> None:
+def _print_answer(ans: dict, as_json: bool, session: str | None = None) -> None:
+    """Print an answer given as ``Answer.to_dict()`` (the local ask's or the server's)."""
     if as_json:
-        out = ans.to_dict() if session is None else {"session_id": session, **ans.to_dict()}
+        out = ans if session is None else {"session_id": session, **ans}
         print(json.dumps(out, ensure_ascii=False, indent=1, default=str))
         return
-    print(f"问：{ans.question}")
-    print(f"答：{ans.text}")
+    print(f"问：{ans['question']}")
+    print(f"答：{ans['answer']}")
     _print_details(ans)
 
 
@@ -66,18 +66,42 @@ def _query(kb, a: argparse.Namespace, question: str, history: tuple = (), stream
                  stream=stream)
 
 
-def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
-    from zhiku.ask import Mode, ask, ask_stream
-    from zhiku.llm import client_for
+def _live(cfg: Config, a: argparse.Namespace) -> bool:
+    """Whether the answer streams live from an LLM answerer."""
+    from zhiku.llm import settings_for
 
-    Mode.from_str(a.mode)  # a bad option is reported before the index is opened
+    return not (a.json or a.no_stream) and settings_for(cfg, "answerer") is not None
+
+
+def _served(cfg: Config, a: argparse.Namespace) -> dict | None:
+    """The answer of a running `zhiku serve` of this home (the same ask, so the same
+    answer), or None to answer here: ``--local``, no server, another config, or options
+    only the local ask has (--doc, --section, --version, --as-groups, --agent, live tokens)."""
+    if a.local or a.doc or a.section or a.version or a.as_groups is not None or a.agent or _live(cfg, a):
+        return None
+    from zhiku.server.local import ask_served
+
+    versions = "all" if a.all_versions else (a.as_of or "current")
+    return ask_served(cfg, {"question": a.question, "mode": a.mode, "versions": versions,
+                            "qtype": a.qtype, "cache": not a.no_cache})
+
+
+def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
     if a.no_route:
         cfg = cfg.model_copy(update={"routing": False})
+    served = _served(cfg, a)  # a server with other settings (routing) is not asked
+    if served is not None:
+        _print_answer(served, a.json)
+        return 0
+    from zhiku.access import as_groups
+    from zhiku.ask import Mode, ask, ask_stream
+
+    Mode.from_str(a.mode)  # a bad option is reported before the index is opened
     kb = _open(cfg).for_groups(as_groups(a.as_groups))
-    live = not (a.json or a.no_stream) and client_for(cfg, "answerer") is not None
+    live = _live(cfg, a)
     q = _query(kb, a, a.question, stream=live)
     if not live:
-        _print_answer(ask(kb, q), a.json)
+        _print_answer(ask(kb, q).to_dict(), a.json)
         return 0
     print(f"问：{a.question}")  # live tokens from the LLM answerer
     print("答：", end="", flush=True)
@@ -90,30 +114,31 @@ def cmd_ask(cfg: Config, a: argparse.Namespace) -> int:
     print()
     if ans.text != "".join(shown):  # streamed text is provisional; this is what was verified
         print(f"核验后的答案：{ans.text}")
-    _print_details(ans)
+    _print_details(ans.to_dict())
     return 0
 
 
-def _print_details(ans) -> None:
+def _print_details(ans: dict) -> None:
     """Refusal reason and search summary, citations, web sources, conflicts, removed
-    statements, confidence (marked when low)."""
-    if ans.refused:
-        print(f"（{ans.reason}）")
-        if ans.searched:
-            print(ans.searched)
-    for c in ans.citations:
-        print(f"  [{c.marker}] {c.label()}")
-    for w in ans.web:
-        print(f"  [{w.marker}] 网络：{w.title} <{w.url}>")
-    for c in ans.conflicts:
-        print(f"  冲突：{c.note}（{''.join(f'[{m}]' for m in c.markers)}）")
-    for r in ans.removed:
-        what = "已删除" if r.action == "dropped" else "已标注"
-        print(f"  核验{what}：{r.sentence}（{r.kind}: {r.reason}）")
-    print(f"置信度 {ans.confidence:.2f}" + ("（低，请核对原文）" if ans.low_confidence else ""))
+    statements, confidence (marked when low), from ``Answer.to_dict()``."""
+    if ans["refused"]:
+        print(f"（{ans['reason']}）")
+        if ans["searched"]:
+            print(ans["searched"])
+    for c in ans["citations"]:
+        print(f"  [{c['marker']}] {c['label']}")
+    for w in ans["web"]:
+        print(f"  [{w['marker']}] 网络：{w['title']} <{w['url']}>")
+    for c in ans["conflicts"]:
+        print(f"  冲突：{c['note']}（{''.join(f'[{m}]' for m in c['markers'])}）")
+    for r in ans["removed"]:
+        what = "已删除" if r["action"] == "dropped" else "已标注"
+        print(f"  核验{what}：{r['sentence']}（{r['kind']}: {r['reason']}）")
+    print(f"置信度 {ans['confidence']:.2f}" + ("（低，请核对原文）" if ans["low_confidence"] else ""))
 
 
 def cmd_chat(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.access import as_groups
     from zhiku.ask import Mode, ask
     from zhiku.ask.sessions import Sessions, check_session_id, history_for
 
@@ -130,7 +155,7 @@ def cmd_chat(cfg: Config, a: argparse.Namespace) -> int:
     try:
         if a.question:
             sid, ans = turn(a.question)
-            _print_answer(ans, a.json, sid)
+            _print_answer(ans.to_dict(), a.json, sid)
             if not a.json:
                 print(f"（会话 {sid}；继续：zhiku chat --session {sid} \"…\"）")
             return 0
@@ -139,7 +164,7 @@ def cmd_chat(cfg: Config, a: argparse.Namespace) -> int:
             if not line.strip():
                 break
             sid, ans = turn(line)
-            _print_answer(ans, a.json, sid)
+            _print_answer(ans.to_dict(), a.json, sid)
         if sid:
             print(f"（会话 {sid}）", file=sys.stderr)
         return 0
@@ -178,6 +203,7 @@ def _scope(kb, a: argparse.Namespace):
 
 
 def cmd_routes(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.access import as_groups
     from zhiku.route.log import list_routes
 
     rows = list_routes(cfg, subindex=a.subindex, tier=a.tier, below=a.below, since=a.since,
@@ -324,6 +350,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-dense", action="store_true", help="keyword index only; embed later")
     s.add_argument("--prune", action="store_true",
                    help="remove documents that are no longer in the given folders")
+    s.add_argument("--rehash", action="store_true",
+                   help="read and hash every file, even those whose size and times are unchanged")
     s.add_argument("--json", action="store_true")
     s.add_argument("--quiet", action="store_true", help="no progress bars")
     s.set_defaults(func=cmd_ingest)
@@ -345,6 +373,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--as-groups", help="act as a key of these groups (comma-separated; '' = no group) to test permissions")
     s.add_argument("--json", action="store_true", help="answer, citations, removed statements, conflicts, "
                    "confidence, hits and trace as JSON")
+    s.add_argument("--local", action="store_true",
+                   help="answer in this process even when a `zhiku serve` of this home is running")
     s.set_defaults(func=cmd_ask)
     s = sub.add_parser("chat", help="a conversation: follow-ups are rewritten from earlier turns")
     s.add_argument("question", nargs="?", help="one turn (omit for an interactive session)")

@@ -20,6 +20,7 @@ from zhiku.index.store import Scope
 from zhiku.prepare import ChunkParams, prepare_all, workers_for
 from zhiku.progress import Progress, as_progress
 from zhiku.ingest import iter_files, load_file
+from zhiku.ingest.seen import SeenFiles, settled, signature
 from zhiku.retrieve.clause import TitleIndex
 from zhiku.retrieve.segment import segmenters
 from zhiku.types import Chunk, Document, Hit
@@ -164,13 +165,16 @@ class KnowledgeBase:
     # -- ingest ---------------------------------------------------------------------------
     def ingest(self, paths: Iterable[str | Path], dense: bool = True, progress: bool | Progress = True,
                on_error: Callable[[str, str], None] | None = None,
-               prune: bool = False) -> IngestReport:
+               prune: bool = False, rehash: bool = False) -> IngestReport:
         """Load, structure, chunk and index files; embed chunks unless ``dense`` is off.
 
         Files that cannot be read are reported (``on_error`` and ``report.failed``) and
         skipped; nothing already indexed is touched by a bad file. Unchanged files are
-        skipped; a changed file replaces its old version atomically. With ``prune``,
-        documents that came from a given folder but are no longer in it are deleted
+        skipped: without being read when their size, mtime and ctime (and their sidecar's)
+        are those recorded when they were last ingested, else after reading them finds
+        the content stored (``rehash`` reads and hashes every file, for file systems whose
+        timestamps cannot be trusted); a changed file replaces its old version atomically.
+        With ``prune``, documents that came from a given folder but are no longer in it are deleted
         (logically; ``compact`` removes them for good). ``progress`` shows every phase
         (reading, chunking, index writes, keyword index, summaries, embedding) as bars, or
         reports it to a :class:`~zhiku.progress.Progress` callback.
@@ -182,11 +186,14 @@ class KnowledgeBase:
         rep, progress = IngestReport(), as_progress(progress)
         pairs = iter_files(list(paths))
         rep.files = len(pairs)
-        docs, roots = self._load(pairs, rep, progress, on_error)
+        seen = SeenFiles(self.config.home / "files.sqlite")
+        docs, roots, sigs = self._load(pairs, rep, progress, on_error, None if rehash else seen)
         if prune:
             rep.pruned = self._prune(paths, {(roots[d.id], p) for d in docs for p in (d.path, *d.aliases)}
                                      | rep.seen)
-        return self._index(self._dedupe(docs, rep), rep, dense, progress, t0, roots)
+        self._index(self._dedupe(docs, rep), rep, dense, progress, t0, roots)
+        seen.record(sigs)  # only now: every document they name is published
+        return rep
 
     def ingest_documents(self, docs: Iterable[Document], dense: bool = True,
                          progress: bool | Progress = True) -> IngestReport:
@@ -200,6 +207,7 @@ class KnowledgeBase:
     def _index(self, docs: list[Document], rep: IngestReport, dense: bool, progress: Progress,
                t0: float, roots: dict[str, str]) -> IngestReport:
         batch: list = []
+        in_batch = 0  # chunks in ``batch``
         cfg = self.config
         params = [ChunkParams(cfg.chunk_size_for(d.path), cfg.chunk_overlap, cfg.parent_size,
                               cfg.min_section) for d in docs]
@@ -208,12 +216,13 @@ class KnowledgeBase:
         for item in prepare_all(docs, params, self.segment, cfg.segmenter, workers):
             batch.append(item)
             rep.chunks += len(item[2])
+            in_batch += len(item[2])
             phase.update(1)
-            if sum(len(b[2]) for b in batch) >= self.config.ingest_batch:
+            if in_batch >= self.config.ingest_batch:
                 self._commit(batch, roots, final=False)
-                batch = []
+                batch, in_batch = [], 0
         phase.close()
-        if batch or self.store.unindexed_rows():
+        if batch or self.store.unindexed_rows(due_only=True):
             self._commit(batch, roots, final=True, progress=progress)
         rep.added = len(docs)
         self._titles, self._n_chunks, self._router = None, None, None
@@ -262,9 +271,11 @@ class KnowledgeBase:
 
     def index(self, progress: bool | Progress = False) -> None:
         """Bring the store's indexes up to date (call inside a transaction): keyword and
-        scalar indexes, and the vector index once there are enough vectors."""
+        scalar indexes, and the vector index once there are enough vectors; a few rows
+        written since stay outside them, searched exactly, until they are many (so one
+        changed file is published in seconds however large the index)."""
         with as_progress(progress).phase("indexes"):
-            self.store.build_indexes()
+            self.store.build_indexes(defer_small=True)
 
     def _prune(self, paths: Iterable[str | Path], present: set[tuple[str, str]]) -> int:
         folders = {str(Path(p).resolve()) for p in paths if Path(p).is_dir()}
@@ -277,11 +288,25 @@ class KnowledgeBase:
             self._titles, self._router = None, None
         return len(gone)
 
-    def _load(self, pairs, rep: IngestReport, progress: Progress, on_error):
-        docs, roots = [], {}
+    def _load(self, pairs, rep: IngestReport, progress: Progress, on_error, seen: SeenFiles | None):
+        """Load the files, skipping those ``seen`` knows unchanged; returns the documents,
+        their roots and each loaded file's (root, path, signature, document id)."""
+        from zhiku.access import document_groups
+
+        docs, roots, sigs, resolved = [], {}, [], {}
+        cfg = self.config
+        stored = {d.doc_id: d for d in self.store.documents()} if seen is not None else {}
         phase = progress.phase("reading", len(pairs), "file", min_total=20)
         for f, root in pairs:
             phase.update(1)
+            top = resolved.get(root) or resolved.setdefault(root, str(Path(root).resolve()))
+            read_ns, rel = time.time_ns(), Path(f).relative_to(root).as_posix()
+            sig = signature(Path(f))
+            if seen is not None and seen.unchanged(top, rel, sig, stored, lambda p, meta: document_groups(
+                    p, meta, cfg.access, cfg.access_default)):
+                rep.unchanged += 1
+                rep.seen.add((top, rel))
+                continue
             try:
                 doc = load_file(f, root, int(self.config.max_file_mb * 2**20))
             except ZhikuError as e:
@@ -291,9 +316,10 @@ class KnowledgeBase:
                     on_error(str(f), str(e))
                 continue
             docs.append(doc)
-            roots.setdefault(doc.id, str(Path(root).resolve()))
+            roots.setdefault(doc.id, top)
+            sigs.append((top, doc.path, settled(sig, read_ns), doc.id))
         phase.close()
-        return docs, roots
+        return docs, roots, sigs
 
     def _dedupe(self, docs: list[Document], rep: IngestReport) -> list[Document]:
         """Drop documents already stored (recording new paths as aliases) and merge

@@ -63,6 +63,8 @@ def test_concurrent_first_asks_then_sigterm_during_an_ingest(laws_kb, tmp_path):
     proc = _start(cfg, port)
     try:
         url = f"http://127.0.0.1:{port}"
+        # the CLI of this home finds the server here: owner-only, gone when the server stops
+        assert (fresh / "serve.json").stat().st_mode & 0o777 == 0o600
         with ThreadPoolExecutor(8) as pool:
             replies = list(pool.map(lambda q: httpx.post(f"{url}/api/ask", json={"question": q}, timeout=300),
                                     QUESTIONS))
@@ -80,6 +82,7 @@ def test_concurrent_first_asks_then_sigterm_during_an_ingest(laws_kb, tmp_path):
         proc.wait(timeout=10)
         assert time.monotonic() - t0 < 10
         assert f"ingest job {job['id']} interrupted" in proc.stderr.read()
+        assert not (fresh / "serve.json").exists()
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from zhiku.chunk.numerals import NUMERAL_CHARS, cn_to_int, int_to_cn
 
@@ -24,6 +25,7 @@ ARTICLE_RE = re.compile(
 ARTICLE_REF_RE = re.compile(rf"第\s*(?P<num>{_NUM})\s*条(?:之(?P<sub>{_NUM}))?")
 
 
+@lru_cache(maxsize=8192)  # a corpus repeats the same few thousand labels (64k calls on the laws)
 def article_label(num: str, sub: str | None = None) -> str:
     """Build the normal label from the number parts of a match.
 

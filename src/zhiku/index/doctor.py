@@ -76,7 +76,7 @@ def check(kb, fix: bool = False, progress: bool = False) -> Report:
     rep.add("chunks of unknown documents", len(orphan_chunks))
     rep.add("vectors of unknown chunks", len(orphan_vecs))
     rep.add("deleted documents awaiting compact", sum(1 for d in docs if d.deleted))
-    rep.add("chunks missing from the keyword index", st.unindexed_rows())
+    rep.add("chunks missing from the keyword index", st.unindexed_rows(due_only=True))
     if fix and not rep.healthy:
         _fix(kb, orphan_chunks, orphan_vecs, rep, progress)
     return rep

@@ -29,23 +29,24 @@ def _by_column(tbl: Any) -> dict[str, Any]:
     return {tuple(i.columns)[0]: i for i in tbl.list_indices()}
 
 
-def ensure_indexes(tbl: Any, table: str) -> bool:
+def ensure_indexes(tbl: Any, table: str) -> int:
     """Create the missing full-text and scalar indexes of one table.
 
     Returns:
-        Whether some existing index leaves rows uncovered (then :func:`refresh` them).
+        How many rows the existing index covering fewest leaves uncovered (0: none; else
+        :func:`refresh` them, now or once they are many).
     """
     from lancedb.index import FTS, BTree, Bitmap
 
     if not tbl.count_rows():
-        return False
+        return 0
     have = _by_column(tbl)
     if table == "chunks" and "seg" not in have:
         tbl.create_index("seg", config=FTS(**FTS_PARAMS), replace=True)
     for col, kind in SCALAR.get(table, ()):
         if col not in have:
             tbl.create_index(col, config=BTree() if kind == "BTREE" else Bitmap(), replace=True)
-    return any(tbl.index_stats(i.name).num_unindexed_rows for i in have.values())
+    return max((int(tbl.index_stats(i.name).num_unindexed_rows) for i in have.values()), default=0)
 
 
 def index_vectors(tbl: Any, spec: VectorIndexSpec) -> str:

@@ -348,26 +348,39 @@ class LanceStore(VectorTables):
                 .select(["doc_id", "groups"]).limit(None).to_list())
         return {r["doc_id"]: list(r["groups"] or ()) for r in rows}
 
-    def build_indexes(self) -> None:
+    def build_indexes(self, defer_small: bool = False) -> None:
         """Bring every index up to date (inside a transaction): create the missing keyword
         and scalar indexes, build the vector index once the table is large enough (see
-        :attr:`vector_spec`), and add rows written since to the existing indexes."""
+        :attr:`vector_spec`), and add rows written since to the existing indexes.
+
+        Args:
+            defer_small: add rows written since only once they are many (:func:`_due`):
+                until then they are searched exactly, and merging them (LanceDB's optimize
+                rewrites small files and every index, seconds at 100k rows) would make
+                re-ingesting one file cost as much as the whole table.
+        """
         for name in TABLES:
             t = self._w[name]
             stale = ensure_indexes(t, name)
-            if name == "vectors":
-                stale = index_vectors(t, self.vector_spec) == "stale" or stale
-            if stale:
+            if name == "vectors":  # builds or retrains it; rows it leaves out are in ``stale``
+                index_vectors(t, self.vector_spec)
+            if stale and (not defer_small or _due(t, stale)):
                 refresh(t)
 
-    def unindexed_rows(self) -> int:
-        """Published chunks the keyword index does not cover yet (0 when up to date)."""
+    def unindexed_rows(self, due_only: bool = False) -> int:
+        """Published chunks the keyword index does not cover yet (0 when up to date).
+
+        Args:
+            due_only: count them only when they are many enough for the next ingest to
+                merge them (see :meth:`build_indexes`); fewer are searched exactly.
+        """
         tbl = self._read("chunks")
         n = tbl.count_rows()
         if not n:
             return 0
         left = unindexed(tbl, "FTS")
-        return n if left is None else left
+        left = n if left is None else left
+        return left if left and (not due_only or _due(tbl, left)) else 0
 
     def _all_segs(self) -> list[str]:
         return self._w["chunks"].search().select(["seg"]).limit(None).to_arrow()["seg"].to_pylist()
@@ -535,6 +548,18 @@ class LanceStore(VectorTables):
                 s = 1.0 - float(r["_distance"])
                 out.append(Hit(chunks[r["id"]], s, "dense", {"dense": (len(out) + 1, s)}))
         return out
+
+
+# Rows outside the indexes are merged in once they pass this many (or this share of the
+# table), or once a table has this many small data files (every write adds one).
+DEFER_ROWS, DEFER_SHARE, DEFER_FILES = 10_000, 0.02, 64
+
+
+def _due(tbl: Any, uncovered: int) -> bool:
+    """Whether ``uncovered`` rows of ``tbl`` are worth merging into its indexes now."""
+    if uncovered > max(DEFER_ROWS, DEFER_SHARE * tbl.count_rows()):
+        return True
+    return int(tbl.stats()["fragment_stats"]["num_small_fragments"]) > DEFER_FILES
 
 
 @stores.register("lancedb")

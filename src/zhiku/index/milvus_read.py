@@ -326,7 +326,7 @@ class MilvusReads:
                 out.append(Hit(chunks[i], s, "dense", {"dense": (len(out) + 1, s)}))
         return out
 
-    def unindexed_rows(self) -> int:
+    def unindexed_rows(self, due_only: bool = False) -> int:
         """0: Milvus computes BM25 vectors as rows are inserted (the BM25 function)."""
         return 0
 

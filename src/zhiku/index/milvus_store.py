@@ -332,7 +332,7 @@ class MilvusStore(MilvusVectors, MilvusReads):
             if any(r.get(k) != v for k, v in new.items()):
                 self._state(r["doc_id"], **new)
 
-    def build_indexes(self) -> None:
+    def build_indexes(self, defer_small: bool = False) -> None:
         """Nothing to do: Milvus's BM25 function indexes rows as they are inserted. (On
         Milvus Lite, chunks are left in its write buffer rather than sealed: Lite keeps BM25
         statistics per sealed segment and partition, which drifts from global BM25.)"""

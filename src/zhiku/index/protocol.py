@@ -66,11 +66,13 @@ class Store(Protocol):
     def add_vectors(self, chunks: Sequence[Chunk], vectors: np.ndarray, table: str | None = None) -> None:
         """Store one vector per chunk, in the active index or a staged ``table``."""
 
-    def build_indexes(self) -> None:
-        """Make every written chunk keyword-searchable before publishing."""
+    def build_indexes(self, defer_small: bool = False) -> None:
+        """Make every written chunk keyword-searchable before publishing (``defer_small``:
+        a few new rows may stay outside the indexes, searched exactly, until there are many)."""
 
-    def unindexed_rows(self) -> int:
-        """Published chunks the keyword index does not cover yet."""
+    def unindexed_rows(self, due_only: bool = False) -> int:
+        """Published chunks the keyword index does not cover yet (``due_only``: 0 unless
+        there are enough for the next ingest to merge)."""
 
     def delete_ids(self, table: str, ids: Sequence[str]) -> None:
         """Delete ``chunks`` or ``vectors`` rows by chunk id (doctor's repairs)."""

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from zhiku.errors import ZhikuError
 from zhiku.registry import Registry
 from zhiku.types import Chunk, Section
+
+if TYPE_CHECKING:  # pyarrow is imported by the schemas' users, not by every import of Scope
+    import pyarrow as pa
 
 # 3: BM25 text carries the chunk's title and section header; 4: versions and publishing;
 # 5: chunks carry page, parent_id and section_ids (tables, PDFs); 6: BM25 text has English
@@ -147,6 +148,8 @@ def _sql_list(vs: Iterable[str]) -> str:
 
 
 def _chunk_schema() -> pa.Schema:
+    import pyarrow as pa
+
     return pa.schema([
         ("id", pa.string()), ("doc_id", pa.string()), ("doc_path", pa.string()),
         ("title", pa.string()), ("section_id", pa.string()),
@@ -159,6 +162,8 @@ def _chunk_schema() -> pa.Schema:
 
 
 def _doc_schema() -> pa.Schema:
+    import pyarrow as pa
+
     return pa.schema([
         ("doc_id", pa.string()), ("path", pa.string()), ("aliases", pa.list_(pa.string())),
         ("title", pa.string()), ("version_date", pa.string()), ("subindex", pa.string()),
@@ -170,6 +175,8 @@ def _doc_schema() -> pa.Schema:
 
 
 def _vec_schema(dim: int) -> pa.Schema:
+    import pyarrow as pa
+
     return pa.schema([
         ("id", pa.string()), ("doc_id", pa.string()), ("subindex", pa.string()),
         ("article", pa.string()), ("section_id", pa.string()), ("version_date", pa.string()),

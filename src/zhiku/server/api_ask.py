@@ -32,6 +32,9 @@ class AskRequest(BaseModel):
     section: str | None = Field(None, description="only this section id of `doc`, e.g. 2 or 5.1")
     subindex: list[str] = Field(default_factory=list, description="only these sub-indexes")
     versions: str = Field("current", description="current, all, or a date YYYY-MM-DD")
+    qtype: str | None = Field(None, description="question type instead of the router's: fact, "
+                                                "process, comparison or synthesis")
+    cache: bool = Field(True, description="false: neither use nor fill the answer cache")
 
 
 class ChatRequest(AskRequest):
@@ -57,7 +60,8 @@ def _events(request: Request, body: AskRequest, history: tuple = (), stream: boo
 
     kb = caller_kb(request)
     scope = service.make_scope(kb, body.doc, body.section, body.subindex, body.versions)
-    gen = ask_stream(kb, Query(body.question, history, scope, Mode.from_str(body.mode), stream=stream))
+    gen = ask_stream(kb, Query(body.question, history, scope, Mode.from_str(body.mode), body.qtype,
+                               None if body.cache else False, stream=stream))
     first = next(gen)
     return chain([first], gen)
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
-from contextlib import asynccontextmanager
+import threading
+from contextlib import asynccontextmanager, nullcontext
+from dataclasses import replace
 from pathlib import Path
 
 from fastapi import Depends, FastAPI, Request
@@ -124,7 +126,7 @@ def _limit_body(app: FastAPI, max_bytes: int) -> None:
 
 
 def create_app(config: Config, kb: KnowledgeBase | None = None, bind: str = "127.0.0.1",
-               port: int | None = None) -> FastAPI:
+               port: int | None = None, local_key: str = "") -> FastAPI:
     """Build the HTTP application.
 
     Args:
@@ -132,6 +134,8 @@ def create_app(config: Config, kb: KnowledgeBase | None = None, bind: str = "127
         kb: an open knowledge base to serve; opened from ``config`` when None.
         bind: the address the server listens on (a specific one is an allowed Host).
         port: the port it listens on; a Host header naming another port is refused.
+        local_key: this run's key for the CLI of the same home (see :mod:`zhiku.server.local`),
+            advertised in ``$ZHIKU_HOME/serve.json`` while the app runs when ``port`` is known.
 
     Returns:
         The FastAPI app; run it with uvicorn (see :func:`zhiku.server.run.serve`).
@@ -146,8 +150,14 @@ def create_app(config: Config, kb: KnowledgeBase | None = None, bind: str = "127
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        from zhiku.server.local import advertise
+
         stop = app.state.jobs.watch(config.watch, config.watch_debounce) if config.watch else None
-        yield
+        # serve.json for the CLI of this home, removed here on shutdown (uvicorn then
+        # re-raises SIGTERM, so nothing after it would run)
+        threading.Thread(target=warm, args=(kb,), name="zhiku-warm", daemon=True).start()
+        with advertise(config, bind, port, local_key) if local_key and port else nullcontext():
+            yield
         if stop is not None:
             stop.set()
         app.state.jobs.interrupt()  # a running ingest is resumable: indexed files are skipped
@@ -159,7 +169,8 @@ def create_app(config: Config, kb: KnowledgeBase | None = None, bind: str = "127
                               "endpoint under /api needs a key (X-API-Key or Bearer) when keys "
                               "are configured; errors are JSON `{error, status}`.")
     app.state.config, app.state.kb = config, kb
-    app.state.keys, app.state.jobs, app.state.sessions = Keys.from_config(config), Jobs(kb), sessions
+    keys = replace(Keys.from_config(config), local=local_key)
+    app.state.keys, app.state.jobs, app.state.sessions = keys, Jobs(kb), sessions
     _handlers(app)
     _limit_body(app, int(config.upload_max_mb * 2**20) * MAX_FILES + 2**20)
     app.include_router(api_docs.router, prefix="/api")
@@ -182,6 +193,26 @@ def create_app(config: Config, kb: KnowledgeBase | None = None, bind: str = "127
     offline_docs(app, STATIC)
     _protect(app, config, bind, port)
     return app
+
+
+def warm(kb: KnowledgeBase) -> None:
+    """Build what the first ask would otherwise build (documents, title index, table
+    catalog, router and its summary vectors, the question encoder), so the first ask a
+    fresh server gets (often a one-shot `zhiku ask`) is as fast as the next; a failure
+    here is left for that ask to report."""
+    from zhiku.structured.sources import catalog_for
+
+    steps = (kb.store.documents, lambda: kb.store.excluded("current"), kb.titles,
+             lambda: catalog_for(kb))
+    if kb.config.routing:
+        steps += (lambda: kb.router().summary_vectors() if kb.config.route_embedding else kb.router(),)
+    if kb.has_vectors() or kb.config.routing and kb.config.route_embedding:
+        steps += (lambda: kb.query_vector("预热"),)
+    for step in steps:
+        try:
+            step()
+        except Exception:  # noqa: BLE001 - the first ask reports it with its own sentence
+            log.debug("warm-up step failed", exc_info=True)
 
 
 def _protect(app: FastAPI, config: Config, bind: str, port: int | None) -> None:

@@ -31,12 +31,15 @@ class Keys:
     """The configured keys. With none configured every caller is admin (loopback only).
 
     ``groups`` holds the groups of each read key (``KEY:hr+finance`` in ``api_keys``);
-    admin keys see every document.
+    admin keys see every document. ``local`` is the key of this server run that the CLI
+    of the same home reads from the owner-only discovery file: a read key that sees every
+    document, as the CLI does.
     """
 
     read: tuple[str, ...]
     admin: tuple[str, ...]
     groups: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    local: str = ""
 
     @classmethod
     def from_config(cls, cfg: Config) -> Keys:
@@ -66,7 +69,11 @@ class Keys:
         got = presented.encode()
         admin = any(hmac.compare_digest(got, k.encode()) for k in self.admin)
         read = any(hmac.compare_digest(got, k.encode()) for k in self.read)
+        read = read or self._is_local(presented)
         return Access.ADMIN if admin else Access.READ if read else Access.NONE
+
+    def _is_local(self, presented: str) -> bool:
+        return bool(self.local) and hmac.compare_digest(presented.encode(), self.local.encode())
 
     def caller(self, presented: str | None) -> tuple[Access, Caller]:
         """What the presented key allows and who it is: its groups (None for admin keys
@@ -76,7 +83,7 @@ class Keys:
         if got is Access.NONE:
             return got, Caller((), "")
         owner = hashlib.sha256(presented.encode()).hexdigest()[:24] if presented and not self.open else ""
-        if got is Access.ADMIN:
+        if got is Access.ADMIN or self._is_local(presented):
             return got, Caller(None, owner)
         groups = next((g for k, g in self.groups.items()
                        if hmac.compare_digest(presented.encode(), k.encode())), ())

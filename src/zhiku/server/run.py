@@ -38,11 +38,13 @@ def serve(config: Config, host: str = "127.0.0.1", port: int = 8765, log_level: 
     import uvicorn
 
     from zhiku.server.app import create_app
+    from zhiku.server.local import new_key
 
     warning = check_bind(host, Keys.from_config(config))
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
-    app = create_app(config, bind=host, port=port)
+    # `zhiku ask` of this home asks this server, through the key of this run
+    app = create_app(config, bind=host, port=port, local_key=new_key())
     _warn_stale(app.state.kb)
     print(f"zhiku serving {config.home} at http://{host}:{port}/ (API docs at /docs)", file=sys.stderr)
     uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=GRACE)
