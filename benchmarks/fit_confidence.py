@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -31,9 +32,14 @@ EVAL_DOC = ROOT / "docs" / "eval.md"
 HEADING = "## Confidence calibration"
 # The features the shipped model uses. The rank-1 score margin and the question length
 # separate right from wrong inside one corpus but not across corpora (their scale follows
-# the corpus): with them the held-out ECE was 0.36–0.40, without them 0.17.
+# the corpus): with them the held-out ECE was 0.36–0.40, without them 0.17. Measured again
+# with the second stage (weak, removed, met) on all five sets held out one at a time: the
+# best sentence's coverage alone ECE 0.177 / AUROC 0.699; with coverage1 0.174 / 0.688 (its
+# weight came out negative); with the top-3 coverage 0.174 / 0.686; with the margin 0.354 /
+# 0.468; with the question length 0.227 / 0.568. ZHIKU_FIT_USED and ZHIKU_FIT_ANSWERED
+# (comma-separated names) re-run those comparisons.
 # A named clause found exactly is not in these sets; it keeps confidence.EXACT.
-USED = ["sentence", "coverage1"]
+USED = os.environ.get("ZHIKU_FIT_USED", "sentence").split(",")
 # name: (question set under eval/, corpus under the shared folder, question limit)
 SETS = {
     "rgb": ("rgb_zh/queries.jsonl", "eval/rgb_zh/corpus.jsonl", 0),
@@ -74,8 +80,11 @@ def collect(shared: Path, only: list[str]) -> None:
             contains = contains_answer(text, it.answers)
             cited, at_gold = citation_hits(ans.citations, it, aliases) if it.gold and not ans.refused else (None, None)
             gate = next((t.detail for t in ans.trace if t.stage == "answerable"), {})
+            checked = next((t.detail for t in ans.trace if t.stage == "verify"), {})
             rows.append({"set": name, "id": it.id, "answerable": it.answerable, "features": f.__dict__,
-                         "refused": ans.refused, "pinned_refusal": gate.get("ok") is False,
+                         "refused": ans.refused, "pinned_refusal": gate.get("ok") is False and ans.refused,
+                         "weak": gate.get("ok") is False and not ans.refused,
+                         "share": checked.get("kept", 1) / checked["checked"] if checked.get("checked") else 1.0,
                          "correct": answer_correct(it.answerable, ans.refused, contains, cited, at_gold),
                          "gold_top5": bool(any(relevance(r.hits[:5], it, aliases))) if it.gold else False,
                          "old": _old(kb, r)})
@@ -120,6 +129,53 @@ def fit_logistic(X: list[list[float]], y: list[bool], l2: float = 1.0, iters: in
             "scale": [float(x) for x in scale]}
 
 
+def fit_offset(X: list[list[float]], y: list[bool], offset: list[float], l2: float = 1.0,
+               iters: int = 50) -> list[float]:
+    """Logistic regression without intercept on top of a fixed log-odds ``offset`` (the
+    retrieval model's), by Newton's method: the weights of what answering showed."""
+    import numpy as np
+
+    A, t, o = np.asarray(X, float), np.asarray(y, float), np.asarray(offset, float)
+    w = np.zeros(A.shape[1])
+    for _ in range(iters):
+        p = 1.0 / (1.0 + np.exp(-np.clip(o + A @ w, -30, 30)))
+        g = A.T @ (p - t) + l2 * w
+        H = (A.T * (p * (1 - p))) @ A + l2 * np.eye(A.shape[1])
+        step = np.linalg.solve(H, g)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return [float(x) for x in w]
+
+
+def _answered(rows: list[dict], idx: list[int], model: dict) -> dict:
+    """The second stage fitted on the answered rows ``idx``: weights of a weak answerability
+    mismatch and of the share of sentences verification removed, over the first stage's
+    log-odds."""
+    from zhiku.verify.confidence import Features, probability
+
+    ans = [i for i in idx if not rows[i]["refused"]]
+    off = [_logit(probability(Features(**rows[i]["features"]), model)) for i in ans]
+    X = [[_after(rows[i])[n] for n in ANSWERED] for i in ans]
+    return {"names": list(ANSWERED), "weights": fit_offset(X, [bool(rows[i]["correct"]) for i in ans], off)}
+
+
+# what answering showed, as :func:`zhiku.verify.confidence.answered` sees it
+ANSWERED = tuple(os.environ.get("ZHIKU_FIT_ANSWERED", "weak,removed,met").split(","))
+
+
+def _after(row: dict) -> dict[str, float]:
+    from zhiku.verify.confidence import after_features
+
+    weak = bool(row.get("weak"))
+    return after_features(weak, row.get("share", 1.0), 0 if weak else int(row["features"]["pinned"]))
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return math.log(p / (1 - p))
+
+
 def fit(write: bool) -> None:
     """Fit on all rows, check leave-one-set-out, write the model and the docs section."""
     from zhiku.eval.metrics import auroc, expected_calibration_error, reliability
@@ -137,6 +193,7 @@ def fit(write: bool) -> None:
         te = [i for i, r in enumerate(rows) if r["set"] == s]
         m = {"names": USED, **fit_logistic([X[i] for i in tr if not rows[i]["pinned_refusal"]],
                                            [y[i] for i in tr if not rows[i]["pinned_refusal"]])}
+        m["answered"] = _answered(rows, tr, m)
         conf = [_shipped(rows[i], m) for i in te]
         yy = [y[i] for i in te]
         old = [rows[i]["old"] for i in te]
@@ -149,13 +206,16 @@ def fit(write: bool) -> None:
                  f"{_f(auroc(held_conf, held_y))} | {_f(expected_calibration_error(old_all, y))} | "
                  f"{_f(auroc(old_all, y))} |")
     keep = [i for i, r in enumerate(rows) if not r["pinned_refusal"]]
-    model = {"names": USED, **fit_logistic([X[i] for i in keep], [y[i] for i in keep]),
-             "fitted_on": {s: sum(r["set"] == s for r in rows) for s in sets}}
+    model = {"names": USED, **fit_logistic([X[i] for i in keep], [y[i] for i in keep])}
+    model["answered"] = _answered(rows, list(range(len(rows))), model)
+    model["fitted_on"] = {s: sum(r["set"] == s for r in rows) for s in sets}
     lines += ["", *_thresholds(rows, model)]
     table = ["| confidence | questions | mean confidence | share right |", "|---|---:|---:|---:|"]
     for lo, hi, n, mc, acc in reliability(held_conf, held_y):
         table.append(f"| {lo:.1f}–{hi:.1f} | {n} | {mc:.2f} | {acc:.2f} |")
     weights = ", ".join(f"{n} {w:+.2f}" for n, w in zip(USED, model["weights"]))
+    weights += "; after answering (added to the log-odds): " + ", ".join(
+        f"{n} {w:+.2f}" for n, w in zip(model["answered"]["names"], model["answered"]["weights"]))
     body = "\n".join([
         HEADING, "", f"`python benchmarks/fit_confidence.py fit` — {machine()}", "",
         "Confidence is the estimated probability that the answer is right (a right answer: not "
@@ -173,12 +233,18 @@ def fit(write: bool) -> None:
 
 
 def _shipped(row: dict, model: dict) -> float:
-    """The confidence an answer ships with: the model's probability, × 0.3 when the
-    answerability check refused it (as answer/finish.py does)."""
-    from zhiku.verify.confidence import Features, probability
+    """The confidence an answer ships with (as answer/finish.py computes it): the model's
+    probability, × 0.3 when the answerability check refused it, × 0.5 when nothing of the
+    draft could be verified, else adjusted by what answering showed (:func:`answered`)."""
+    from zhiku.verify.confidence import Features, answered, probability
 
     p = probability(Features(**row["features"]), model)
-    return p * 0.3 if row["pinned_refusal"] else p
+    if row["pinned_refusal"]:
+        return p * 0.3
+    if row["refused"]:
+        return p * 0.5
+    weak = bool(row.get("weak"))
+    return answered(p, weak, row.get("share", 1.0), 0 if weak else int(row["features"]["pinned"]), model)
 
 
 def _thresholds(rows: list[dict], model: dict) -> list[str]:

@@ -74,7 +74,7 @@ class Config(BaseSettings):
     parent_size: int = Field(default=1500, ge=0, description="parent chunk size; 0 = off")
     min_section: int = Field(default=40, ge=0, description="merge shorter prose sections")
     max_file_mb: float = Field(default=200.0, gt=0, description="refuse larger files")
-    min_confidence: float = Field(default=0.30, ge=0.0, le=1.0, description="refuse below this")
+    min_confidence: float = Field(default=0.25, ge=0.0, le=1.0, description="refuse below this")
     refusal_text: str = Field(default=DEFAULT_REFUSAL)
     low_confidence: float = Field(default=0.5, ge=0.0, le=1.0,
                                   description="answers below this are marked low confidence")

@@ -15,7 +15,7 @@ from zhiku.kb import KnowledgeBase
 from zhiku.ask.search import Mode
 from zhiku.retrieve.segment import segmenters
 from zhiku.types import Chunk
-from zhiku.verify.answerable import Kind, check, pinned
+from zhiku.verify.answerable import Kind, check, decisive, pinned
 from zhiku.verify.check import Verifier
 from zhiku.verify.confidence import COEFFICIENTS, NAMES, Features, probability
 from zhiku.verify.support import SupportScorer
@@ -75,6 +75,88 @@ def test_quantity_kind_must_be_in_the_cited_sentence():
     no = check("带薪年休假一年有多少天？", [(block, said)])  # 第四十五条 gives no number of days
     assert not no.ok and no.missing[0].kind is Kind.QUANTITY and "天数" in no.reason
     assert check("劳动者连续工作多长时间以上可以享受带薪年休假？", [(block, said)]).ok  # 一年以上
+
+
+CONTRACT = (LAWS / "社会法" / "劳动合同法(2012-12-28).md").read_text(encoding="utf-8")
+COMPANY = (LAWS / "民法商法" / "公司法(2018-10-26).md").read_text(encoding="utf-8")
+
+
+@pytest.mark.unit
+def test_a_year_must_be_the_one_the_quoted_sentence_names():
+    header = CONTRACT[: CONTRACT.index("第一章")]  # the law's adoption and amendment lines
+    passed = next(line for line in header.splitlines() if line.endswith("会议通过"))  # 2007年…通过
+    # 2012 is in the block (the amendment line), but the quoted sentence is about 2007
+    no = check("2012年劳动合同法由哪次会议通过？", [(header, passed)])
+    assert not no.ok and [c.text for c in no.missing] == ["2012"] and "2012 年" in no.reason
+    assert check("2007年劳动合同法由哪次会议通过？", [(header, passed)]).ok
+
+
+@pytest.mark.unit
+def test_today_and_tomorrow_need_a_statement_dated_that_day():
+    import datetime as dt
+
+    art48 = _article(LABOUR, "第四十八条")  # real text; 1994 and 2018 dates are in the law's header
+    dated = _article(LABOUR, "第四十八条").replace("第四十八条", f"{LABOUR[:200]} 第四十八条")
+    no = check("明天用人单位支付的工资不得低于什么标准？", [(dated, art48)])
+    assert not no.ok and [c.text for c in no.missing] == ["明天"]
+    d = dt.date.today() + dt.timedelta(days=1)
+    notice = f"{d.month}月{d.day}日起，{art48}"
+    assert check("明天用人单位支付的工资不得低于什么标准？", [(notice, notice)]).ok
+
+
+@pytest.mark.unit
+def test_a_news_dateline_is_not_the_date_asked_for():
+    art45 = _article(LABOUR, "第四十五条")
+    said = "国家实行带薪年休假制度。"
+    dated = f"Dec 29, 2018 ... {art45}"  # a page's dateline says when it was written
+    no = check("带薪年休假制度是什么时候实行的？", [(dated, f"Dec 29, 2018 ... {said}")])
+    assert not no.ok and no.missing[0].kind is Kind.QUANTITY and "时间" in no.reason
+    art107 = _article(LABOUR, "第一百零七条")  # 本法自1995年1月1日起施行。
+    assert check("劳动法什么时候施行？", [(art107, art107)]).ok
+    # a calendar date is not a duration
+    assert not check("劳动法施行多少年了？", [(art107, art107)]).ok
+    # 去年 on a page dated 2019 is 2018 (the year of the law's second amendment)
+    page = f"Dec 29, 2019 ... 去年修正的劳动法规定：{art45}"
+    said = f"去年修正的劳动法规定：{said}"
+    assert check("2018年修正的劳动法规定了什么休假制度？", [(page, said)]).ok
+    assert not check("2017年修正的劳动法规定了什么休假制度？", [(page + " 2017", said)]).ok
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("question,article,twin,twin_article", [
+    # who: a name, a role or an institution the question does not already say
+    ("劳动法的起草人是谁？", "第一百零七条", "最低工资的具体标准由谁规定？", "第四十八条"),
+    # which country: a country or place
+    ("带薪年休假制度是哪个国家规定的？", "第四十八条", "劳动法适用于哪个国家境内的企业？", "第二条"),
+])
+def test_who_and_which_country_need_a_name_in_the_quoted_text(question, article, twin, twin_article):
+    block = _article(LABOUR, article)
+    no = check(question, [(block, block)])
+    assert not no.ok and no.missing[0].kind is Kind.QUANTITY
+    yes = _article(LABOUR, twin_article)
+    assert check(twin, [(yes, yes)]).ok
+
+
+@pytest.mark.unit
+def test_a_keyword_question_naming_its_attribute_needs_it_in_the_quoted_text():
+    # 「…的因素」 names what it wants: 第四十八条 is about the same wage but states no factors
+    art48, art49 = _article(LABOUR, "第四十八条"), _article(LABOUR, "第四十九条")
+    no = check("最低工资标准的确定因素", [(art48, art48)])
+    assert not no.ok and no.missing[0].kind is Kind.FOCUS and "因素" in no.reason
+    assert check("最低工资标准的确定因素", [(art49, art49)]).ok
+    # 「担任什么职务」 wants an instance (省长), not the word: missing it does not refuse
+    assert not any(c.kind is Kind.FOCUS and decisive(c) for c in pinned("劳动者在用人单位担任什么职务？"))
+
+
+@pytest.mark.unit
+def test_how_much_money_needs_a_sum_and_a_fine_may_be_a_share():
+    art201 = _article(COMPANY, "第二百零一条")  # 处以五万元以上五十万元以下的罚款
+    assert check("公司另立会计账簿收费多少？", [(art201, art201)]).ok
+    art48 = _article(LABOUR, "第四十八条")
+    assert not check("最低工资多少钱？", [(art48, art48)]).ok
+    art198 = _article(COMPANY, "第一百九十八条")
+    share = "对虚报注册资本的公司，处以虚报注册资本金额百分之五以上百分之十五以下的罚款"
+    assert check("虚报注册资本的公司罚多少？", [(art198, share)]).ok  # a fine stated as a share
 
 
 @pytest.mark.integration
@@ -164,6 +246,19 @@ def test_shipped_model_is_a_probability_rising_with_evidence():
     assert 0.0 < low < high < 1.0
 
 
+@pytest.mark.unit
+def test_what_answering_showed_moves_the_probability_as_fitted():
+    from zhiku.verify.confidence import answered
+
+    model = json.loads(COEFFICIENTS.read_text(encoding="utf-8"))
+    assert model["answered"]["names"] == ["weak", "removed", "met"]
+    p = 0.6
+    assert answered(p, False, 1.0, 0) == pytest.approx(p)  # nothing pinned, nothing removed
+    assert answered(p, True, 1.0, 0) < p  # a weak mismatch lowers it
+    assert answered(p, False, 0.5, 0) < answered(p, False, 1.0, 0)  # so does removing half the draft
+    assert 0.0 < answered(0.99, True, 0.0, 0) < 0.99
+
+
 @pytest.mark.integration
 def test_dense_evidence_vetoes_weak_answers_but_does_not_cap_strong_ones(laws_kb):
     """With vectors, a weak dense match (cosine 0.70) under weak term coverage refuses; a
@@ -172,14 +267,15 @@ def test_dense_evidence_vetoes_weak_answers_but_does_not_cap_strong_ones(laws_kb
     from dataclasses import replace
 
     from zhiku.ask.search import retrieve
-    from zhiku.verify.confidence import confidence, features
+    from zhiku.verify.confidence import _dense_evidence, confidence, features
 
     q = "劳动者每日工作时间不超过几小时？"
     r = retrieve(laws_kb, q, Mode.BM25)
     assert r.hits and not r.exact
     strong = replace(r, hits=[replace(h, sources={**h.sources, "dense": (i + 1, 0.95)}) for i, h in enumerate(r.hits)])
     p, _ = confidence(laws_kb, strong, q)
-    assert p == pytest.approx(probability(features(laws_kb, q, strong))) and p > 0.675
+    blend = _dense_evidence(laws_kb, strong, features(laws_kb, q, strong))
+    assert p == pytest.approx(probability(features(laws_kb, q, strong))) and p > blend  # not capped by it
     off = "比亚迪刀片电池的能量密度是多少？"
     weak = replace(strong, hits=[replace(h, sources={**h.sources, "dense": (i + 1, 0.70)}) for i, h in enumerate(r.hits)],
                    terms=["比亚迪", "刀片", "电池", "能量密度"])

@@ -11,6 +11,7 @@ from typing import Any
 from zhiku.answer.respond import Verified, conflict_notes
 from zhiku.types import Answer, Hit, TraceStep
 from zhiku.verify.answerable import Answerability, check, decisive
+from zhiku.verify.confidence import answered
 
 
 def searched_summary(kb: Any, terms: Sequence[str], hits: Sequence[Hit], n: int = 3) -> str:
@@ -52,11 +53,11 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
            considered: tuple[Hit, ...], trace: Sequence[TraceStep], notes: Sequence[str]) -> Answer:
     """The final answer from a verified draft.
 
-    Confidence is the calibrated probability (:mod:`zhiku.verify.confidence`) scaled a
-    little by the share of checked sentences that survived verification
-    (``conf × (0.8 + 0.2 × kept/checked)``); an answer with nothing verifiable left, or
-    whose cited blocks miss what the question pins down (:func:`answerability`), is a
-    refusal.
+    Confidence is the calibrated probability (:mod:`zhiku.verify.confidence`) adjusted by
+    what answering showed, a weak answerability mismatch and the share of checked sentences
+    verification removed (:func:`zhiku.verify.confidence.answered`, fitted); an answer with
+    nothing verifiable left, or whose cited blocks miss what the question pins down in a
+    way that decides (:func:`answerability`), is a refusal.
 
     Args:
         kb: the knowledge base.
@@ -77,15 +78,17 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
         return _with(ans, draft)
     verdict, step = answerability(kb, question, terms, draft)
     trace = (*trace, step)
-    if not verdict.ok and not any(decisive(c) for c in verdict.missing) and verdict.missing:
-        conf, why = conf * 0.6, f"{why}；{verdict.reason}"  # a weak mismatch: answered, marked
+    weak = not verdict.ok and bool(verdict.missing) and not any(decisive(c) for c in verdict.missing)
+    if weak:
+        why = f"{why}；{verdict.reason}"  # a weak mismatch: answered, with a lower confidence
     elif not verdict.ok:
         # what was missing is said; the related passages are named in ``searched``, not
         # cited, since they do not support an answer
         ans = refusal(kb, question, terms, considered, conf * 0.3, verdict.reason, trace, draft.generator)
         return _with(ans, draft, text=f"{cfg.refusal_text}。{verdict.reason}。")
     share = draft.kept / draft.checked if draft.checked else 1.0
-    conf = conf * (0.8 + 0.2 * min(share, 1.0))  # the model's probability, lowered a little by removals
+    met = len(verdict.constraints) if verdict.ok else 0
+    conf = answered(conf, weak, share, met)  # the fitted probability after what answering showed
     text = "\n".join([draft.text, *conflict_notes(draft.conflicts), *notes])
     if draft.removed:
         why += f"；核验删除或标注了 {len(draft.removed)} 处"
@@ -131,9 +134,15 @@ def answerability(kb: Any, question: str, terms: Sequence[str],
 
 
 def _said(text: str, marker: int) -> str:
-    """The answer sentences citing block ``marker``, markers removed."""
-    said = "".join(re.findall(rf"[^。！？；\n]*?\[{marker}\][^。！？；\n\[]*", text))
-    return re.sub(r"\[\d+\]", "", said)
+    """The answer text citing block ``marker``, markers removed: every stretch that ends
+    at a ``[marker]`` (a run of sentences citing one block shows its marker once, at the
+    end; ``[1][2]`` gives both blocks the stretch before them)."""
+    out, prev = [], ""
+    for piece, m in re.findall(r"([^\[]*)\[(\d+)\]", text):
+        prev = piece if piece.strip() else prev
+        if int(m) == marker:
+            out.append(prev)
+    return "".join(out)
 
 
 def _judge_answerable(cfg: Any, question: str, texts: list[str], verdict: Answerability,

@@ -270,6 +270,7 @@ def finish(run: Any, note: dict, q: Query, ranked: Ranked, v: Verified, c: Confi
     notes = version_notes(run.kb, v.citations, day)
     ans = finish_answer(run.kb, q.question, ranked.retrieval.terms, v, c.value, c.why,
                         considered(run.kb, ranked), (), notes)
+    run.absorb(note, ans.trace, "finish")  # the answerability step it recorded
     note.update({"refused": ans.refused, "notes": len(notes)})
     return ans
 

@@ -16,6 +16,7 @@ from zhiku.verify.answerable import pinned
 
 COEFFICIENTS = Path(__file__).with_name("confidence.json")
 EXACT = 0.95
+OLD_CUT = 0.40  # the refusal cut the dense blend was calibrated for
 
 
 @dataclass(frozen=True)
@@ -116,11 +117,39 @@ def probability(f: Features, model: dict[str, Any] | None = None) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
+def after_features(weak: bool, share: float, met: int) -> dict[str, float]:
+    """What answering showed, as the ``answered`` weights see it: ``weak`` (a constraint
+    that does not refuse is missing), ``removed`` (share of checked sentences verification
+    removed), ``met`` (log of 1 + the constraints the cited blocks meet)."""
+    return {"weak": float(weak), "removed": 1.0 - min(max(share, 0.0), 1.0), "met": math.log1p(max(met, 0))}
+
+
+def answered(p: float, weak: bool, share: float, met: int = 0, model: dict[str, Any] | None = None) -> float:
+    """The probability that a drafted answer is right, from the retrieval probability ``p``
+    and what answering showed (:func:`after_features`). The model's ``answered`` weights
+    are added to the log-odds of ``p`` (fitted by benchmarks/fit_confidence.py over the
+    first stage's log-odds), so an answer that pins nothing and loses nothing keeps ``p``.
+
+    Args:
+        p: the retrieval probability (:func:`confidence`).
+        weak: the cited blocks miss a constraint that does not refuse.
+        share: kept / checked sentences (1.0 when nothing was checked).
+        met: how many constraints the question pins that the cited blocks meet.
+        model: the fitted model (default: the shipped one).
+    """
+    m = (model or load_model()).get("answered")
+    if not m:
+        return p
+    x = after_features(weak, share, met)
+    z = math.log(max(p, 1e-6) / max(1 - p, 1e-6)) + sum(w * x[n] for n, w in zip(m["names"], m["weights"]))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
 def _dense_evidence(kb: Any, r: Any, f: Features) -> float:
     """With vectors, the earlier blend of term coverage and the best dense cosine, which
     was calibrated on indexes with vectors (e5 cosines of 0.78–0.90 rescaled to 0..1):
-    ``0.9 × (0.6 × coverage + 0.4 × cosine)``, scaled by 0.75 so its old refusal cut (0.40)
-    falls on the default ``min_confidence`` (0.30). The fitted model saw keyword-only runs
+    ``0.9 × (0.6 × coverage + 0.4 × cosine)``, scaled by ``min_confidence`` / 0.40 so its
+    old refusal cut (0.40) falls on ``min_confidence``. The fitted model saw keyword-only runs
     and no dense feature, so with vectors a weak dense match can still veto: below
     ``min_confidence`` it replaces the model's probability (a refusal); above it, it is not
     a cap (as a cap, confidence with vectors never passed 0.675, and CMRC answers at
@@ -131,7 +160,7 @@ def _dense_evidence(kb: Any, r: Any, f: Features) -> float:
 
     cov = coverage(list(r.terms), "".join(h.chunk.text for h in r.hits[:3]), kb.idf)
     dn = min(max((f.dense - 0.78) / 0.12, 0.0), 1.0)
-    return 0.75 * 0.9 * (0.6 * cov + 0.4 * dn)
+    return kb.config.min_confidence / OLD_CUT * 0.9 * (0.6 * cov + 0.4 * dn)
 
 
 def confidence(kb: Any, r: Any, question: str = "") -> tuple[float, str]:
