@@ -146,6 +146,14 @@ def test_a_keyword_question_naming_its_attribute_needs_it_in_the_quoted_text():
     assert check("最低工资标准的确定因素", [(art49, art49)]).ok
     # 「担任什么职务」 wants an instance (省长), not the word: missing it does not refuse
     assert not any(c.kind is Kind.FOCUS and decisive(c) for c in pinned("劳动者在用人单位担任什么职务？"))
+    # a choice (「…判给爸爸还是妈妈」) names options, not the attribute asked for: 第一千零八十四条
+    # answers it with 母亲, and the keyword twin naming its attribute is still pinned
+    family = (LAWS / "民法典" / "婚姻家庭编.md").read_text(encoding="utf-8")
+    art = _article(family, "第一千零八十四条")
+    choice = "离婚的时候孩子才一岁多，一般判给爸爸还是妈妈？"
+    assert not any(c.kind is Kind.FOCUS for c in pinned(choice))
+    assert check(choice, [(art, art)]).ok
+    assert any(c.kind is Kind.FOCUS and decisive(c) for c in pinned("离婚后子女抚养的原则"))
 
 
 @pytest.mark.unit

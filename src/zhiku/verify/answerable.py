@@ -167,14 +167,15 @@ _WHERE = re.compile(r"地点|地方是|哪里|哪儿|在哪(?![部个些种位�
 _VAGUE = {"人数", "数量", "数目", "次数", "名字", "名称", "地点", "地方", "位置", "时间", "日期", "内容", "东西", "意思", "情况", "方面", "问题", "事情", "标准", "规定", "要求", "条件", "程序",
           "手续", "责任", "后果", "作用", "意义", "原因", "区别", "关系", "方式", "办法", "措施", "时候"}
 _ASK_AFTER = {"什么", "哪个", "哪些", "哪种", "哪类", "哪一个"}
-_QWORD = re.compile(r"什么|哪|谁|多少|多久|多长|多大|几|怎么|怎样|如何|吗|呢|是否|能否|有没有|可不可以|能不能")
+_QWORD = re.compile(r"什么|哪|谁|多少|多久|多长|多大|几|怎么|怎样|如何|吗|呢|是否|能否|有没有|可不可以|能不能|还是")
 _ASK_BEFORE = re.compile(r"^(?:是|叫|为|有)(?:什么|哪|谁|多少)")
 
 
 def _focus(clause: str) -> tuple[str, str] | None:
     """The attribute a question asks for: the noun after 什么/哪个 (「什么奖项」), the noun
     before 是什么/叫什么/有哪些 (「全称是什么」), or the last noun of a clause with no question
-    word (「土耳其地震的震级」), with how it was found (``about``: ``asked`` or ``named``, the
+    word (「土耳其地震的震级」; a choice, 「判给爸爸还是妈妈」, names options, not an
+    attribute), with how it was found (``about``: ``asked`` or ``named``, the
     last: a keyword question naming the attribute); None when none, or only a vague one
     (什么内容)."""
     tags = [(w.strip(), t) for w, t in _tags(clause) if w.strip() and t != "x"]
