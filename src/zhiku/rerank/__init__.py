@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from zhiku.index.store import subindex_of
 from zhiku.registry import Choice, Registry
+from zhiku.retrieve.fusion import rrf
 from zhiku.types import Hit, TraceStep
 
 
@@ -138,10 +139,8 @@ def rerank(kb: Any, question: str, hits: Sequence[Hit], trace: list[TraceStep]) 
 def _fused(hits: list[Hit], ranked: list[tuple[Hit, float]], k: int) -> list[tuple[Hit, float]]:
     """``ranked`` (the reranker's order) fused by RRF with ``hits`` (the retrieval order):
     Σ 1/(k + rank) over both lists (Cormack et al. 2009); each hit keeps its reranker score."""
-    fused = {h.chunk.id: 1.0 / (k + i) for i, h in enumerate(hits, 1)}
-    for i, (h, _) in enumerate(ranked, 1):
-        fused[h.chunk.id] += 1.0 / (k + i)
-    return sorted(ranked, key=lambda p: -fused[p[0].chunk.id])
+    score = {h.chunk.id: (h, s) for h, s in ranked}  # the reranker's list first: ties keep its order
+    return [score[f.chunk.id] for f in rrf([[h for h, _ in ranked], hits], k=k)]
 
 
 def _blended(hits: list[Hit], scores: list[float], alpha: float) -> list[tuple[Hit, float]]:
