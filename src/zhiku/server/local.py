@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from zhiku.atomic import write_text
 from zhiku.errors import ZhikuError
 
 FILE = "serve.json"
@@ -64,12 +65,7 @@ def advertise(cfg: Any, host: str, port: int, key: str) -> Iterator[Path | None]
         return
     info = {"url": url, "pid": os.getpid(), "key": key, "config": fingerprint(cfg),
             "home": str(Path(cfg.home).resolve())}
-    tmp = path.with_name(f"{FILE}.{os.getpid()}.tmp")
-    tmp.unlink(missing_ok=True)  # created afresh (never through a planted link), owner-only
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(info, f)
-    os.replace(tmp, path)
+    write_text(path, json.dumps(info))  # a fresh temporary file (mkstemp: 0600, O_EXCL) renamed over it
     try:
         yield path
     finally:
