@@ -18,13 +18,19 @@ def _kb(cfg: Config):
     return KnowledgeBase(cfg)
 
 
+def _waiting(holder: str) -> None:
+    print(f"waiting for {holder} to finish…", file=sys.stderr)
+
+
 def cmd_ingest(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.cli_extra import after_write
     from zhiku.writer import writing
 
     kb = _kb(cfg)
-    with writing(cfg.home, "`zhiku ingest`"):
+    with writing(cfg.home, "`zhiku ingest`", _waiting):
         rep = kb.ingest(a.paths, dense=not a.no_dense, progress=not a.quiet, prune=a.prune,
                         rehash=a.rehash, on_error=lambda f, e: print(f"skipped {f}: {e}", file=sys.stderr))
+    after_write(cfg, kb, a)
     rate = rep.chunks / rep.seconds if rep.seconds else 0.0
     if a.json:
         out = {k: v for k, v in asdict(rep).items() if k != "seen"}
@@ -221,10 +227,14 @@ def cmd_routes(cfg: Config, a: argparse.Namespace) -> int:
 
 
 def cmd_status(cfg: Config, a: argparse.Namespace) -> int:
+    from zhiku.merge import state
+
     kb = _kb(cfg)
     n = kb.store.count()
+    waiting, merge = state(kb)
     info = {"home": str(cfg.home), **{k: v for k, v in kb.store.manifest.items() if k != "published"},
-            **n, "missing_vectors": len(kb.store.chunks_without_vectors())}
+            **n, "missing_vectors": len(kb.store.chunks_without_vectors()),
+            "awaiting_merge": waiting, "index_merge": merge}
     if a.json:
         print(json.dumps(info, ensure_ascii=False, indent=1))
     else:
@@ -248,7 +258,7 @@ def cmd_compact(cfg: Config, a: argparse.Namespace) -> int:
     from zhiku.writer import writing
 
     kb = _kb(cfg)
-    with writing(cfg.home, "`zhiku compact`"), kb.store.transaction():
+    with writing(cfg.home, "`zhiku compact`", _waiting), kb.store.transaction():
         n = kb.store.compact()
         kb.store.build_indexes()
         kb.store.cleanup()
@@ -263,7 +273,7 @@ def cmd_embed(cfg: Config, a: argparse.Namespace) -> int:
 
     kb = _kb(cfg)
     t0 = time.perf_counter()
-    with writing(cfg.home, "`zhiku embed`"):
+    with writing(cfg.home, "`zhiku embed`", _waiting):
         done = kb.embed_missing(progress=not a.quiet)
     secs = time.perf_counter() - t0
     if done:
@@ -282,7 +292,7 @@ def cmd_reembed(cfg: Config, a: argparse.Namespace) -> int:
         raise ZhikuError(f"the knowledge base at {cfg.home} is empty; run `zhiku ingest PATH` first")
     from zhiku.writer import writing
 
-    with writing(cfg.home, "`zhiku reembed`"):
+    with writing(cfg.home, "`zhiku reembed`", _waiting):
         rep = kb.reembed(new, progress=not a.quiet)
     if not rep.switched:
         print(f"the index already uses {rep.new} ({rep.new_dim} dims); nothing to do")

@@ -62,9 +62,11 @@ def cmd_sync(cfg: Config, a: argparse.Namespace) -> int:
     from zhiku.sync import folders_of, sync
 
     folders_of(a.dirs)  # a missing folder is an error before the home is opened
-    rep = sync(KnowledgeBase(cfg), a.dirs, progress=not a.quiet and not a.json,
+    kb = KnowledgeBase(cfg)
+    rep = sync(kb, a.dirs, progress=not a.quiet and not a.json,
                on_error=lambda f, e: print(f"skipped {f}: {e}", file=sys.stderr))
     _print_sync(rep, a.json)
+    after_write(cfg, kb, a)
     return 1 if rep.failed else 0
 
 
@@ -93,6 +95,42 @@ def cmd_watch(cfg: Config, a: argparse.Namespace) -> int:
     return 0
 
 
+def after_write(cfg: Config, kb, a: argparse.Namespace) -> None:
+    """After a writing command: when rows were left outside the indexes (a small
+    re-ingest), start the background merge that folds them in, and say so."""
+    from zhiku.merge import spawn
+
+    waiting = kb.store.unindexed_rows()
+    if not waiting:
+        return
+    pid = spawn(cfg.home, a.config)
+    if not getattr(a, "quiet", False) and not getattr(a, "json", False):
+        print(f"{waiting} new rows are searchable now; a background merge (pid {pid}) folds them "
+              "into the indexes in a few seconds (`zhiku status` shows it)", file=sys.stderr)
+
+
+def cmd_merge(cfg: Config, a: argparse.Namespace) -> int:
+    import time
+
+    from zhiku.kb import KnowledgeBase
+    from zhiku.merge import background, merge
+    from zhiku.writer import writing
+
+    kb = KnowledgeBase(cfg)
+    t0 = time.perf_counter()
+    if a.background:
+        n = background(kb, cfg.merge_delay)
+    else:
+        from zhiku.cli import _waiting
+
+        with writing(cfg.home, "`zhiku merge`", _waiting):
+            n = merge(kb, progress=not a.quiet)
+    stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+    print(f"{stamp} merged {n} rows into the indexes in {time.perf_counter() - t0:.1f}s" if n
+          else f"{stamp} nothing to merge: the indexes cover every row")
+    return 0
+
+
 def register(sub) -> None:
     """Add ``sync`` and ``watch`` to the command parser."""
     s = sub.add_parser("sync", help="make the index match folders: adds, changes, deletions, renames")
@@ -106,3 +144,8 @@ def register(sub) -> None:
                    help="seconds without further changes before syncing (default 2)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_watch)
+    s = sub.add_parser("merge", help="fold rows a small re-ingest left outside the indexes into them now")
+    s.add_argument("--background", action="store_true",
+                   help="wait until no writer has been at work for merge_delay seconds first")
+    s.add_argument("--quiet", action="store_true")
+    s.set_defaults(func=cmd_merge)

@@ -157,6 +157,9 @@ class Config(BaseSettings):
                               "index matching (sync now and whenever their files change)")
     watch_debounce: float = Field(default=2.0, gt=0, description="seconds without further changes "
                                   "before a watched folder is synced")
+    merge_delay: float = Field(default=2.0, ge=0, description="seconds without writes before the rows a "
+                               "small re-ingest left outside the indexes are merged into them in the "
+                               "background (by a detached `zhiku merge`, a running server or watch)")
 
     structured_sources: list[SourceSpec] = Field(
         default_factory=list,

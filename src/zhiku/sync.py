@@ -245,14 +245,36 @@ def watch(kb, paths: Iterable[str | Path], debounce: float = 2.0, stop: threadin
 
     listener = threading.Thread(target=listen, name="zhiku-watch-listen", daemon=True)
     listener.start()
+    merge_at: float | None = None  # when the rows a sync left outside the indexes are merged
     try:
         while not stop.is_set():
             if dirty.wait(0.1):
                 dirty.clear()
                 _sync_once(kb, folders, dense, stop, debounce, run, on_sync)
+                merge_at = time.monotonic() + kb.config.merge_delay
+            elif merge_at is not None and time.monotonic() >= merge_at:
+                merge_at = None if _merge_once(kb, run) else time.monotonic() + max(debounce, 0.5)
     finally:
         stop.set()
         listener.join(timeout=5)
+
+
+def _merge_once(kb, run) -> bool:
+    """Merge the rows the syncs left outside the indexes (while no change is pending);
+    False when another writer is at work (try again later)."""
+    from zhiku.errors import BusyError
+    from zhiku.merge import merge
+
+    try:
+        n = run(lambda: merge(kb))
+    except BusyError:
+        return False
+    except ZhikuError as e:
+        log.warning("index merge skipped: %s", e)
+    else:
+        if n:
+            log.info("merged %s rows into the indexes", n)
+    return True
 
 
 def _sync_once(kb, folders, dense, stop, debounce, run, on_sync) -> None:

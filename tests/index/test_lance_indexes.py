@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from zhiku.index.store import Scope
@@ -107,3 +108,43 @@ def test_df_is_written_once_per_ingest(tmp_path, laws):
     segs = [s for _, _, _, ss in [*items, laws.item("劳动合同法")] for s in ss]
     for tok in ("劳动", "公司"):
         assert again.doc_frequency(tok) == sum(tok in s.split() for s in segs) > 0
+
+
+def test_merge_after_a_small_reingest_leaves_no_row_outside_the_indexes(tmp_path, laws):
+    """A small re-ingest publishes its rows outside the keyword and scalar indexes (an
+    ingest defers the merge); the merge that follows off the ask path (what the background
+    merge runs) rebuilds those indexes, and the queries use them again."""
+    store = open_backend("lancedb", tmp_path, laws)
+    store.vector_spec = VectorIndexSpec(kind=VectorIndex.IVF_HNSW_SQ, min_rows=0)
+    fill(store, laws, ("公司法",))
+    with store.transaction():
+        store.build_indexes()
+    with store.transaction():  # the re-ingest: new rows, merge deferred
+        store.add([laws.item("劳动合同法")], laws.roots)
+        store.build_indexes(defer_small=True)
+    new = laws.searched(("劳动合同法",))
+    assert store.unindexed_rows() == _indexes(store, "chunks")["seg"] == len(laws.item("劳动合同法")[2])
+    assert store.unindexed_rows(due_only=True) == 0  # few: the ingest did not merge them
+    with store.transaction():
+        store.add_vectors(new, np.stack([laws.vectors[c.id] for c in new]))
+
+    before = store.path.joinpath("manifest.json").read_text()
+    with store.transaction():
+        assert store.merge_indexes() == len(laws.item("劳动合同法")[2])
+    assert store.path.joinpath("manifest.json").read_text() != before  # published as one state
+    assert store.unindexed_rows() == 0
+    for table, cols in SCALAR.items():  # every keyword and scalar index covers every row
+        got = _indexes(store, table)
+        assert set(got) == cols and not any(v for c, v in got.items() if c != "vector"), (table, got)
+    # the vector index keeps the few new vectors outside it (an exact scan of them is free)
+    assert _indexes(store, "vectors")["vector"] == len(new)
+    probe = new[len(new) // 2]
+    assert _nearest(store, probe, laws) == probe.id
+    plans = _plans(store, laws.vectors[probe.id], laws.doc("劳动合同法").id)
+    assert "MatchQuery" in plans["keyword"] and "ScalarIndexQuery" in plans["keyword"], plans["keyword"]
+    assert "doc_id_idx(BTree)" in plans["scoped"], plans["scoped"]
+    assert "ANNSubIndex" in plans["dense"], plans["dense"]
+    doc = laws.doc("劳动合同法")
+    assert {h.chunk.doc_id for h in store.keyword(["试用期"], 5, Scope(doc_ids=(doc.id,)))} == {doc.id}
+    with store.transaction():  # nothing left: a second merge is a no-op
+        assert store.merge_indexes() == 0

@@ -29,6 +29,18 @@ def _by_column(tbl: Any) -> dict[str, Any]:
     return {tuple(i.columns)[0]: i for i in tbl.list_indices()}
 
 
+def _create(tbl: Any, col: str, kind: str) -> None:
+    from lancedb.index import FTS, BTree, Bitmap
+
+    config = FTS(**FTS_PARAMS) if kind == "FTS" else BTree() if kind == "BTREE" else Bitmap()
+    tbl.create_index(col, config=config, replace=True)
+
+
+def _kinds(table: str) -> dict[str, str]:
+    """Indexed column → index kind of one table (its vector index aside)."""
+    return {**({"seg": "FTS"} if table == "chunks" else {}), **dict(SCALAR.get(table, ()))}
+
+
 def ensure_indexes(tbl: Any, table: str) -> int:
     """Create the missing full-text and scalar indexes of one table.
 
@@ -36,16 +48,12 @@ def ensure_indexes(tbl: Any, table: str) -> int:
         How many rows the existing index covering fewest leaves uncovered (0: none; else
         :func:`refresh` them, now or once they are many).
     """
-    from lancedb.index import FTS, BTree, Bitmap
-
     if not tbl.count_rows():
         return 0
     have = _by_column(tbl)
-    if table == "chunks" and "seg" not in have:
-        tbl.create_index("seg", config=FTS(**FTS_PARAMS), replace=True)
-    for col, kind in SCALAR.get(table, ()):
+    for col, kind in _kinds(table).items():
         if col not in have:
-            tbl.create_index(col, config=BTree() if kind == "BTREE" else Bitmap(), replace=True)
+            _create(tbl, col, kind)
     return max((int(tbl.index_stats(i.name).num_unindexed_rows) for i in have.values()), default=0)
 
 
@@ -74,6 +82,24 @@ def refresh(tbl: Any) -> None:
     """Add rows written since the indexes were built to every index (merges small data
     files too); deleted rows are already masked out."""
     tbl.optimize()
+
+
+def rebuild_stale(tbl: Any, table: str) -> int:
+    """Rebuild the keyword and scalar indexes of one table that miss rows, leaving its data
+    files and its vector index alone: LanceDB's optimize (the only way to fold rows into
+    an index without pylance) also compacts the table, which rewrites every row and, on the
+    vector table, the vector index (minutes at 100k rows); a fresh full-text index of 100k
+    chunks takes seconds, a scalar one a tenth of a second.
+
+    Returns:
+        How many indexes were rebuilt.
+    """
+    kinds, done = _kinds(table), 0
+    for col, idx in _by_column(tbl).items():
+        if col in kinds and tbl.index_stats(idx.name).num_unindexed_rows:
+            _create(tbl, col, kinds[col])
+            done += 1
+    return done
 
 
 def unindexed(tbl: Any, index_type: str) -> int | None:

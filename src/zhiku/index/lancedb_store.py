@@ -26,7 +26,8 @@ from zhiku.index.store import (
     SCHEMA_VERSION, DocRecord, Scope, _chunk_schema, _doc_schema, _sql_list, _sql_str,
     _vec_schema, check_versions, groups_sql, row_to_chunk, stores, subindex_of,
 )
-from zhiku.index.lance_indexes import ensure_indexes, index_vectors, refresh, unindexed, vector_query
+from zhiku.index.lance_indexes import (ensure_indexes, index_vectors, rebuild_stale, refresh, unindexed,
+                                      vector_query)
 from zhiku.index.lance_stats import TermStats
 from zhiku.index.lance_take import RowIds, take
 from zhiku.index.lance_rows import (
@@ -369,6 +370,21 @@ class LanceStore(VectorTables):
             if stale and (not defer_small or _due(t, stale)):
                 refresh(t)
 
+    def merge_indexes(self) -> int:
+        """Fold rows written since the indexes were built into the keyword and scalar
+        indexes now (inside a transaction): what a deferred merge does after a small
+        re-ingest, off the ask path (see :mod:`zhiku.merge`). The vector index keeps a few
+        new rows outside it (an exact scan of them costs nothing) until they are due.
+
+        Returns:
+            How many chunks were waiting (0: nothing to do).
+        """
+        waiting = self._unindexed(self._w["chunks"])
+        for name in TABLES:
+            ensure_indexes(self._w[name], name)
+            rebuild_stale(self._w[name], name)
+        return waiting
+
     def unindexed_rows(self, due_only: bool = False) -> int:
         """Published chunks the keyword index does not cover yet (0 when up to date).
 
@@ -377,12 +393,14 @@ class LanceStore(VectorTables):
                 merge them (see :meth:`build_indexes`); fewer are searched exactly.
         """
         tbl = self._read("chunks")
-        n = tbl.count_rows()
-        if not n:
-            return 0
-        left = unindexed(tbl, "FTS")
-        left = n if left is None else left
+        left = self._unindexed(tbl)
         return left if left and (not due_only or _due(tbl, left)) else 0
+
+    @staticmethod
+    def _unindexed(tbl: Any) -> int:
+        n = tbl.count_rows()
+        left = unindexed(tbl, "FTS") if n else 0
+        return n if left is None else left
 
     def _all_segs(self) -> list[str]:
         return self._w["chunks"].search().select(["seg"]).limit(None).to_arrow()["seg"].to_pylist()

@@ -337,6 +337,10 @@ class MilvusStore(MilvusVectors, MilvusReads):
         Milvus Lite, chunks are left in its write buffer rather than sealed: Lite keeps BM25
         statistics per sealed segment and partition, which drifts from global BM25.)"""
 
+    def merge_indexes(self) -> int:
+        """0: nothing waits for a merge (see :meth:`build_indexes`)."""
+        return 0
+
     def delete_ids(self, table: str, ids: Sequence[str]) -> None:
         """Delete rows of ``chunks`` or ``vectors`` by chunk id (inside a transaction)."""
         self._writing()

@@ -70,6 +70,10 @@ class Store(Protocol):
         """Make every written chunk keyword-searchable before publishing (``defer_small``:
         a few new rows may stay outside the indexes, searched exactly, until there are many)."""
 
+    def merge_indexes(self) -> int:
+        """Fold rows written since into the keyword and scalar indexes now (inside a
+        transaction; see :mod:`zhiku.merge`); returns how many chunks were waiting."""
+
     def unindexed_rows(self, due_only: bool = False) -> int:
         """Published chunks the keyword index does not cover yet (``due_only``: 0 unless
         there are enough for the next ingest to merge)."""

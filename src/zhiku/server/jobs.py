@@ -75,6 +75,8 @@ class Jobs:
         self._file = WriterLock(kb.config.home)  # shared with the CLI's writing commands
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._running: str | None = None
+        self._merger: threading.Thread | None = None
+        self._merging = False  # the idle merge holds the slot: a job starting waits for it
 
     def get(self, job_id: str) -> Job | None:
         """The job with this id, or None."""
@@ -99,11 +101,14 @@ class Jobs:
         return BusyError(f"another write is running (job {self._running or 'delete'}); "
                          "wait for it to finish and retry")
 
-    def _claim(self) -> None:
+    def _claim(self, who: str = "the zhiku server") -> None:
+        from zhiku.writer import MERGE_WAIT
+
         if not self._write.acquire(blocking=False):
-            raise self._busy()
+            if not (self._merging and self._write.acquire(timeout=MERGE_WAIT)):
+                raise self._busy()
         try:
-            self._file.acquire("the zhiku server")
+            self._file.acquire(who)
         except BaseException:
             self._write.release()
             raise
@@ -160,6 +165,39 @@ class Jobs:
             job.stage, job.finished = "finished", time.time()
             self._running = None
             self._release()
+            self.merge_soon()
+
+    def merge_soon(self) -> None:
+        """Fold the rows a write left outside the indexes into them once no job has
+        started for ``merge_delay`` seconds, in a thread holding the writer slot (a job
+        starting meanwhile waits for it); asks keep reading the published state."""
+        if (self._merger is not None and self._merger.is_alive()) or not self.kb.store.unindexed_rows():
+            return
+        self._merger = threading.Thread(target=self._merge_idle, name="zhiku-merge", daemon=True)
+        self._merger.start()
+
+    def _merge_idle(self) -> None:
+        from zhiku.merge import GIVE_UP, merge
+        from zhiku.writer import MERGE
+
+        deadline = time.monotonic() + GIVE_UP
+        while time.monotonic() < deadline:
+            time.sleep(self.kb.config.merge_delay)
+            self._merging = True
+            try:
+                self._claim(MERGE)
+            except BusyError:  # a job (or another process) is writing: try again when quiet
+                self._merging = False
+                continue
+            try:
+                n = merge(self.kb)
+                log.info("merged %d rows into the indexes", n)
+            except Exception:  # noqa: BLE001 - rows stay searched exactly; the next write retries
+                log.exception("index merge failed")
+            finally:
+                self._merging = False
+                self._release()
+            return
 
     def ingest_files(self, files: list[tuple[Path, Path]]) -> Job:
         """Ingest files (path, root) one by one, so progress is per file.
