@@ -86,3 +86,30 @@ def test_a_writer_waits_for_a_merge_but_not_for_another_writer(tmp_path):
     release.set()
     t.join()
     assert WriterLock(tmp_path).holder() is None
+
+
+def test_the_server_merges_after_an_upload_once_idle(tmp_path):
+    from zhiku.config import load_config
+    from zhiku.kb import KnowledgeBase
+    from zhiku.server.jobs import Jobs
+
+    kb = KnowledgeBase(load_config(home=tmp_path / "h", route_embedding=False, merge_delay=0.2))
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name, text in TEXTS.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    kb.ingest([docs], dense=False, progress=False)
+    jobs = Jobs(kb)
+    f = docs / "考勤.md"
+    f.write_text(TEXTS["考勤.md"].replace("八小时", "七小时"), encoding="utf-8")
+    job = jobs.ingest_files([(f, docs)])
+    deadline = time.monotonic() + 60
+    while (job.state == "running" or kb.store.unindexed_rows()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert job.state == "done" and kb.store.unindexed_rows() == 0, job.to_dict()
+    jobs._merger.join(10)
+    assert WriterLock(tmp_path / "h").holder() is None
+    again = jobs.ingest_files([(docs / "差旅.md", docs)])  # the slot is free again
+    while again.state == "running" and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert again.state == "done", again.to_dict()

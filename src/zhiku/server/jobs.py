@@ -101,14 +101,14 @@ class Jobs:
         return BusyError(f"another write is running (job {self._running or 'delete'}); "
                          "wait for it to finish and retry")
 
-    def _claim(self, who: str = "the zhiku server") -> None:
+    def _claim(self) -> None:
         from zhiku.writer import MERGE_WAIT
 
         if not self._write.acquire(blocking=False):
             if not (self._merging and self._write.acquire(timeout=MERGE_WAIT)):
                 raise self._busy()
         try:
-            self._file.acquire(who)
+            self._file.acquire("the zhiku server")
         except BaseException:
             self._write.release()
             raise
@@ -183,11 +183,14 @@ class Jobs:
         deadline = time.monotonic() + GIVE_UP
         while time.monotonic() < deadline:
             time.sleep(self.kb.config.merge_delay)
-            self._merging = True
+            if not self._write.acquire(blocking=False):
+                continue  # a job is writing: try again once it is quiet
+            self._merging = True  # from now on a job starting waits for the merge
             try:
-                self._claim(MERGE)
-            except BusyError:  # a job (or another process) is writing: try again when quiet
+                self._file.acquire(MERGE)
+            except BusyError:  # another process is writing
                 self._merging = False
+                self._write.release()
                 continue
             try:
                 n = merge(self.kb)
