@@ -11,7 +11,7 @@ from zhiku.config import Config
 from zhiku.errors import ZhikuError
 
 # commands that only read: they never create ZHIKU_HOME (`tables` builds the table store)
-READ_ONLY = ("ask", "chat", "status", "doctor", "routes", "cache")
+READ_ONLY = ("ask", "chat", "status", "doctor", "routes", "cache", "merge")  # need an existing home
 
 
 def check_args(a: argparse.Namespace) -> None:
