@@ -87,6 +87,7 @@ class KnowledgeBase:
         self._n_chunks: int | None = None
         self._titles: TitleIndex | None = None
         self._router: Any = None
+        self._gen: Any = None  # the published generation the three above were built on
         self._build = threading.RLock()  # guards the per-generation state above
         self._views: Any = None
 
@@ -450,8 +451,22 @@ class KnowledgeBase:
         return rep
 
     # -- reading helpers ------------------------------------------------------------------
+    def generation(self) -> int:
+        """The published generation readers see now (re-read when any process published)."""
+        self.store.documents()  # re-reads the manifest when a writer published
+        return int(self.store.manifest.get("generation", 0))
+
+    def _current(self) -> None:
+        """Drop the per-generation state when another process (a CLI ingest beside a
+        running server) published since it was built."""
+        gen = self.generation()
+        with self._build:
+            if gen != self._gen:
+                self._titles, self._n_chunks, self._router, self._gen = None, None, None, gen
+
     def chunk_count(self) -> int:
-        """How many chunks the store holds (at least 1; remembered until the next ingest)."""
+        """How many chunks the store holds (at least 1; remembered per published generation)."""
+        self._current()
         if self._n_chunks is None:
             self._n_chunks = max(self.store.count()["chunks"], 1)
         return self._n_chunks
@@ -463,18 +478,20 @@ class KnowledgeBase:
         return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
     def titles(self) -> TitleIndex:
-        """Index of document titles for resolving named laws (rebuilt after ingest)."""
+        """Index of document titles for resolving named laws (rebuilt after each publish)."""
+        self._current()
         with self._build:  # built once per generation, however many asks arrive at once
             if self._titles is None:
                 self._titles = TitleIndex(self.store.documents())
             return self._titles
 
     def router(self):
-        """The sub-index router of this knowledge base (rebuilt after ingest).
+        """The sub-index router of this knowledge base (rebuilt after each publish).
 
         Raises:
             ZhikuError: the routing rules file is invalid.
         """
+        self._current()
         with self._build:
             if self._router is None:
                 from zhiku.route.router import Router
