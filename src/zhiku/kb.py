@@ -257,11 +257,10 @@ class KnowledgeBase:
         if self.config.routing and self.config.route_embedding:
             # embedded now (and cached by content), also for a keyword-only index: its asks
             # route by embedding too, and the first one must not embed every title
-            with progress.phase("routing summaries"):
-                try:
-                    self.router().summary_vectors()
-                except ZhikuError:
-                    pass  # a bad rules file: the first ask says so
+            try:  # a phase with a bar: embedding every title takes a while on a fresh cache
+                self.router().summary_vectors(progress)
+            except ZhikuError:
+                pass  # a bad rules file: the first ask says so
         rep.route_seconds = time.perf_counter() - t1
         if dense:
             t1 = time.perf_counter()
