@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from dataclasses import asdict
 from operator import attrgetter
@@ -12,6 +11,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from zhiku.atomic import write_text
 from zhiku.errors import ZhikuError
 from zhiku.index.store import DocRecord, _chunk_schema
 from zhiku.index.versions import VersionInfo, law_key
@@ -19,15 +19,10 @@ from zhiku.types import Chunk, Document, Section
 
 
 def _atomic_write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
+    """:func:`zhiku.atomic.write_text`, flushed to disk, its failure a clear ZhikuError."""
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        write_text(path, text, durable=True)
     except OSError as e:
-        tmp.unlink(missing_ok=True)
         raise ZhikuError(f"cannot write {path}: {e.strerror}; free disk space or fix permissions "
                          "(the index is unchanged)") from e
 
