@@ -6,25 +6,13 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict
 from operator import attrgetter
-from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
-from zhiku.atomic import write_text
-from zhiku.errors import ZhikuError
 from zhiku.index.store import DocRecord, _chunk_schema
 from zhiku.index.versions import VersionInfo, law_key
 from zhiku.types import Chunk, Document, Section
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    """:func:`zhiku.atomic.write_text`, flushed to disk, its failure a clear ZhikuError."""
-    try:
-        write_text(path, text, durable=True)
-    except OSError as e:
-        raise ZhikuError(f"cannot write {path}: {e.strerror}; free disk space or fix permissions "
-                         "(the index is unchanged)") from e
 
 
 # The columns a Chunk is rebuilt from (not the segmented text, the sub-index or the
