@@ -38,6 +38,9 @@ FULL_LEVERS: list[tuple[str, dict[str, str]]] = [
     ("+ e5 cosine of the 30 best candidates blended with their retrieval scores (weighted, α 0.5; full ask)",
      {"ZHIKU_RERANKER": "dense", "ZHIKU_RERANK_FUSION": "weighted", "ZHIKU_RERANK_CANDIDATES": "30",
       "ZHIKU_ALPHA": "0.5", "ZHIKU_RERANK_TIMEOUT": "300"}),
+    ("+ e5 cosine of the 30 best candidates blended with their retrieval scores (weighted, α 0.3; full ask)",
+     {"ZHIKU_RERANKER": "dense", "ZHIKU_RERANK_FUSION": "weighted", "ZHIKU_RERANK_CANDIDATES": "30",
+      "ZHIKU_ALPHA": "0.3", "ZHIKU_RERANK_TIMEOUT": "300"}),
 ]
 
 
