@@ -12,6 +12,7 @@ from zhiku.config import load_config
 from zhiku.embed.base import VectorCache
 from zhiku.kb import KnowledgeBase
 from zhiku.rerank import rerank
+from zhiku.rerank.backends import DenseReranker
 
 pytestmark = pytest.mark.integration
 Q = "公司不给交社保，我能解除劳动合同吗？"
@@ -30,10 +31,11 @@ def test_budget_spent_reranks_the_embedded_prefix_only(keyword_kb):
     trace = []
     out = rerank(k, Q, hits, trace)
     step = trace[0].detail
-    assert step["scored"] == 8 and len(out) == 15  # one encoder call of 8, then the budget is gone
-    assert {h.chunk.id for h in out[:8]} == {h.chunk.id for h in hits[:8]}
-    assert [h.score for h in out[:8]] == sorted((h.score for h in out[:8]), reverse=True)
-    assert [h.chunk.id for h in out[8:]] == [h.chunk.id for h in hits[8:15]]  # retrieval order kept
+    n = DenseReranker.step
+    assert step["scored"] == n and len(out) == 15  # one encoder call, then the budget is gone
+    assert {h.chunk.id for h in out[:n]} == {h.chunk.id for h in hits[:n]}
+    assert [h.score for h in out[:n]] == sorted((h.score for h in out[:n]), reverse=True)
+    assert [h.chunk.id for h in out[n:]] == [h.chunk.id for h in hits[n:15]]  # retrieval order kept
 
 
 def test_within_budget_every_candidate_is_scored_and_cached(keyword_kb):

@@ -23,12 +23,12 @@ class DenseReranker:
     without one, such as an exact clause's parent or any chunk of a keyword-only index, is
     embedded on the fly and kept in the vector cache by its text's hash, so a candidate is
     embedded once). Embedding on the fly is bounded: candidates are embedded in retrieval
-    order, a few at a time, and once half of ``rerank_timeout`` is spent only the prefix
-    embedded so far is scored (the rest keep their retrieval order), so a cold or busy
+    order, a few at a time, and no further slice is started that would end past half of
+    ``rerank_timeout`` (judged by the last slice's time); only the prefix embedded so far is scored (the rest keep their retrieval order), so a cold or busy
     machine reranks fewer candidates instead of timing out and reranking none."""
 
     name = "dense"
-    step = 8  # candidates embedded per encoder call while the budget lasts
+    step = 4  # candidates embedded per encoder call while the budget lasts
 
     def scores(self, kb: Any, question: str, hits: Sequence[Hit]) -> list[float]:
         """One cosine per hit of the prefix that has a vector (all of them unless the
@@ -43,13 +43,15 @@ class DenseReranker:
 
         cache = VectorCache(kb.config.cache_path)
         try:
+            last = 0.0  # seconds the previous slice took: the next one is not started past the budget
             for i in range(0, len(hits), self.step):
-                if vecs and time.perf_counter() - t0 > budget:
+                if vecs and time.perf_counter() - t0 + last > budget:
                     break
-                part = hits[i:i + self.step]
+                part, t1 = hits[i:i + self.step], time.perf_counter()
                 todo = [h.chunk.text for h in part if h.chunk.id not in have]
                 extra = iter(embed_cached(kb.embedder, cache, todo, kb.config.embed_batch) if todo else ())
                 vecs += [have[h.chunk.id] if h.chunk.id in have else next(extra) for h in part]
+                last = time.perf_counter() - t1
         finally:
             cache.close()
         return [float(np.dot(v, q)) for v in vecs]
