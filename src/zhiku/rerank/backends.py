@@ -23,9 +23,10 @@ class DenseReranker:
     without one, such as an exact clause's parent or any chunk of a keyword-only index, is
     embedded on the fly and kept in the vector cache by its text's hash, so a candidate is
     embedded once). Embedding on the fly is bounded: candidates are embedded in retrieval
-    order, a few at a time, and no further slice is started that would end past half of
-    ``rerank_timeout`` (judged by the last slice's time); only the prefix embedded so far is scored (the rest keep their retrieval order), so a cold or busy
-    machine reranks fewer candidates instead of timing out and reranking none."""
+    order, a few at a time, and no slice is started that would end past half of
+    ``rerank_timeout`` (judged by the last slice's time); only the prefix embedded so far
+    is scored (the rest keep their retrieval order), so a cold or busy machine reranks
+    fewer candidates instead of timing out and reranking none. Stored vectors are never cut."""
 
     name = "dense"
     step = 4  # candidates embedded per encoder call while the budget lasts
@@ -45,10 +46,10 @@ class DenseReranker:
         try:
             last = 0.0  # seconds the previous slice took: the next one is not started past the budget
             for i in range(0, len(hits), self.step):
-                if vecs and time.perf_counter() - t0 + last > budget:
-                    break
                 part, t1 = hits[i:i + self.step], time.perf_counter()
                 todo = [h.chunk.text for h in part if h.chunk.id not in have]
+                if todo and vecs and t1 - t0 + last > budget:  # stored vectors cost nothing: never cut
+                    break
                 extra = iter(embed_cached(kb.embedder, cache, todo, kb.config.embed_batch) if todo else ())
                 vecs += [have[h.chunk.id] if h.chunk.id in have else next(extra) for h in part]
                 last = time.perf_counter() - t1
