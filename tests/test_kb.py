@@ -95,3 +95,24 @@ def test_index_refuses_an_old_schema(tmp_path, small):
     m.write_text(json.dumps({**json.loads(m.read_text()), "schema": 1}))
     with pytest.raises(ZhikuError, match="re-ingest .* into a fresh ZHIKU_HOME"):
         KnowledgeBase(load_config(home=tmp_path / "h"))
+
+
+def test_a_long_running_reader_sees_another_process_ingest(tmp_path, small, laws_dir):
+    """A server's knowledge base keeps its title index, router and chunk count per published
+    generation: an ingest by another process (a CLI beside ``zhiku serve``) is seen on the
+    next ask, not after a restart."""
+    home = tmp_path / "h"
+    server = KnowledgeBase(load_config(home=home))
+    server.ingest([small], dense=False, progress=False)
+    before = server.chunk_count()
+    assert [n for n, _ in server.titles().match("劳动法第三条规定了什么")] == []
+    other = tmp_path / "more" / "社会法"
+    other.mkdir(parents=True)
+    shutil.copy(laws_dir / "社会法/劳动法(2018-12-29).md", other)
+    cli = KnowledgeBase(load_config(home=home))  # its own store handle, as another process has
+    cli.ingest([other.parent], dense=False, progress=False)
+    assert server.chunk_count() > before
+    named = [d.title for _, ds in server.titles().match("劳动法第三条规定了什么") for d in ds]
+    assert named == ["中华人民共和国劳动法"]
+    hit = retrieve(server, "劳动法第三条", Mode.BM25).hits[0]
+    assert hit.chunk.title == "中华人民共和国劳动法" and hit.chunk.article == "第三条"

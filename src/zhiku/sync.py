@@ -126,10 +126,9 @@ def sync(kb, paths: Iterable[str | Path], progress: bool = False, dense: bool = 
 
 
 def _save(home: Path, rep: SyncReport) -> None:
-    home.mkdir(parents=True, exist_ok=True)
-    tmp = home / f".{STATE_FILE}.tmp"
-    tmp.write_text(json.dumps(rep.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8")
-    os.replace(tmp, home / STATE_FILE)
+    from zhiku.atomic import write_text
+
+    write_text(home / STATE_FILE, json.dumps(rep.to_dict(), ensure_ascii=False, indent=1))
 
 
 def last_sync(home: Path) -> dict[str, Any] | None:

@@ -19,6 +19,8 @@ def test_ingest_reports_every_phase(tmp_path, laws_dir):
     assert phases == ["reading", "chunking", "writing index", "indexes", "sub-index summaries",
                       "routing summaries"]
     assert ("reading", 2, 2) in seen and ("chunking", 2, 2) in seen
+    routing = [(d, t) for p, d, t in seen if p == "routing summaries"]
+    assert routing[0][1] > 2 and routing[-1] == (routing[0][1], routing[0][1])  # texts embedded, all of them
 
 
 def test_bars_show_each_phase_on_stderr(tmp_path, laws_dir, capsys):

@@ -74,3 +74,10 @@ def test_eval_index_home_changes_with_the_store_schema(tmp_path, monkeypatch):
     now = _eval_home(cfg, "corpus")
     monkeypatch.setattr(store, "SCHEMA_VERSION", store.SCHEMA_VERSION - 1)
     assert _eval_home(cfg, "corpus") != now  # an eval index of the old schema is rebuilt, not reopened
+
+
+def test_a_failed_write_is_one_clear_error_and_leaves_no_temp_file(tmp_path):
+    (tmp_path / "index").write_text("not a folder", encoding="utf-8")
+    with pytest.raises(ZhikuError, match="cannot write .*; free disk space or fix permissions"):
+        write_manifest(tmp_path / "index", WANT)
+    assert [p.name for p in tmp_path.iterdir()] == ["index"]

@@ -100,7 +100,7 @@ class Views:
         if groups is None:
             return self.kb
         key = tuple(sorted(set(groups)))
-        gen = self.kb.store.manifest.get("generation")
+        gen = self.kb.generation()
         with self._lock:
             hit = self._views.get(key)
             if hit is not None and hit[0] == gen:
@@ -109,6 +109,7 @@ class Views:
             view = copy.copy(self.kb)
             view.store = GroupStore(self.kb.store, key)
             view._titles = view._router = view._n_chunks = None
+            view._gen = gen
             view._views, view._base, view._build = None, self.kb, threading.RLock()
             view.__dict__.pop("_answer_cache", None)  # its own cache, reading through the view
             self._views[key] = (gen, view)

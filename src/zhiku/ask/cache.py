@@ -60,8 +60,7 @@ class AnswerCache:
             apply_migrations(self._db, MIGRATIONS)
 
     def _generation(self) -> int:
-        self.kb.store.documents()  # re-reads the manifest when a writer published
-        return int(self.kb.store.manifest.get("generation", 0))
+        return self.kb.generation()
 
     def _vector(self, question: str) -> np.ndarray | None:
         if not self.kb.has_vectors():

@@ -130,7 +130,7 @@ def token_batches(texts: Sequence[str], batch: int, budget: int = 0) -> list[lis
 
 
 def embed_through_cache(embedder: Embedder, cache_path: Path, texts: Sequence[str],
-                        batch: int = 32) -> np.ndarray:
+                        batch: int = 32, progress: Callable[[int], None] | None = None) -> np.ndarray:
     """:func:`embed_cached` with the vector cache at ``cache_path`` opened for this call.
 
     Args:
@@ -138,13 +138,14 @@ def embed_through_cache(embedder: Embedder, cache_path: Path, texts: Sequence[st
         cache_path: the vector cache's file.
         texts: passages.
         batch: passages per encoder call.
+        progress: called with the number of passages finished after each batch.
 
     Returns:
         Array of shape (len(texts), dim).
     """
     cache = VectorCache(cache_path)
     try:
-        return embed_cached(embedder, cache, texts, batch)
+        return embed_cached(embedder, cache, texts, batch, progress)
     finally:
         cache.close()
 

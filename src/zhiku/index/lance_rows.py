@@ -3,33 +3,16 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from dataclasses import asdict
 from operator import attrgetter
-from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
-from zhiku.errors import ZhikuError
 from zhiku.index.store import DocRecord, _chunk_schema
 from zhiku.index.versions import VersionInfo, law_key
 from zhiku.types import Chunk, Document, Section
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as e:
-        tmp.unlink(missing_ok=True)
-        raise ZhikuError(f"cannot write {path}: {e.strerror}; free disk space or fix permissions "
-                         "(the index is unchanged)") from e
 
 
 # The columns a Chunk is rebuilt from (not the segmented text, the sub-index or the

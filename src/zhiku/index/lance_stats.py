@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from itertools import chain
 from pathlib import Path
 
-from zhiku.index.lance_rows import _atomic_write
+from zhiku.index.manifest import write_index_file
 
 
 class TermStats:
@@ -69,6 +69,6 @@ class TermStats:
         """
         w = +(self._w if self._w is not None else self.read)
         name = f"df-{gen}.json"
-        _atomic_write(self.folder / name, json.dumps(w, ensure_ascii=False))
+        write_index_file(self.folder / name, json.dumps(w, ensure_ascii=False))
         self.read, self.file, self._w = w, name, None
         return name

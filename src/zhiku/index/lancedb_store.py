@@ -30,10 +30,10 @@ from zhiku.index.lance_indexes import ensure_indexes, index_vectors, refresh, un
 from zhiku.index.lance_stats import TermStats
 from zhiku.index.lance_take import RowIds, take
 from zhiku.index.lance_rows import (
-    CHUNK_COLUMNS, Records, _atomic_write, _doc_record, _doc_row, _info, _searchable, chunk_table,
+    CHUNK_COLUMNS, Records, _doc_record, _doc_row, _info, _searchable, chunk_table,
 )
 from zhiku.index.lance_vectors import ActiveVectors, VectorTables
-from zhiku.index.manifest import DEFAULT_TABLE, check_manifest, read_manifest
+from zhiku.index.manifest import DEFAULT_TABLE, check_manifest, read_manifest, write_manifest
 from zhiku.index.vector_spec import VectorIndexSpec
 from zhiku.index.versions import in_force, link
 from zhiku.types import Chunk, Document, Hit, Section
@@ -135,7 +135,7 @@ class LanceStore(VectorTables):
             m["df"] = self._stats.publish(gen)
             m.pop("df_stale", None)
         self.manifest = m
-        _atomic_write(self._mpath, json.dumps(m, ensure_ascii=False, indent=1))
+        write_manifest(self.path, m)
         if old_df and old_df != m.get("df"):
             (self.path / old_df).unlink(missing_ok=True)
 

@@ -1,11 +1,10 @@
 """The index manifest: which segmenter, embedder (name, version, dim) and vector table an
-index uses. Written atomically (temp file + ``os.replace``), so a reader sees the old
+index uses. Written atomically (temp file, fsync, rename), so a reader sees the old
 manifest or the new one, never half of either."""
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -42,14 +41,28 @@ def read_manifest(index: Path) -> dict[str, Any] | None:
 
 
 def write_manifest(index: Path, manifest: dict[str, Any]) -> None:
-    """Replace the manifest atomically: write a temp file, fsync, then ``os.replace``."""
-    p = manifest_path(index)
-    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(json.dumps(manifest, ensure_ascii=False, indent=1))
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, p)
+    """Replace the manifest of the index folder ``index`` (see :func:`write_index_file`).
+
+    Raises:
+        ZhikuError: the file cannot be written; the published index is unchanged.
+    """
+    write_index_file(manifest_path(index), json.dumps(manifest, ensure_ascii=False, indent=1))
+
+
+def write_index_file(path: Path, text: str) -> None:
+    """Replace one of an index's small files atomically: a temporary file of its own,
+    fsynced, renamed over (a reader sees the old file or the new one, never half).
+
+    Raises:
+        ZhikuError: the file cannot be written; the published index is unchanged.
+    """
+    from zhiku.atomic import write_text
+
+    try:
+        write_text(path, text, durable=True)
+    except OSError as e:
+        raise ZhikuError(f"cannot write {path}: {e.strerror}; free disk space or fix permissions "
+                         "(the index is unchanged)") from e
 
 
 def check_manifest(index: Path, have: dict[str, Any], want: dict[str, Any]) -> None:

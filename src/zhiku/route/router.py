@@ -69,17 +69,24 @@ class Router:
             return None
         return list(dict.fromkeys(picked)), "; ".join(f"{r.intent}:{w}" for r, w in fired)
 
-    def summary_vectors(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-        """Per sub-index: its summary vector and its title vectors (cached by content)."""
-        with self._lock:
-            return self._summary_vectors()
+    def summary_vectors(self, progress: Any = None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Per sub-index: its summary vector and its title vectors (cached by content).
 
-    def _summary_vectors(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        Args:
+            progress: a :class:`zhiku.progress.Progress` to show the embedding on (ingest).
+        """
+        with self._lock:
+            return self._summary_vectors(progress)
+
+    def _summary_vectors(self, progress: Any = None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         if self._vecs is None:
             from zhiku.embed import embed_through_cache
+            from zhiku.progress import as_progress
 
             texts = [t for s in self.subs for t in (s.summary, *s.titles)]
-            vecs = embed_through_cache(self.kb.embedder, self.cfg.cache_path, texts, self.cfg.embed_batch)
+            with as_progress(progress or False).phase("routing summaries", len(texts), "text") as bar:
+                vecs = embed_through_cache(self.kb.embedder, self.cfg.cache_path, texts,
+                                           self.cfg.embed_batch, progress=bar.update)
             out, i = {}, 0
             for s in self.subs:
                 out[s.name] = (vecs[i], vecs[i + 1 : i + 1 + len(s.titles)])

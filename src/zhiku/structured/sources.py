@@ -321,12 +321,12 @@ def catalog_for(kb: Any) -> Catalog:
 
 def _catalog(kb: Any) -> Catalog:
     cfg = kb.config
-    kb.store.documents()  # refresh the published state
+    gen = kb.generation()  # re-reads the published state
     files = [Path(s.path) for s in cfg.structured_sources if s.path]
     files += [Path(s.url.split("///", 1)[-1]) for s in cfg.structured_sources if s.url.startswith("sqlite")]
     sdir = Path(cfg.home) / "structured" / "schemas"
     schemas = sorted(sdir.glob("*.json")) if sdir.is_dir() else []
-    finger = (kb.store.manifest.get("generation"), cfg.model_dump_json(),
+    finger = (gen, cfg.model_dump_json(),
               tuple((str(p), p.stat().st_mtime_ns if p.exists() else 0) for p in files + schemas))
     with _lock:
         hit = _cache.get(kb)
