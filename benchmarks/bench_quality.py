@@ -218,12 +218,15 @@ def _write_block(doc: Path, heading: str | None, intro: str, run: Run, block: st
     else:
         m = re.search(rf"^{re.escape(heading)}\n.*?(?=^## |^<!-- (?!run:|/run)|\Z)", text, re.S | re.M)
         head, section, tail = (text[: m.start()], m.group(), text[m.end():]) if m else (text, "", "")
-    blocks = dict(re.findall(r"<!-- run:(\S+) -->\n(.*?)<!-- /run -->", section, re.S))
+    if heading is None:  # sections after the last block belong to other benchmarks: kept
+        end = section.rfind("<!-- /run -->")
+        section, tail = (section, "") if end < 0 else (section[:end], section[end + len("<!-- /run -->"):])
+    blocks = dict(re.findall(r"<!-- run:(\S+) -->\n(.*?)<!-- /run -->", section + "<!-- /run -->", re.S))
     blocks[run.name] = f"### {run.title}\n\n{block.strip()}\n"
     names = [n for n in order if n in blocks] + [n for n in blocks if n not in order]
     body = "\n".join(f"<!-- run:{n} -->\n{blocks[n]}<!-- /run -->\n" for n in names)
     if heading is None:
-        doc.write_text(f"{intro}\n\n{body}", encoding="utf-8")
+        doc.write_text(f"{intro}\n\n{body}" + ("\n" + tail.lstrip("\n") if tail.strip() else ""), encoding="utf-8")
         return
     if not text:
         head = "# Benchmarks\n\nEach section is written by the benchmark command named in it; do not edit by hand.\n\n"

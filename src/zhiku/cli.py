@@ -438,7 +438,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--versions", default="all",
                    help="all (default: gold sets name any version), current, or a date")
     s.add_argument("--route", default="both", choices=["on", "off", "both"],
-                   help="retrieval with routing, without, or both side by side (default)")
+                   help="retrieval with routing, without, or both side by side (default); on/off "
+                        "also set routing for the full ask (both: the routing setting)")
     s.add_argument("--json", help="write the numbers to this file")
     s.add_argument("--quiet", action="store_true")
     s.set_defaults(func=cmd_eval)

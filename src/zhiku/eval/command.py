@@ -15,7 +15,7 @@ from zhiku.config import Config
 from zhiku.errors import ZhikuError
 from zhiku.eval.corpus import load_corpus_jsonl
 from zhiku.eval.dataset import EvalItem, gold_docs, load_set
-from zhiku.eval.report import format_reliability, format_table, summarise, to_json
+from zhiku.eval.report import format_fallbacks, format_reliability, format_table, summarise, to_json
 from zhiku.eval.routing import format_routing, routing_row
 from zhiku.eval.runner import run_eval
 from zhiku.types import Route
@@ -84,6 +84,8 @@ def run_eval_command(cfg: Config, a: argparse.Namespace) -> int:
     items = [it for v in sets.values() for it in v]
     modes = [Mode.from_str(m) for m in a.mode.split(",") if m.strip()]
     dense = not a.no_dense
+    if a.route != "both":  # the full ask follows --route too, not only the retrieval modes
+        cfg = cfg.model_copy(update={"routing": a.route == "on"})
     t0 = time.perf_counter()
     kb, rep = prepare(cfg, a.corpus, items, a.gold_only, dense, not a.quiet)
     counts = kb.store.count()
@@ -115,6 +117,8 @@ def run_eval_command(cfg: Config, a: argparse.Namespace) -> int:
         report = run_eval(its, searchers, answer=answer, aliases=aliases, progress=not a.quiet, name=name)
         print(f"\n## {name} ({len(its)} questions{', flat' if a.flat else ''})")
         print(format_table(summarise(report)))
+        if fell := format_fallbacks(report):
+            print(f"\nfallbacks ({name})\n\n{fell}")
         if calibration := format_reliability(report):
             print(f"\nreliability ({name}: confidence bins × share of right answers)\n")
             print(calibration)

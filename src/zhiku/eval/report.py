@@ -40,6 +40,7 @@ class ModeResult:
     citations: tuple[tuple[int, str, str | None], ...] | None = None  # (marker, doc, article)
     steps: tuple[str, ...] | None = None  # the ask's trace step names
     confidence: float | None = None
+    fallbacks: tuple[str, ...] | None = None  # "role: why" for each role that fell back
 
     @property
     def correct(self) -> bool | None:
@@ -242,6 +243,32 @@ def format_reliability(report: EvalReport, bins: int = 10) -> str:
         return ""
     head = ["| mode | confidence | answers | mean confidence | share right |", "|:--|:--|--:|--:|--:|"]
     return "\n".join(head + lines)
+
+
+def format_fallbacks(report: EvalReport) -> str:
+    """One line per answered mode and role that fell back to its defined fallback in some
+    asks (a reranker that timed out measures the fused order, not itself): how many asks
+    and the most common reason; "" when no role fell back.
+
+    Args:
+        report: an evaluation report.
+
+    Returns:
+        Lines joined by newlines, or "".
+    """
+    lines = []
+    for mode in report.modes:
+        asked = [r for r in report.results if r.mode == mode and r.fallbacks is not None]
+        why: dict[str, list[str]] = {}
+        for r in asked:
+            for f in r.fallbacks or ():
+                role, _, reason = f.partition(": ")
+                why.setdefault(role, []).append(reason)
+        for role, reasons in why.items():
+            common = max(set(reasons), key=reasons.count)
+            lines.append(f"{mode}: the {role} role fell back in {len(reasons)} of {len(asked)} asks "
+                         f"(e.g. {common})")
+    return "\n".join(lines)
 
 
 def _plain(obj: Any) -> Any:

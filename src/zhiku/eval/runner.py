@@ -162,4 +162,11 @@ def _with_answer(base: ModeResult, item: EvalItem, reply: Answer, aliases: Alias
         citations=tuple((c.marker, c.doc_path, c.article) for c in reply.citations),
         steps=tuple(t.stage for t in reply.trace),
         confidence=float(reply.confidence),
+        fallbacks=fallbacks(reply),
     )
+
+
+def fallbacks(reply: Answer) -> tuple[str, ...]:
+    """``"role: why"`` for every role of the ask that fell back (timed out or failed)."""
+    return tuple(f"{t.stage.removeprefix('role:')}: {t.detail.get('error', '')}" for t in reply.trace
+                 if t.stage.startswith("role:") and "fallback" in t.detail)

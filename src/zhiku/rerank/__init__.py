@@ -37,12 +37,13 @@ class RerankFusion(Choice):
 
 
 class Reranker(Protocol):
-    """Scores candidates for a question; higher is better."""
+    """Scores candidates for a question; higher is better. It may score only a prefix of
+    them (a bounded budget ran out): the rest keep their retrieval order after it."""
 
     name: str
 
     def scores(self, kb: Any, question: str, hits: Sequence[Hit]) -> list[float]:
-        """One score per hit, in the hits' order."""
+        """One score per hit (or per hit of a prefix), in the hits' order."""
         ...
 
 
@@ -115,6 +116,9 @@ def rerank(kb: Any, question: str, hits: Sequence[Hit], trace: list[TraceStep]) 
     except LLMError as e:
         detail["error"] = str(e)
         scores = [-float(i) for i in range(len(rest))]
+    if len(scores) < len(rest):  # the reranker's budget ran out: the unscored go after
+        detail["scored"] = len(scores)
+        rest, tail = rest[:len(scores)], rest[len(scores):] + tail
     ranked = sorted(zip(rest, scores), key=lambda p: -p[1])
     fusion = RerankFusion.from_str(cfg.rerank_fusion)
     if fusion is RerankFusion.RRF:

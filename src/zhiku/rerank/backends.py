@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,22 +21,40 @@ MAX_CHARS = 400  # characters of a candidate shown to a cross-encoder or LLM
 class DenseReranker:
     """Cosine between the question and each candidate's stored vector (a candidate
     without one, such as an exact clause's parent or any chunk of a keyword-only index, is
-    embedded on the fly and kept in the vector cache, so a candidate is embedded once)."""
+    embedded on the fly and kept in the vector cache by its text's hash, so a candidate is
+    embedded once). Embedding on the fly is bounded: candidates are embedded in retrieval
+    order, a few at a time, and no slice is started that would end past half of
+    ``rerank_timeout`` (judged by the last slice's time); only the prefix embedded so far
+    is scored (the rest keep their retrieval order), so a cold or busy machine reranks
+    fewer candidates instead of timing out and reranking none. Stored vectors are never cut."""
 
     name = "dense"
+    step = 4  # candidates embedded per encoder call while the budget lasts
 
     def scores(self, kb: Any, question: str, hits: Sequence[Hit]) -> list[float]:
-        """One cosine per hit."""
+        """One cosine per hit of the prefix that has a vector (all of them unless the
+        budget ran out)."""
         if not hits:
             return []
+        t0, budget = time.perf_counter(), kb.config.rerank_timeout / 2
         q = kb.dense_query(question)
         have = kb.store.vectors_of([h.chunk.id for h in hits])
-        todo = [h.chunk.text for h in hits if h.chunk.id not in have]
-        from zhiku.embed.base import embed_through_cache
+        vecs: list[np.ndarray] = []
+        from zhiku.embed.base import VectorCache, embed_cached
 
-        extra = iter(embed_through_cache(kb.embedder, kb.config.cache_path, todo, kb.config.embed_batch)
-                     if todo else ())
-        vecs = [have[h.chunk.id] if h.chunk.id in have else next(extra) for h in hits]
+        cache = VectorCache(kb.config.cache_path)
+        try:
+            last = 0.0  # seconds the previous slice took: the next one is not started past the budget
+            for i in range(0, len(hits), self.step):
+                part, t1 = hits[i:i + self.step], time.perf_counter()
+                todo = [h.chunk.text for h in part if h.chunk.id not in have]
+                if todo and vecs and t1 - t0 + last > budget:  # stored vectors cost nothing: never cut
+                    break
+                extra = iter(embed_cached(kb.embedder, cache, todo, kb.config.embed_batch) if todo else ())
+                vecs += [have[h.chunk.id] if h.chunk.id in have else next(extra) for h in part]
+                last = time.perf_counter() - t1
+        finally:
+            cache.close()
         return [float(np.dot(v, q)) for v in vecs]
 
 
