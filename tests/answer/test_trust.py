@@ -289,3 +289,33 @@ def test_dense_evidence_vetoes_weak_answers_but_does_not_cap_strong_ones(laws_kb
                    terms=["比亚迪", "刀片", "电池", "能量密度"])
     p_weak, _ = confidence(laws_kb, weak, off)
     assert p_weak < laws_kb.config.min_confidence
+
+
+@pytest.mark.integration
+def test_a_figure_the_question_states_is_met_by_a_value_of_its_kind(laws_kb):
+    """「我男朋友今年才二十一岁…」: the user's own figure is never in the rule, which states
+    a value of the same kind (「男不得早于二十二周岁」); it counts as found, so strong dense
+    evidence is not vetoed for a missing literal term. The twin states a sum of money,
+    which the article does not state a value of: still vetoed."""
+    from dataclasses import replace
+
+    from zhiku.answer.extractive import coverage
+    from zhiku.ask.search import retrieve
+    from zhiku.verify.confidence import confidence
+
+    marriage = (LAWS / "民法典" / "婚姻家庭编.md").read_text(encoding="utf-8")
+    art = _article(marriage, "第一千零四十七条")
+    one = lambda t: 1.0
+    assert coverage(["男朋友", "二十一岁", "民政局", "领证"], art, one) == pytest.approx(0.25)
+    assert coverage(["男朋友", "两万元", "民政局", "领证"], art, one) == 0.0
+    assert coverage(["干了", "三个月"], "用人单位自用工之日起满一年不与劳动者订立书面劳动合同的", one) == 0.5
+    assert coverage(["三个月"], "本法自2008年1月1日起施行。", one) == 0.0  # a year is a date, not a period
+
+    q = "我男朋友今年才二十一岁，我们现在能去民政局领证吗？"
+    r = retrieve(laws_kb, q, Mode.BM25)
+    assert any(h.chunk.article == "第一千零四十七条" for h in r.hits[:3])
+    strong = replace(r, hits=[replace(h, sources={**h.sources, "dense": (i + 1, 0.95)}) for i, h in enumerate(r.hits)])
+    assert confidence(laws_kb, strong, q)[0] >= laws_kb.config.min_confidence
+    twin = "我男朋友刚借给我两万元，我们现在能去民政局领证吗？"
+    money = replace(strong, terms=[("两万元" if t == "二十一岁" else t) for t in strong.terms if t != "今年"])
+    assert confidence(laws_kb, money, twin)[0] < laws_kb.config.min_confidence

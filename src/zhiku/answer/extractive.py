@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from zhiku.retrieve.segment import normalise
 from zhiku.types import Citation, Hit
+from zhiku.verify.support import term_in
 
 _SENT = re.compile(r"[^。！？\n]+[。！？]?")
 _CLAUSE = re.compile(r"[^；]+；?")
@@ -64,12 +65,14 @@ def split_sentences(text: str) -> list[tuple[int, str]]:
 
 
 def coverage(terms: Sequence[str], text: str, idf: Callable[[str], float]) -> float:
-    """IDF-weighted share of the query terms that occur in ``text`` (0..1)."""
+    """IDF-weighted share of the query terms that occur in ``text`` (0..1); a figure the
+    question states (二十一岁) counts where the text states one of its kind
+    (:func:`zhiku.verify.support.term_in`)."""
     total = sum(idf(t) for t in terms)
     if total <= 0:
         return 0.0
     t_norm = normalise(text)
-    return sum(idf(t) for t in terms if t in t_norm) / total
+    return sum(idf(t) for t in terms if term_in(t, t_norm)) / total
 
 
 def compose(
