@@ -341,3 +341,19 @@ def test_an_answer_quotes_the_version_in_force_when_both_are_found(laws_kb):
     other = [h for h in hits if "2018" in h.chunk.doc_path]  # no newer version beside them: kept
     assert in_force_first(laws_kb, other) == other
 
+
+@pytest.mark.integration
+def test_the_answerability_check_can_be_switched_off(laws_kb, monkeypatch):
+    """``answerability = false`` (ZHIKU_ANSWERABILITY=0): a question pinning a place the
+    documents do not name is answered on confidence alone (an ablation), and the trace says
+    the check was off."""
+    from tests.answer.conftest import with_config
+
+    q = "杭州市的最低工资标准由谁规定？"
+    on = ask(laws_kb, q, Mode.BM25)
+    assert on.refused and "杭州" in on.text
+    off = ask(with_config(laws_kb, answerability=False), q, Mode.BM25)
+    assert not off.refused and off.citations
+    assert next(t for t in off.trace if t.stage == "answerable").detail == {"off": True}
+    monkeypatch.setenv("ZHIKU_ANSWERABILITY", "false")
+    assert load_config(home=laws_kb.config.home).answerability is False
