@@ -52,6 +52,11 @@ def test_what_a_question_pins():
     # context before the asking clause is not what the answer is about
     assert pinned("我在北京上班，试用期最长多久？") == pinned("试用期最长多久？")
     assert not [c for c in pinned("去面试的时候HR一直追问我结没结婚，这样合法吗？") if c.kind is Kind.SUBJECT]
+    # a kind of name (笔名, 学名) is a thing asked for, even where the tagger calls it a name
+    from zhiku.verify.answerable import Constraint
+    assert not decisive(Constraint(Kind.SUBJECT, "笔名", "tag:nr"))
+    assert not decisive(Constraint(Kind.SUBJECT, "学名", "tag:nr"))
+    assert decisive(Constraint(Kind.SUBJECT, "比亚迪", "tag:nz"))
 
 
 @pytest.mark.unit
@@ -357,3 +362,30 @@ def test_the_answerability_check_can_be_switched_off(laws_kb, monkeypatch):
     assert next(t for t in off.trace if t.stage == "answerable").detail == {"off": True}
     monkeypatch.setenv("ZHIKU_ANSWERABILITY", "false")
     assert load_config(home=laws_kb.config.home).answerability is False
+
+
+@pytest.mark.unit
+def test_the_source_block_sentence_stating_the_value_asked_is_quoted():
+    """The best-covering sentence of the best block (「父母与子女间的关系，不因父母离婚而消除」)
+    does not state the age asked for; other sentences of that block do (「…两周岁的子女…」),
+    with far less of the question's wording: one is quoted (so the answer meets what is
+    pinned), the best one joining it as a fill-in. A sentence of another block is not
+    preferred so freely."""
+    from zhiku.answer.extractive import compose
+    from zhiku.types import Hit
+    from zhiku.verify.answerable import meets_all
+
+    marriage = (LAWS / "民法典" / "婚姻家庭编.md").read_text(encoding="utf-8")
+    art = _article(marriage, "第一千零八十四条")
+    q = "父母离婚后，子女几岁以前一般由母亲抚养？"
+    cons = pinned(q)
+    meets = lambda s, b: meets_all(cons, s, b)
+    terms, one = ["父母", "子女", "关系", "消除"], lambda t: 1.0
+    hit = Hit(_chunk(art, "民法典", "civil", "第一千零八十四条"), 1.0, {})
+    text, cites = compose(terms, [hit], one, meets=meets)
+    assert "两周岁" in text and len(cites) == 1
+    assert check(q, [(art, text)]).ok
+    other = Hit(_chunk("离婚后，不满两周岁的子女，以由母亲直接抚养为原则。", "民法典", "other", "第九十九条"), 0.9, {})
+    first = Hit(_chunk(art.split("离婚后，不满两周岁")[0], "民法典", "civil", "第一千零八十四条"), 1.0, {})
+    text2, cites2 = compose(terms, [first, other], one, meets=meets)
+    assert [c.article for c in cites2] == ["第一千零八十四条"] and "两周岁" not in text2

@@ -163,7 +163,7 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
     first = cands[0]
     block = [f"{h.chunk.title or ''} {h.chunk.text}" for h in hits]
     if meets is not None and not meets(first.text, block[first.hit_rank]):
-        first = next((c for c in cands if c.score >= PREFER * cands[0].score
+        first = next((c for c in cands if (c.score >= PREFER * cands[0].score or c.hit_rank == first.hit_rank)
                       and meets(c.text, block[c.hit_rank])), first)
     best = first.score
     picked: list[Sentence] = [first]

@@ -364,9 +364,9 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str) -> bool:
                if c.kind is not Kind.FOCUS)  # a literal attribute word is no reason to prefer a sentence
 
 
-# heads of common nouns for roles and institutions (钟点工, 民政局, 仲裁委): such a word is a
-# kind of thing, even where the tagger calls it a name
-_COMMON_HEAD = tuple("工员人者局所院部处站厅委会科队")
+# heads of common nouns for roles and institutions (钟点工, 民政局, 仲裁委) and for kinds of
+# name (英文名, 学名): such a word is a kind of thing, even where the tagger calls it a name
+_COMMON_HEAD = tuple("工员人者局所院部处站厅委会科队名")
 # quantities a rule states as a number (天数, 年龄, 人数, 日期, a price) and places asked for;
 # an amount or a period is often a rule instead (「不得超过服务期尚未履行部分所应分摊的培训费用」)
 _NUMERIC_KINDS = {"days", "age", "people", "date", "clock", "money", "country"}
