@@ -389,3 +389,16 @@ def test_the_source_block_sentence_stating_the_value_asked_is_quoted():
     first = Hit(_chunk(art.split("离婚后，不满两周岁")[0], "民法典", "civil", "第一千零八十四条"), 1.0, {})
     text2, cites2 = compose(terms, [first, other], one, meets=meets)
     assert [c.article for c in cites2] == ["第一千零八十四条"] and "两周岁" not in text2
+
+
+@pytest.mark.unit
+def test_a_session_or_edition_must_be_the_one_asked_for():
+    """「第八届…第八次会议」 is answered by 劳动法's own record of its adoption, in Chinese or
+    Arabic numerals; another session (第九届) is another event: refused, decisively."""
+    head = "中华人民共和国劳动法 " + LABOUR.split("<!-- INFO END -->")[0]
+    said = "1994年7月5日 第八届全国人民代表大会常务委员会第八次会议通过"
+    for q in ("第八届全国人民代表大会常务委员会第八次会议通过了哪部法律？",
+              "第8届全国人民代表大会常务委员会第8次会议通过了哪部法律？"):
+        assert any(c.about == "ordinal" for c in pinned(q)) and check(q, [(head, said)]).ok, q
+    twin = check("第九届全国人民代表大会常务委员会第八次会议通过了哪部法律？", [(head, said)])
+    assert not twin.ok and [c.text for c in twin.missing] == ["第九届"] and all(decisive(c) for c in twin.missing)
