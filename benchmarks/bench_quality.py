@@ -217,8 +217,10 @@ def _write_block(doc: Path, heading: str | None, intro: str, run: Run, block: st
     import re
 
     text = doc.read_text(encoding="utf-8") if doc.exists() else ""
-    if heading is None:
-        head, section, tail = "", text, ""
+    if heading is None:  # the run blocks, then any section another command writes (## …) kept
+        last = max((m.end() for m in re.finditer(r"<!-- /run -->\n", text)), default=0)
+        k = text.find("\n## ", last)
+        head, section, tail = ("", text[:k + 1], text[k + 1:]) if k >= 0 else ("", text, "")
     else:
         m = re.search(rf"^{re.escape(heading)}\n.*?(?=^## |^<!-- (?!run:|/run)|\Z)", text, re.S | re.M)
         head, section, tail = (text[: m.start()], m.group(), text[m.end():]) if m else (text, "", "")
@@ -227,7 +229,7 @@ def _write_block(doc: Path, heading: str | None, intro: str, run: Run, block: st
     names = [n for n in order if n in blocks] + [n for n in blocks if n not in order]
     body = "\n".join(f"<!-- run:{n} -->\n{blocks[n]}<!-- /run -->\n" for n in names)
     if heading is None:
-        doc.write_text(f"{intro}\n\n{body}", encoding="utf-8")
+        doc.write_text(f"{intro}\n\n{body}" + (f"\n{tail}" if tail else ""), encoding="utf-8")
         return
     if not text:
         head = "# Benchmarks\n\nEach section is written by the benchmark command named in it; do not edit by hand.\n\n"
