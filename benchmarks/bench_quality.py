@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _doc import ROOT, machine, run_eval  # noqa: E402
 from ablation import ablation  # noqa: E402
+from ablation_answerable import answerable_ablation  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shared", default=str(ROOT.parent / "shared" / "data"))
     ap.add_argument("--only", help="comma-separated run names: " + ", ".join(
-        [r.name for r in runs(Path("."))] + ["ablation"]))
+        [r.name for r in runs(Path("."))] + ["ablation", "ablation-answerable"]))
     ap.add_argument("--no-write", action="store_true", help="print only")
     ap.add_argument("--dense-scifact", action="store_true",
                     help="also embed SciFact (about 25 min the first time; cached after)")
@@ -168,7 +169,7 @@ def main() -> int:
               "repository or pass --shared PATH (it holds laws/ and eval/)", file=sys.stderr)
         return 2
     chosen = [r for r in runs(shared, a.dense_scifact) if not a.only or r.name in a.only.split(",")]
-    order = [r.name for r in runs(shared, a.dense_scifact)] + [ABLATION.name]
+    order = [r.name for r in runs(shared, a.dense_scifact)] + [ABLATION.name, ANSWERABLE.name]
     for run in chosen:
         t0 = time.perf_counter()
         log = Path(tempfile.mkdtemp()) / "eval.md"
@@ -181,17 +182,20 @@ def main() -> int:
             _write_block(BENCH, "## Quality against baselines", QUALITY_INTRO, run, block, order)
             _write_block(ROOT / "docs" / "eval.md", None, EVAL_INTRO, run,
                          log.read_text(encoding="utf-8").strip(), order)
-    if not a.only or ABLATION.name in a.only.split(","):
+    for extra, fn, intro in ((ABLATION, ablation, ABLATION_INTRO), (ANSWERABLE, answerable_ablation, "")):
+        if a.only and extra.name not in a.only.split(","):
+            continue
         t0 = time.perf_counter()
         log = Path(tempfile.mkdtemp()) / "commands.md"
-        block = f"{ablation(shared, log)}\n\n({time.perf_counter() - t0:.0f} s, {machine()})"
-        print(f"### {ABLATION.title}\n\n{block}\n", flush=True)
+        block = f"{fn(shared, log)}\n\n({time.perf_counter() - t0:.0f} s, {machine()})"
+        print(f"### {extra.title}\n\n{block}\n", flush=True)
         if not a.no_write:
-            _write_block(ROOT / "docs" / "eval.md", None, EVAL_INTRO, ABLATION,
-                         f"{ABLATION_INTRO}\n\n{block}\n\n{log.read_text(encoding='utf-8')}", order)
+            _write_block(ROOT / "docs" / "eval.md", None, EVAL_INTRO, extra,
+                         f"{intro}\n\n{block}\n\n{log.read_text(encoding='utf-8')}".lstrip(), order)
     return 0
 
 
+ANSWERABLE = Run("ablation-answerable", "Ablation: the answerability check on and off (full ask)", [], "")
 ABLATION = Run("ablation", "Ablation: keyword-recall levers on the everyday sets (whole laws corpus)", [], "")
 ABLATION_INTRO = ("One lever flipped from the shipped defaults per row (see benchmarks/ablation.py). A "
                   "lever ships on only when it helps both everyday sets and hurts neither; "

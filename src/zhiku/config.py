@@ -76,6 +76,9 @@ class Config(BaseSettings):
     max_file_mb: float = Field(default=200.0, gt=0, description="refuse larger files")
     min_confidence: float = Field(default=0.25, ge=0.0, le=1.0, description="refuse below this")
     refusal_text: str = Field(default=DEFAULT_REFUSAL)
+    answerability: bool = Field(default=True, description="check that the cited evidence meets what the "
+                                "question pins down (subject, place, time, kind of value); off: "
+                                "answered on confidence alone")
     low_confidence: float = Field(default=0.5, ge=0.0, le=1.0,
                                   description="answers below this are marked low confidence")
     reranker: str = Field(default="none", description="none or a registered reranker: dense, "

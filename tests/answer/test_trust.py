@@ -52,6 +52,11 @@ def test_what_a_question_pins():
     # context before the asking clause is not what the answer is about
     assert pinned("我在北京上班，试用期最长多久？") == pinned("试用期最长多久？")
     assert not [c for c in pinned("去面试的时候HR一直追问我结没结婚，这样合法吗？") if c.kind is Kind.SUBJECT]
+    # a kind of name (笔名, 学名) is a thing asked for, even where the tagger calls it a name
+    from zhiku.verify.answerable import Constraint
+    assert not decisive(Constraint(Kind.SUBJECT, "笔名", "tag:nr"))
+    assert not decisive(Constraint(Kind.SUBJECT, "学名", "tag:nr"))
+    assert decisive(Constraint(Kind.SUBJECT, "比亚迪", "tag:nz"))
 
 
 @pytest.mark.unit
@@ -289,3 +294,111 @@ def test_dense_evidence_vetoes_weak_answers_but_does_not_cap_strong_ones(laws_kb
                    terms=["比亚迪", "刀片", "电池", "能量密度"])
     p_weak, _ = confidence(laws_kb, weak, off)
     assert p_weak < laws_kb.config.min_confidence
+
+
+@pytest.mark.integration
+def test_a_figure_the_question_states_is_met_by_a_value_of_its_kind(laws_kb):
+    """「我男朋友今年才二十一岁…」: the user's own figure is never in the rule, which states
+    a value of the same kind (「男不得早于二十二周岁」); it counts as found, so strong dense
+    evidence is not vetoed for a missing literal term. The twin states a sum of money,
+    which the article does not state a value of: still vetoed."""
+    from dataclasses import replace
+
+    from zhiku.answer.extractive import coverage
+    from zhiku.ask.search import retrieve
+    from zhiku.verify.confidence import confidence
+
+    marriage = (LAWS / "民法典" / "婚姻家庭编.md").read_text(encoding="utf-8")
+    art = _article(marriage, "第一千零四十七条")
+    one = lambda t: 1.0
+    assert coverage(["男朋友", "二十一岁", "民政局", "领证"], art, one) == pytest.approx(0.25)
+    assert coverage(["男朋友", "两万元", "民政局", "领证"], art, one) == 0.0
+    assert coverage(["干了", "三个月"], "用人单位自用工之日起满一年不与劳动者订立书面劳动合同的", one) == 0.5
+    assert coverage(["三个月"], "本法自2008年1月1日起施行。", one) == 0.0  # a year is a date, not a period
+
+    q = "我男朋友今年才二十一岁，我们现在能去民政局领证吗？"
+    r = retrieve(laws_kb, q, Mode.BM25)
+    assert any(h.chunk.article == "第一千零四十七条" for h in r.hits[:3])
+    strong = replace(r, hits=[replace(h, sources={**h.sources, "dense": (i + 1, 0.95)}) for i, h in enumerate(r.hits)])
+    assert confidence(laws_kb, strong, q)[0] >= laws_kb.config.min_confidence
+    twin = "我男朋友刚借给我两万元，我们现在能去民政局领证吗？"
+    money = replace(strong, terms=[("两万元" if t == "二十一岁" else t) for t in strong.terms if t != "今年"])
+    assert confidence(laws_kb, money, twin)[0] < laws_kb.config.min_confidence
+
+
+@pytest.mark.integration
+def test_an_answer_quotes_the_version_in_force_when_both_are_found(laws_kb):
+    """Searching every version, 公司法 2018 第三十三条 ranks above its 2023 wording (第五十七条);
+    the answer quotes and cites the version in force, and on a day when the 2018 version
+    was the law it stays first."""
+    from zhiku.answer.respond import in_force_first
+    from zhiku.index.store import Scope
+
+    q = "股东要查阅公司会计账簿，公司不给看怎么办？"
+    a = ask(laws_kb, q, Mode.BM25, Scope(versions="all"))
+    assert a.hits[0].chunk.doc_path.endswith("公司法(2018-10-26).md")
+    assert [(c.doc_path.split("/")[-1], c.article) for c in a.citations] == [("公司法(2023-12-29).md", "第五十七条")]
+    hits = list(a.hits[:5])
+    now = in_force_first(laws_kb, hits)
+    assert sorted(h.chunk.id for h in now) == sorted(h.chunk.id for h in hits)
+    assert all("2023" in h.chunk.doc_path for h in now[:3]) and "2018" in now[-1].chunk.doc_path
+    assert in_force_first(laws_kb, hits, day="2020-01-01") == hits
+    other = [h for h in hits if "2018" in h.chunk.doc_path]  # no newer version beside them: kept
+    assert in_force_first(laws_kb, other) == other
+
+
+@pytest.mark.integration
+def test_the_answerability_check_can_be_switched_off(laws_kb, monkeypatch):
+    """``answerability = false`` (ZHIKU_ANSWERABILITY=0): a question pinning a place the
+    documents do not name is answered on confidence alone (an ablation), and the trace says
+    the check was off."""
+    from tests.answer.conftest import with_config
+
+    q = "杭州市的最低工资标准由谁规定？"
+    on = ask(laws_kb, q, Mode.BM25)
+    assert on.refused and "杭州" in on.text
+    off = ask(with_config(laws_kb, answerability=False), q, Mode.BM25)
+    assert not off.refused and off.citations
+    assert next(t for t in off.trace if t.stage == "answerable").detail == {"off": True}
+    monkeypatch.setenv("ZHIKU_ANSWERABILITY", "false")
+    assert load_config(home=laws_kb.config.home).answerability is False
+
+
+@pytest.mark.unit
+def test_the_source_block_sentence_stating_the_value_asked_is_quoted():
+    """The best-covering sentence of the best block (「父母与子女间的关系，不因父母离婚而消除」)
+    does not state the age asked for; other sentences of that block do (「…两周岁的子女…」),
+    with far less of the question's wording: one is quoted (so the answer meets what is
+    pinned), the best one joining it as a fill-in. A sentence of another block is not
+    preferred so freely."""
+    from zhiku.answer.extractive import compose
+    from zhiku.types import Hit
+    from zhiku.verify.answerable import meets_all
+
+    marriage = (LAWS / "民法典" / "婚姻家庭编.md").read_text(encoding="utf-8")
+    art = _article(marriage, "第一千零八十四条")
+    q = "父母离婚后，子女几岁以前一般由母亲抚养？"
+    cons = pinned(q)
+    meets = lambda s, b: meets_all(cons, s, b)
+    terms, one = ["父母", "子女", "关系", "消除"], lambda t: 1.0
+    hit = Hit(_chunk(art, "民法典", "civil", "第一千零八十四条"), 1.0, {})
+    text, cites = compose(terms, [hit], one, meets=meets)
+    assert "两周岁" in text and len(cites) == 1
+    assert check(q, [(art, text)]).ok
+    other = Hit(_chunk("离婚后，不满两周岁的子女，以由母亲直接抚养为原则。", "民法典", "other", "第九十九条"), 0.9, {})
+    first = Hit(_chunk(art.split("离婚后，不满两周岁")[0], "民法典", "civil", "第一千零八十四条"), 1.0, {})
+    text2, cites2 = compose(terms, [first, other], one, meets=meets)
+    assert [c.article for c in cites2] == ["第一千零八十四条"] and "两周岁" not in text2
+
+
+@pytest.mark.unit
+def test_a_session_or_edition_must_be_the_one_asked_for():
+    """「第八届…第八次会议」 is answered by 劳动法's own record of its adoption, in Chinese or
+    Arabic numerals; another session (第九届) is another event: refused, decisively."""
+    head = "中华人民共和国劳动法 " + LABOUR.split("<!-- INFO END -->")[0]
+    said = "1994年7月5日 第八届全国人民代表大会常务委员会第八次会议通过"
+    for q in ("第八届全国人民代表大会常务委员会第八次会议通过了哪部法律？",
+              "第8届全国人民代表大会常务委员会第8次会议通过了哪部法律？"):
+        assert any(c.about == "ordinal" for c in pinned(q)) and check(q, [(head, said)]).ok, q
+    twin = check("第九届全国人民代表大会常务委员会第八次会议通过了哪部法律？", [(head, said)])
+    assert not twin.ok and [c.text for c in twin.missing] == ["第九届"] and all(decisive(c) for c in twin.missing)

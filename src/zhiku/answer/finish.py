@@ -107,7 +107,8 @@ def answerability(kb: Any, question: str, terms: Sequence[str],
                   draft: Verified) -> tuple[Answerability, TraceStep]:
     """The answerability stage: does one cited block meet what the question pins down
     (offline, :mod:`zhiku.verify.answerable`), then, when a ``judge`` role is configured,
-    does the judge agree; recorded as an ``answerable`` trace step.
+    does the judge agree; recorded as an ``answerable`` trace step. With the
+    ``answerability`` config key off the verdict is ``ok`` with nothing pinned.
 
     Args:
         kb: the knowledge base (config, IDF for naming the topic found).
@@ -120,6 +121,8 @@ def answerability(kb: Any, question: str, terms: Sequence[str],
         its ``answerable`` trace step.
     """
     t0 = time.perf_counter()
+    if not kb.config.answerability:  # switched off (an ablation): nothing is pinned
+        return Answerability(True, ()), TraceStep("answerable", time.perf_counter() - t0, {"off": True})
     used = [int(m) for m in dict.fromkeys(re.findall(r"\[(\d+)\]", draft.text))]
     blocks = {m: draft.blocks[m] for m in used if m in draft.blocks}
     cited = [(f"{c.title or ''} {c.text}", _said(draft.text, m)) for m, c in blocks.items()]

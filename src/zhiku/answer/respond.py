@@ -117,11 +117,37 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
     from zhiku.verify.answerable import meets_all
 
     cons = pinned(question) if question else ()
-    text, cites = compose(terms, evidence[:1] if exact else evidence, kb.idf, whole_first=exact,
+    blocks = evidence[:1] if exact else in_force_first(kb, evidence)
+    text, cites = compose(terms, blocks, kb.idf, whole_first=exact,
                           meets=(lambda sent, block: meets_all(cons, sent, block)) if cons else None)
     pos = {h.chunk.id: i for i, h in enumerate(evidence, 1)}
     to_block = {c.marker: pos[c.chunk_id] for c in cites}
     return re.sub(r"\[(\d+)\]", lambda m: f"[{to_block.get(int(m.group(1)), int(m.group(1)))}]", text)
+
+
+def in_force_first(kb: Any, evidence: Sequence[Hit], day: str | None = None) -> list[Hit]:
+    """The evidence with every block of a version no longer in force on ``day`` (default
+    today) moved behind the others when a version of the same law in force then is also in
+    the evidence: an answer quotes and cites the law as it stands (both versions are
+    searched under ``versions="all"``, and often word the clause alike).
+
+    Args:
+        kb: the knowledge base (its document records: law key, effective and expiry dates).
+        evidence: the blocks, best first.
+        day: ``YYYY-MM-DD``.
+
+    Returns:
+        The same hits, the superseded ones last (each group in its own order).
+    """
+    import datetime as dt
+
+    day = day or dt.date.today().isoformat()
+    docs = {d.doc_id: d for d in kb.store.documents()}
+    live = lambda d: d is not None and (d.effective or "") <= day and not (d.expiry and d.expiry <= day)
+    laws = {docs[h.chunk.doc_id].law_key for h in evidence if live(docs.get(h.chunk.doc_id))}
+    old = {i for i, h in enumerate(evidence) if (d := docs.get(h.chunk.doc_id)) is not None
+           and d.law_key and d.expiry and d.expiry <= day and d.law_key in laws}
+    return [h for i, h in enumerate(evidence) if i not in old] + [evidence[i] for i in sorted(old)]
 
 
 def verify(kb: Any, d: Draft) -> Verified:

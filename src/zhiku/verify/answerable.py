@@ -148,6 +148,7 @@ def pinned(question: str) -> tuple[Constraint, ...]:
             out.append(Constraint(Kind.PLACE, word))
         elif tag != "ns":
             out.append(Constraint(Kind.SUBJECT, word, f"tag:{tag}"))
+    out += [Constraint(Kind.SUBJECT, m.group(), "ordinal") for m in _ORDINAL.finditer(rest)]
     out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(_YEAR.findall(rest))]
     out += [Constraint(Kind.TIME, m.group()) for m in _RELATIVE.finditer(rest)]
     found = next(((k, m) for k, rx in _QTY if (m := rx.search(clause))), None)
@@ -158,6 +159,28 @@ def pinned(question: str) -> tuple[Constraint, ...]:
     elif focus := _focus(rest):
         out.append(Constraint(Kind.FOCUS, *focus))
     return tuple(dict.fromkeys(out))
+
+
+# which session, edition or generation (十三届, 五次会议, 第7届, 第二代): another one is
+# another event (「十三届一次会议」 does not answer 「十三届五次会议」)
+_ORDINAL = re.compile(r"第[零〇一二两三四五六七八九十百\d]+(?:届|次会议|季|期|代)(?!表|价)|"
+                      r"(?<![第\d零〇一二两三四五六七八九十百])[零〇一二两三四五六七八九十百\d]+(?:届|次会议|次全会)")
+
+
+def _ordinal_forms(text: str) -> list[str]:
+    """五次会议 → 五次会议, 5次会议; 第7届 → 7届, 七届 (with or without 第: a block may write
+    either)."""
+    from zhiku.chunk import cn_to_int, int_to_cn
+
+    m = re.match(r"第?([零〇一二两三四五六七八九十百\d]+)(.+)", text)
+    if not m:
+        return [text]
+    num, unit = m.groups()
+    try:
+        n = int(num) if num.isdigit() else cn_to_int(num)
+    except (ValueError, KeyError):
+        return [text]
+    return list(dict.fromkeys([f"{num}{unit}", f"{n}{unit}", f"{int_to_cn(n)}{unit}"]))
 
 
 # nouns too general to be the attribute asked for (什么内容, 哪个方面)
@@ -344,6 +367,8 @@ def meets(c: Constraint, block: str, said: str) -> bool:
         return bool(_DATE.search(b))  # 本周, 最新一期: only a dated statement can answer it
     if c.kind is Kind.PLACE:
         return any(_norm(f) in b for f in _place_forms(c.text))
+    if c.about == "ordinal":
+        return any(_norm(f) in b for f in _ordinal_forms(c.text))
     w = _norm(c.text)
     if w in b or len(w) < 3 or not c.about:  # quoted names and Latin tokens: whole
         return w in b
@@ -364,9 +389,9 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str) -> bool:
                if c.kind is not Kind.FOCUS)  # a literal attribute word is no reason to prefer a sentence
 
 
-# heads of common nouns for roles and institutions (钟点工, 民政局, 仲裁委): such a word is a
-# kind of thing, even where the tagger calls it a name
-_COMMON_HEAD = tuple("工员人者局所院部处站厅委会科队")
+# heads of common nouns for roles and institutions (钟点工, 民政局, 仲裁委) and for kinds of
+# name (英文名, 学名): such a word is a kind of thing, even where the tagger calls it a name
+_COMMON_HEAD = tuple("工员人者局所院部处站厅委会科队名")
 # quantities a rule states as a number (天数, 年龄, 人数, 日期, a price) and places asked for;
 # an amount or a period is often a rule instead (「不得超过服务期尚未履行部分所应分摊的培训费用」)
 _NUMERIC_KINDS = {"days", "age", "people", "date", "clock", "money", "country"}

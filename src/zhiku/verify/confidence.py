@@ -52,8 +52,10 @@ NAMES = list(Features.__dataclass_fields__)
 
 def _coverage(terms: list[str], text: str, idf) -> float:
     """IDF-weighted share of ``terms`` in ``text``; a term not found whole earns the share of
-    its two-character pieces that are found (法定年龄 in 「结婚年龄…」 counts half)."""
+    its two-character pieces that are found (法定年龄 in 「结婚年龄…」 counts half); a figure
+    the question states (二十一岁) counts where the text states one of its kind."""
     from zhiku.retrieve.segment import normalise
+    from zhiku.verify.support import term_in
 
     total = sum(idf(t) for t in terms)
     if total <= 0:
@@ -61,7 +63,7 @@ def _coverage(terms: list[str], text: str, idf) -> float:
     t_norm = normalise(text)
     got = 0.0
     for t in terms:
-        if t in t_norm:
+        if term_in(t, t_norm):
             got += idf(t)
         elif len(t) >= 4:
             pieces = [t[i : i + 2] for i in range(0, len(t) - 1, 2)]

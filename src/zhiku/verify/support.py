@@ -66,6 +66,49 @@ def quantities(text: str) -> list[tuple[str, int, str]]:
     return out
 
 
+# the kind of value a unit states: a question's own figure (「我男朋友今年才二十一岁」) is the
+# user's situation, which a rule answers with a value of the same kind (「不得早于二十二周岁」)
+_KIND_OF_UNIT = {"岁": "age", "周岁": "age", "元": "money", "万元": "money", "人": "people", "名": "people",
+                 **dict.fromkeys(("日", "天", "年", "个月", "月", "周", "小时", "分钟", "秒", "个工作日"), "time")}
+
+
+def value_kind(term: str) -> str | None:
+    """The kind of value ``term`` states when it is nothing but a number and its unit
+    (二十一岁 → ``age``, 三个月 → ``time``, 5000元 → ``money``), else None; a year
+    (2018年) is a date, not a period."""
+    got = quantities(term)
+    if len(got) != 1:
+        return None
+    form, value, unit = got[0]
+    if re.sub(r"\s+", "", normalise(term)) != form + unit:
+        return None
+    kind = _KIND_OF_UNIT.get(unit)
+    return None if kind == "time" and value >= 1000 else kind
+
+
+# a calendar date (2008年1月1日, 1月1日, 十月一日) says when, not how long
+_CALENDAR = re.compile(r"(?:\d{2,4}\s*年\s*)?\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?|"
+                       r"[一二三四五六七八九十正]{1,3}月[一二三四五六七八九十]{1,3}[日号]")
+
+
+def states_value(kind: str, text: str) -> bool:
+    """Whether ``text`` states a value of ``kind`` (:func:`value_kind`); a calendar date
+    is no period."""
+    if kind == "time":
+        text = _CALENDAR.sub(" ", text)
+    return any(_KIND_OF_UNIT.get(u) == kind and not (kind == "time" and v >= 1000)
+               for _, v, u in quantities(text))
+
+
+def term_in(term: str, text: str) -> bool:
+    """Whether a question term is in ``text`` (normalised): the term itself, or for a
+    stated figure (二十一岁) a value of the same kind (二十二周岁)."""
+    if term in text:
+        return True
+    kind = value_kind(term)
+    return kind is not None and states_value(kind, text)
+
+
 def missing_numbers(sentence: str, block: str) -> tuple[str, ...]:
     """Quantities of ``sentence`` that ``block`` does not state with the same unit (in
     Arabic or Chinese form); a unit-less number only needs its value."""

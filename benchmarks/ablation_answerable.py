@@ -1,0 +1,54 @@
+"""Ablation of the answerability check: the full ask with it on (shipped) and off
+(ZHIKU_ANSWERABILITY=0) on the sets with unanswerable questions and the one where a refusal is
+only a loss, written to docs/eval.md by `python benchmarks/bench_quality.py --only
+ablation-answerable` (needs the shared data folder).
+
+RGB zh and CMRC 2018 (its first 300 questions) run with vectors, the everyday law sets on the
+whole laws corpus keyword only, as in their own runs; each row is refusal precision/recall,
+the share of answerable questions refused, answer-has-gold and citation precision.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from _doc import run_eval
+
+# (label, question sets under eval/, corpus under the shared folder, extra eval arguments)
+SETS = [
+    ("RGB zh", ["rgb_zh/queries.jsonl"], "eval/rgb_zh/corpus.jsonl", []),
+    ("everyday laws (natural, natural2), whole corpus, keyword",
+     ["laws/natural.jsonl", "laws/natural2.jsonl"], "laws", ["--no-dense"]),
+    ("CMRC 2018 (first 300)", ["cmrc2018/queries.jsonl"], "eval/cmrc2018/corpus.jsonl", ["--limit", "300"]),
+]
+SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"}}
+
+
+def _f(v) -> str:
+    return "–" if v is None else f"{v:.3f}"
+
+
+def answerable_ablation(shared: Path, log: Path) -> str:
+    """Run every set with the check on and off; return one Markdown table.
+
+    Args:
+        shared: the shared data folder (laws/ and eval/).
+        log: receives each eval's command line.
+    """
+    lines = ["| set | answerability | n | refusal P/R | answerable refused | answer has gold | citation precision |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    cmds = []
+    for label, sets, corpus, extra in SETS:
+        args = [*(str(shared / "eval" / s) for s in sets), "--corpus", str(shared / corpus),
+                "--mode", "full", "--route", "on", *extra]
+        cmds.append("`zhiku eval " + " ".join(args).replace(str(shared), "../shared/data") + "`")
+        for switch, env in SWITCH.items():
+            data, _ = run_eval(args, env, f"answerability {switch} ({label})")
+            for name, s in data["sets"].items():
+                row = next(r for r in s["summary"] if r["kind"] == "all" and r["mode"] == "full")
+                pr = f"{_f(row['refusal_precision'])}/{_f(row['refusal_recall'])}"
+                lines.append(f"| {name} | {switch} | {row['n']} | {pr} | {_f(row['wrongly_refused'])} | "
+                             f"{_f(row['contains'])} | {_f(row['citation_precision'])} |")
+    with log.open("a", encoding="utf-8") as f:
+        f.write("\n".join(cmds) + "\n(off: ZHIKU_ANSWERABILITY=0)\n")
+    return "\n".join(lines)
