@@ -113,3 +113,31 @@ def test_the_server_merges_after_an_upload_once_idle(tmp_path):
     while again.state == "running" and time.monotonic() < deadline:
         time.sleep(0.1)
     assert again.state == "done", again.to_dict()
+
+
+def test_an_upload_arriving_during_the_servers_merge_waits_for_it(tmp_path):
+    """The upload's early check (before the file is stored) waits for the idle merge as
+    the job itself does, instead of answering 409 "another write is running"."""
+    from zhiku.config import load_config
+    from zhiku.kb import KnowledgeBase
+    from zhiku.server.jobs import Jobs
+
+    kb = KnowledgeBase(load_config(home=tmp_path / "h", route_embedding=False, merge_delay=0.2))
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name, text in TEXTS.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    kb.ingest([docs], dense=False, progress=False)
+    jobs = Jobs(kb)
+    f = docs / "考勤.md"
+    f.write_text(TEXTS["考勤.md"].replace("八小时", "七小时"), encoding="utf-8")
+    job = jobs.ingest_files([(f, docs)])
+    deadline = time.monotonic() + 60
+    while not jobs._merging and time.monotonic() < deadline:  # the job ended; the merge holds the slot
+        time.sleep(0.005)
+    assert jobs._merging, job.to_dict()
+    jobs.check_idle()  # waits for the merge, then finds the slot free
+    assert not jobs._merging and kb.store.unindexed_rows() == 0
+    with pytest.raises(BusyError):  # a job that is really writing is still refused at once
+        with jobs.exclusive():
+            jobs.check_idle()

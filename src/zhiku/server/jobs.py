@@ -77,6 +77,7 @@ class Jobs:
         self._running: str | None = None
         self._merger: threading.Thread | None = None
         self._merging = False  # the idle merge holds the slot: a job starting waits for it
+        self._state = threading.Lock()  # the slot's holder and ``_merging`` change together
 
     def get(self, job_id: str) -> Job | None:
         """The job with this id, or None."""
@@ -92,7 +93,9 @@ class Jobs:
         Raises:
             BusyError: another write is running.
         """
-        if self._write.locked():
+        with self._state:
+            busy = self._write.locked() and not self._merging
+        if busy:
             raise self._busy()
         self._claim()
         self._release()
@@ -104,9 +107,10 @@ class Jobs:
     def _claim(self) -> None:
         from zhiku.writer import MERGE_WAIT
 
-        if not self._write.acquire(blocking=False):
-            if not (self._merging and self._write.acquire(timeout=MERGE_WAIT)):
-                raise self._busy()
+        with self._state:
+            got, merging = self._write.acquire(blocking=False), self._merging
+        if not got and not (merging and self._write.acquire(timeout=MERGE_WAIT)):
+            raise self._busy()
         try:
             self._file.acquire("the zhiku server")
         except BaseException:
@@ -183,14 +187,16 @@ class Jobs:
         deadline = time.monotonic() + GIVE_UP
         while time.monotonic() < deadline:
             time.sleep(self.kb.config.merge_delay)
-            if not self._write.acquire(blocking=False):
-                continue  # a job is writing: try again once it is quiet
-            self._merging = True  # from now on a job starting waits for the merge
+            with self._state:
+                if not self._write.acquire(blocking=False):
+                    continue  # a job is writing: try again once it is quiet
+                self._merging = True  # from now on a job starting waits for the merge
             try:
                 self._file.acquire(MERGE)
             except BusyError:  # another process is writing
-                self._merging = False
-                self._write.release()
+                with self._state:
+                    self._merging = False
+                    self._write.release()
                 continue
             try:
                 n = merge(self.kb)
@@ -198,8 +204,9 @@ class Jobs:
             except Exception:  # noqa: BLE001 - rows stay searched exactly; the next write retries
                 log.exception("index merge failed")
             finally:
-                self._merging = False
-                self._release()
+                with self._state:
+                    self._merging = False
+                    self._release()
             return
 
     def ingest_files(self, files: list[tuple[Path, Path]]) -> Job:
