@@ -264,8 +264,12 @@ class KnowledgeBase(Ingesting):
         return self._n_chunks
 
     def idf(self, term: str) -> float:
-        """Robertson–Spärck Jones IDF of a term over chunks: ln(1 + (N - df + .5)/(df + .5))."""
-        n = self.chunk_count()
+        """Robertson–Spärck Jones IDF of a term over chunks: ln(1 + (N - df + .5)/(df + .5)).
+
+        N is the count of the generation the ask started on (each ask's title lookup checks
+        for a newer one): a confidence or verification step calls this for every term of
+        every passage, and must not re-read the manifest's state each time."""
+        n = self._n_chunks or self.chunk_count()
         df = self.store.doc_frequency(term)
         return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -72,6 +73,7 @@ _KIND_OF_UNIT = {"岁": "age", "周岁": "age", "元": "money", "万元": "money
                  **dict.fromkeys(("日", "天", "年", "个月", "月", "周", "小时", "分钟", "秒", "个工作日"), "time")}
 
 
+@lru_cache(maxsize=8192)  # called for every question term against every passage it is looked for in
 def value_kind(term: str) -> str | None:
     """The kind of value ``term`` states when it is nothing but a number and its unit
     (二十一岁 → ``age``, 三个月 → ``time``, 5000元 → ``money``), else None; a year
