@@ -17,6 +17,8 @@ from zhiku.errors import BusyError, ZhikuError
 
 MERGE = "the background index merge"  # the holder a writer waits for instead of failing
 MERGE_WAIT = 900.0  # seconds a writer waits for a merge at most
+BLANK_WAIT = 1.0  # seconds a lock held under no name is looked at again (its holder is between
+# taking the lock and writing its name, or between clearing its name and letting go)
 
 
 class WriterLock:
@@ -45,13 +47,18 @@ class WriterLock:
         except OSError as e:
             raise ZhikuError(f"cannot open {self.path}: {e.strerror}; choose a writable ZHIKU_HOME") from e
         deadline, told = time.monotonic() + MERGE_WAIT, False
+        blank_until = time.monotonic() + BLANK_WAIT
         while True:
             try:
                 fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
                 f.seek(0)
-                holder = f.read().strip() or "another zhiku process"
+                holder = f.read().strip()
+            if not holder and time.monotonic() < blank_until:
+                time.sleep(0.02)  # the holder is naming itself or leaving: look again
+                continue
+            holder = holder or "another zhiku process"
             if not holder.startswith(MERGE) or time.monotonic() > deadline:
                 f.close()
                 raise BusyError(f"{holder} is writing the knowledge base at {self.path.parent}; "
