@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import subprocess
 import sys
 import time
@@ -13,7 +14,7 @@ from typing import Any
 
 from zhiku.errors import BusyError
 from zhiku.progress import Progress, as_progress
-from zhiku.writer import MERGE, WriterLock
+from zhiku.writer import MERGE, WriterLock, pid_alive
 
 LOG = "merge.log"  # what the background merges of a home did, under ZHIKU_HOME
 GIVE_UP = 3600.0  # seconds a background merge waits for a quiet moment before leaving it to the next
@@ -112,16 +113,8 @@ def state(kb: Any) -> tuple[int, str]:
         pid = (home / "merge.lock").read_text(encoding="utf-8").strip()
     except OSError:
         pid = ""
-    if pid and _alive(pid):
+    m = re.fullmatch(r"pid (\d+)", pid)  # what :func:`background` writes into it
+    if m and pid_alive(int(m.group(1))):
         return waiting, f"searched exactly until the background merge ({pid}) folds them in"
     return waiting, "searched exactly; no merge scheduled: `zhiku merge` folds them in now"
 
-
-def _alive(pid: str) -> bool:
-    try:
-        os.kill(int(pid.split()[-1]), 0)
-    except (ValueError, ProcessLookupError):
-        return False
-    except PermissionError:
-        pass
-    return True

@@ -83,13 +83,7 @@ class WriterLock:
         m = re.search(r"\(pid (\d+)\)$", text)
         if not m:
             return None
-        try:
-            os.kill(int(m.group(1)), 0)  # a holder killed by a signal leaves its text behind
-        except ProcessLookupError:
-            return None
-        except PermissionError:
-            pass
-        return text
+        return text if pid_alive(int(m.group(1))) else None  # a holder killed by a signal leaves its text
 
     def release(self) -> None:
         """Let the next writer in."""
@@ -99,6 +93,17 @@ class WriterLock:
             fcntl.flock(self._f, fcntl.LOCK_UN)
             self._f.close()
             self._f = None
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (another user's process counts as alive)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
 
 
 @contextmanager
