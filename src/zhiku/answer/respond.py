@@ -141,12 +141,13 @@ def in_force_first(kb: Any, evidence: Sequence[Hit], day: str | None = None) -> 
     """
     import datetime as dt
 
+    from zhiku.index.versions import in_force
+
     day = day or dt.date.today().isoformat()
-    docs = {d.doc_id: d for d in kb.store.documents()}
-    live = lambda d: d is not None and (d.effective or "") <= day and not (d.expiry and d.expiry <= day)
-    laws = {docs[h.chunk.doc_id].law_key for h in evidence if live(docs.get(h.chunk.doc_id))}
-    old = {i for i, h in enumerate(evidence) if (d := docs.get(h.chunk.doc_id)) is not None
-           and d.law_key and d.expiry and d.expiry <= day and d.law_key in laws}
+    docs = [kb.store.get_doc(h.chunk.doc_id) for h in evidence]
+    laws = {d.law_key for d in docs if d is not None and in_force(d, day)}
+    old = {i for i, d in enumerate(docs) if d is not None and d.law_key and d.expiry
+           and d.expiry <= day and d.law_key in laws}
     return [h for i, h in enumerate(evidence) if i not in old] + [evidence[i] for i in sorted(old)]
 
 
