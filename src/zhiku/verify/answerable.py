@@ -361,7 +361,7 @@ def meets(c: Constraint, block: str, said: str) -> bool:
         days = _DAYS.get(c.text)
         if days is not None:  # 今天/明天: a statement dated that very day
             return any(f in b for f in _day_forms(days))
-        years = _YEARS.get(c.text)
+        years = _REL_YEAR.get(c.text)
         if years is not None:  # 今年/去年: that year, in figures
             return str(dt.date.today().year + years) in b
         return bool(_DATE.search(b))  # 本周, 最新一期: only a dated statement can answer it
@@ -415,7 +415,6 @@ def decisive(c: Constraint) -> bool:
 
 
 _DAYS = {"今天": 0, "明天": 1, "昨天": -1}
-_YEARS = {"今年": 0, "去年": -1, "明年": 1}
 
 
 def _day_forms(offset: int) -> list[str]:
