@@ -88,7 +88,9 @@ def test_a_writer_waits_for_a_merge_but_not_for_another_writer(tmp_path):
     assert WriterLock(tmp_path).holder() is None
 
 
-def test_the_server_merges_after_an_upload_once_idle(tmp_path):
+def _server_job_of_an_edit(tmp_path):
+    """A server's jobs over an indexed folder, and the running job re-ingesting one edited
+    file (a small re-ingest: its rows wait for the idle merge)."""
     from zhiku.config import load_config
     from zhiku.kb import KnowledgeBase
     from zhiku.server.jobs import Jobs
@@ -103,6 +105,11 @@ def test_the_server_merges_after_an_upload_once_idle(tmp_path):
     f = docs / "考勤.md"
     f.write_text(TEXTS["考勤.md"].replace("八小时", "七小时"), encoding="utf-8")
     job = jobs.ingest_files([(f, docs)])
+    return kb, jobs, docs, job
+
+
+def test_the_server_merges_after_an_upload_once_idle(tmp_path):
+    kb, jobs, docs, job = _server_job_of_an_edit(tmp_path)
     deadline = time.monotonic() + 60
     while (job.state == "running" or kb.store.unindexed_rows()) and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -118,20 +125,7 @@ def test_the_server_merges_after_an_upload_once_idle(tmp_path):
 def test_an_upload_arriving_during_the_servers_merge_waits_for_it(tmp_path):
     """The upload's early check (before the file is stored) waits for the idle merge as
     the job itself does, instead of answering 409 "another write is running"."""
-    from zhiku.config import load_config
-    from zhiku.kb import KnowledgeBase
-    from zhiku.server.jobs import Jobs
-
-    kb = KnowledgeBase(load_config(home=tmp_path / "h", route_embedding=False, merge_delay=0.2))
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    for name, text in TEXTS.items():
-        (docs / name).write_text(text, encoding="utf-8")
-    kb.ingest([docs], dense=False, progress=False)
-    jobs = Jobs(kb)
-    f = docs / "考勤.md"
-    f.write_text(TEXTS["考勤.md"].replace("八小时", "七小时"), encoding="utf-8")
-    job = jobs.ingest_files([(f, docs)])
+    kb, jobs, docs, job = _server_job_of_an_edit(tmp_path)
     deadline = time.monotonic() + 60
     while not jobs._merging and time.monotonic() < deadline:  # the job ended; the merge holds the slot
         time.sleep(0.005)
