@@ -87,3 +87,18 @@ def test_a_date_is_not_a_count_and_a_lower_case_dateline_is_no_figure():
     assert not check("劳动争议仲裁委员会有多少个？", [(dated, dated)]).ok
     art36 = _article(LABOUR, "第三十六条")  # 每日工作时间不超过八小时、平均每周…四十四小时
     assert check("劳动者平均每周工作时间不超过多少小时？", [(art36, art36)]).ok
+
+
+@pytest.mark.unit
+def test_a_keyword_question_ending_in_a_noun_and_a_verb_names_that_verb():
+    """「公司注册资本缴纳」 names what it wants (缴纳, tagged a verb after a noun, as 票房收入):
+    公司法 第二十八条 says how shareholders pay in; 第二十六条 only defines the registered
+    capital, decisively not an answer."""
+    company = (DATA / "laws" / "民法商法" / "公司法(2018-10-26).md").read_text(encoding="utf-8")
+    q = "公司注册资本缴纳"
+    assert [(c.kind, c.text) for c in pinned(q)] == [(Kind.FOCUS, "缴纳")]
+    art28 = _article(company, "第二十八条")
+    assert check(q, [(art28, art28)]).ok
+    art26 = _article(company, "第二十六条")
+    no = check(q, [(art26, art26)])
+    assert not no.ok and decisive(no.missing[0])

@@ -264,7 +264,7 @@ def _focus(clause: str) -> tuple[str, str] | None:
         return None
     last = len(tags) - 1
     kind = tags[last][1] if last >= 0 else ""
-    verbal = kind == "v" and last > 0 and tags[last - 1][1] in ("uj", "d")  # 最终排名, 的排名
+    verbal = kind == "v" and last > 0 and tags[last - 1][1] in ("uj", "d", "n")  # 最终排名, 的排名, 票房收入
     return (tags[last][0], "named") if noun(last) and (kind in ("n", "vn") or verbal) else None
 
 
