@@ -102,3 +102,24 @@ def test_a_keyword_question_ending_in_a_noun_and_a_verb_names_that_verb():
     art26 = _article(company, "第二十六条")
     no = check(q, [(art26, art26)])
     assert not no.ok and decisive(no.missing[0])
+
+
+# 全国年节及纪念日放假办法(2024-11-10) 第二条, inlined (not among the test files; real text)
+HOLIDAYS_2 = ("第二条 全体公民放假的节日：\n\n（一）元旦，放假1天（1月1日）；\n\n（二）春节，放假4天（农历除夕、"
+              "正月初一至初三）；\n\n（三）清明节，放假1天（农历清明当日）；\n\n（四）劳动节，放假2天（5月1日、2日）；")
+
+
+@pytest.mark.unit
+def test_two_items_of_one_list_are_two_entries_not_a_conflict():
+    """第二条 lists each holiday's days (春节 4天, 清明节 1天): no internal conflict; the same
+    values as two plain sentences of one document still conflict."""
+    from zhiku.types import Chunk
+    from zhiku.verify.conflicts import internal_conflicts
+
+    def block(text: str) -> Chunk:
+        return Chunk("c1", "holidays", "全国年节及纪念日放假办法.md", "全国年节及纪念日放假办法", "s", (),
+                     "第二条", text, 0, len(text))
+
+    assert internal_conflicts({1: block(HOLIDAYS_2)}, {1}) == []
+    plain = "第二条 全体公民春节放假4天。全体公民春节放假1天。"
+    assert [c.kind for c in internal_conflicts({1: block(plain)}, {1})] == ["internal"]
