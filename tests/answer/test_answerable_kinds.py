@@ -123,3 +123,15 @@ def test_two_items_of_one_list_are_two_entries_not_a_conflict():
     assert internal_conflicts({1: block(HOLIDAYS_2)}, {1}) == []
     plain = "第二条 全体公民春节放假4天。全体公民春节放假1天。"
     assert [c.kind for c in internal_conflicts({1: block(plain)}, {1})] == ["internal"]
+
+
+@pytest.mark.unit
+def test_foreign_names_no_country():
+    """「依照哪国法律」: 公司法 第一百九十一条 says 依照外国法律 — 外国 (like 国外, 各国) names no
+    country, decisively; 劳动法 第二条 names one (中华人民共和国)."""
+    company = (DATA / "laws" / "民法商法" / "公司法(2018-10-26).md").read_text(encoding="utf-8")
+    art191 = _article(company, "第一百九十一条")  # 本法所称外国公司是指依照外国法律在中国境外设立的公司。
+    no = check("本法所称的境外公司依照哪国法律设立？", [(art191, art191)])
+    assert not no.ok and no.missing[0].text == "country" and decisive(no.missing[0])
+    art2 = _article(LABOUR, "第二条")
+    assert check("劳动法适用于哪个国家境内的企业？", [(art2, art2)]).ok

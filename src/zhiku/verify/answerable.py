@@ -57,7 +57,8 @@ _ASK = re.compile(r"什么|哪|谁|多少|多久|多长|多大|几|怎么|如何
 _STRONG = re.compile(r"哪|谁|多少|多久|几|(.)不\1")  # 会不会, 要不要: an A-not-A question
 _NOT_ASK = re.compile(r"好几|几乎|几经|几何|没多少|多少有")
 _LATIN = re.compile(r"[a-z][a-z0-9\-]*(?:\s?[0-9]+[a-z0-9]*)?|[0-9]+[a-z][a-z0-9\-]*")
-_GENERIC = {"中国", "我国", "全国", "国内", "城市", "国家", "地区", "省市", "当地", "本地", "外地"}
+_GENERIC = {"中国", "我国", "全国", "国内", "城市", "国家", "地区", "省市", "当地", "本地", "外地",
+            "外国", "国外", "海外", "各国", "他国", "本国"}  # 外国 names no country
 _QUOTED = re.compile(r"《([^》]{1,30})》|“([^”]{1,30})”|「([^」]{1,30})」|\"([^\"]{1,30})\"")
 _YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})(?![\d.])")
 _RELATIVE = re.compile(r"今天|明天|昨天|今年|去年|明年|本周|下周|本月|下个月|目前最新|最新一期")
@@ -374,7 +375,7 @@ def _names(kind: str, text: str, asked: str) -> list[str]:
     out = []
     for word, tag in _tags(text):
         w = word.strip()
-        if len(w) < 2 or any(w in a or a in w for a in q):
+        if len(w) < 2 or any(w in a or a in w for a in q) or kind != "person" and w in _GENERIC:
             continue
         if kind == "country" and (w in PLACES or tag in _NAME_OF["country"]):
             out.append(w)
