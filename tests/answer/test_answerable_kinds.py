@@ -127,11 +127,30 @@ def test_two_items_of_one_list_are_two_entries_not_a_conflict():
 
 @pytest.mark.unit
 def test_foreign_names_no_country():
-    """「依照哪国法律」: 公司法 第一百九十一条 says 依照外国法律 — 外国 (like 国外, 各国) names no
-    country, decisively; 劳动法 第二条 names one (中华人民共和国)."""
+    """「标明哪个国家」: 公司法 第一百九十四条 says the branch names 该外国公司的国籍 — 外国 (like
+    国外, 各国) names no country, decisively; 劳动法 第二条 names one (中华人民共和国)."""
     company = (DATA / "laws" / "民法商法" / "公司法(2018-10-26).md").read_text(encoding="utf-8")
-    art191 = _article(company, "第一百九十一条")  # 本法所称外国公司是指依照外国法律在中国境外设立的公司。
-    no = check("本法所称的境外公司依照哪国法律设立？", [(art191, art191)])
+    art194 = _article(company, "第一百九十四条")
+    no = check("分支机构的名称应当标明哪个国家？", [(art194, art194)])
     assert not no.ok and no.missing[0].text == "country" and decisive(no.missing[0])
     art2 = _article(LABOUR, "第二条")
     assert check("劳动法适用于哪个国家境内的企业？", [(art2, art2)]).ok
+
+
+# CMRC 2018 TRIAL_594 占旭刚, its first sentence (same source as above)
+ZHAN = ("占旭刚（），中国浙江省衢州市开化县人，人称「战就刚」，著名男子举重运动员，1996年和2000年夏季奥林匹克运动会"
+        "两度获得举重项目金牌，为中国奥运史上连续两届获得举重冠军的第一人。")
+
+
+@pytest.mark.unit
+def test_the_role_asked_for_needs_someone_in_it():
+    """The role's word is not enough: someone must fill it, near it (「主任由劳动行政部门代表担任」)
+    or as the sentence's subject (占旭刚 … 获得举重冠军); 公司法's 「董事长和副董事长由董事会以全体
+    董事的过半数选举产生」 names how the chairman is chosen, nobody as chairman."""
+    art81 = _article(LABOUR, "第八十一条")
+    assert check("劳动争议仲裁委员会主任是谁？", [(art81, art81)]).ok
+    assert check("连续两届获得奥运会举重冠军的第一人是谁？", [(ZHAN, ZHAN)]).ok
+    company = (DATA / "laws" / "民法商法" / "公司法(2018-10-26).md").read_text(encoding="utf-8")
+    said = next(s for s in _article(company, "第一百零九条").split("。") if "选举产生" in s) + "。"
+    no = check("股份有限公司的董事长是谁？", [(said, said)])
+    assert not no.ok and "董事长" in [c.text for c in no.missing]

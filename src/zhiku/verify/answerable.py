@@ -57,8 +57,9 @@ _ASK = re.compile(r"什么|哪|谁|多少|多久|多长|多大|几|怎么|如何
 _STRONG = re.compile(r"哪|谁|多少|多久|几|(.)不\1")  # 会不会, 要不要: an A-not-A question
 _NOT_ASK = re.compile(r"好几|几乎|几经|几何|没多少|多少有")
 _LATIN = re.compile(r"[a-z][a-z0-9\-]*(?:\s?[0-9]+[a-z0-9]*)?|[0-9]+[a-z][a-z0-9\-]*")
-_GENERIC = {"中国", "我国", "全国", "国内", "城市", "国家", "地区", "省市", "当地", "本地", "外地",
-            "外国", "国外", "海外", "各国", "他国", "本国"}  # 外国 names no country
+_GENERIC = {"中国", "我国", "全国", "国内", "城市", "国家", "地区", "省市", "当地", "本地", "外地"}
+# words the tagger takes for places that name none (依照外国法律: which country?)
+_NO_PLACE = {"外国", "国外", "海外", "各国", "他国", "本国", "国内", "当地", "本地", "外地", "境外", "境内"}
 _QUOTED = re.compile(r"《([^》]{1,30})》|“([^”]{1,30})”|「([^」]{1,30})」|\"([^\"]{1,30})\"")
 _YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})(?![\d.])")
 _RELATIVE = re.compile(r"今天|明天|昨天|今年|去年|明年|本周|下周|本月|下个月|目前最新|最新一期")
@@ -375,7 +376,7 @@ def _names(kind: str, text: str, asked: str) -> list[str]:
     out = []
     for word, tag in _tags(text):
         w = word.strip()
-        if len(w) < 2 or any(w in a or a in w for a in q) or kind != "person" and w in _GENERIC:
+        if len(w) < 2 or any(w in a or a in w for a in q) or kind != "person" and w in _NO_PLACE:
             continue
         if kind == "country" and (w in PLACES or tag in _NAME_OF["country"]):
             out.append(w)
@@ -385,6 +386,26 @@ def _names(kind: str, text: str, asked: str) -> list[str]:
                                    or _ROLE.search(w)):
             out.append(w)
     return out
+
+
+ROLE_WINDOW = 20
+
+
+def _names_role(head: str, sentence: str) -> bool:
+    """Whether ``sentence`` names the role ``head`` (总导演 → 导演, 女单冠军 → 冠军) with a
+    name or institution within :data:`ROLE_WINDOW` characters of it (「钟少雄导演」, 「主演：
+    吴京、刘德华」; a country for a role ending in 国, 主席国), or opening the sentence as its
+    subject; 「但是，该剧从主演到配角」 names the role but nobody in it."""
+    t = _norm(undated(normalise(sentence)))
+    kind = "country" if head.endswith("国") else "person"
+    subject = re.split(r"[,，;；:：]", t, maxsplit=1)[0]  # 「占旭刚（），…获得举重冠军的第一人」
+    if head in t and head not in subject and _names(kind, subject, ""):
+        return True
+    for m in re.finditer(re.escape(head), t):
+        near = t[max(0, m.start() - ROLE_WINDOW): m.end() + ROLE_WINDOW]
+        if _names(kind, near.replace(head, " "), ""):
+            return True
+    return False
 
 
 def meets(c: Constraint, block: str, said: str) -> bool:
@@ -399,8 +420,8 @@ def meets(c: Constraint, block: str, said: str) -> bool:
             if has_quantity(c.text, sent, c.about) and (not heads or any(_loosely_in(h, _norm(sent)) for h in heads)):
                 return True
         return False
-    if c.kind is Kind.FOCUS and c.about == "role":  # its head: 总导演 → 导演, 女单冠军 → 冠军
-        return any(_norm(c.text)[-2:] in _norm(t) for t in _SENTENCE.findall(said or block))
+    if c.kind is Kind.FOCUS and c.about == "role":
+        return any(_names_role(_norm(c.text)[-2:], t) for t in _SENTENCE.findall(said or block))
     if c.kind is Kind.FOCUS:  # the word or its two-character stem (增长率: 「同比增长2.6%」)
         stem = _norm(c.text)[:2]
         return any(_loosely_in(_norm(c.text), _norm(t)) or stem in _norm(t) for t in _SENTENCE.findall(said or block))
