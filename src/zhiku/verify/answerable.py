@@ -58,6 +58,8 @@ _STRONG = re.compile(r"哪|谁|多少|多久|几|(.)不\1")  # 会不会, 要不
 _NOT_ASK = re.compile(r"好几|几乎|几经|几何|没多少|多少有")
 _LATIN = re.compile(r"[a-z][a-z0-9\-]*(?:\s?[0-9]+[a-z0-9]*)?|[0-9]+[a-z][a-z0-9\-]*")
 _GENERIC = {"中国", "我国", "全国", "国内", "城市", "国家", "地区", "省市", "当地", "本地", "外地"}
+# words the tagger takes for places that name none (依照外国法律: which country?)
+_NO_PLACE = {"外国", "国外", "海外", "各国", "他国", "本国", "国内", "当地", "本地", "外地", "境外", "境内"}
 _QUOTED = re.compile(r"《([^》]{1,30})》|“([^”]{1,30})”|「([^」]{1,30})」|\"([^\"]{1,30})\"")
 _YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})(?![\d.])")
 _RELATIVE = re.compile(r"今天|明天|昨天|今年|去年|明年|本周|下周|本月|下个月|目前最新|最新一期")
@@ -87,7 +89,7 @@ _UNITS = {
 }
 _MONEY = re.compile(r"[\d零〇一二两三四五六七八九十百千万亿]+(?:\.\d+)?\s*(?:万|亿)?\s*(?:元|块|美元|日元|日圆|欧元|英镑|港元|韩元|卢布)")
 _DATE = re.compile(r"\d{1,2}\s*月\s*\d{1,2}\s*日|[零〇一二三四五六七八九十]{1,3}月[一二三四五六七八九十]{1,3}日|"
-                   r"\d{2,4}\s*年|\d{1,2}\s*月|[一二三四五六七八九十正]+月|"
+                   r"(?<!\d)(?:1\d{3}|20\d{2})\s*年|\d{1,2}\s*月|[一二三四五六七八九十正]+月|"
                    r"[春夏秋冬]季|[春夏秋冬]天|世纪|年代|[零〇一二三四五六七八九十百]+年|[唐宋元明清汉隋晋][代朝初末]")
 # a weekday or an hour says when only to a question asking for one (几点, 星期几)
 _CLOCK = re.compile(r"[上下]午|周[一二三四五六日]|星期|\d{1,2}\s*[点时](?:\d|整|半)?")
@@ -154,11 +156,60 @@ def pinned(question: str) -> tuple[Constraint, ...]:
     found = next(((k, m) for k, rx in _QTY if (m := rx.search(clause))), None)
     if found is None and (where := _WHERE.search(clause)):
         found = ("place", where)
+    out += _events(rest)
     if found:
-        out.append(Constraint(Kind.QUANTITY, found[0], _head(clause, found[1].start())))
+        event = _event(clause) if found[0] in ("date", "clock") else ""
+        out.append(Constraint(Kind.QUANTITY, found[0], event or _head(clause, found[1].start())))
+        if found[0] == "person" and (role := _role(clause)):
+            out.append(Constraint(Kind.FOCUS, role, "role"))
     elif focus := _focus(rest):
         out.append(Constraint(Kind.FOCUS, *focus))
     return tuple(dict.fromkeys(out))
+
+
+# an event a place names (北京冬奥会, 成都大运会, 马来西亚公开赛): the place of another event,
+# or the event held elsewhere, does not answer (「共青团北京市委…冬奥会金牌得主」)
+_EVENT_NOUN = re.compile(r"[\u4e00-\u9fff]*(?:会|赛|杯|节|展)$")
+
+
+def _events(rest: str) -> list[Constraint]:
+    """Each place word directly followed by an event noun, as one subject (``about``
+    ``event``; the text is place|event)."""
+    tags = [(w.strip(), t) for w, t in _tags(rest) if w.strip()]
+    return [Constraint(Kind.SUBJECT, f"{w}|{nxt}", "event") for (w, t), (nxt, _) in zip(tags, tags[1:])
+            if (w in PLACES or t == "ns") and w not in _GENERIC and len(nxt) >= 2 and _EVENT_NOUN.fullmatch(nxt)]
+
+
+def _event(clause: str) -> str:
+    """What a date question asks the time of: the word before 时间/日期, past 的 and single
+    characters (「成都大运会开幕时间」 → 开幕, 「首架C919的交付日时间」 → 交付); the cited
+    sentence giving the date must name it, or it dates something else (ticket sales, not
+    the opening). Empty when none."""
+    words = [w.strip() for w, _ in _tags(clause) if w.strip()]
+    at = next((i for i, w in enumerate(words) if w in ("时间", "日期")), 0)
+    before = [w for w in words[:at] if len(w) >= 2]
+    if not before or before[-1] in QUESTION_WORDS or _QTY_WORD.search(before[-1]) or _YEAR.search(before[-1]):
+        return ""
+    return before[-1]
+
+
+# the role a 「谁」 question asks for (「开幕式总导演是谁」, 「主演有哪些」, 「…的主演」): a name
+# the evidence gives in another role (the festival's ambassador, a character) does not answer
+_ROLE_ASK = re.compile(r"(?:是|有|都有|还有)(?:谁|哪些人?|哪位)[？?呢]*$")
+_ROLE_WORD = re.compile(r"(?:主演|导演|编剧|作者|扮演者|得主|创始人|创办人)$")
+
+
+def _role(clause: str) -> str:
+    """The noun naming the role asked for (总导演, 金牌得主, 主演), or empty."""
+    tags = [(w.strip(), t) for w, t in _tags(clause) if w.strip() and t != "x"]
+    words = [w for w, _ in tags]
+    text = "".join(words)
+    for i in range(len(tags) - 1, 0, -1):
+        if _ROLE_ASK.fullmatch("".join(words[i:])) and len(words[i - 1]) >= 2 \
+                and (tags[i - 1][1].startswith("n") or _ROLE_WORD.search(words[i - 1])) \
+                and tags[i - 1][1] not in _NAME_TAGS and words[i - 1] not in _VAGUE:
+            return words[i - 1]
+    return words[-1] if words and _ROLE_WORD.search(text) and _ROLE_WORD.fullmatch(words[-1]) else ""
 
 
 # which session, edition or generation (十三届, 五次会议, 第7届, 第二代): another one is
@@ -210,12 +261,12 @@ def _focus(clause: str) -> tuple[str, str] | None:
         if w in _ASK_AFTER:
             return (tags[i + 1][0], "asked") if noun(i + 1) and tags[i + 1][1].startswith("n") else None
         if _ASK_BEFORE.match("".join(words[i:i + 3])) and w in ("是", "叫", "为", "有"):
-            return (tags[i - 1][0], "asked") if noun(i - 1) else None
+            return (tags[i - 1][0], "before") if noun(i - 1) else None
     if _QWORD.search(clause):
         return None
     last = len(tags) - 1
     kind = tags[last][1] if last >= 0 else ""
-    verbal = kind == "v" and last > 0 and tags[last - 1][1] in ("uj", "d")  # 最终排名, 的排名
+    verbal = kind == "v" and last > 0 and tags[last - 1][1] in ("uj", "d", "n")  # 最终排名, 的排名, 票房收入
     return (tags[last][0], "named") if noun(last) and (kind in ("n", "vn") or verbal) else None
 
 
@@ -269,6 +320,8 @@ def has_quantity(kind: str, text: str, asked: str = "") -> bool:
         return bool(_MONEY.search(t))
     if kind == "amount" and (_MONEY.search(t) or re.search(r"百分之[零〇一二两三四五六七八九十百]+|[一二两三四五六七八九十]+倍", t)):
         return True
+    if kind in ("number", "people"):  # 12月10日, 2021年: when, not how many
+        t = _STAMP.sub(" ", t)
     if kind == "people" and re.search(r"\d+(?:\.\d+)?\s*[万亿]", t):  # 网民规模达10.51亿
         return True
     if kind == "duration":
@@ -288,7 +341,7 @@ def has_quantity(kind: str, text: str, asked: str = "") -> bool:
 # a news snippet's leading dateline (「Sep 9, 2022 ... 」) says when the page was written, not
 # when what it reports happened
 _DATELINE = re.compile(r"^\s*(?:[A-Z][a-z]{2,8}\.? \d{1,2}, (?:19|20)\d{2}\s*(?:\.{2,}|…+|—|-)?"
-                       r"|(?:19|20)\d{2}-\d{1,2}-\d{1,2}\s*(?:\.{2,}|…+))\s*")
+                       r"|(?:19|20)\d{2}-\d{1,2}-\d{1,2}\s*(?:\.{2,}|…+))\s*", re.I)  # normalised text is lower case
 # a calendar date or a year (2022年6月10日, 2022年): not a duration
 _STAMP = re.compile(r"(?:19|20)\d{2}\s*年(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)?|\d{1,2}\s*月\s*\d{1,2}\s*[日号]")
 # a year a sentence is about: 2022年, 2021赛季, 2022世界杯 (not 2000多人)
@@ -323,7 +376,7 @@ def _names(kind: str, text: str, asked: str) -> list[str]:
     out = []
     for word, tag in _tags(text):
         w = word.strip()
-        if len(w) < 2 or any(w in a or a in w for a in q):
+        if len(w) < 2 or any(w in a or a in w for a in q) or kind != "person" and w in _NO_PLACE:
             continue
         if kind == "country" and (w in PLACES or tag in _NAME_OF["country"]):
             out.append(w)
@@ -333,6 +386,26 @@ def _names(kind: str, text: str, asked: str) -> list[str]:
                                    or _ROLE.search(w)):
             out.append(w)
     return out
+
+
+ROLE_WINDOW = 20
+
+
+def _names_role(head: str, sentence: str) -> bool:
+    """Whether ``sentence`` names the role ``head`` (总导演 → 导演, 女单冠军 → 冠军) with a
+    name or institution within :data:`ROLE_WINDOW` characters of it (「钟少雄导演」, 「主演：
+    吴京、刘德华」; a country for a role ending in 国, 主席国), or opening the sentence as its
+    subject; 「但是，该剧从主演到配角」 names the role but nobody in it."""
+    t = _norm(undated(normalise(sentence)))
+    kind = "country" if head.endswith("国") else "person"
+    subject = re.split(r"[,，;；:：]", t, maxsplit=1)[0]  # 「占旭刚（），…获得举重冠军的第一人」
+    if head in t and head not in subject and _names(kind, subject, ""):
+        return True
+    for m in re.finditer(re.escape(head), t):
+        near = t[max(0, m.start() - ROLE_WINDOW): m.end() + ROLE_WINDOW]
+        if _names(kind, near.replace(head, " "), ""):
+            return True
+    return False
 
 
 def meets(c: Constraint, block: str, said: str) -> bool:
@@ -347,6 +420,8 @@ def meets(c: Constraint, block: str, said: str) -> bool:
             if has_quantity(c.text, sent, c.about) and (not heads or any(_loosely_in(h, _norm(sent)) for h in heads)):
                 return True
         return False
+    if c.kind is Kind.FOCUS and c.about == "role":
+        return any(_names_role(_norm(c.text)[-2:], t) for t in _SENTENCE.findall(said or block))
     if c.kind is Kind.FOCUS:  # the word or its two-character stem (增长率: 「同比增长2.6%」)
         stem = _norm(c.text)[:2]
         return any(_loosely_in(_norm(c.text), _norm(t)) or stem in _norm(t) for t in _SENTENCE.findall(said or block))
@@ -367,6 +442,10 @@ def meets(c: Constraint, block: str, said: str) -> bool:
         return bool(_DATE.search(b))  # 本周, 最新一期: only a dated statement can answer it
     if c.kind is Kind.PLACE:
         return any(_norm(f) in b for f in _place_forms(c.text))
+    if c.about == "event":  # the place, then the event (a year or edition may come between)
+        place, event = c.text.split("|", 1)
+        gap = r"[\d零〇一二三四五六七八九十年届第]{0,8}"
+        return any(re.search(re.escape(_norm(f)) + gap + re.escape(_norm(event)), b) for f in _place_forms(place))
     if c.about == "ordinal":
         return any(_norm(f) in b for f in _ordinal_forms(c.text))
     w = _norm(c.text)
@@ -406,7 +485,9 @@ def decisive(c: Constraint) -> bool:
     机关; a rule instead of a sum), a name the tagger does not know (「谁」: 大久保笃), or
     an instance of the attribute asked for (「什么职务」: 省长)."""
     if c.kind is Kind.FOCUS:  # 「地震的震级」 names what it wants; 「担任什么职务」 wants an instance (省长)
-        return c.about == "named"
+        return c.about in ("named", "role")
+    if c.about == "event":
+        return True
     if c.kind in (Kind.PLACE, Kind.TIME):
         return True
     if c.kind is Kind.QUANTITY:
