@@ -4,12 +4,12 @@ still answered."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from zhiku.verify.answerable import Kind, check, decisive, pinned
+from zhiku.verify.answerable import check, decisive
+from zhiku.verify.pins import Kind, pinned
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 LABOUR = (DATA / "laws" / "社会法" / "劳动法(2018-12-29).md").read_text(encoding="utf-8")
