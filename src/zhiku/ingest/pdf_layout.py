@@ -125,7 +125,23 @@ def _gutter(lines: list[dict], width: float) -> float | None:
                 split += 1
         if split > best_split and split >= 0.5 * len(lines) and crossing <= 0.25 * len(lines):
             best, best_split = gx, split
-    return best
+    return best if best is not None and _columns_fill(lines, best, half) else None
+
+
+def _columns_fill(lines: list[dict], gx: float, half: float) -> bool:
+    """Whether a gutter found at ``gx`` separates real columns: no line crosses it between
+    the lines that have text on both sides, and the right column reaches the right edge of
+    the page's text (a code listing with comments on the right does neither)."""
+    both = [ln for ln in lines if any(c["x1"] <= gx for c in ln["chars"])
+            and any(c["x0"] >= gx for c in ln["chars"])]
+    top, bottom = min(ln["top"] for ln in both), max(ln["bottom"] for ln in both)
+    if any(top < ln["top"] < bottom and any(c["x0"] < gx + half and c["x1"] > gx - half
+                                            for c in ln["chars"]) for ln in lines):
+        return False
+    right = max(c["x1"] for ln in both for c in ln["chars"])
+    edge = max(c["x1"] for ln in lines for c in ln["chars"])
+    left = min(c["x0"] for ln in lines for c in ln["chars"])
+    return edge - right <= 0.05 * (edge - left)
 
 
 def _line(ln: dict) -> Line | None:
