@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ pytestmark = pytest.mark.unit
 REAL = Path(__file__).resolve().parent.parent / "data" / "real"
 
 
+@functools.cache
 def _load(name: str):
     doc = load_file(REAL / name, REAL)
     return doc, build_tree(doc)
@@ -52,3 +54,12 @@ def test_inline_elements_of_a_gov_page_run_together():
     doc, sections = _load("国务院工作规则.html")
     assert "国务院第54次常务会议修订通过" in doc.body
     assert ["".join(s.label.split()) for s in sections][:2] == ["第一章总则", "第二章组成人员职责"]
+
+
+def test_lines_of_a_code_listing_are_not_joined_into_one_paragraph():
+    # menuconfig options set in a monospace font, one per line: each stays its own line
+    doc, _ = _load("Paho-MQTT用户手册.pdf")
+    lines = [" ".join(ln.split()) for ln in doc.body.splitlines()]
+    assert "[*] Enable MQTT example #开启 MQTT 功能示例" in lines
+    assert any(ln.startswith("(1) Max pahomqtt subscribe topic handlers") for ln in lines)
+    assert "本软件包是在Eclipsepaho-mqtt源码包的基础上设计的一套MQTT客户端程序。" in "".join(doc.body.split())

@@ -208,6 +208,7 @@ class _Assembler:
         self.para = ""
         self.breaks: list[int] = []
         self.prev = ""
+        self.prev_mono = False  # the previous line is a listing line: lines are not joined
         self.last = ""
         self.rows: list[list[object]] = []  # a table that may continue on the next page
         self.row_breaks: list[int] = []
@@ -288,13 +289,13 @@ class _Assembler:
             self.flush()
             self.b.heading(text, level)
             self.last = text
-        elif self.para and continues(self.prev, text, self.width):
+        elif self.para and not (ln.mono or self.prev_mono) and continues(self.prev, text, self.width):
             self.para = join_lines(self.para, text)
         else:
             self.flush()
             self.para = text
         if level is None:
-            self.prev = text
+            self.prev, self.prev_mono = text, ln.mono
 
 
 @loaders.register(".pdf")

@@ -12,6 +12,8 @@ _JUNK_RE = re.compile(r"\(cid:\d+\)|[\ue000-\uf8ff\ufffd]")
 #: Latin-1 letters and C1 controls: a Chinese text layer whose font encoding is broken
 #: comes out as runs of them (``ÖÐ»ªÈËÃñ``); counted as junk, never removed.
 _MOJIBAKE_RE = re.compile(r"[\u0080-\u009f\u00c0-\u00ff]")
+#: Monospace font names (Consolas, Courier, DejaVu Sans Mono, LM Mono): code listings.
+_MONO_RE = re.compile(r"mono|consol|courier|menlo|inconsolata|typewriter", re.IGNORECASE)
 #: Share of junk characters above which a page's text layer is broken.
 BROKEN_SHARE = 0.3
 
@@ -150,7 +152,10 @@ def _line(ln: dict) -> Line | None:
     if not text:
         return None
     sizes = sorted(c["size"] for c in ln["chars"]) or [0.0]
-    return Line(text, sizes[len(sizes) // 2], ln["top"])
+    latin = [c for c in ln["chars"] if c["text"].isascii() and not c["text"].isspace()]
+    mono = bool(latin) and sum(bool(_MONO_RE.search(c.get("fontname") or "")) for c in latin) \
+        >= 0.8 * len(latin)
+    return Line(text, sizes[len(sizes) // 2], ln["top"], mono)
 
 
 def page_lines(page) -> list[Placed]:
