@@ -154,3 +154,19 @@ def test_the_role_asked_for_needs_someone_in_it():
     said = next(s for s in _article(company, "第一百零九条").split("。") if "选举产生" in s) + "。"
     no = check("股份有限公司的董事长是谁？", [(said, said)])
     assert not no.ok and "董事长" in [c.text for c in no.missing]
+
+
+@pytest.mark.unit
+def test_model_names_match_without_separators():
+    """A product table writes ESP32C3 where the question writes ESP32-C3 (tests/data/real, the
+    ESP-AT parameter table): one name; ESP32 alone, or another model (ESP32S3), is not it. A
+    version is read whole (SDK 1.0.1, not 「sdk 1」)."""
+    table = (DATA / "real" / "ESP-AT模组出厂参数表.csv").read_text(encoding="utf-8")
+    lines = table.splitlines()
+    row = lines[0] + "\n" + next(line for line in lines if line.startswith("PLATFORM_ESP32C3,MINI-1"))
+    q = "ESP32-C3 的 MINI-1 模组 UART 的 TX 和 RX 接哪个引脚？"
+    assert check(q, [(row, row)]).ok
+    other = row.replace("PLATFORM_ESP32C3", "PLATFORM_ESP32S3")
+    no = check(q, [(other, other)])
+    assert not no.ok and [c.text for c in no.missing] == ["esp32-c3"]
+    assert [c.text for c in pinned("SDK 1.0.1 版本新加了什么分区？") if c.kind is Kind.SUBJECT] == ["sdk 1.0.1"]

@@ -70,6 +70,14 @@ def _loosely_in(word: str, text: str) -> bool:
     return re.search(rx, text) is not None
 
 
+_LATIN_NAME = re.compile(r"[a-z0-9][a-z0-9\-_.]*")
+
+
+def _joined(s: str) -> str:
+    """A model name without its separators: ESP32-C3, esp32_c3 and ESP32C3 are one name."""
+    return re.sub(r"[\-_.]", "", s)
+
+
 def _norm(s: str) -> str:
     return re.sub(r"\s+", "", normalise(s)).casefold()
 
@@ -225,7 +233,7 @@ def meets(c: Constraint, block: str, said: str) -> bool:
         return any(_norm(f) in b for f in _ordinal_forms(c.text))
     w = _norm(c.text)
     if w in b or len(w) < 3 or not c.about:  # quoted names and Latin tokens: whole
-        return w in b
+        return w in b or (_LATIN_NAME.fullmatch(w) is not None and _joined(w) in _joined(b))
     grams = [w[i : i + 2] for i in range(len(w) - 1)]  # a tagged name: most of its bigrams
     return sum(g in b for g in grams) >= len(grams) / 2
 
