@@ -106,12 +106,17 @@ def test_a_long_running_reader_sees_another_process_ingest(tmp_path, small, laws
     server.ingest([small], dense=False, progress=False)
     before = server.chunk_count()
     assert [n for n, _ in server.titles().match("劳动法第三条规定了什么")] == []
+    idf_before = server.idf("劳动者")
+    assert set(server.doc_paths()) == {LAW}
     other = tmp_path / "more" / "社会法"
     other.mkdir(parents=True)
     shutil.copy(laws_dir / "社会法/劳动法(2018-12-29).md", other)
     cli = KnowledgeBase(load_config(home=home))  # its own store handle, as another process has
     cli.ingest([other.parent], dense=False, progress=False)
     assert server.chunk_count() > before
+    # the IDF weights and the path map are kept per generation: the new one's, as a fresh reader has
+    assert server.idf("劳动者") == KnowledgeBase(load_config(home=home)).idf("劳动者") != idf_before
+    assert set(server.doc_paths()) == {LAW, "社会法/劳动法(2018-12-29).md"}
     named = [d.title for _, ds in server.titles().match("劳动法第三条规定了什么") for d in ds]
     assert named == ["中华人民共和国劳动法"]
     hit = retrieve(server, "劳动法第三条", Mode.BM25).hits[0]

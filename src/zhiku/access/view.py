@@ -108,8 +108,7 @@ class Views:
                 return hit[1]
             view = copy.copy(self.kb)
             view.store = GroupStore(self.kb.store, key)
-            view._titles = view._router = view._n_chunks = None
-            view._gen = gen
+            view.forget(gen)
             view._views, view._base, view._build = None, self.kb, threading.RLock()
             view.__dict__.pop("_answer_cache", None)  # its own cache, reading through the view
             self._views[key] = (gen, view)
