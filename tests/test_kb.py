@@ -32,7 +32,9 @@ def test_keyword_first_then_embed_and_reingest_is_free(tmp_path, small):
     assert kb.store.count()["vectors"] == 0
     hits = retrieve(kb, "试用期", Mode.HYBRID).hits  # works without any vector
     assert hits and hits[0].source in {"bm25", "rrf"}
+    assert kb.store.chunks_without_vectors() == kb.store.all_chunks()  # whole chunks, in table order
     assert kb.embed_missing(progress=False) == rep.chunks
+    assert kb.store.chunks_without_vectors() == []
     assert kb.store.count()["vectors"] == rep.chunks
     again = kb.ingest([small], progress=False)
     assert again.added == 0 and again.unchanged == 1 and again.embedded == 0
