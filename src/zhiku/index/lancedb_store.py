@@ -414,12 +414,14 @@ class LanceStore(VectorTables):
         self._refresh()
         return self._r[name]
 
-    def rows(self, table: str, columns: Sequence[str],
-             groups: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
+    def rows(self, table: str, columns: Sequence[str], groups: tuple[str, ...] | None = None,
+             kinds: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
         """Selected columns of every published row of a table (readable by ``groups``;
-        None: all)."""
+        None: all), only chunks of ``kinds`` when given (through the kind bitmap)."""
+        parts = [groups_sql(groups)] if groups is not None else []
+        parts += [f"kind IN ({_sql_list(kinds)})"] if kinds else []
         q = self._read(table).search()
-        q = q.where(groups_sql(groups)) if groups is not None else q
+        q = q.where(" AND ".join(parts)) if parts else q
         return q.select(list(columns)).limit(None).to_list()
 
     def delete_ids(self, table: str, ids: Sequence[str]) -> None:
