@@ -260,7 +260,11 @@ class KnowledgeBase(Ingesting):
 
     def forget(self, gen: Any) -> None:
         """Drop the state built on an earlier generation (titles, router, counts, IDF
-        weights, the path map); ``gen`` is the one the next builds belong to."""
+        weights, the path map).
+
+        Args:
+            gen: the generation the next builds belong to.
+        """
         self._titles = self._n_chunks = self._router = self._paths = None
         self._idf = {}
         self._gen = gen
@@ -279,14 +283,15 @@ class KnowledgeBase(Ingesting):
         for a newer one): a confidence or verification step calls this for every term of
         every passage (hundreds of calls per ask for a few terms), so the weight is kept
         per generation and the store's document frequency read once per term."""
-        got = self._idf.get(term)
+        cache = self._idf  # a publish meanwhile replaces it: a weight is kept where it was made
+        got = cache.get(term)
         if got is None:
             n = self._n_chunks or self.chunk_count()
             df = self.store.doc_frequency(term)
             got = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
-            if len(self._idf) > 200_000:  # a long-running server meets many terms
-                self._idf = {}
-            self._idf[term] = got
+            if len(cache) > 200_000:  # a long-running server meets many terms
+                cache.clear()
+            cache[term] = got
         return got
 
     def doc_paths(self) -> dict[str, Any]:
