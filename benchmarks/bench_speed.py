@@ -2,14 +2,16 @@
 and 1M chunks, with peak memory and index size.
 
 Usage: python benchmarks/bench_speed.py [--shared ../shared/data] [--scales 10000,100000,1000000]
-       [--runs 3] [--write]
+       [--runs 3] [--skip-ingest] [--skip-cli] [--keep DIR] [--write]
 
 Needs the laws corpus of the shared data folder; says so and exits 2 when it is missing.
 Each scale runs in its own process (so its peak memory is its own). Chunks at each scale are
 real law chunks; above the corpus size (66k chunks) the laws are repeated as renamed copies.
 Vectors at scale points are random unit vectors (labelled so): embedding 1M chunks with the
 bundled CPU encoder would take about a day here; query vectors are real encoder output, so the
-query-encoding time is real.
+query-encoding time is real. The one-shot CLI rows time `zhiku ask "…"` as a subprocess over
+the whole laws keyword index, in its own process and through a running `zhiku serve`
+(benchmarks/cli_ask.py).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _doc import ROOT, shared_laws, write_section  # noqa: E402
+from cli_ask import cli_point, cli_table  # noqa: E402
 
 QUESTIONS = [
     "试用期最长多久？", "劳动合同法第三十九条规定了什么？", "用人单位拖欠工资怎么办",
@@ -323,6 +326,7 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--dense-chunks", type=int, default=300)
     ap.add_argument("--skip-ingest", action="store_true", help="query latency only (no ingest-rate rows)")
+    ap.add_argument("--skip-cli", action="store_true", help="no one-shot `zhiku ask` rows")
     ap.add_argument("--write", action="store_true", help="write the section of docs/benchmarks.md")
     ap.add_argument("--keep", help="keep each scale's store under this folder and reuse it on later runs")
     ap.add_argument("--point", type=int, help=argparse.SUPPRESS)  # child process: one scale
@@ -339,6 +343,11 @@ def main() -> int:
         print(json.dumps(query_point(Path(a.query), a.runs)))
         return 0
     rates = ingest_rates(laws, a.runs, a.dense_chunks) if not a.skip_ingest else []
+    try:
+        cli = None if a.skip_cli else cli_point(laws, QUESTIONS, a.runs, a.keep)
+    except RuntimeError as e:
+        print(e, file=sys.stderr)
+        return 1
     points = []
     for n in (int(x) for x in a.scales.split(",")):
         print(f"scale {n:,} chunks…", file=sys.stderr)
@@ -348,8 +357,8 @@ def main() -> int:
             print(e, file=sys.stderr)
             return 1
         if a.write:  # after every point, so a long run leaves what it measured so far
-            write_section("Speed at scale", "make bench-speed", _table(rates, points, a.runs))
-    print(_table(rates, points, a.runs))
+            write_section("Speed at scale", "make bench-speed", _table(rates, points, a.runs) + cli_table(cli))
+    print(_table(rates, points, a.runs) + cli_table(cli))
     return 0
 
 

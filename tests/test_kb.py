@@ -32,7 +32,9 @@ def test_keyword_first_then_embed_and_reingest_is_free(tmp_path, small):
     assert kb.store.count()["vectors"] == 0
     hits = retrieve(kb, "试用期", Mode.HYBRID).hits  # works without any vector
     assert hits and hits[0].source in {"bm25", "rrf"}
+    assert kb.store.chunks_without_vectors() == kb.store.all_chunks()  # whole chunks, in table order
     assert kb.embed_missing(progress=False) == rep.chunks
+    assert kb.store.chunks_without_vectors() == []
     assert kb.store.count()["vectors"] == rep.chunks
     again = kb.ingest([small], progress=False)
     assert again.added == 0 and again.unchanged == 1 and again.embedded == 0
@@ -106,12 +108,17 @@ def test_a_long_running_reader_sees_another_process_ingest(tmp_path, small, laws
     server.ingest([small], dense=False, progress=False)
     before = server.chunk_count()
     assert [n for n, _ in server.titles().match("劳动法第三条规定了什么")] == []
+    idf_before = server.idf("劳动者")
+    assert set(server.doc_paths()) == {LAW}
     other = tmp_path / "more" / "社会法"
     other.mkdir(parents=True)
     shutil.copy(laws_dir / "社会法/劳动法(2018-12-29).md", other)
     cli = KnowledgeBase(load_config(home=home))  # its own store handle, as another process has
     cli.ingest([other.parent], dense=False, progress=False)
     assert server.chunk_count() > before
+    # the IDF weights and the path map are kept per generation: the new one's, as a fresh reader has
+    assert server.idf("劳动者") == KnowledgeBase(load_config(home=home)).idf("劳动者") != idf_before
+    assert set(server.doc_paths()) == {LAW, "社会法/劳动法(2018-12-29).md"}
     named = [d.title for _, ds in server.titles().match("劳动法第三条规定了什么") for d in ds]
     assert named == ["中华人民共和国劳动法"]
     hit = retrieve(server, "劳动法第三条", Mode.BM25).hits[0]

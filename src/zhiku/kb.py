@@ -65,7 +65,9 @@ class KnowledgeBase(Ingesting):
         self._n_chunks: int | None = None
         self._titles: TitleIndex | None = None
         self._router: Any = None
-        self._gen: Any = None  # the published generation the three above were built on
+        self._paths: dict[str, Any] | None = None  # document path → record
+        self._idf: dict[str, float] = {}  # term → IDF
+        self._gen: Any = None  # the published generation the five above were built on
         self._build = threading.RLock()  # guards the per-generation state above
         self._views: Any = None
 
@@ -254,7 +256,18 @@ class KnowledgeBase(Ingesting):
         gen = self.generation()
         with self._build:
             if gen != self._gen:
-                self._titles, self._n_chunks, self._router, self._gen = None, None, None, gen
+                self.forget(gen)
+
+    def forget(self, gen: Any) -> None:
+        """Drop the state built on an earlier generation (titles, router, counts, IDF
+        weights, the path map).
+
+        Args:
+            gen: the generation the next builds belong to.
+        """
+        self._titles = self._n_chunks = self._router = self._paths = None
+        self._idf = {}
+        self._gen = gen
 
     def chunk_count(self) -> int:
         """How many chunks the store holds (at least 1; remembered per published generation)."""
@@ -268,10 +281,27 @@ class KnowledgeBase(Ingesting):
 
         N is the count of the generation the ask started on (each ask's title lookup checks
         for a newer one): a confidence or verification step calls this for every term of
-        every passage, and must not re-read the manifest's state each time."""
-        n = self._n_chunks or self.chunk_count()
-        df = self.store.doc_frequency(term)
-        return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+        every passage (hundreds of calls per ask for a few terms), so the weight is kept
+        per generation and the store's document frequency read once per term."""
+        cache = self._idf  # a publish meanwhile replaces it: a weight is kept where it was made
+        got = cache.get(term)
+        if got is None:
+            n = self._n_chunks or self.chunk_count()
+            df = self.store.doc_frequency(term)
+            got = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+            if len(cache) > 200_000:  # a long-running server meets many terms
+                cache.clear()
+            cache[term] = got
+        return got
+
+    def doc_paths(self) -> dict[str, Any]:
+        """Every document record by its path (built once per generation: every answer's
+        version notes look its citations up here)."""
+        self._current()
+        with self._build:
+            if self._paths is None:
+                self._paths = {d.path: d for d in self.store.documents()}
+            return self._paths
 
     def titles(self) -> TitleIndex:
         """Index of document titles for resolving named laws (rebuilt after each publish)."""

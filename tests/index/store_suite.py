@@ -59,6 +59,14 @@ class StoreSuite:
         old, new = docs["民法商法/公司法(2018-10-26).md"], docs["民法商法/公司法(2023-12-29).md"]
         assert old.superseded_by == new.path and new.supersedes == old.path and old.expiry
 
+    def test_rows_of_some_kinds_are_filtered_in_the_query(self, full):
+        every = full.rows("chunks", ["id", "kind"])
+        kinds = sorted({r["kind"] for r in every})
+        assert len(kinds) >= 2
+        some = tuple(kinds[:-1])
+        got = full.rows("chunks", ["id"], kinds=some)
+        assert sorted(r["id"] for r in got) == sorted(r["id"] for r in every if r["kind"] in some)
+
     def test_chunks_and_frequencies(self, full, laws):
         assert {c.id for c in full.all_chunks()} == {c.id for c in laws.searched()}
         assert full.chunks_without_vectors() == []

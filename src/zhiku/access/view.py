@@ -65,9 +65,10 @@ class GroupStore:
         """Counts of what the caller may read."""
         return self._store.count(self.groups)
 
-    def rows(self, table: str, columns: Sequence[str]) -> list[dict[str, Any]]:
-        """Rows of ``chunks`` or ``vectors`` the caller may read."""
-        return self._store.rows(table, columns, self.groups)
+    def rows(self, table: str, columns: Sequence[str],
+             kinds: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
+        """Rows of ``chunks`` or ``vectors`` the caller may read (only chunks of ``kinds``)."""
+        return self._store.rows(table, columns, self.groups, kinds)
 
     def vector_ids(self) -> set[str]:
         """Ids of the readable chunks that have a vector in the active index."""
@@ -108,8 +109,7 @@ class Views:
                 return hit[1]
             view = copy.copy(self.kb)
             view.store = GroupStore(self.kb.store, key)
-            view._titles = view._router = view._n_chunks = None
-            view._gen = gen
+            view.forget(gen)
             view._views, view._base, view._build = None, self.kb, threading.RLock()
             view.__dict__.pop("_answer_cache", None)  # its own cache, reading through the view
             self._views[key] = (gen, view)

@@ -278,7 +278,7 @@ def finish(run: Any, note: dict, q: Query, ranked: Ranked, v: Verified, c: Confi
 def version_notes(kb: Any, cites, day: str) -> list[str]:
     """Sentences saying which cited versions are no longer (or not yet) in force on ``day``."""
     notes = []
-    by_path = {d.path: d for d in kb.store.documents()}
+    by_path = kb.doc_paths()
     for c in cites:
         d = by_path.get(c.doc_path)
         if d is None or not d.effective:

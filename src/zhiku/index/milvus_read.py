@@ -233,13 +233,15 @@ class MilvusReads:
                 "vectors": self._count(self.active.table, self._visible(g))}
 
     @reading
-    def rows(self, table: str, columns: Sequence[str],
-             groups: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
+    def rows(self, table: str, columns: Sequence[str], groups: tuple[str, ...] | None = None,
+             kinds: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
         """Selected columns of every published row of ``chunks`` or ``vectors`` (readable
-        by ``groups``; None: all)."""
+        by ``groups``; None: all), only chunks of ``kinds`` when given."""
         self._refresh()
         coll = self.active.table if table == "vectors" else self._coll(table)
-        filt = self._visible("" if groups is None else groups_expr(groups))
+        scope = [groups_expr(groups)] if groups is not None else []
+        scope += [f"kind in {_expr_list(kinds)}"] if kinds else []
+        filt = self._visible(" and ".join(scope))
         return [{c: r.get(c) for c in columns} for r in self._query(coll, filt, columns)]
 
     @reading

@@ -92,9 +92,10 @@ class Store(Protocol):
         """Make a staged dense index the active one, atomically."""
 
     # -- reading (published state) --------------------------------------------------------
-    def rows(self, table: str, columns: Sequence[str],
-             groups: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
-        """Selected columns of every row of ``chunks`` or ``vectors`` readable by ``groups``."""
+    def rows(self, table: str, columns: Sequence[str], groups: tuple[str, ...] | None = None,
+             kinds: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
+        """Selected columns of every row of ``chunks`` or ``vectors`` readable by ``groups``
+        (``kinds``: only chunks of those kinds, filtered in the query; None: every kind)."""
 
     def doc_ids_at(self, path: str) -> list[str]:
         """Ids of documents stored under ``path``."""

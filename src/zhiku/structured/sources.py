@@ -143,8 +143,8 @@ def document_tables(store: Any) -> list[tuple[dict[str, Any], Table]]:
         path, version date, and the caption.
     """
     skip = set(store.excluded("current"))
-    ids = [r["id"] for r in store.rows("chunks", ["id", "kind", "doc_id"])
-           if r["kind"] in ("table", "table_summary") and r["doc_id"] not in skip]
+    ids = [r["id"] for r in store.rows("chunks", ["id", "doc_id"], kinds=("table", "table_summary"))
+           if r["doc_id"] not in skip]
     chunks = store.get_chunks(ids) if ids else {}
     captions = {c.parent_id: m[1] for c in chunks.values() if c.kind == "table_summary"
                 and (m := re.match(r"表格「(.*?)」", c.text))}

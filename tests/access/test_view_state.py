@@ -1,0 +1,35 @@
+"""A caller's view keeps its own per-generation state: IDF weights over the chunks it may
+read and the path map of the documents it may read, never the whole knowledge base's."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from zhiku.config import load_config
+from zhiku.kb import KnowledgeBase
+
+pytestmark = pytest.mark.integration
+
+DOCS = {"hr/薪酬制度.md": "# 薪酬制度\n\n## 第一章 奖金\n\n第一条 年终奖金按绩效系数发放，奖金每年三月发放。\n",
+        "finance/预算制度.md": "# 预算制度\n\n## 第一章 预算\n\n第一条 年度预算由财务部编制，预算须经董事会审批。\n\n"
+                               "## 第二章 支出\n\n第二条 单笔支出超过五百万元须经财务总监审批。\n"}
+
+
+def test_a_views_idf_and_paths_are_its_own(tmp_path):
+    root = tmp_path / "corpus"
+    for rel, text in DOCS.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    cfg = load_config(home=tmp_path / "h", access=[{"paths": ["hr/**"], "groups": ["hr"]},
+                                                   {"paths": ["finance/**"], "groups": ["finance"]}])
+    kb = KnowledgeBase(cfg)
+    assert kb.ingest([root], dense=False, progress=False).added == 2
+    whole = kb.idf("审批")  # cached on the whole knowledge base first
+    hr = kb.for_groups(("hr",))
+    n, df = hr.chunk_count(), kb.store.doc_frequency("审批")
+    assert n < kb.chunk_count()
+    assert hr.idf("审批") == math.log(1.0 + (n - df + 0.5) / (df + 0.5)) != whole
+    assert kb.idf("审批") == whole
+    assert set(hr.doc_paths()) == {"hr/薪酬制度.md"} and set(kb.doc_paths()) == set(DOCS)
