@@ -7,6 +7,7 @@ import pytest
 
 from zhiku.ask.search import Mode, retrieve
 from zhiku.config import load_config
+from zhiku.index.store import Scope
 from zhiku.kb import KnowledgeBase
 from zhiku.retrieve.docprior import document_boost
 from zhiku.retrieve.fields import heading_similarity
@@ -77,3 +78,18 @@ def test_document_evidence_lifts_the_law_many_hits_point_to(kbs):
     assert [h.chunk.id for h in document_boost(hits, 0.0)] == [h.chunk.id for h in hits]
     on = KnowledgeBase(off.config.model_copy(update={"doc_weight": 0.3}))
     assert "document" in retrieve(on, MARRIAGE_AGE, Mode.BM25, route=False).hits[0].sources
+
+
+@pytest.mark.integration
+def test_ingest_embeds_the_chapter_headings_beforehand(tmp_path):
+    from zhiku.embed.base import VectorCache
+    from zhiku.retrieve.fields import heading_text
+
+    kb = KnowledgeBase(load_config(home=tmp_path, routing=False))  # heading_similarity as shipped
+    assert not kb.ingest([LAWS / "民法典"], dense=False, progress=False).failed
+    texts = {heading_text(c) for c in kb.store.find(Scope())}
+    cache = VectorCache(kb.config.cache_path)
+    try:  # routing off: nothing but the ingest's heading pass embedded anything
+        assert len(cache.get_many(kb.embedder.name, [VectorCache.key(t) for t in texts])) == len(texts) > 5
+    finally:
+        cache.close()

@@ -282,7 +282,7 @@ def _by_headings(kb: Any, question: str, hits: list[Hit], detail: dict[str, Any]
 
     if len(hits) < 2:
         return hits
-    texts = [heading_text(h) for h in hits]
+    texts = [heading_text(h.chunk) for h in hits]
     distinct = list(dict.fromkeys(texts))
     vecs = embed_through_cache(kb.embedder, kb.config.cache_path, distinct, kb.config.embed_batch)
     q = kb.dense_query(question)

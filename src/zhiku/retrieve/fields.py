@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from zhiku.types import Hit
+from zhiku.types import Chunk, Hit
 
 
 def heading_boost(hits: Sequence[Hit], terms: Sequence[str], idf: Callable[[str], float],
@@ -45,9 +45,9 @@ def heading_boost(hits: Sequence[Hit], terms: Sequence[str], idf: Callable[[str]
             for rank, i in enumerate(order, 1)]
 
 
-def heading_text(hit: Hit) -> str:
-    """What a hit's chapter headings say (its section labels, else its document's title)."""
-    return " ".join(hit.chunk.section_path) or hit.chunk.title
+def heading_text(chunk: Chunk) -> str:
+    """What a chunk's chapter headings say (its section labels, else its document's title)."""
+    return " ".join(chunk.section_path) or chunk.title
 
 
 def heading_similarity(hits: Sequence[Hit], cosines: Sequence[float], share: float) -> list[Hit]:
