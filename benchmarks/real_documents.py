@@ -5,7 +5,8 @@ Usage: python benchmarks/real_documents.py [--extra FOLDER] [--out docs/real-doc
 Ingests tests/data/real (see its SOURCE.md) into a temporary home with the bundled
 embedder, asks every question of tests/data/real/questions.jsonl offline (extractive
 answers) and counts one right when the answer holds an expected phrase and cites the
-expected document. ``--extra`` adds documents that may not be committed (questions marked
+expected document; questions marked ``"refuse": true`` (no document in the set answers
+them) count right only when refused. ``--extra`` adds documents that may not be committed (questions marked
 ``"extra": true`` are skipped without them).
 """
 
@@ -22,6 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 REAL = ROOT / "tests" / "data" / "real"
 JUNK = ("列1", "列2", "列3", "OLE_LINK", "(cid:", "....")
+#: The document column of a question no document in the set answers (``"refuse": true``
+#: in questions.jsonl): it is right only when the answer refuses.
+REFUSE = "(none: refusal expected)"
 
 
 def _squash(text: str) -> str:
@@ -74,15 +78,17 @@ def measure(extra: Path | None) -> tuple[list[dict], list[dict]]:
         rows = []
         for line in (REAL / "questions.jsonl").read_text(encoding="utf-8").splitlines():
             item = json.loads(line)
-            if item["doc"] not in present:
+            refuse = bool(item.get("refuse"))
+            if not refuse and item["doc"] not in present:
                 continue
             ans = ask(kb, Query(item["q"], use_cache=False))
             said = _squash(ans.text)
             docs_cited = {c.doc_path for c in ans.citations}
-            ok = (not ans.refused and any(_squash(a) in said for a in item["answer"])
-                  and item["doc"] in docs_cited)
+            ok = ans.refused if refuse else (
+                not ans.refused and any(_squash(a) in said for a in item["answer"])
+                and item["doc"] in docs_cited)
             first = ans.citations[0] if ans.citations else None
-            rows.append({"q": item["q"], "doc": item["doc"], "right": ok,
+            rows.append({"q": item["q"], "doc": REFUSE if refuse else item["doc"], "right": ok,
                          "cited": " › ".join([first.doc_path, *first.section_path]) if first else
                          "(refused)" if ans.refused else ""})
     return trees, rows
@@ -92,14 +98,19 @@ def render(trees: list[dict], rows: list[dict], extra: list[str] = ()) -> str:
     """The Markdown page."""
     when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     right = sum(r["right"] for r in rows)
+    refusals = [r for r in rows if r["doc"] == REFUSE]
+    refused_right = sum(r["right"] for r in refusals)
     out = ["# Real documents: tree quality and answer accuracy", "",
            f"Written by `python benchmarks/real_documents.py` ({when}) from tests/data/real "
-           "(public Apache-2.0 documentation, see its SOURCE.md) and any `--extra` documents; "
+           "(public Apache-2.0/MIT documentation and official government documents, see its "
+           "SOURCE.md) and any `--extra` documents; "
            "offline extractive answers, bundled embedder, hybrid retrieval. An answer is right "
-           "when it holds an expected phrase and cites the expected document.", "",
+           "when it holds an expected phrase and cites the expected document; a question no "
+           "document answers is right when it is refused.", "",
            *([f"Extra documents in this run (not committed): {', '.join(extra)}; see "
               "tests/data/real/SOURCE.md.", ""] if extra else []),
-           f"**{right} of {len(rows)} answers right.**", "",
+           f"**{right} of {len(rows)} answers right** ({refused_right} of {len(refusals)} "
+           "questions that no document answers refused).", "",
            "| document | format | pages | sections | depth | empty sections | junk labels | junk in text | tables | answers right |",
            "|---|---|---|---|---|---|---|---|---|---|"]
     for t in trees:

@@ -80,7 +80,8 @@ def test_an_answer_states_one_block_and_cites_it_once():
 def test_a_sentence_stating_the_quantity_asked_is_preferred():
     """「女职工生育能休多少天产假？」 asks for days: 第六十一条 (women workers, pregnancy, no
     number of days) covers the words better at rank 1, 第六十二条 states 九十天."""
-    from zhiku.verify.answerable import meets_all, pinned
+    from zhiku.verify.answerable import meets_all
+    from zhiku.verify.pins import pinned
 
     cons = pinned("女职工生育能休多少天产假？")
     hits = [_law_hit(1, "第六十一条", 1.0), _law_hit(2, "第六十二条", 0.9)]

@@ -15,7 +15,8 @@ from zhiku.kb import KnowledgeBase
 from zhiku.ask.search import Mode
 from zhiku.retrieve.segment import segmenters
 from zhiku.types import Chunk
-from zhiku.verify.answerable import Kind, check, decisive, pinned
+from zhiku.verify.answerable import check, decisive
+from zhiku.verify.pins import Kind, pinned
 from zhiku.verify.check import Verifier
 from zhiku.verify.confidence import COEFFICIENTS, NAMES, Features, probability
 from zhiku.verify.support import SupportScorer
@@ -53,7 +54,7 @@ def test_what_a_question_pins():
     assert pinned("我在北京上班，试用期最长多久？") == pinned("试用期最长多久？")
     assert not [c for c in pinned("去面试的时候HR一直追问我结没结婚，这样合法吗？") if c.kind is Kind.SUBJECT]
     # a kind of name (笔名, 学名) is a thing asked for, even where the tagger calls it a name
-    from zhiku.verify.answerable import Constraint
+    from zhiku.verify.pins import Constraint
     assert not decisive(Constraint(Kind.SUBJECT, "笔名", "tag:nr"))
     assert not decisive(Constraint(Kind.SUBJECT, "学名", "tag:nr"))
     assert decisive(Constraint(Kind.SUBJECT, "比亚迪", "tag:nz"))

@@ -135,3 +135,54 @@ def test_word_bookmark_names_and_stale_pdf_titles_are_not_kept(tmp_path):
     doc, tree = _tree(tmp_path / "劳动合同法.pdf", tmp_path)
     assert doc.title == "劳动合同法"  # the file name, not the template's title
     assert [s.label for s in tree] == ["第一章 总则"]
+
+
+_W_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+
+
+def _list_numbering(d, num_id: int, levels) -> None:
+    """Add a multi-level list (one (numFmt, lvlText) per level) to a document's numbering."""
+    from docx.oxml import parse_xml
+
+    lvls = "".join(f'<w:lvl w:ilvl="{i}"><w:start w:val="1"/><w:numFmt w:val="{fmt}"/>'
+                   f'<w:lvlText w:val="{text}"/></w:lvl>' for i, (fmt, text) in enumerate(levels))
+    root = d.part.numbering_part.element
+    root.insert(0, parse_xml(f'<w:abstractNum {_W_NS} w:abstractNumId="{num_id}">{lvls}</w:abstractNum>'))
+    root.append(parse_xml(f'<w:num {_W_NS} w:numId="{num_id}"><w:abstractNumId w:val="{num_id}"/></w:num>'))
+
+
+def _numbered(d, text: str, num_id: int, ilvl: int, style=None) -> None:
+    from docx.oxml import parse_xml
+
+    par = d.add_paragraph(text, style=style)
+    par._p.get_or_add_pPr().append(parse_xml(
+        f'<w:numPr {_W_NS}><w:ilvl w:val="{ilvl}"/><w:numId w:val="{num_id}"/></w:numPr>'))
+
+
+def test_docx_multilevel_list_numbers_and_outline_level_styles(tmp_path):
+    # a standard written in a GB/T 1.1 template: custom styles (章标题, 一级条标题) with an
+    # outline level, numbered 1 / 2.1 by one multi-level list, list items a) b) by another
+    import docx
+    from docx.enum.style import WD_STYLE_TYPE
+    from docx.oxml import parse_xml
+
+    d = docx.Document()
+    for name, outline in (("章标题", 1), ("一级条标题", 2)):
+        style = d.styles.add_style(name, WD_STYLE_TYPE.PARAGRAPH)
+        style.element.get_or_add_pPr().append(parse_xml(f'<w:outlineLvl {_W_NS} w:val="{outline}"/>'))
+    _list_numbering(d, 90, [("decimal", "%1\u3000"), ("decimal", "%1.%2\u3000")])
+    _list_numbering(d, 91, [("lowerLetter", "%1)")])
+    _numbered(d, "范围", 90, 0, "章标题")
+    d.add_paragraph("本部分规定了定期安全评价的工作内容。")
+    _numbered(d, "策划和准备", 90, 0, "章标题")
+    _numbered(d, "确定评价范围", 90, 1, "一级条标题")
+    d.add_paragraph("评价范围应包括以下安全要素：")
+    _numbered(d, "核电厂设计", 91, 0)
+    _numbered(d, "老化", 91, 0)
+    _numbered(d, "确定评价依据", 90, 1, "一级条标题")
+    d.save(str(tmp_path / "标准.docx"))
+    doc, tree = _tree(tmp_path / "标准.docx", tmp_path)
+    by = {s.label: s for s in tree}
+    assert [s.label for s in tree] == ["1 范围", "2 策划和准备", "2.1 确定评价范围", "2.2 确定评价依据"]
+    assert by["2.2 确定评价依据"].parent_id == by["2 策划和准备"].id
+    assert "a) 核电厂设计" in doc.body and "b) 老化" in doc.body

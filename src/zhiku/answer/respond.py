@@ -14,7 +14,7 @@ from zhiku.answer.prompts import QType, answer_messages, judge_messages
 from zhiku.index.store import Scope
 from zhiku.llm import LLMError, client_for
 from zhiku.types import AskEvent, Chunk, Citation, Conflict, Hit, Removal, TraceStep, WebSource
-from zhiku.verify.answerable import pinned
+from zhiku.verify.pins import pinned
 from zhiku.verify.check import Action, Judge, Verifier
 from zhiku.verify.citations import support as bigram_support
 from zhiku.verify.conflicts import find_conflicts

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from zhiku.chunk.numerals import int_to_cn
@@ -27,8 +28,31 @@ def _level(style_name: str) -> int | None:
     return 1 if style_name.strip().lower() in {"title", "标题"} else None
 
 
-def _num_formats(document) -> dict[tuple[str, str], str]:
-    """(numId, ilvl) → numFmt (``decimal``, ``bullet``, ``chineseCounting``...)."""
+@dataclass(frozen=True)
+class _Lvl:
+    """One level of a Word list: its number format, its printed pattern and first value."""
+
+    fmt: str = "decimal"  # numFmt: decimal, lowerLetter, chineseCounting, bullet, none...
+    text: str = ""  # lvlText: ``%1.%2``, ``%1)``, ``第%1章``; empty for the default
+    start: int = 1
+
+
+_CN_FORMATS = {"chineseCounting", "chineseCountingThousand", "ideographTraditional",
+               "japaneseCounting", "taiwaneseCounting", "chineseLegalSimplified"}
+
+
+def _lvl(el) -> _Lvl:
+    """The _Lvl of a ``w:lvl`` element."""
+    def val(tag: str) -> str | None:
+        child = el.find(f"{_W}{tag}")
+        return child.get(f"{_W}val") if child is not None else None
+    start = val("start")
+    return _Lvl(val("numFmt") or "decimal", val("lvlText") or "",
+                int(start) if start and start.isdigit() else 1)
+
+
+def _num_formats(document) -> dict[tuple[str, str], _Lvl]:
+    """(numId, ilvl) → the level's :class:`_Lvl`."""
     try:
         root = document.part.numbering_part.element
     except (NotImplementedError, KeyError, AttributeError):
@@ -36,9 +60,7 @@ def _num_formats(document) -> dict[tuple[str, str], str]:
     abstract = {}
     for an in root.findall(f"{_W}abstractNum"):
         for lvl in an.findall(f"{_W}lvl"):
-            fmt = lvl.find(f"{_W}numFmt")
-            abstract[(an.get(f"{_W}abstractNumId"), lvl.get(f"{_W}ilvl"))] = (
-                fmt.get(f"{_W}val") if fmt is not None else "decimal")
+            abstract[(an.get(f"{_W}abstractNumId"), lvl.get(f"{_W}ilvl"))] = _lvl(lvl)
     out = {}
     for num in root.findall(f"{_W}num"):
         ref = num.find(f"{_W}abstractNumId")
@@ -58,26 +80,71 @@ def _num_pr(par):
     return None
 
 
+def _outline_level(par) -> int | None:
+    """The Word outline level (1-9) of a paragraph, set directly or by its style chain
+    (custom heading styles of Chinese templates: 章标题, 一级条标题...)."""
+    style = par.style
+    for ppr in (par._p.pPr, *(s.element.pPr for s in _style_chain(style))):
+        el = ppr.find(f"{_W}outlineLvl") if ppr is not None else None
+        if el is not None:
+            val = el.get(f"{_W}val")
+            return int(val) + 1 if val and val.isdigit() and int(val) < 9 else None
+    return None
+
+
+def _style_chain(style):
+    """A paragraph style and the styles it is based on."""
+    seen = 0
+    while style is not None and seen < 10:
+        yield style
+        style, seen = style.base_style, seen + 1
+
+
+def _format_number(n: int, fmt: str) -> str:
+    """A list counter as Word prints it in a format (``3`` → ``c``, ``iii``, ``三``)."""
+    if fmt in ("lowerLetter", "upperLetter"):
+        letter = chr(ord("a") + (n - 1) % 26) * ((n - 1) // 26 + 1)
+        return letter.upper() if fmt == "upperLetter" else letter
+    if fmt in ("lowerRoman", "upperRoman"):
+        out, rest = "", n
+        for value, sym in ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"),
+                           (90, "xc"), (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"),
+                           (4, "iv"), (1, "i")):
+            while rest >= value:
+                out, rest = out + sym, rest - value
+        return out.upper() if fmt == "upperRoman" else out
+    if fmt in _CN_FORMATS:
+        return int_to_cn(n)
+    return "" if fmt == "none" else str(n)
+
+
 def _numbering(par, counters: dict[tuple[str, str], int], formats: dict) -> str:
-    """The printed prefix of a numbered or bulleted paragraph (``1. ``, ``一、``, ``• ``)."""
+    """The printed prefix of a numbered or bulleted paragraph as its list level's pattern
+    makes it (``5.1 ``, ``a) ``, ``一、``, ``• ``), counting every level of the list."""
     num = _num_pr(par)
     if num is None:
         return ""
     ilvl = num.find(f"{_W}ilvl")
     key = (num.find(f"{_W}numId").get(f"{_W}val"),
            ilvl.get(f"{_W}val") if ilvl is not None else "0")
-    fmt = formats.get(key, "decimal")
+    lvl = formats.get(key, _Lvl())
     if key[0] == "0":
         return ""
-    if fmt == "bullet":
+    if lvl.fmt == "bullet":
         return "• "
-    counters[key] = counters.get(key, 0) + 1
-    for other in [k for k in counters if k[0] == key[0] and k[1] > key[1]]:
+    counters[key] = counters.get(key, lvl.start - 1) + 1
+    for other in [k for k in counters if k[0] == key[0] and int(k[1]) > int(key[1])]:
         del counters[other]
-    if fmt in ("chineseCounting", "chineseCountingThousand", "ideographTraditional",
-               "japaneseCounting", "taiwaneseCounting"):
-        return f"{int_to_cn(counters[key])}、"
-    return f"{counters[key]}. "
+    if not lvl.text:
+        return f"{int_to_cn(counters[key])}、" if lvl.fmt in _CN_FORMATS else f"{counters[key]}. "
+
+    def level_number(match: re.Match) -> str:
+        k = (key[0], str(int(match[1]) - 1))
+        other = formats.get(k, _Lvl())
+        return _format_number(counters.get(k, other.start), other.fmt)
+
+    text = re.sub(r"%([1-9])", level_number, lvl.text).replace("\u3000", " ").strip()
+    return f"{text} " if text else ""
 
 
 def _bold(par) -> bool:
@@ -162,9 +229,10 @@ def load_docx(path: Path, root: Path) -> Document:
             if not text or _TOC_STYLE.match(style or ""):
                 continue
             level = _level(style or "")
+            level = level if level is not None else _outline_level(par)
             numbered = _numbering(par, counters, formats) + text
             if level is not None:
-                b.heading(text, level)
+                b.heading(text if _level(style or "") else numbered, level)
             elif _numbered_heading(par, numbered, articles):
                 b.heading(numbered, DETECTED_LEVEL)
             else:

@@ -19,13 +19,28 @@ _BLOCKS = ("p", "li", "pre", "blockquote", "dt", "dd", "td", "th", "caption", "d
 _LEAVES = ("p", "li", "pre", "blockquote", "dt", "dd", *_HEADINGS)
 
 
+def _text(el) -> str:
+    """The text of an element as a browser lays it out: inline elements run together
+    (``常<span>务会议`` is 常务会议, never 常 务会议), ``<br>`` and nested blocks break,
+    whitespace collapsed."""
+    from bs4 import Comment, NavigableString
+
+    parts: list[str] = []
+    for d in el.descendants:
+        if isinstance(d, NavigableString):
+            parts.append("" if isinstance(d, Comment) else str(d))
+        elif d.name == "br" or d.name in _BLOCKS:
+            parts.append(" ")
+    return " ".join("".join(parts).split())
+
+
 def _rows(table) -> list[list[str]]:
     """Cell texts of a table's rows (nested tables are flattened into their cell)."""
     out = []
     for tr in table.find_all("tr"):
         if tr.find_parent("table") is not table:
             continue
-        out.append([c.get_text(" ", strip=True) for c in tr.find_all(["td", "th"], recursive=False)])
+        out.append([_text(c) for c in tr.find_all(["td", "th"], recursive=False)])
     return out
 
 
@@ -34,14 +49,14 @@ def _walk(node, b: BodyBuilder) -> None:
     for el in node.find_all(True, recursive=False):
         name = el.name
         if name in _HEADINGS:
-            b.heading(el.get_text(" ", strip=True), _HEADINGS[name])
+            b.heading(_text(el), _HEADINGS[name])
         elif name == "table" and is_layout_table(el, _rows(el)):
             _walk_cells(el, b)
         elif name == "table":
             cap = el.find("caption")
-            b.table(_rows(el), caption=cap.get_text(" ", strip=True) if cap else "")
+            b.table(_rows(el), caption=_text(cap) if cap else "")
         elif name in _LEAVES or not el.find(_BLOCKS):
-            b.paragraph(el.get_text(" ", strip=True) if name != "pre" else el.get_text())
+            b.paragraph(_text(el) if name != "pre" else el.get_text())
         else:
             _walk(el, b)
 
@@ -53,7 +68,7 @@ def _walk_cells(table, b: BodyBuilder) -> None:
             if cell.find(_BLOCKS):
                 _walk(cell, b)
             else:
-                b.paragraph(cell.get_text(" ", strip=True))
+                b.paragraph(_text(cell))
 
 
 @loaders.register(".html")

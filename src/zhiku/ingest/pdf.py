@@ -165,6 +165,29 @@ def _norm(text: str) -> str:
     return "".join(text.split())
 
 
+def _place_marks(pages: list[_Page], bookmarks: list[tuple[str, int, int]]
+                 ) -> dict[int, list[tuple[str, int, str]]]:
+    """Bookmarks by page as (normalised title, level, title); a bookmark whose heading is
+    printed at the top of the next page (LaTeX anchors a heading that moved to a new page
+    at the end of the one before) is moved to that page."""
+    marks: dict[int, list[tuple[str, int, str]]] = {}
+    for title, level, page in bookmarks:
+        marks.setdefault(page, []).append((_norm(title), level, title))
+
+    def shown(idx: int) -> set[str]:
+        return {_norm(i.text) for i in pages[idx].items if isinstance(i, Line)} \
+            if idx < len(pages) else set()
+
+    for page in sorted(marks):
+        here, after = shown(page), shown(page + 1)
+        late = [m for m in marks[page] if not any(f.startswith(m[0]) for f in here)
+                and any(f.startswith(m[0]) for f in after)]
+        if late:
+            marks[page] = [m for m in marks[page] if m not in late]
+            marks[page + 1] = late + marks.get(page + 1, [])
+    return marks
+
+
 class _Assembler:
     """Turns cleaned pages into body blocks: paragraphs re-joined across lines and pages."""
 
@@ -177,9 +200,7 @@ class _Assembler:
         self.sizes = sorted({round(ln.size, 1) for ls in lines for ln in ls
                              if self.base and ln.size >= self.base * 1.2 and len(ln.text) <= 40},
                             reverse=True)
-        self.marks: dict[int, list[tuple[str, int]]] = {}
-        for title, level, page in bookmarks:
-            self.marks.setdefault(page, []).append((_norm(title), level))
+        self.marks = _place_marks(pages, bookmarks)
         self.use_marks = bool(bookmarks)
         self.articles = has_articles([ln.text for ls in lines for ln in ls])
         kinds = [heading_like(ln.text) for ls in lines for ln in ls]
@@ -187,6 +208,7 @@ class _Assembler:
         self.para = ""
         self.breaks: list[int] = []
         self.prev = ""
+        self.prev_mono = False  # the previous line is a listing line: lines are not joined
         self.last = ""
         self.rows: list[list[object]] = []  # a table that may continue on the next page
         self.row_breaks: list[int] = []
@@ -225,7 +247,7 @@ class _Assembler:
         """Add one page's items; the page starts mid-paragraph when its text continues."""
         marks = list(self.marks.get(idx, []))
         found = {_norm(i.text) for i in items if isinstance(i, Line)}
-        missing = [(t, lv) for t, lv in marks if not any(f.startswith(t) for f in found)]
+        missing = [m for m in marks if not any(f.startswith(m[0]) for f in found)]
         first = items[0] if items else None
         more_rows = (isinstance(first, list) and not missing and bool(self.rows) and bool(first)
                      and len(first[0]) == len(self.rows[0]))
@@ -238,7 +260,7 @@ class _Assembler:
             self.b.new_page()
         elif self.para:
             self.breaks.append(len(self.para))
-        for title, level in missing:
+        for _, level, title in missing:
             self.b.heading(title, level)
         for item in items:
             if isinstance(item, Line):
@@ -250,12 +272,12 @@ class _Assembler:
             else:
                 self.table(item, continued=False)
 
-    def line(self, ln: Line, marks: list[tuple[str, int]]) -> None:
+    def line(self, ln: Line, marks: list[tuple[str, int, str]]) -> None:
         """Add one text line: a heading, a continuation of the paragraph, or a new one."""
         text = ln.text.strip()
         level = None
         if self.use_marks:
-            hit = next(((t, lv) for t, lv in marks if _norm(text).startswith(t)), None)
+            hit = next((m for m in marks if _norm(text).startswith(m[0])), None)
             if hit:
                 marks.remove(hit)
                 level = hit[1]
@@ -267,13 +289,13 @@ class _Assembler:
             self.flush()
             self.b.heading(text, level)
             self.last = text
-        elif self.para and continues(self.prev, text, self.width):
+        elif self.para and not (ln.mono or self.prev_mono) and continues(self.prev, text, self.width):
             self.para = join_lines(self.para, text)
         else:
             self.flush()
             self.para = text
         if level is None:
-            self.prev = text
+            self.prev, self.prev_mono = text, ln.mono
 
 
 @loaders.register(".pdf")

@@ -31,6 +31,7 @@ class Line:
     text: str
     size: float = 0.0
     top: float = 0.0
+    mono: bool = False  # set in a monospace font: a line of a code or config listing
 
 
 _PREFIX = 8  # characters of a running header's fixed beginning

@@ -12,6 +12,8 @@ _JUNK_RE = re.compile(r"\(cid:\d+\)|[\ue000-\uf8ff\ufffd]")
 #: Latin-1 letters and C1 controls: a Chinese text layer whose font encoding is broken
 #: comes out as runs of them (``ÖÐ»ªÈËÃñ``); counted as junk, never removed.
 _MOJIBAKE_RE = re.compile(r"[\u0080-\u009f\u00c0-\u00ff]")
+#: Monospace font names (Consolas, Courier, DejaVu Sans Mono, LM Mono): code listings.
+_MONO_RE = re.compile(r"mono|consol|courier|menlo|inconsolata|typewriter", re.IGNORECASE)
 #: Share of junk characters above which a page's text layer is broken.
 BROKEN_SHARE = 0.3
 
@@ -125,7 +127,23 @@ def _gutter(lines: list[dict], width: float) -> float | None:
                 split += 1
         if split > best_split and split >= 0.5 * len(lines) and crossing <= 0.25 * len(lines):
             best, best_split = gx, split
-    return best
+    return best if best is not None and _columns_fill(lines, best, half) else None
+
+
+def _columns_fill(lines: list[dict], gx: float, half: float) -> bool:
+    """Whether a gutter found at ``gx`` separates real columns: no line crosses it between
+    the lines that have text on both sides, and the right column reaches the right edge of
+    the page's text (a code listing with comments on the right does neither)."""
+    both = [ln for ln in lines if any(c["x1"] <= gx for c in ln["chars"])
+            and any(c["x0"] >= gx for c in ln["chars"])]
+    top, bottom = min(ln["top"] for ln in both), max(ln["bottom"] for ln in both)
+    if any(top < ln["top"] < bottom and any(c["x0"] < gx + half and c["x1"] > gx - half
+                                            for c in ln["chars"]) for ln in lines):
+        return False
+    right = max(c["x1"] for ln in both for c in ln["chars"])
+    edge = max(c["x1"] for ln in lines for c in ln["chars"])
+    left = min(c["x0"] for ln in lines for c in ln["chars"])
+    return edge - right <= 0.05 * (edge - left)
 
 
 def _line(ln: dict) -> Line | None:
@@ -134,7 +152,10 @@ def _line(ln: dict) -> Line | None:
     if not text:
         return None
     sizes = sorted(c["size"] for c in ln["chars"]) or [0.0]
-    return Line(text, sizes[len(sizes) // 2], ln["top"])
+    latin = [c for c in ln["chars"] if c["text"].isascii() and not c["text"].isspace()]
+    mono = bool(latin) and sum(bool(_MONO_RE.search(c.get("fontname") or "")) for c in latin) \
+        >= 0.8 * len(latin)
+    return Line(text, sizes[len(sizes) // 2], ln["top"], mono)
 
 
 def page_lines(page) -> list[Placed]:

@@ -7,37 +7,10 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
-from zhiku.registry import Choice
-from zhiku.retrieve.segment import QUESTION_WORDS, normalise
+from zhiku.retrieve.segment import normalise
+from zhiku.verify.pins import PLACES, YEAR, Constraint, Kind, pinned, word_tags
 from zhiku.verify.support import quantities
-
-
-class Kind(Choice):
-    """What a question pins down."""
-
-    SUBJECT = "subject"
-    PLACE = "place"
-    TIME = "time"
-    QUANTITY = "quantity"
-    FOCUS = "focus"  # the attribute asked for (「地震的震级」): the quoted text must name it
-
-    @classmethod
-    def label(cls) -> str:
-        """Name used in error messages."""
-        return "constraint kind"
-
-
-@dataclass(frozen=True)
-class Constraint:
-    """One thing the answer must be about: ``text`` must appear in the evidence (subject,
-    place, time), or a value of ``text``'s kind in the cited sentence (quantity: ``amount``,
-    ``days``, ``duration``, ``age``, ``people``, ``date``, ``number``)."""
-
-    kind: Kind
-    text: str
-    about: str = ""  # quantity: the word it is the quantity of (年假 in 「年假有多少天」)
 
 
 @dataclass(frozen=True)
@@ -49,35 +22,9 @@ class Answerability:
     constraints: tuple[Constraint, ...]
     missing: tuple[Constraint, ...] = ()
     reason: str = ""
-
-
-# the clause that asks: the last one holding a question word (context clauses before it,
-# 「我在北京上班，…」, are not what the answer is about)
-_ASK = re.compile(r"什么|哪|谁|多少|多久|多长|多大|几|怎么|如何|吗|呢|是否|能否|有没有|？|\?|时间$")
-_STRONG = re.compile(r"哪|谁|多少|多久|几|(.)不\1")  # 会不会, 要不要: an A-not-A question
-_NOT_ASK = re.compile(r"好几|几乎|几经|几何|没多少|多少有")
-_LATIN = re.compile(r"[a-z][a-z0-9\-]*(?:\s?[0-9]+[a-z0-9]*)?|[0-9]+[a-z][a-z0-9\-]*")
-_GENERIC = {"中国", "我国", "全国", "国内", "城市", "国家", "地区", "省市", "当地", "本地", "外地"}
-_QUOTED = re.compile(r"《([^》]{1,30})》|“([^”]{1,30})”|「([^」]{1,30})」|\"([^\"]{1,30})\"")
-_YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})(?![\d.])")
-_RELATIVE = re.compile(r"今天|明天|昨天|今年|去年|明年|本周|下周|本月|下个月|目前最新|最新一期")
-_NAME_TAGS = {"nr", "nrt", "ns", "nt", "nz", "eng"}
+# words the tagger takes for places that name none (依照外国法律: which country?)
+_NO_PLACE = {"外国", "国外", "海外", "各国", "他国", "本国", "国内", "当地", "本地", "外地", "境外", "境内"}
 _PLACE_SUFFIX = re.compile(r"(?:省|市|自治区|特别行政区|县|区)$")
-# question phrasing → the kind of quantity the answer states
-_QTY = [
-    ("money", re.compile(r"多少钱|多少元|价格|售价|价钱|票价|收费多少")),
-    ("amount", re.compile(r"多少费用|罚.{0,3}多少|赔.{0,3}多少|"
-                          r"(?:工资|标准|费用|金额|补偿金?|赔偿金?|罚款)(?:是|有|为|大概|一般)*多少")),
-    ("age", re.compile(r"几岁|多少岁|几周岁|多少周岁|多大年[龄纪]|年龄是多少|年龄多大|法定年龄")),
-    ("days", re.compile(r"多少天|几天|多少日|几日")),
-    ("people", re.compile(r"多少人|几个人|几人|多少名")),
-    ("duration", re.compile(r"多久|多长时间|多长的|多少年|几年|几个月|多少个月|几周|几个小时|多少小时|多少分钟|期限多长|多长$")),
-    ("clock", re.compile(r"几点|几时|星期几|周几|礼拜几")),
-    ("date", re.compile(r"什么时候|何时|哪天|哪一天|哪一?年|几月|几号|日期|时间$|时间是|开幕时间|时间？")),
-    ("country", re.compile(r"哪个国家|哪些国家|哪国|什么国家|研发国家|国籍")),
-    ("person", re.compile(r"谁|哪位|哪些人|(?:主演|导演|编剧|作者|扮演者|得主|创始人|创办人)(?:是|有|都|$)")),
-    ("number", re.compile(r"多少|几[个种项条支次倍级]")),
-]
 _UNITS = {
     "amount": {"元", "万元", "万", "亿", "%", "倍"},
     "age": {"岁", "周岁"},
@@ -87,84 +34,15 @@ _UNITS = {
 }
 _MONEY = re.compile(r"[\d零〇一二两三四五六七八九十百千万亿]+(?:\.\d+)?\s*(?:万|亿)?\s*(?:元|块|美元|日元|日圆|欧元|英镑|港元|韩元|卢布)")
 _DATE = re.compile(r"\d{1,2}\s*月\s*\d{1,2}\s*日|[零〇一二三四五六七八九十]{1,3}月[一二三四五六七八九十]{1,3}日|"
-                   r"\d{2,4}\s*年|\d{1,2}\s*月|[一二三四五六七八九十正]+月|"
+                   r"(?<!\d)(?:1\d{3}|20\d{2})\s*年|\d{1,2}\s*月|[一二三四五六七八九十正]+月|"
                    r"[春夏秋冬]季|[春夏秋冬]天|世纪|年代|[零〇一二三四五六七八九十百]+年|[唐宋元明清汉隋晋][代朝初末]")
 # a weekday or an hour says when only to a question asking for one (几点, 星期几)
 _CLOCK = re.compile(r"[上下]午|周[一二三四五六日]|星期|\d{1,2}\s*[点时](?:\d|整|半)?")
 
 _HALF = re.compile(r"半(?:年|个月|天|小时)|[一二两三四五六七八九十]+(?:个)?(?:年|月|日|天|周|小时)")
 _SENTENCE = re.compile(r"[^。！？；\n]+")
-_PLACE_SUFFIX_STRICT = re.compile(r"(?:省|市|自治区|特别行政区|县|州|国|岛)$")
-PLACES = frozenset("""北京 上海 天津 重庆 河北 山西 辽宁 吉林 黑龙江 江苏 浙江 安徽 福建 江西 山东 河南 湖北 湖南
-    广东 海南 四川 贵州 云南 陕西 甘肃 青海 台湾 内蒙古 广西 西藏 宁夏 新疆 香港 澳门 深圳 广州 杭州 南京 武汉
-    成都 西安 苏州 厦门 青岛 大连 宁波 长沙 郑州 济南 沈阳 哈尔滨 昆明 乌镇 唐山 美国 英国 法国 德国 日本 韩国
-    俄罗斯 印度 澳大利亚 新西兰 加拿大 意大利 西班牙 土耳其 马来西亚 新加坡 泰国 越南 巴西 卡塔尔 巴黎 伦敦 纽约
-    东京 首尔 莫斯科 乌克兰 朝鲜 菲律宾 印尼 印度尼西亚 以色列 伊朗 埃及 南非 墨西哥 阿根廷""".split())
 _KIND_WORDS = {"money": "金额", "amount": "金额", "person": "人或机构", "country": "国家", "place": "地点", "age": "年龄", "days": "天数", "people": "人数", "duration": "期限",
                "date": "时间", "clock": "时间", "number": "数目"}
-
-
-def asking_clause(question: str) -> str:
-    """The clauses of ``question`` that ask: each one closed by a question mark, the last
-    one, and any holding 哪/谁/多少/几 (context clauses, 「我在北京上班，…」, are left out)."""
-    pieces = re.findall(r"([^，,；;。！!？?]+)([？?]?)", question.strip())
-    parts = [(p.strip(), bool(q)) for p, q in pieces if p.strip()]
-    if not parts:
-        return question
-    out = [p for i, (p, q) in enumerate(parts)
-           if q or i == len(parts) - 1 or _STRONG.search(_NOT_ASK.sub("", p))]
-    return "，".join(out)
-
-
-@lru_cache(maxsize=4096)
-def _tags(text: str) -> tuple[tuple[str, str], ...]:
-    import rjieba
-
-    return tuple(rjieba.tag(text))
-
-
-def pinned(question: str) -> tuple[Constraint, ...]:
-    """Everything the asking clause of ``question`` pins down.
-
-    Args:
-        question: the user's question.
-
-    Returns:
-        Constraints in the order subject/place, time, quantity (at most one quantity).
-    """
-    clause = asking_clause(normalise(question))
-    out: list[Constraint] = []
-    quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(clause)]
-    out += [Constraint(Kind.SUBJECT, q.strip()) for q in quoted if q.strip()]
-    rest = _QUOTED.sub(" ", clause)
-    latin = [m.group().strip() for m in _LATIN.finditer(rest.casefold()) if len(m.group().strip()) >= 2]
-    out += [Constraint(Kind.SUBJECT, w) for w in latin if not _YEAR.fullmatch(w)]
-    for word, tag in _tags(rest):
-        word = word.strip()
-        if (tag not in _NAME_TAGS or tag == "eng" or word in QUESTION_WORDS or word in _GENERIC
-                or len(word) < 2 or _YEAR.fullmatch(word)):
-            continue
-        if word in PLACES or _PLACE_SUFFIX_STRICT.search(word) and tag == "ns":
-            out.append(Constraint(Kind.PLACE, word))
-        elif tag != "ns":
-            out.append(Constraint(Kind.SUBJECT, word, f"tag:{tag}"))
-    out += [Constraint(Kind.SUBJECT, m.group(), "ordinal") for m in _ORDINAL.finditer(rest)]
-    out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(_YEAR.findall(rest))]
-    out += [Constraint(Kind.TIME, m.group()) for m in _RELATIVE.finditer(rest)]
-    found = next(((k, m) for k, rx in _QTY if (m := rx.search(clause))), None)
-    if found is None and (where := _WHERE.search(clause)):
-        found = ("place", where)
-    if found:
-        out.append(Constraint(Kind.QUANTITY, found[0], _head(clause, found[1].start())))
-    elif focus := _focus(rest):
-        out.append(Constraint(Kind.FOCUS, *focus))
-    return tuple(dict.fromkeys(out))
-
-
-# which session, edition or generation (十三届, 五次会议, 第7届, 第二代): another one is
-# another event (「十三届一次会议」 does not answer 「十三届五次会议」)
-_ORDINAL = re.compile(r"第[零〇一二两三四五六七八九十百\d]+(?:届|次会议|季|期|代)(?!表|价)|"
-                      r"(?<![第\d零〇一二两三四五六七八九十百])[零〇一二两三四五六七八九十百\d]+(?:届|次会议|次全会)")
 
 
 def _ordinal_forms(text: str) -> list[str]:
@@ -181,58 +59,6 @@ def _ordinal_forms(text: str) -> list[str]:
     except (ValueError, KeyError):
         return [text]
     return list(dict.fromkeys([f"{num}{unit}", f"{n}{unit}", f"{int_to_cn(n)}{unit}"]))
-
-
-# nouns too general to be the attribute asked for (什么内容, 哪个方面)
-# words naming the kind of answer, not a word the answer repeats: 死亡人数 is answered by
-# 「12人死亡」 (a count), 发生的地点 by a place name
-_WHERE = re.compile(r"地点|地方是|哪里|哪儿|在哪(?![部个些种位年天次届类本首])|位置|举办地|所在地")
-_VAGUE = {"人数", "数量", "数目", "次数", "名字", "名称", "地点", "地方", "位置", "时间", "日期", "内容", "东西", "意思", "情况", "方面", "问题", "事情", "标准", "规定", "要求", "条件", "程序",
-          "手续", "责任", "后果", "作用", "意义", "原因", "区别", "关系", "方式", "办法", "措施", "时候"}
-_ASK_AFTER = {"什么", "哪个", "哪些", "哪种", "哪类", "哪一个"}
-_QWORD = re.compile(r"什么|哪|谁|多少|多久|多长|多大|几|怎么|怎样|如何|吗|呢|是否|能否|有没有|可不可以|能不能|还是")
-_ASK_BEFORE = re.compile(r"^(?:是|叫|为|有)(?:什么|哪|谁|多少)")
-
-
-def _focus(clause: str) -> tuple[str, str] | None:
-    """The attribute a question asks for: the noun after 什么/哪个 (「什么奖项」), the noun
-    before 是什么/叫什么/有哪些 (「全称是什么」), or the last noun of a clause with no question
-    word (「土耳其地震的震级」; a choice, 「判给爸爸还是妈妈」, names options, not an
-    attribute), with how it was found (``about``: ``asked`` or ``named``, the
-    last: a keyword question naming the attribute); None when none, or only a vague one
-    (什么内容)."""
-    tags = [(w.strip(), t) for w, t in _tags(clause) if w.strip() and t != "x"]
-    words = [w for w, _ in tags]
-    noun = lambda i: (0 <= i < len(tags) and tags[i][1][:1] in ("n", "v") and len(tags[i][0]) >= 2
-                      and tags[i][0] not in QUESTION_WORDS and tags[i][0] not in _VAGUE
-                      and tags[i][1] not in _NAME_TAGS and not _YEAR.search(tags[i][0]))
-    for i, w in enumerate(words):
-        if w in _ASK_AFTER:
-            return (tags[i + 1][0], "asked") if noun(i + 1) and tags[i + 1][1].startswith("n") else None
-        if _ASK_BEFORE.match("".join(words[i:i + 3])) and w in ("是", "叫", "为", "有"):
-            return (tags[i - 1][0], "asked") if noun(i - 1) else None
-    if _QWORD.search(clause):
-        return None
-    last = len(tags) - 1
-    kind = tags[last][1] if last >= 0 else ""
-    verbal = kind == "v" and last > 0 and tags[last - 1][1] in ("uj", "d")  # 最终排名, 的排名
-    return (tags[last][0], "named") if noun(last) and (kind in ("n", "vn") or verbal) else None
-
-
-_MODAL = {"最长", "最多", "最少", "最高", "最低", "一般", "应当", "可以", "能够", "需要", "大概", "具体", "一共"}
-
-
-def _head(clause: str, at: int) -> str:
-    """The words a quantity question asks about, ``|``-joined: the asking clause's content
-    words (「公司年假有多少天」 → 公司|年假); the cited sentence must hold one of them."""
-    import rjieba
-
-    words = [w for w in rjieba.cut(clause) if len(w) >= 2 and w not in QUESTION_WORDS and w not in _MODAL
-             and w not in _GENERIC and not _QTY_WORD.search(w) and not _YEAR.search(w)]
-    return "|".join(dict.fromkeys(words))
-
-
-_QTY_WORD = re.compile(r"多少|几|多久|多长|多大|时间|价格|年龄|是否|什么")
 
 
 def _loosely_in(word: str, text: str) -> bool:
@@ -269,6 +95,8 @@ def has_quantity(kind: str, text: str, asked: str = "") -> bool:
         return bool(_MONEY.search(t))
     if kind == "amount" and (_MONEY.search(t) or re.search(r"百分之[零〇一二两三四五六七八九十百]+|[一二两三四五六七八九十]+倍", t)):
         return True
+    if kind in ("number", "people"):  # 12月10日, 2021年: when, not how many
+        t = _STAMP.sub(" ", t)
     if kind == "people" and re.search(r"\d+(?:\.\d+)?\s*[万亿]", t):  # 网民规模达10.51亿
         return True
     if kind == "duration":
@@ -288,7 +116,7 @@ def has_quantity(kind: str, text: str, asked: str = "") -> bool:
 # a news snippet's leading dateline (「Sep 9, 2022 ... 」) says when the page was written, not
 # when what it reports happened
 _DATELINE = re.compile(r"^\s*(?:[A-Z][a-z]{2,8}\.? \d{1,2}, (?:19|20)\d{2}\s*(?:\.{2,}|…+|—|-)?"
-                       r"|(?:19|20)\d{2}-\d{1,2}-\d{1,2}\s*(?:\.{2,}|…+))\s*")
+                       r"|(?:19|20)\d{2}-\d{1,2}-\d{1,2}\s*(?:\.{2,}|…+))\s*", re.I)  # normalised text is lower case
 # a calendar date or a year (2022年6月10日, 2022年): not a duration
 _STAMP = re.compile(r"(?:19|20)\d{2}\s*年(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)?|\d{1,2}\s*月\s*\d{1,2}\s*[日号]")
 # a year a sentence is about: 2022年, 2021赛季, 2022世界杯 (not 2000多人)
@@ -306,7 +134,7 @@ def _relative_years(said: str, block: str) -> set[str]:
     """The years 今年/去年 in ``said`` mean, read against the block's dateline (a page of
     2023 saying 去年 is about 2022); empty without a dateline."""
     m = _DATELINE.match(block.strip())
-    year = _YEAR.search(m.group()) if m else None
+    year = YEAR.search(m.group()) if m else None
     if year is None:
         return set()
     return {str(int(year.group()) + off) for w, off in _REL_YEAR.items() if w in said}
@@ -321,9 +149,9 @@ def _names(kind: str, text: str, asked: str) -> list[str]:
     """Names of ``kind`` in ``text`` that the question (``asked``) does not already say."""
     q = [a for a in asked.split("|") if a]
     out = []
-    for word, tag in _tags(text):
+    for word, tag in word_tags(text):
         w = word.strip()
-        if len(w) < 2 or any(w in a or a in w for a in q):
+        if len(w) < 2 or any(w in a or a in w for a in q) or kind != "person" and w in _NO_PLACE:
             continue
         if kind == "country" and (w in PLACES or tag in _NAME_OF["country"]):
             out.append(w)
@@ -333,6 +161,26 @@ def _names(kind: str, text: str, asked: str) -> list[str]:
                                    or _ROLE.search(w)):
             out.append(w)
     return out
+
+
+ROLE_WINDOW = 20
+
+
+def _names_role(head: str, sentence: str) -> bool:
+    """Whether ``sentence`` names the role ``head`` (总导演 → 导演, 女单冠军 → 冠军) with a
+    name or institution within :data:`ROLE_WINDOW` characters of it (「钟少雄导演」, 「主演：
+    吴京、刘德华」; a country for a role ending in 国, 主席国), or opening the sentence as its
+    subject; 「但是，该剧从主演到配角」 names the role but nobody in it."""
+    t = _norm(undated(normalise(sentence)))
+    kind = "country" if head.endswith("国") else "person"
+    subject = re.split(r"[,，;；:：]", t, maxsplit=1)[0]  # 「占旭刚（），…获得举重冠军的第一人」
+    if head in t and head not in subject and _names(kind, subject, ""):
+        return True
+    for m in re.finditer(re.escape(head), t):
+        near = t[max(0, m.start() - ROLE_WINDOW): m.end() + ROLE_WINDOW]
+        if _names(kind, near.replace(head, " "), ""):
+            return True
+    return False
 
 
 def meets(c: Constraint, block: str, said: str) -> bool:
@@ -347,6 +195,8 @@ def meets(c: Constraint, block: str, said: str) -> bool:
             if has_quantity(c.text, sent, c.about) and (not heads or any(_loosely_in(h, _norm(sent)) for h in heads)):
                 return True
         return False
+    if c.kind is Kind.FOCUS and c.about == "role":
+        return any(_names_role(_norm(c.text)[-2:], t) for t in _SENTENCE.findall(said or block))
     if c.kind is Kind.FOCUS:  # the word or its two-character stem (增长率: 「同比增长2.6%」)
         stem = _norm(c.text)[:2]
         return any(_loosely_in(_norm(c.text), _norm(t)) or stem in _norm(t) for t in _SENTENCE.findall(said or block))
@@ -367,6 +217,10 @@ def meets(c: Constraint, block: str, said: str) -> bool:
         return bool(_DATE.search(b))  # 本周, 最新一期: only a dated statement can answer it
     if c.kind is Kind.PLACE:
         return any(_norm(f) in b for f in _place_forms(c.text))
+    if c.about == "event":  # the place, then the event (a year or edition may come between)
+        place, event = c.text.split("|", 1)
+        gap = r"[\d零〇一二三四五六七八九十年届第]{0,8}"
+        return any(re.search(re.escape(_norm(f)) + gap + re.escape(_norm(event)), b) for f in _place_forms(place))
     if c.about == "ordinal":
         return any(_norm(f) in b for f in _ordinal_forms(c.text))
     w = _norm(c.text)
@@ -406,7 +260,9 @@ def decisive(c: Constraint) -> bool:
     机关; a rule instead of a sum), a name the tagger does not know (「谁」: 大久保笃), or
     an instance of the attribute asked for (「什么职务」: 省长)."""
     if c.kind is Kind.FOCUS:  # 「地震的震级」 names what it wants; 「担任什么职务」 wants an instance (省长)
-        return c.about == "named"
+        return c.about in ("named", "role")
+    if c.about == "event":
+        return True
     if c.kind in (Kind.PLACE, Kind.TIME):
         return True
     if c.kind is Kind.QUANTITY:

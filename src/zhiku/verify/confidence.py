@@ -12,7 +12,7 @@ from typing import Any
 
 from zhiku.answer.extractive import split_sentences
 from zhiku.retrieve.segment import QUESTION_WORDS
-from zhiku.verify.answerable import pinned
+from zhiku.verify.pins import pinned
 
 COEFFICIENTS = Path(__file__).with_name("confidence.json")
 EXACT = 0.95

@@ -92,6 +92,9 @@ def find_conflicts(blocks: Mapping[int, Chunk], cited: set[int],
 _CONDITIONAL = re.compile(r"的[，,]|以上|以下|不满|已满|超过|以内|不少于|至少|不得|最长|最多|或者|每满")
 _SENT = re.compile(r"[^。！？；\n]+")
 _LABEL = re.compile(r"^\s*第[零〇一二两三四五六七八九十百千万\d]+条\s*")
+# an enumerated item (（二）春节，放假4天): two items of a list are two entries, not two
+# values for one point
+_ITEM = re.compile(r"^\s*[（(][一二三四五六七八九十\d]+[)）]")
 
 
 _COPULA = re.compile(r"(?:为|是|有|共|共计|合计|享有|享受|可享受|可享有|可休|休|给予|计|达|约|每年|每月|每天)+$")
@@ -137,7 +140,8 @@ def internal_conflicts(blocks: Mapping[int, Chunk], cited: set[int]) -> list[Con
             if (a not in cited and b not in cited) or ca.doc_id != cb.doc_id:
                 continue
             hit = next(((u, x, y) for sa, pa, u, x in facts[a] for sb, pb, ub, y in facts[b]
-                        if sa != sb and pa == pb and u == ub and x != y), None)
+                        if sa != sb and pa == pb and u == ub and x != y
+                        and not (_ITEM.match(sa) and _ITEM.match(sb))), None)
             if hit:
                 unit, va, vb = hit
                 out.append(Conflict("internal", (a,) if a == b else (a, b),

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from zhiku.chunk import cn_to_int, int_to_cn
+from zhiku.chunk import cn_to_int
 from zhiku.retrieve.segment import QUESTION_WORDS, normalise
 from zhiku.verify.citations import support as bigram_support
 

@@ -1,0 +1,234 @@
+"""What a question pins down: its named subjects, place, time, the kind of quantity and the
+attribute it asks for (read by the answerability check and the answer's sentence choice)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from zhiku.registry import Choice
+from zhiku.retrieve.segment import QUESTION_WORDS, normalise
+
+
+class Kind(Choice):
+    """What a question pins down."""
+
+    SUBJECT = "subject"
+    PLACE = "place"
+    TIME = "time"
+    QUANTITY = "quantity"
+    FOCUS = "focus"  # the attribute asked for (「地震的震级」): the quoted text must name it
+
+    @classmethod
+    def label(cls) -> str:
+        """Name used in error messages."""
+        return "constraint kind"
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """One thing the answer must be about: ``text`` must appear in the evidence (subject,
+    place, time), or a value of ``text``'s kind in the cited sentence (quantity: ``amount``,
+    ``days``, ``duration``, ``age``, ``people``, ``date``, ``number``)."""
+
+    kind: Kind
+    text: str
+    about: str = ""  # quantity: the word it is the quantity of (年假 in 「年假有多少天」)
+
+
+# the clause that asks: the last one holding a question word (context clauses before it,
+# 「我在北京上班，…」, are not what the answer is about)
+_STRONG = re.compile(r"哪|谁|多少|多久|几|(.)不\1")  # 会不会, 要不要: an A-not-A question
+_NOT_ASK = re.compile(r"好几|几乎|几经|几何|没多少|多少有")
+_LATIN = re.compile(r"[a-z][a-z0-9\-]*(?:\s?[0-9]+[a-z0-9]*)?|[0-9]+[a-z][a-z0-9\-]*")
+_GENERIC = {"中国", "我国", "全国", "国内", "城市", "国家", "地区", "省市", "当地", "本地", "外地"}
+_QUOTED = re.compile(r"《([^》]{1,30})》|“([^”]{1,30})”|「([^」]{1,30})」|\"([^\"]{1,30})\"")
+YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})(?![\d.])")
+_RELATIVE = re.compile(r"今天|明天|昨天|今年|去年|明年|本周|下周|本月|下个月|目前最新|最新一期")
+_NAME_TAGS = {"nr", "nrt", "ns", "nt", "nz", "eng"}
+# question phrasing → the kind of quantity the answer states
+_QTY = [
+    ("money", re.compile(r"多少钱|多少元|价格|售价|价钱|票价|收费多少")),
+    ("amount", re.compile(r"多少费用|罚.{0,3}多少|赔.{0,3}多少|"
+                          r"(?:工资|标准|费用|金额|补偿金?|赔偿金?|罚款)(?:是|有|为|大概|一般)*多少")),
+    ("age", re.compile(r"几岁|多少岁|几周岁|多少周岁|多大年[龄纪]|年龄是多少|年龄多大|法定年龄")),
+    ("days", re.compile(r"多少天|几天|多少日|几日")),
+    ("people", re.compile(r"多少人|几个人|几人|多少名")),
+    ("duration", re.compile(r"多久|多长时间|多长的|多少年|几年|几个月|多少个月|几周|几个小时|多少小时|多少分钟|期限多长|多长$")),
+    ("clock", re.compile(r"几点|几时|星期几|周几|礼拜几")),
+    ("date", re.compile(r"什么时候|何时|哪天|哪一天|哪一?年|几月|几号|日期|时间$|时间是|开幕时间|时间？")),
+    ("country", re.compile(r"哪个国家|哪些国家|哪国|什么国家|研发国家|国籍")),
+    ("person", re.compile(r"谁|哪位|哪些人|(?:主演|导演|编剧|作者|扮演者|得主|创始人|创办人)(?:是|有|都|$)")),
+    ("number", re.compile(r"多少|几[个种项条支次倍级]")),
+]
+_PLACE_SUFFIX_STRICT = re.compile(r"(?:省|市|自治区|特别行政区|县|州|国|岛)$")
+PLACES = frozenset("""北京 上海 天津 重庆 河北 山西 辽宁 吉林 黑龙江 江苏 浙江 安徽 福建 江西 山东 河南 湖北 湖南
+    广东 海南 四川 贵州 云南 陕西 甘肃 青海 台湾 内蒙古 广西 西藏 宁夏 新疆 香港 澳门 深圳 广州 杭州 南京 武汉
+    成都 西安 苏州 厦门 青岛 大连 宁波 长沙 郑州 济南 沈阳 哈尔滨 昆明 乌镇 唐山 美国 英国 法国 德国 日本 韩国
+    俄罗斯 印度 澳大利亚 新西兰 加拿大 意大利 西班牙 土耳其 马来西亚 新加坡 泰国 越南 巴西 卡塔尔 巴黎 伦敦 纽约
+    东京 首尔 莫斯科 乌克兰 朝鲜 菲律宾 印尼 印度尼西亚 以色列 伊朗 埃及 南非 墨西哥 阿根廷""".split())
+
+
+def asking_clause(question: str) -> str:
+    """The clauses of ``question`` that ask: each one closed by a question mark, the last
+    one, and any holding 哪/谁/多少/几 (context clauses, 「我在北京上班，…」, are left out)."""
+    pieces = re.findall(r"([^，,；;。！!？?]+)([？?]?)", question.strip())
+    parts = [(p.strip(), bool(q)) for p, q in pieces if p.strip()]
+    if not parts:
+        return question
+    out = [p for i, (p, q) in enumerate(parts)
+           if q or i == len(parts) - 1 or _STRONG.search(_NOT_ASK.sub("", p))]
+    return "，".join(out)
+
+
+@lru_cache(maxsize=4096)
+def word_tags(text: str) -> tuple[tuple[str, str], ...]:
+    import rjieba
+
+    return tuple(rjieba.tag(text))
+
+
+def pinned(question: str) -> tuple[Constraint, ...]:
+    """Everything the asking clause of ``question`` pins down.
+
+    Args:
+        question: the user's question.
+
+    Returns:
+        Constraints in the order subject/place, time, quantity (at most one quantity).
+    """
+    clause = asking_clause(normalise(question))
+    out: list[Constraint] = []
+    quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(clause)]
+    out += [Constraint(Kind.SUBJECT, q.strip()) for q in quoted if q.strip()]
+    rest = _QUOTED.sub(" ", clause)
+    latin = [m.group().strip() for m in _LATIN.finditer(rest.casefold()) if len(m.group().strip()) >= 2]
+    out += [Constraint(Kind.SUBJECT, w) for w in latin if not YEAR.fullmatch(w)]
+    for word, tag in word_tags(rest):
+        word = word.strip()
+        if (tag not in _NAME_TAGS or tag == "eng" or word in QUESTION_WORDS or word in _GENERIC
+                or len(word) < 2 or YEAR.fullmatch(word)):
+            continue
+        if word in PLACES or _PLACE_SUFFIX_STRICT.search(word) and tag == "ns":
+            out.append(Constraint(Kind.PLACE, word))
+        elif tag != "ns":
+            out.append(Constraint(Kind.SUBJECT, word, f"tag:{tag}"))
+    out += [Constraint(Kind.SUBJECT, m.group(), "ordinal") for m in _ORDINAL.finditer(rest)]
+    out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(YEAR.findall(rest))]
+    out += [Constraint(Kind.TIME, m.group()) for m in _RELATIVE.finditer(rest)]
+    found = next(((k, m) for k, rx in _QTY if (m := rx.search(clause))), None)
+    if found is None and (where := _WHERE.search(clause)):
+        found = ("place", where)
+    out += _events(rest)
+    if found:
+        event = _event(clause) if found[0] in ("date", "clock") else ""
+        out.append(Constraint(Kind.QUANTITY, found[0], event or _head(clause, found[1].start())))
+        if found[0] == "person" and (role := _role(clause)):
+            out.append(Constraint(Kind.FOCUS, role, "role"))
+    elif focus := _focus(rest):
+        out.append(Constraint(Kind.FOCUS, *focus))
+    return tuple(dict.fromkeys(out))
+
+
+# an event a place names (北京冬奥会, 成都大运会, 马来西亚公开赛): the place of another event,
+# or the event held elsewhere, does not answer (「共青团北京市委…冬奥会金牌得主」)
+_EVENT_NOUN = re.compile(r"[\u4e00-\u9fff]*(?:会|赛|杯|节|展)$")
+
+
+def _events(rest: str) -> list[Constraint]:
+    """Each place word directly followed by an event noun, as one subject (``about``
+    ``event``; the text is place|event)."""
+    tags = [(w.strip(), t) for w, t in word_tags(rest) if w.strip()]
+    return [Constraint(Kind.SUBJECT, f"{w}|{nxt}", "event") for (w, t), (nxt, _) in zip(tags, tags[1:])
+            if (w in PLACES or t == "ns") and w not in _GENERIC and len(nxt) >= 2 and _EVENT_NOUN.fullmatch(nxt)]
+
+
+def _event(clause: str) -> str:
+    """What a date question asks the time of: the word before 时间/日期, past 的 and single
+    characters (「成都大运会开幕时间」 → 开幕, 「首架C919的交付日时间」 → 交付); the cited
+    sentence giving the date must name it, or it dates something else (ticket sales, not
+    the opening). Empty when none."""
+    words = [w.strip() for w, _ in word_tags(clause) if w.strip()]
+    at = next((i for i, w in enumerate(words) if w in ("时间", "日期")), 0)
+    before = [w for w in words[:at] if len(w) >= 2]
+    if not before or before[-1] in QUESTION_WORDS or _QTY_WORD.search(before[-1]) or YEAR.search(before[-1]):
+        return ""
+    return before[-1]
+
+
+# the role a 「谁」 question asks for (「开幕式总导演是谁」, 「主演有哪些」, 「…的主演」): a name
+# the evidence gives in another role (the festival's ambassador, a character) does not answer
+_ROLE_ASK = re.compile(r"(?:是|有|都有|还有)(?:谁|哪些人?|哪位)[？?呢]*$")
+_ROLE_WORD = re.compile(r"(?:主演|导演|编剧|作者|扮演者|得主|创始人|创办人)$")
+
+
+def _role(clause: str) -> str:
+    """The noun naming the role asked for (总导演, 金牌得主, 主演), or empty."""
+    tags = [(w.strip(), t) for w, t in word_tags(clause) if w.strip() and t != "x"]
+    words = [w for w, _ in tags]
+    text = "".join(words)
+    for i in range(len(tags) - 1, 0, -1):
+        if _ROLE_ASK.fullmatch("".join(words[i:])) and len(words[i - 1]) >= 2 \
+                and (tags[i - 1][1].startswith("n") or _ROLE_WORD.search(words[i - 1])) \
+                and tags[i - 1][1] not in _NAME_TAGS and words[i - 1] not in _VAGUE:
+            return words[i - 1]
+    return words[-1] if words and _ROLE_WORD.search(text) and _ROLE_WORD.fullmatch(words[-1]) else ""
+
+
+# which session, edition or generation (十三届, 五次会议, 第7届, 第二代): another one is
+# another event (「十三届一次会议」 does not answer 「十三届五次会议」)
+_ORDINAL = re.compile(r"第[零〇一二两三四五六七八九十百\d]+(?:届|次会议|季|期|代)(?!表|价)|"
+                      r"(?<![第\d零〇一二两三四五六七八九十百])[零〇一二两三四五六七八九十百\d]+(?:届|次会议|次全会)")
+
+
+# nouns too general to be the attribute asked for (什么内容, 哪个方面)
+# words naming the kind of answer, not a word the answer repeats: 死亡人数 is answered by
+# 「12人死亡」 (a count), 发生的地点 by a place name
+_WHERE = re.compile(r"地点|地方是|哪里|哪儿|在哪(?![部个些种位年天次届类本首])|位置|举办地|所在地")
+_VAGUE = {"人数", "数量", "数目", "次数", "名字", "名称", "地点", "地方", "位置", "时间", "日期", "内容", "东西", "意思", "情况", "方面", "问题", "事情", "标准", "规定", "要求", "条件", "程序",
+          "手续", "责任", "后果", "作用", "意义", "原因", "区别", "关系", "方式", "办法", "措施", "时候"}
+_ASK_AFTER = {"什么", "哪个", "哪些", "哪种", "哪类", "哪一个"}
+_QWORD = re.compile(r"什么|哪|谁|多少|多久|多长|多大|几|怎么|怎样|如何|吗|呢|是否|能否|有没有|可不可以|能不能|还是")
+_ASK_BEFORE = re.compile(r"^(?:是|叫|为|有)(?:什么|哪|谁|多少)")
+
+
+def _focus(clause: str) -> tuple[str, str] | None:
+    """The attribute a question asks for: the noun after 什么/哪个 (「什么奖项」), the noun
+    before 是什么/叫什么/有哪些 (「全称是什么」), or the last noun of a clause with no question
+    word (「土耳其地震的震级」; a choice, 「判给爸爸还是妈妈」, names options, not an
+    attribute), with how it was found (``about``: ``asked`` or ``named``, the
+    last: a keyword question naming the attribute); None when none, or only a vague one
+    (什么内容)."""
+    tags = [(w.strip(), t) for w, t in word_tags(clause) if w.strip() and t != "x"]
+    words = [w for w, _ in tags]
+    noun = lambda i: (0 <= i < len(tags) and tags[i][1][:1] in ("n", "v") and len(tags[i][0]) >= 2
+                      and tags[i][0] not in QUESTION_WORDS and tags[i][0] not in _VAGUE
+                      and tags[i][1] not in _NAME_TAGS and not YEAR.search(tags[i][0]))
+    for i, w in enumerate(words):
+        if w in _ASK_AFTER:
+            return (tags[i + 1][0], "asked") if noun(i + 1) and tags[i + 1][1].startswith("n") else None
+        if _ASK_BEFORE.match("".join(words[i:i + 3])) and w in ("是", "叫", "为", "有"):
+            return (tags[i - 1][0], "before") if noun(i - 1) else None
+    if _QWORD.search(clause):
+        return None
+    last = len(tags) - 1
+    kind = tags[last][1] if last >= 0 else ""
+    verbal = kind == "v" and last > 0 and tags[last - 1][1] in ("uj", "d", "n")  # 最终排名, 的排名, 票房收入
+    return (tags[last][0], "named") if noun(last) and (kind in ("n", "vn") or verbal) else None
+
+
+_MODAL = {"最长", "最多", "最少", "最高", "最低", "一般", "应当", "可以", "能够", "需要", "大概", "具体", "一共"}
+
+
+def _head(clause: str, at: int) -> str:
+    """The words a quantity question asks about, ``|``-joined: the asking clause's content
+    words (「公司年假有多少天」 → 公司|年假); the cited sentence must hold one of them."""
+    import rjieba
+
+    words = [w for w in rjieba.cut(clause) if len(w) >= 2 and w not in QUESTION_WORDS and w not in _MODAL
+             and w not in _GENERIC and not _QTY_WORD.search(w) and not YEAR.search(w)]
+    return "|".join(dict.fromkeys(words))
+
+
+_QTY_WORD = re.compile(r"多少|几|多久|多长|多大|时间|价格|年龄|是否|什么")

@@ -1,0 +1,65 @@
+"""Loaders on the real public documents of tests/data/real (see its SOURCE.md)."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+
+from zhiku.ingest import load_file
+from zhiku.structure import build_tree
+
+pytestmark = pytest.mark.unit
+
+REAL = Path(__file__).resolve().parent.parent / "data" / "real"
+
+
+@functools.cache
+def _load(name: str):
+    doc = load_file(REAL / name, REAL)
+    return doc, build_tree(doc)
+
+
+def _own_text(doc, sections, label: str) -> str:
+    sec = next(s for s in sections if s.label == label)
+    child = min((s.start for s in sections if s.parent_id == sec.id), default=sec.end)
+    return "".join(doc.body[sec.start:child].split())
+
+
+def test_code_listing_with_comments_on_the_right_is_not_read_as_two_columns():
+    # a directory tree with `// 说明` comments leaves an empty strip down the page; the
+    # paragraph above it spans that strip, so the page is one column
+    doc, sections = _load("Paho-MQTT用户手册.pdf")
+    body = "".join(doc.body.split())
+    assert "PahoMQTT是Eclipse实现的MQTT协议的客户端" in body
+    assert "├───docs│└───figures//文档使用图片" in body
+    labels = [s.label for s in sections]
+    assert labels.index("1.1 文件目录结构") < labels.index("1.2 RT-Thread 软件包功能特点")
+    assert labels.index("1.4.1 MQTT 客户端") < labels.index("1.4.4 MQTT 协议中的订阅、主题、会话")
+
+
+def test_bookmark_pointing_at_the_page_before_its_heading_is_placed_at_the_heading():
+    doc, sections = _load("网络工具集应用笔记.pdf")
+    assert "Ping是一种网络诊断工具" in _own_text(doc, sections, "4.2.1. 介绍")
+    intro = _own_text(doc, sections, "4.1 NetUtils 组件介绍")
+    assert "tcpdump网络调试" in intro  # the tool table of 4.1 stays in 4.1
+    parents = {s.label: s.parent_id for s in sections}
+    ids = {s.label: s.id for s in sections}
+    assert parents["4.2.1. 介绍"] == ids["4.2 Ping 工具的配置与使用"]
+    assert parents["4.3.1. 介绍"] == ids["4.3 NTP 工具的配置与使用"]
+
+
+def test_inline_elements_of_a_gov_page_run_together():
+    doc, sections = _load("国务院工作规则.html")
+    assert "国务院第54次常务会议修订通过" in doc.body
+    assert ["".join(s.label.split()) for s in sections][:2] == ["第一章总则", "第二章组成人员职责"]
+
+
+def test_lines_of_a_code_listing_are_not_joined_into_one_paragraph():
+    # menuconfig options set in a monospace font, one per line: each stays its own line
+    doc, _ = _load("Paho-MQTT用户手册.pdf")
+    lines = [" ".join(ln.split()) for ln in doc.body.splitlines()]
+    assert "[*] Enable MQTT example #开启 MQTT 功能示例" in lines
+    assert any(ln.startswith("(1) Max pahomqtt subscribe topic handlers") for ln in lines)
+    assert "本软件包是在Eclipsepaho-mqtt源码包的基础上设计的一套MQTT客户端程序。" in "".join(doc.body.split())
