@@ -26,6 +26,10 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
     ("− built-in term dictionary (报账 → 报销, 辞退 → 解除劳动合同 …)", {"ZHIKU_BUILTIN_SYNONYMS": "0"}),
     ("+ chapter headings as a field (IDF share of the question's words in them, weight 0.2)",
      {"ZHIKU_HEADING_WEIGHT": "0.2"}),
+    ("− chapter-heading cosine of the candidates (bundled embedder, share 0.1)",
+     {"ZHIKU_HEADING_SIMILARITY": "0"}),
+    ("+ document evidence (each hit gains 0.1 × its document's best-three-hit share)",
+     {"ZHIKU_DOC_WEIGHT": "0.1"}),
 ]
 # levers of the full ask (the rerank stage): their rows are the `full` mode, its answer included
 FULL_LEVERS: list[tuple[str, dict[str, str]]] = [

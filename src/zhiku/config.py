@@ -48,6 +48,12 @@ class Config(BaseSettings):
     heading_weight: float = Field(default=0.0, ge=0.0, description="weight of the question's words found "
                                   "in a keyword hit's chapter headings (share of their IDF, times the "
                                   "best hit's score); 0 = off")
+    heading_similarity: float = Field(default=0.1, ge=0.0, lt=1.0, description="share of the "
+                                      "question↔chapter-heading cosine (bundled embedder) in the order of "
+                                      "the candidates, blended with their retrieval scores; 0 = off")
+    doc_weight: float = Field(default=0.0, ge=0.0, description="weight of a keyword hit's document "
+                              "evidence (its document's best three hit scores, as a share of the best "
+                              "document's, times the best hit's score); 0 = off")
     builtin_synonyms: bool = Field(default=True, description="use the built-in term dictionary "
                                                               "(报账 → 报销) besides the user's file")
     drop_twins: bool = Field(default=True, description="cite one law version kept in two folders once")

@@ -14,6 +14,7 @@ from zhiku.ingest import iter_files, load_file
 from zhiku.ingest.seen import SeenFiles, settled, signature
 from zhiku.prepare import ChunkParams, prepare_all, workers_for
 from zhiku.progress import Progress, as_progress
+from zhiku.retrieve.fields import heading_text
 from zhiku.types import Document
 
 
@@ -32,7 +33,7 @@ class IngestReport:
     seen: set[tuple[str, str]] = field(default_factory=set)
     seconds: float = 0.0
     embed_seconds: float = 0.0
-    route_seconds: float = 0.0  # sub-index summaries and titles embedded for routing
+    route_seconds: float = 0.0  # sub-index summaries and titles embedded for routing, chapter headings for ranking
 
 
 
@@ -93,8 +94,11 @@ class Ingesting:
                               cfg.min_section) for d in docs]
         workers = workers_for(len(docs), cfg.ingest_workers)
         phase = progress.phase("chunking", len(docs), "doc")
+        heads: set[str] = set()  # the chapter headings the candidates' cosine reads (heading_similarity)
         for item in prepare_all(docs, params, self.segment, cfg.segmenter, workers):
             batch.append(item)
+            if cfg.heading_similarity:
+                heads.update(heading_text(c) for c in item[2])
             rep.chunks += len(item[2])
             in_batch += len(item[2])
             phase.update(1)
@@ -119,6 +123,12 @@ class Ingesting:
                 self.router().summary_vectors(progress)
             except ZhikuError:
                 pass  # a bad rules file: the first ask says so
+        if heads:  # embedded now (and cached by content), not by the first asks that meet them
+            from zhiku.embed.base import embed_through_cache
+
+            with progress.phase("chapter headings", len(heads), "heading") as bar:
+                embed_through_cache(self.embedder, cfg.cache_path, sorted(heads), cfg.embed_batch,
+                                    progress=bar.update)
         rep.route_seconds = time.perf_counter() - t1
         if dense:
             t1 = time.perf_counter()

@@ -16,7 +16,8 @@ QUESTION = "未成年工能做什么工作"
 
 @pytest.fixture(scope="module")
 def labour_kb(tmp_path_factory):
-    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("home")))
+    # the lexical field alone: the heading cosine (heading_similarity) off
+    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("home"), heading_similarity=0.0))
     rep = kb.ingest([LAWS], dense=False, progress=False)
     assert not rep.failed
     return kb

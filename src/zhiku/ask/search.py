@@ -180,8 +180,9 @@ def _dense(kb: Any, question: str, k: int, scope: Scope) -> tuple[list[Hit], Tra
 
 
 def _keyword(kb: Any, terms: list[str], k: int, scope: Scope, detail: dict[str, Any]) -> list[Hit]:
-    """BM25, with pseudo-relevance feedback (see :mod:`zhiku.retrieve.prf`) and the chapter
-    heading weight (:mod:`zhiku.retrieve.fields`) when on."""
+    """BM25, with pseudo-relevance feedback (see :mod:`zhiku.retrieve.prf`), the chapter
+    heading weight (:mod:`zhiku.retrieve.fields`) and document evidence
+    (:mod:`zhiku.retrieve.docprior`) when on."""
     cfg = kb.config
     if not cfg.feedback_terms:
         hits = kb.store.keyword(terms, k, scope)
@@ -195,6 +196,10 @@ def _keyword(kb: Any, terms: list[str], k: int, scope: Scope, detail: dict[str, 
         from zhiku.retrieve.fields import heading_boost
 
         hits = heading_boost(hits, terms, kb.idf, cfg.heading_weight)
+    if cfg.doc_weight:  # the evidence of a hit's whole document (see zhiku.retrieve.docprior)
+        from zhiku.retrieve.docprior import document_boost
+
+        hits = document_boost(hits, cfg.doc_weight)
     return hits
 
 
@@ -256,6 +261,9 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
             hits = drop_twins(hits, kb.titles().twins)
         if p.ref.other_versions:  # 「2018年修正的公司法」: not the 2023 公司法
             hits = [h for h in hits if h.chunk.doc_id not in p.ref.other_versions]
+        if structured and kb.config.heading_similarity:  # the exact clause stays first
+            n = len(p.exact)
+            hits = hits[:n] + _by_headings(kb, p.question, hits[n:k], d) + hits[k:]
         d.update(mode=fmode.value, lists=len(lists), top=brief(hits))
     groups: dict[str, list[int]] = {}
     if route is not None:
@@ -263,6 +271,24 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
 
         groups = group_by_document(hits[:k])
     return Retrieval(hits[:k], p.terms, p.ref, bool(p.exact), trace, route, groups, p.question)
+
+
+def _by_headings(kb: Any, question: str, hits: list[Hit], detail: dict[str, Any]) -> list[Hit]:
+    """``hits`` re-ranked with the question↔chapter-heading cosine as a soft field (see
+    :func:`zhiku.retrieve.fields.heading_similarity`); heading vectors are kept in the
+    vector cache, so each distinct heading is embedded once."""
+    from zhiku.embed.base import embed_through_cache
+    from zhiku.retrieve.fields import heading_similarity, heading_text
+
+    if len(hits) < 2:
+        return hits
+    texts = [heading_text(h.chunk) for h in hits]
+    distinct = list(dict.fromkeys(texts))
+    vecs = embed_through_cache(kb.embedder, kb.config.cache_path, distinct, kb.config.embed_batch)
+    q = kb.dense_query(question)
+    cos = {t: float(v @ q) for t, v in zip(distinct, vecs)}
+    detail.update(headings=len(distinct))
+    return heading_similarity(hits, [cos[t] for t in texts], kb.config.heading_similarity)
 
 
 def retrieve(kb: Any, question: str, mode: Mode = Mode.HYBRID, scope: Scope = Scope(),

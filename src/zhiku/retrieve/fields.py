@@ -1,10 +1,10 @@
-"""Field weight of chapter headings in keyword ranking: hits whose headings hold the question's words move up."""
+"""Chapter headings in ranking: their words as a keyword field, their meaning as a soft field of the candidates."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from zhiku.types import Hit
+from zhiku.types import Chunk, Hit
 
 
 def heading_boost(hits: Sequence[Hit], terms: Sequence[str], idf: Callable[[str], float],
@@ -42,4 +42,44 @@ def heading_boost(hits: Sequence[Hit], terms: Sequence[str], idf: Callable[[str]
     order = sorted(range(len(hits)), key=lambda i: (-(hits[i].score + weight * shares[i] * top), i))
     return [Hit(hits[i].chunk, hits[i].score + weight * shares[i] * top, hits[i].source,
                 {**hits[i].sources, "heading": (rank, round(shares[i], 4))})
+            for rank, i in enumerate(order, 1)]
+
+
+def heading_text(chunk: Chunk) -> str:
+    """What a chunk's chapter headings say (its section labels, else its document's title)."""
+    return " ".join(chunk.section_path) or chunk.title
+
+
+def heading_similarity(hits: Sequence[Hit], cosines: Sequence[float], share: float) -> list[Hit]:
+    """Candidates re-ranked by their retrieval score blended with how close the question's
+    meaning is to their chapter headings.
+
+    The order is that of ``(1 − share) × score + share × cosine``, each min-max scaled
+    over ``hits`` (the weighted fusion of :func:`zhiku.retrieve.fusion.weighted`); the
+    score kept is the retrieval score plus the cosine's part on its own scale, so scores
+    stay comparable with an unblended ranking. A heading says what a whole chapter is
+    about in the law's words (未成年工特殊保护), which a question in everyday words
+    (15岁的孩子来帮工) may match in meaning while sharing no word with it.
+
+    Args:
+        hits: candidates, best first.
+        cosines: one question↔heading cosine per hit.
+        share: the cosine's share of the blend, in [0, 1); ``0`` leaves ``hits`` as they are.
+
+    Returns:
+        New hits, re-ranked (ties keep their order); each keeps its sources and records
+        ``headings`` with its new rank and cosine.
+    """
+    if share <= 0 or len(hits) < 2 or len(cosines) != len(hits):
+        return list(hits)
+    lo, hi = min(h.score for h in hits), max(h.score for h in hits)
+    clo, chi = min(cosines), max(cosines)
+    if chi <= clo:
+        return list(hits)
+    span = (hi - lo) if hi > lo else (abs(hi) or 1.0)
+    w = min(share, 0.99) / (1 - min(share, 0.99))
+    scores = [h.score + w * span * (c - clo) / (chi - clo) for h, c in zip(hits, cosines)]
+    order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
+    return [Hit(hits[i].chunk, scores[i], hits[i].source,
+                {**hits[i].sources, "headings": (rank, round(cosines[i], 4))})
             for rank, i in enumerate(order, 1)]
