@@ -50,7 +50,7 @@ class Config(BaseSettings):
                                   "best hit's score); 0 = off")
     heading_similarity: float = Field(default=0.1, ge=0.0, lt=1.0, description="share of the "
                                       "question↔chapter-heading cosine (bundled embedder) in the order of "
-                                      "the candidates, blended with their retrieval scores; 0 = off")
+                                      "the candidates, blended with their retrieval scores, when none came from dense search; 0 = off")
     doc_weight: float = Field(default=0.0, ge=0.0, description="weight of a keyword hit's document "
                               "evidence (its document's best three hit scores, as a share of the best "
                               "document's, times the best hit's score); 0 = off")
