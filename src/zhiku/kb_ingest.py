@@ -94,10 +94,12 @@ class Ingesting:
                               cfg.min_section) for d in docs]
         workers = workers_for(len(docs), cfg.ingest_workers)
         phase = progress.phase("chunking", len(docs), "doc")
-        heads: set[str] = set()  # the chapter headings the candidates' cosine reads (heading_similarity)
+        # the chapter headings the candidates' cosine reads (heading_similarity): only a keyword
+        # ingest needs them, since beside the dense list an embedded index searches it stays off
+        heads: set[str] = set()
         for item in prepare_all(docs, params, self.segment, cfg.segmenter, workers):
             batch.append(item)
-            if cfg.heading_similarity:
+            if cfg.heading_similarity and not dense:
                 heads.update(heading_text(c) for c in item[2])
             rep.chunks += len(item[2])
             in_batch += len(item[2])
