@@ -80,3 +80,14 @@ def test_the_faq_entry_whose_question_matches_answers_over_a_wordier_neighbour()
     text, sections = _answer("想让 Arthas 以 json 格式输出结果，要执行什么命令？", [entry, neighbour])
     assert "options json-format true" in text
     assert sections == ["怎么以`json`格式查看结果"]
+
+
+def test_a_log_listing_under_a_lead_in_is_not_joined_into_the_answer():
+    # 「…设置串口波特率为 115200，…显示如下所示：」 over a shell log: its lines, joined bare, made
+    # numbers the block does not hold (「Mar 28 2019」「2006 - 2019」 → 20192006) and the
+    # verifier dropped the whole answer
+    name = "AHT10温湿度传感器例程.md"
+    run = _find(name, "运行效果", holding="115200")
+    text, sections = _answer("查看温湿度例程运行日志时串口波特率设置为多少？", [run])
+    assert "115200" in text and "```" not in text
+    assert sections == ["运行效果"]

@@ -44,6 +44,8 @@ BLOCK_WEIGHT = 0.5
 SOURCES = 5
 LIST_CHARS = 400  # a lead-in ending in a colon brings the list items under it, up to this
 _LEAD_IN = re.compile(r"[：:]\s*$")
+_FENCE = ("```", "~~~")
+_CLOSED = "：:。！？；，、）)」』"
 # a list item (（二）…, 二、…, 2. …): out of its list it can say the opposite of its lead-in
 _ITEM = re.compile(r"^(?:（[一二三四五六七八九十百]+）|[一二三四五六七八九十]+、|\d+[.、．]\s*\D)")
 
@@ -158,17 +160,26 @@ def _with_lists(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str
             for pos, nxt in split_sentences(hits[s.hit_rank].chunk.text):
                 if pos <= s.pos:
                     continue
-                if size + len(nxt) > LIST_CHARS and items:
-                    break
+                if size + len(nxt) > LIST_CHARS and items or nxt.startswith(_FENCE):
+                    break  # a code listing or log under the lead-in is not a list
                 items.append(nxt)
                 covered.add((s.hit_rank, pos))
                 size += len(nxt)
-            s = Sentence(s.hit_rank, s.pos, s.text + "".join(items), s.cover)
+            s = Sentence(s.hit_rank, s.pos, _joined(s.text, items), s.cover)
             row = None if items or idf is None else _announced_row(s, hits, terms, idf)
             if row is not None and all(p.hit_rank != row.hit_rank for p in picked):
                 out.append(row)
         out.append(s)
     return [s for s in out if (s.hit_rank, s.pos) not in covered]
+
+
+def _joined(lead: str, items: Sequence[str]) -> str:
+    """The lead-in and its items as one text; items that were lines without closing
+    punctuation keep a space between them (joined bare, 「2019」 and 「2006」 would read 20192006)."""
+    out = lead
+    for item in items:
+        out += item if not out or out[-1] in _CLOSED else f" {item}"
+    return out
 
 
 def _announced_row(lead: Sentence, hits: Sequence[Hit], terms: Sequence[str],
