@@ -91,3 +91,23 @@ def test_a_log_listing_under_a_lead_in_is_not_joined_into_the_answer():
     text, sections = _answer("查看温湿度例程运行日志时串口波特率设置为多少？", [run])
     assert "115200" in text and "```" not in text
     assert sections == ["运行效果"]
+
+
+@pytest.mark.slow  # an ingest and an ask: about 10 s, far more on a busy machine
+def test_a_name_in_the_parent_section_label_counts_as_what_the_block_is_about(tmp_path):
+    # 「用 war 包部署…」: 「war」 is named by 4.1 war部署方式, over the sub-section that answers
+    import shutil
+
+    from zhiku.ask.flow import ask
+    from zhiku.ask.query import Query
+    from zhiku.config import load_config
+    from zhiku.kb import KnowledgeBase
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    shutil.copy(REAL / "若依环境使用手册.docx", docs)
+    kb = KnowledgeBase(load_config(home=tmp_path / "home"))
+    kb.ingest([docs], dense=False, progress=False)
+    ans = ask(kb, Query("用 war 包部署若依时要从 spring-boot-starter 依赖里去掉什么？", use_cache=False))
+    assert not ans.refused and "spring-boot-starter-tomcat" in ans.text
+    assert ans.citations[0].section_path[-1] == "4.1.2 在spring-boot-starter依赖中移除tomcat模块"

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from zhiku.chunk.context import context, heading
+from zhiku.chunk.context import context, heading, section_labels
 from zhiku.retrieve.segment import normalise
 from zhiku.types import Citation, Hit
 from zhiku.verify.support import term_in
@@ -213,7 +213,7 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
     whole = [coverage(terms, f"{ctx[r]} {h.chunk.text}", idf) for r, h in enumerate(hits)]
     cands.sort(key=lambda s: -(s.score + BLOCK_WEIGHT * whole[s.hit_rank]))
     first = cands[0]
-    block = [f"{h.chunk.title or ''} {h.chunk.text}" for h in hits]
+    block = [f"{h.chunk.title or ''} {section_labels(h.chunk)} {h.chunk.text}" for h in hits]
     if meets is not None and not meets(first.text, block[first.hit_rank]):
         first = next((c for c in cands if (c.score >= PREFER * cands[0].score or c.hit_rank == first.hit_rank)
                       and meets(c.text, block[c.hit_rank])), first)

@@ -40,3 +40,17 @@ def context(chunk: Chunk) -> str:
     """
     title = chunk.title if chunk.kind == "table_row" and chunk.title not in chunk.text else ""
     return " ".join(p for p in (title, heading(chunk)) if p)
+
+
+def section_labels(chunk: Chunk) -> str:
+    """Every section label over a chunk of a document without numbered articles (「4.1 war部署方式
+    4.1.2 在spring-boot-starter依赖中移除tomcat模块」): what the block is about, for the checks of
+    what a question pins; "" for a statute's article.
+
+    Args:
+        chunk: an evidence chunk.
+
+    Returns:
+        The labels, space-joined.
+    """
+    return "" if chunk.article else " ".join(chunk.section_path)
