@@ -214,13 +214,15 @@ def _named(text: str) -> tuple[set[str], set[str]]:
     return people, places
 
 
-def about_other(sentence: str, others: Sequence[Constraint]) -> bool:
+def about_other(sentence: str, others: Sequence[Constraint], kind: str = "") -> bool:
     """Whether ``sentence`` states its value of someone or somewhere else: the question pins
     a person or a place (``others``), the sentence names none of them and names another
     person or place instead (「1953年伊丽莎白二世加冕时」 does not date 查尔斯's coronation;
-    「衡阳市龙舟赛，16支参赛队」 does not count 浙江省's teams)."""
+    「衡阳市龙舟赛，16支参赛队」 does not count 浙江省's teams). For a date (``kind``) only
+    people count: a sentence dating something often names where it happened, not which
+    instance it is about (「2006年度财政报告显示…位于美国」 beside 台湾)."""
     asked_people = [c.text for c in others if c.kind is Kind.SUBJECT and c.about in ("tag:nr", "tag:nrt")]
-    asked_places = [c.text for c in others if c.kind is Kind.PLACE]
+    asked_places = [c.text for c in others if c.kind is Kind.PLACE and kind not in ("date", "clock")]
     if not asked_people and not asked_places:
         return False
     t = _norm(undated(normalise(sentence)))
@@ -241,7 +243,7 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         heads = [_norm(h) for h in c.about.split("|") if h]
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
             if (not heads or any(_loosely_in(h, _norm(sent)) for h in heads)) and any(
-                    has_quantity(c.text, p, c.about) and not about_other(p, others) for p in _PIECE.findall(sent)):
+                    has_quantity(c.text, p, c.about) and not about_other(p, others, c.text) for p in _PIECE.findall(sent)):
                 return True
         return False
     if c.kind is Kind.FOCUS and c.about == "role":
