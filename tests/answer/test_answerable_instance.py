@@ -90,3 +90,15 @@ def test_the_pieces_of_a_search_snippet_are_read_apart():
     assert check("上海市加班工资的计算基数是多少？", [(snippet, snippet)]).ok
     no = check("广东省加班工资的计算基数是多少？", [(snippet, snippet)])
     assert not no.ok and no.missing[0].kind is Kind.QUANTITY
+
+
+@pytest.mark.unit
+def test_a_name_in_a_listing_fills_its_own_field():
+    """A film page's fields (the credits of 《美女食神》, CMRC 2018 TRIAL_606, as a listing):
+    钟少雄 fills 导演, not the empty 主演 field after it; with the leads listed, 主演 is answered."""
+    empty = "美女食神 导演：钟少雄 主演："
+    assert check("《美女食神》的导演是谁？", [(empty, empty)]).ok
+    no = check("《美女食神》的主演有哪些？", [(empty, empty)])
+    assert not no.ok and "主演" in [c.text for c in no.missing]
+    full = "美女食神 导演：钟少雄 主演：佘诗曼、李克勤"
+    assert check("《美女食神》的主演有哪些？", [(full, full)]).ok

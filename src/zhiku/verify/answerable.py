@@ -188,10 +188,26 @@ def _names_role(head: str, sentence: str) -> bool:
     if head in t and head not in subject and not _SAYS.search(subject) and _names(kind, subject, ""):
         return True
     for m in re.finditer(re.escape(head), t):
-        near = t[max(0, m.start() - ROLE_WINDOW): m.end() + ROLE_WINDOW]
-        if _names(kind, near.replace(head, " "), ""):
+        if _names(kind, _own_window(t, m.start(), m.end()), ""):
             return True
     return False
+
+
+# a field label of a listing (「导演: 辛爽 主演:」): the names after it fill that field
+_LABEL = re.compile(r"[\u4e00-\u9fff]{2}[:：]")
+
+
+def _own_window(t: str, start: int, end: int) -> str:
+    """The text within :data:`ROLE_WINDOW` characters of the role word at ``start:end``,
+    without the fields of other labels: before it, from the last other label on; after
+    it, up to the next label (「导演: 辛爽 主演:」 names nobody as 主演)."""
+    before = t[max(0, start - ROLE_WINDOW): start]
+    after = t[end: end + ROLE_WINDOW]
+    if labels := list(_LABEL.finditer(before)):
+        before = before[: labels[0].start()]
+    if nxt := _LABEL.search(after, 1):
+        after = after[: nxt.start()]
+    return before + " " + after
 
 
 # a clause that only says who speaks (「电影节大使郭富城表示」): the speaker is not the sentence's subject
