@@ -102,3 +102,17 @@ def test_a_name_in_a_listing_fills_its_own_field():
     assert not no.ok and "主演" in [c.text for c in no.missing]
     full = "美女食神 导演：钟少雄 主演：佘诗曼、李克勤"
     assert check("《美女食神》的主演有哪些？", [(full, full)]).ok
+
+
+@pytest.mark.unit
+def test_an_attribute_asked_of_one_instance_must_be_named():
+    """「…是什么」 names the attribute before it: the guide's paragraph on 上海市 and 广东省 says
+    what 正常工作时间的工资 is, not what the pay is made of (构成) — refused where 上海市 is
+    pinned, a weak mismatch for the general question; 「正常工作时间工资是什么」 is answered."""
+    para = _line("广东省工资支付条例")
+    fact = check("上海市企业的工资构成是什么？", [(para, para)])
+    assert not fact.ok and [c.kind for c in fact.missing] == [Kind.FOCUS]
+    assert decisive(fact.missing[0], fact.constraints)
+    rule = check("企业的工资构成是什么？", [(para, para)])
+    assert not rule.ok and not decisive(rule.missing[0], rule.constraints)
+    assert check("上海市企业的正常工作时间工资是什么？", [(para, para)]).ok
