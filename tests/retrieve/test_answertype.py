@@ -46,7 +46,7 @@ def test_hits_stating_the_asked_type_move_up_and_keep_their_order(labour_kb):
     kb = labour_kb
     terms = keyword_terms(kb.segment, QUESTION, kb.store.doc_frequency)
     hits = kb.store.keyword(terms, 20)
-    boosted = answer_type_boost(hits, QUESTION, 0.2)
+    boosted = answer_type_boost(hits, answer_types(QUESTION), 0.2)
     stating = {h.chunk.id for h in hits if states(AnswerType.AGE, h.chunk.text)}
     assert stating and len(stating) < len(hits)
     assert {h.chunk.id for h in boosted} == {h.chunk.id for h in hits}
@@ -63,9 +63,9 @@ def test_no_type_or_zero_weight_keeps_the_order(labour_kb):
     kb = labour_kb
     hits = kb.store.keyword(["经济补偿", "解除"], 20)
     ids = [h.chunk.id for h in hits]
-    assert [h.chunk.id for h in answer_type_boost(hits, "经济补偿怎么算？", 0.5)] == ids
-    assert [h.chunk.id for h in answer_type_boost(hits, "经济补偿要付多少钱？", 0.0)] == ids
-    assert answer_type_boost([], QUESTION, 0.5) == []
+    assert [h.chunk.id for h in answer_type_boost(hits, answer_types("经济补偿怎么算？"), 0.5)] == ids
+    assert [h.chunk.id for h in answer_type_boost(hits, answer_types("经济补偿要付多少钱？"), 0.0)] == ids
+    assert answer_type_boost([], answer_types(QUESTION), 0.5) == []
 
 
 @pytest.mark.integration
@@ -77,3 +77,6 @@ def test_answer_type_weight_setting_reaches_the_keyword_search(labour_kb):
     r_on = retrieve(on, QUESTION, Mode.BM25, route=False)
     assert not any("answer_type" in h.sources for h in r_off.hits)
     assert all("answer_type" in h.sources for h in r_on.hits)
+    # the flat baseline (no question focus, no resolution) ranks without it
+    flat = retrieve(on, QUESTION, Mode.BM25, structured=False, route=False)
+    assert not any("answer_type" in h.sources for h in flat.hits)

@@ -64,6 +64,7 @@ class Prepared:
     mode: Mode
     scope: Scope
     candidates: int
+    asks: tuple[Any, ...] = ()  # the answer types the question asks for (none in the flat baseline)
 
 
 class _Timer:
@@ -147,7 +148,12 @@ def prepare(kb: Any, question: str, mode: Mode, scope: Scope, trace: list[TraceS
             ref = kb.titles().resolve(question)
             exact = _exact(kb, ref, kw_terms, k, scope)
             d.update(names=list(ref.names), article=ref.article, exact=brief(exact))
-    return Prepared(question, terms, kw_terms, ref, exact, mode.retrievers(), scope, k)
+    asks = ()
+    if structured and cfg.answer_type_weight:  # 多久 → passages stating a period first
+        from zhiku.retrieve.answertype import answer_types
+
+        asks = answer_types(question)
+    return Prepared(question, terms, kw_terms, ref, exact, mode.retrievers(), scope, k, asks)
 
 
 _DENSE = ThreadPoolExecutor(max_workers=2, thread_name_prefix="dense")
@@ -163,7 +169,7 @@ def fuzzy(kb: Any, p: Prepared, scope: Scope, trace: list[TraceStep], k: int | N
     pending = _DENSE.submit(_dense, kb, p.question, k, scope) if dense and p.mode is not Mode.DENSE else None
     if p.mode is not Mode.DENSE:
         with _Timer(trace, "keyword") as d:
-            lists.append(_keyword(kb, p.kw_terms, k, scope, d, p.question))
+            lists.append(_keyword(kb, p.kw_terms, k, scope, d, p.asks))
             d.update(terms=p.kw_terms, top=brief(lists[-1]))
     if dense:
         got, step = pending.result() if pending is not None else _dense(kb, p.question, k, scope)
@@ -180,10 +186,10 @@ def _dense(kb: Any, question: str, k: int, scope: Scope) -> tuple[list[Hit], Tra
 
 
 def _keyword(kb: Any, terms: list[str], k: int, scope: Scope, detail: dict[str, Any],
-             question: str = "") -> list[Hit]:
+             asks: tuple[Any, ...] = ()) -> list[Hit]:
     """BM25, with pseudo-relevance feedback (see :mod:`zhiku.retrieve.prf`), the chapter
     heading weight (:mod:`zhiku.retrieve.fields`), document evidence
-    (:mod:`zhiku.retrieve.docprior`) and the answer type of ``question``
+    (:mod:`zhiku.retrieve.docprior`) and the answer types the question asks for
     (:mod:`zhiku.retrieve.answertype`) when on."""
     cfg = kb.config
     if not cfg.feedback_terms:
@@ -202,10 +208,10 @@ def _keyword(kb: Any, terms: list[str], k: int, scope: Scope, detail: dict[str, 
         from zhiku.retrieve.docprior import document_boost
 
         hits = document_boost(hits, cfg.doc_weight)
-    if cfg.answer_type_weight and question:  # 多久 → passages stating a period first
+    if asks:  # 多久 → passages stating a period first (see zhiku.retrieve.answertype)
         from zhiku.retrieve.answertype import answer_type_boost
 
-        hits = answer_type_boost(hits, question, cfg.answer_type_weight)
+        hits = answer_type_boost(hits, asks, cfg.answer_type_weight)
     return hits
 
 

@@ -57,7 +57,7 @@ def states(kind: AnswerType, text: str) -> bool:
     return _STATES[kind].search(text) is not None
 
 
-def answer_type_boost(hits: Sequence[Hit], question: str, weight: float) -> list[Hit]:
+def answer_type_boost(hits: Sequence[Hit], types: Sequence[AnswerType], weight: float) -> list[Hit]:
     """Keyword hits re-ranked so that, for a question asking how long or how much, the
     passages stating a period or a sum move up.
 
@@ -69,15 +69,14 @@ def answer_type_boost(hits: Sequence[Hit], question: str, weight: float) -> list
 
     Args:
         hits: keyword hits, best first.
-        question: the question as asked.
+        types: the answer types the question asks for (:func:`answer_types`).
         weight: the gain relative to the best hit's score; ``0`` leaves ``hits`` as they are.
 
     Returns:
         New hits, re-ranked (ties keep their order); a moved hit records ``answer_type``
-        with its new rank. ``hits`` unchanged when the question names no type.
+        with its new rank. ``hits`` unchanged without ``types``.
     """
-    types = answer_types(question) if weight > 0 and len(hits) > 1 else ()
-    if not types:
+    if weight <= 0 or len(hits) < 2 or not types:
         return list(hits)
     top = max(h.score for h in hits)
     if top <= 0:
