@@ -9,6 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from zhiku.retrieve.segment import normalise
+from zhiku.verify.forms import (
+    DAYS as _DAYS, LATIN_NAME as _LATIN_NAME, PLACE_SUFFIX as _PLACE_SUFFIX, cn_year as _cn_year,
+    day_forms as _day_forms, joined as _joined, loosely_in as _loosely_in, norm as _norm,
+    ordinal_forms as _ordinal_forms, place_forms as _place_forms,
+)
 from zhiku.verify.pins import PLACES, YEAR, Constraint, Kind, pinned, word_tags
 from zhiku.verify.support import quantities
 
@@ -24,7 +29,6 @@ class Answerability:
     reason: str = ""
 # words the tagger takes for places that name none (依照外国法律: which country?)
 _NO_PLACE = {"外国", "国外", "海外", "各国", "他国", "本国", "国内", "当地", "本地", "外地", "境外", "境内"}
-_PLACE_SUFFIX = re.compile(r"(?:省|市|自治区|特别行政区|县|区)$")
 _UNITS = {
     "amount": {"元", "万元", "万", "亿", "%", "倍"},
     "age": {"岁", "周岁"},
@@ -46,49 +50,6 @@ _SENTENCE = re.compile(r"[^。！？；\n]+")
 _PIECE = re.compile(r"(?:[^.…]|(?<!\.)\.(?!\.))+")
 _KIND_WORDS = {"money": "金额", "amount": "金额", "person": "人或机构", "country": "国家", "place": "地点", "age": "年龄", "days": "天数", "people": "人数", "duration": "期限",
                "date": "时间", "clock": "时间", "number": "数目"}
-
-
-def _ordinal_forms(text: str) -> list[str]:
-    """五次会议 → 五次会议, 5次会议; 第7届 → 7届, 七届 (with or without 第: a block may write
-    either)."""
-    from zhiku.chunk import cn_to_int, int_to_cn
-
-    m = re.match(r"第?([零〇一二两三四五六七八九十百\d]+)(.+)", text)
-    if not m:
-        return [text]
-    num, unit = m.groups()
-    try:
-        n = int(num) if num.isdigit() else cn_to_int(num)
-    except (ValueError, KeyError):
-        return [text]
-    return list(dict.fromkeys([f"{num}{unit}", f"{n}{unit}", f"{int_to_cn(n)}{unit}"]))
-
-
-def _loosely_in(word: str, text: str) -> bool:
-    """``word`` in ``text``, its characters in order with at most one between each pair
-    (年假 in 年休假)."""
-    if not word or word in text:
-        return True
-    rx = "".join(re.escape(ch) + ".?" for ch in word[:-1]) + re.escape(word[-1])
-    return re.search(rx, text) is not None
-
-
-_LATIN_NAME = re.compile(r"[a-z0-9][a-z0-9\-_.]*")
-
-
-def _joined(s: str) -> str:
-    """A model name without its separators: ESP32-C3, esp32_c3 and ESP32C3 are one name."""
-    return re.sub(r"[\-_.]", "", s)
-
-
-def _norm(s: str) -> str:
-    return re.sub(r"\s+", "", normalise(s)).casefold()
-
-
-def _place_forms(place: str) -> list[str]:
-    """上海市 → 上海市, 上海 (a document writes either)."""
-    short = _PLACE_SUFFIX.sub("", place)
-    return [place] + ([short] if len(short) >= 2 else [])
 
 
 def has_quantity(kind: str, text: str, asked: str = "") -> bool:
@@ -352,19 +313,6 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = ()) -> bool:
     if c.kind is Kind.QUANTITY:
         return c.text in _NUMERIC_KINDS or c.text in _FIGURES and _instance(cons)
     return not c.about or not c.text.endswith(_COMMON_HEAD)
-
-
-_DAYS = {"今天": 0, "明天": 1, "昨天": -1}
-
-
-def _day_forms(offset: int) -> list[str]:
-    """How a document writes the day ``offset`` days from today: 12月2日, 2026-12-02."""
-    d = dt.date.today() + dt.timedelta(days=offset)
-    return [f"{d.month}月{d.day}日", d.isoformat(), f"{d.year}年{d.month}月{d.day}日"]
-
-
-def _cn_year(year: str) -> str:
-    return "".join("〇一二三四五六七八九"[int(d)] for d in year)
 
 
 def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] = ()) -> Answerability:
