@@ -67,6 +67,21 @@ def test_new_topic_is_not_rewritten(kb_with):
     assert "婚姻家庭编" in ans.citations[0].doc_path
 
 
+def test_short_question_the_last_document_never_mentions_is_a_new_question(kb_with):
+    """A short question is carried into the last turn's document only when that document
+    speaks of its words: 试用期 after a marriage question searches the whole library."""
+    orch = Chat(kb_with())
+    sid, a1 = orch.chat("结婚的法定年龄是多少？")
+    assert "婚姻家庭编" in a1.citations[0].doc_path
+    _, a2 = orch.chat("试用期最长多久？", sid)
+    assert _rewrite(a2)["how"] == "none" and not a2.refused
+    assert {"劳动法", "劳动合同法"} & {d for d, _ in _cited(a2)}
+    law = _cited(a2) and a2.citations[0].doc_path.split("/")[-1].split("(")[0]
+    _, a3 = orch.chat("年休假有几天？", sid)  # 劳动法 speaks of 年休假: a follow-up on it
+    assert _rewrite(a3)["how"] == "carry" and law in _rewrite(a3)["to"]
+    orch.close()
+
+
 def test_chat_command_one_shot_turns_share_a_session(kb_with, capsys):
     home = str(kb_with().config.home)
     assert main(["--home", home, "chat", "--json", "劳动法对每日工作时间有什么规定？"]) == 0

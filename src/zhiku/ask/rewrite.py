@@ -125,7 +125,22 @@ class RewriterRole(Role[Turn, Rewrite]):
             return Rewrite(q, q)
         if _PRONOUN.search(q):
             return Rewrite(q, _PRONOUN.sub(doc, q, count=1), "carry", (doc,))
-        if not (_LEAD.match(q) or q.rstrip("？?。 ").endswith("呢") or len(q) <= 8):
+        marked = _LEAD.match(q) or q.rstrip("？?。 ").endswith("呢")
+        if not (marked or (len(q) <= 8 and self._speaks_of(doc, q))):
             return Rewrite(q, q)  # a new question, not a follow-up
         body = _LEAD.sub("", q)
         return Rewrite(q, f"{doc}{'' if body.startswith('的') else '的'}{body}", "carry", (doc,))
+
+    def _speaks_of(self, doc: str, question: str) -> bool:
+        """Whether the document named ``doc`` holds a word of ``question``: a short question
+        about something it never mentions (「试用期最长多久？」 after a question on 婚姻家庭编)
+        is a new question, not a follow-up, and keeps the whole library."""
+        from zhiku.index.store import Scope
+        from zhiku.retrieve.segment import QUESTION_WORDS
+
+        ids = tuple(r.doc_id for _, recs in self.kb.titles().match(doc) for r in recs)
+        words = [w for w in self.kb.words(normalise(question)) if len(w) >= 2 and w not in QUESTION_WORDS]
+        if not ids or not words:
+            return True
+        hits = self.kb.store.keyword(self.kb.segment(" ".join(words)), 3, Scope(doc_ids=ids))
+        return any(w in normalise(h.chunk.text) for h in hits for w in words)
