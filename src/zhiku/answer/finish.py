@@ -78,7 +78,7 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
         return _with(ans, draft)
     verdict, step = answerability(kb, question, terms, draft)
     trace = (*trace, step)
-    weak = not verdict.ok and bool(verdict.missing) and not any(decisive(c) for c in verdict.missing)
+    weak = not verdict.ok and bool(verdict.missing) and not any(decisive(c, verdict.constraints) for c in verdict.missing)
     if weak:
         why = f"{why}；{verdict.reason}"  # a weak mismatch: answered, with a lower confidence
     elif not verdict.ok:
