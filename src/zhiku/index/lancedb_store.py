@@ -364,6 +364,10 @@ class LanceStore(VectorTables):
         """
         for name in TABLES:
             t = self._w[name]
+            if not t.list_indices() and t.count_rows() and _due(t, 0):
+                # a first build over the many small files of a large ingest: merge them
+                # first (no index to update yet), or the next small re-ingest pays it
+                refresh(t)
             stale = ensure_indexes(t, name)
             if name == "vectors":  # builds or retrains it; rows it leaves out are in ``stale``
                 index_vectors(t, self.vector_spec)
