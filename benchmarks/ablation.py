@@ -30,6 +30,8 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_HEADING_SIMILARITY": "0"}),
     ("+ document evidence (each hit gains 0.1 × its document's best-three-hit share)",
      {"ZHIKU_DOC_WEIGHT": "0.1"}),
+    ("− answer types (多久 → hits stating a period, 罚多少钱 → a sum, gain 0.2)",
+     {"ZHIKU_ANSWER_TYPE_WEIGHT": "0"}),
 ]
 # levers of the full ask (the rerank stage): their rows are the `full` mode, its answer included
 FULL_LEVERS: list[tuple[str, dict[str, str]]] = [

@@ -54,6 +54,9 @@ class Config(BaseSettings):
     doc_weight: float = Field(default=0.0, ge=0.0, description="weight of a keyword hit's document "
                               "evidence (its document's best three hit scores, as a share of the best "
                               "document's, times the best hit's score); 0 = off")
+    answer_type_weight: float = Field(default=0.2, ge=0.0, description="gain of a keyword hit stating "
+                                      "the kind of answer the question asks for (多久 → a period, 罚多少钱 → "
+                                      "a sum), times the best hit's score; 0 = off")
     builtin_synonyms: bool = Field(default=True, description="use the built-in term dictionary "
                                                               "(报账 → 报销) besides the user's file")
     drop_twins: bool = Field(default=True, description="cite one law version kept in two folders once")

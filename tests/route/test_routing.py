@@ -226,6 +226,37 @@ def test_chapter_without_hits_falls_back_to_whole_document(home):
     assert out.hits
 
 
+def test_a_chapter_only_the_hits_chose_does_not_reorder_guessed_documents(home):
+    from zhiku.ask.search import fuzzy, prepare
+    from zhiku.route.search import routed_search
+
+    kb = open_kb(home, chapter_confidence=0.3)  # a low bar: where the hits cluster is sure
+    q = "劳动者每日工作时间不超过几小时，延长工作时间有什么限制"
+    route = kb.router().route(q)
+    prepared = prepare(kb, q, Mode.BM25, Scope(), [], structured=False, candidates=50)
+
+    def search(scope, trace):
+        return fuzzy(kb, prepared, scope, trace)
+
+    # the same sub-index searches without chapter routing
+    unrouted = [h.chunk.id for h in routed_search(open_kb(home, route_docs=0), route, Scope(), search,
+                                                  kb.words(q), (), 0.5, []).hits]
+    titled = routed_search(kb, route, Scope(), search, kb.words(q), (), 0.5, [])
+    assert [h.chunk.id for h in titled.hits] != unrouted  # 第四章 工作时间和休息休假 first
+    # the same hits without the question's words in any chapter title: the picks come from
+    # where the hits cluster only, which says nothing about the documents the hits guessed
+    trace: list = []
+    blind = routed_search(kb, route, Scope(), search, ["每日"], (), 0.5, trace)
+    step = next(t for t in trace if t.stage == "chapters")
+    assert blind.route.chapters and any(not p.widened for p in blind.route.chapters)
+    assert step.detail["skipped"] == "no sure chapter's title holds the question's words"
+    assert [h.chunk.id for h in blind.hits] == unrouted
+    # a document the question names is decided: its sure chapter comes first as before
+    law = titled.route.chapters[0].doc_id
+    named = routed_search(kb, route, Scope(), search, ["每日"], (law,), 0.5, [])
+    assert [h.chunk.id for h in named.hits] != unrouted
+
+
 def test_question_types_and_their_parameters(home):
     assert classify_rules("劳动合同和劳务合同有什么区别") is QType.COMPARISON
     assert classify_rules("申请劳动仲裁的流程是怎样的") is QType.PROCESS

@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from zhiku.chunk.context import context, heading, section_labels
 from zhiku.retrieve.segment import normalise
 from zhiku.types import Citation, Hit
 from zhiku.verify.support import term_in
@@ -43,6 +44,8 @@ BLOCK_WEIGHT = 0.5
 SOURCES = 5
 LIST_CHARS = 400  # a lead-in ending in a colon brings the list items under it, up to this
 _LEAD_IN = re.compile(r"[：:]\s*$")
+_FENCE = ("```", "~~~")
+_CLOSED = "：:。！？；，、）)」』"
 # a list item (（二）…, 二、…, 2. …): out of its list it can say the opposite of its lead-in
 _ITEM = re.compile(r"^(?:（[一二三四五六七八九十百]+）|[一二三四五六七八九十]+、|\d+[.、．]\s*\D)")
 
@@ -120,15 +123,33 @@ def compose(
         picked.append(Sentence(0, 0, hits[0].chunk.text, 1.0))
     else:
         picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets)
-    picked = _with_lists(picked, hits)
+    picked = _with_lists(picked, hits, terms, idf)
     picked.sort(key=lambda s: (s.hit_rank, s.pos))
-    return _render(picked, hits)
+    return _render(_headed(picked, hits, terms), hits)
 
 
-def _with_lists(picked: list[Sentence], hits: Sequence[Hit]) -> list[Sentence]:
+def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str]) -> list[Sentence]:
+    """The first quoted sentence of each block under its section's heading (「版本 1.2.0：
+    新增串口 DMA 例程」, an FAQ entry's question) when the heading holds a word of the question
+    that the quoted sentences do not: the heading then says part of the answer."""
+    out, seen = [], set()
+    for s in picked:
+        head = heading(hits[s.hit_rank].chunk) if s.hit_rank not in seen else ""
+        seen.add(s.hit_rank)
+        said = normalise(" ".join(p.text for p in picked if p.hit_rank == s.hit_rank))
+        if head and any(term_in(t, normalise(head)) and not term_in(t, said) for t in terms):
+            s = Sentence(s.hit_rank, s.pos, f"{head}：{s.text}", s.cover)
+        out.append(s)
+    return out
+
+
+def _with_lists(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str] = (),
+                idf: Callable[[str], float] | None = None) -> list[Sentence]:
     """Each sentence that only announces a list (「下列各项个人所得，免征个人所得税：」) with
     the items that follow it in its chunk, so the answer says what the list is; items
-    picked on their own are then dropped."""
+    picked on their own are then dropped. A lead-in with nothing after it in its chunk
+    (「…的量程、精度如下表所示：」) announces a table: the answer adds the row of that table,
+    among the evidence, that best covers the question (:func:`_announced_row`)."""
     out: list[Sentence] = []
     covered: set[tuple[int, int]] = set()
     for s in sorted(picked, key=lambda s: (s.hit_rank, s.pos)):
@@ -139,14 +160,41 @@ def _with_lists(picked: list[Sentence], hits: Sequence[Hit]) -> list[Sentence]:
             for pos, nxt in split_sentences(hits[s.hit_rank].chunk.text):
                 if pos <= s.pos:
                     continue
-                if size + len(nxt) > LIST_CHARS and items:
-                    break
+                if size + len(nxt) > LIST_CHARS and items or nxt.startswith(_FENCE):
+                    break  # a code listing or log under the lead-in is not a list
                 items.append(nxt)
                 covered.add((s.hit_rank, pos))
                 size += len(nxt)
-            s = Sentence(s.hit_rank, s.pos, s.text + "".join(items), s.cover)
+            s = Sentence(s.hit_rank, s.pos, _joined(s.text, items), s.cover)
+            row = None if items or idf is None else _announced_row(s, hits, terms, idf)
+            if row is not None and all(p.hit_rank != row.hit_rank for p in picked):
+                out.append(row)
         out.append(s)
     return [s for s in out if (s.hit_rank, s.pos) not in covered]
+
+
+def _joined(lead: str, items: Sequence[str]) -> str:
+    """The lead-in and its items as one text; items that were lines without closing
+    punctuation keep a space between them (joined bare, 「2019」 and 「2006」 would read 20192006)."""
+    out = lead
+    for item in items:
+        out += item if not out or out[-1] in _CLOSED else f" {item}"
+    return out
+
+
+def _announced_row(lead: Sentence, hits: Sequence[Hit], terms: Sequence[str],
+                   idf: Callable[[str], float]) -> Sentence | None:
+    """The row sentence (``table_row`` evidence) of a table in the lead-in's section that
+    covers the question best, read under its context (:func:`context`); None when the
+    evidence holds no row of a table there, or none covering any of the question."""
+    at = hits[lead.hit_rank].chunk
+    rows = [(r, h.chunk) for r, h in enumerate(hits) if h.chunk.kind == "table_row"
+            and h.chunk.doc_id == at.doc_id and h.chunk.section_id == at.section_id]
+    scored = [(coverage(terms, f"{context(c)} {c.text}", idf), r, c) for r, c in rows]
+    if not scored:
+        return None
+    cover, r, c = max(scored, key=lambda x: (x[0], -x[1]))
+    return Sentence(r, 0, c.text, cover) if cover > 0 else None
 
 
 def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
@@ -156,15 +204,16 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
     (a second block's sentence, even one covering as much of the question, was mostly a
     neighbouring article or passage: citation precision, see :data:`ONE_SOURCE`)."""
     cands = []
+    ctx = [context(h.chunk) for h in hits]
     for r, h in enumerate(hits):
         for pos, s in split_sentences(h.chunk.text):
-            cands.append(Sentence(r, pos, s, coverage(terms, s, idf)))
+            cands.append(Sentence(r, pos, s, coverage(terms, f"{ctx[r]} {s}", idf)))
     if not cands:
         return []
-    whole = [coverage(terms, h.chunk.text, idf) for h in hits]
+    whole = [coverage(terms, f"{ctx[r]} {h.chunk.text}", idf) for r, h in enumerate(hits)]
     cands.sort(key=lambda s: -(s.score + BLOCK_WEIGHT * whole[s.hit_rank]))
     first = cands[0]
-    block = [f"{h.chunk.title or ''} {h.chunk.text}" for h in hits]
+    block = [f"{h.chunk.title or ''} {section_labels(h.chunk)} {h.chunk.text}" for h in hits]
     if meets is not None and not meets(first.text, block[first.hit_rank]):
         first = next((c for c in cands if (c.score >= PREFER * cands[0].score or c.hit_rank == first.hit_rank)
                       and meets(c.text, block[c.hit_rank])), first)

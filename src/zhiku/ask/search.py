@@ -64,6 +64,7 @@ class Prepared:
     mode: Mode
     scope: Scope
     candidates: int
+    asks: tuple[Any, ...] = ()  # the answer types the question asks for (none in the flat baseline)
 
 
 class _Timer:
@@ -147,7 +148,12 @@ def prepare(kb: Any, question: str, mode: Mode, scope: Scope, trace: list[TraceS
             ref = kb.titles().resolve(question)
             exact = _exact(kb, ref, kw_terms, k, scope)
             d.update(names=list(ref.names), article=ref.article, exact=brief(exact))
-    return Prepared(question, terms, kw_terms, ref, exact, mode.retrievers(), scope, k)
+    asks = ()
+    if structured and cfg.answer_type_weight:  # 多久 → passages stating a period first
+        from zhiku.retrieve.answertype import answer_types
+
+        asks = answer_types(question)
+    return Prepared(question, terms, kw_terms, ref, exact, mode.retrievers(), scope, k, asks)
 
 
 _DENSE = ThreadPoolExecutor(max_workers=2, thread_name_prefix="dense")
@@ -163,7 +169,7 @@ def fuzzy(kb: Any, p: Prepared, scope: Scope, trace: list[TraceStep], k: int | N
     pending = _DENSE.submit(_dense, kb, p.question, k, scope) if dense and p.mode is not Mode.DENSE else None
     if p.mode is not Mode.DENSE:
         with _Timer(trace, "keyword") as d:
-            lists.append(_keyword(kb, p.kw_terms, k, scope, d))
+            lists.append(_keyword(kb, p.kw_terms, k, scope, d, p.asks))
             d.update(terms=p.kw_terms, top=brief(lists[-1]))
     if dense:
         got, step = pending.result() if pending is not None else _dense(kb, p.question, k, scope)
@@ -179,10 +185,12 @@ def _dense(kb: Any, question: str, k: int, scope: Scope) -> tuple[list[Hit], Tra
     return hits, TraceStep("dense", time.perf_counter() - t0, {"top": brief(hits)})
 
 
-def _keyword(kb: Any, terms: list[str], k: int, scope: Scope, detail: dict[str, Any]) -> list[Hit]:
+def _keyword(kb: Any, terms: list[str], k: int, scope: Scope, detail: dict[str, Any],
+             asks: tuple[Any, ...] = ()) -> list[Hit]:
     """BM25, with pseudo-relevance feedback (see :mod:`zhiku.retrieve.prf`), the chapter
-    heading weight (:mod:`zhiku.retrieve.fields`) and document evidence
-    (:mod:`zhiku.retrieve.docprior`) when on."""
+    heading weight (:mod:`zhiku.retrieve.fields`), document evidence
+    (:mod:`zhiku.retrieve.docprior`) and the answer types the question asks for
+    (:mod:`zhiku.retrieve.answertype`) when on."""
     cfg = kb.config
     if not cfg.feedback_terms:
         hits = kb.store.keyword(terms, k, scope)
@@ -200,6 +208,10 @@ def _keyword(kb: Any, terms: list[str], k: int, scope: Scope, detail: dict[str, 
         from zhiku.retrieve.docprior import document_boost
 
         hits = document_boost(hits, cfg.doc_weight)
+    if asks:  # 多久 → passages stating a period first (see zhiku.retrieve.answertype)
+        from zhiku.retrieve.answertype import answer_type_boost
+
+        hits = answer_type_boost(hits, asks, cfg.answer_type_weight)
     return hits
 
 

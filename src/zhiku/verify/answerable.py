@@ -9,6 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from zhiku.retrieve.segment import normalise
+from zhiku.verify.forms import (
+    DAYS as _DAYS, LATIN_NAME as _LATIN_NAME, PLACE_SUFFIX as _PLACE_SUFFIX, cn_year as _cn_year,
+    day_forms as _day_forms, joined as _joined, loosely_in as _loosely_in, norm as _norm,
+    ordinal_forms as _ordinal_forms, place_forms as _place_forms,
+)
 from zhiku.verify.pins import PLACES, YEAR, Constraint, Kind, pinned, word_tags
 from zhiku.verify.support import quantities
 
@@ -24,7 +29,6 @@ class Answerability:
     reason: str = ""
 # words the tagger takes for places that name none (依照外国法律: which country?)
 _NO_PLACE = {"外国", "国外", "海外", "各国", "他国", "本国", "国内", "当地", "本地", "外地", "境外", "境内"}
-_PLACE_SUFFIX = re.compile(r"(?:省|市|自治区|特别行政区|县|区)$")
 _UNITS = {
     "amount": {"元", "万元", "万", "亿", "%", "倍"},
     "age": {"岁", "周岁"},
@@ -41,51 +45,11 @@ _CLOCK = re.compile(r"[上下]午|周[一二三四五六日]|星期|\d{1,2}\s*[�
 
 _HALF = re.compile(r"半(?:年|个月|天|小时)|[一二两三四五六七八九十]+(?:个)?(?:年|月|日|天|周|小时)")
 _SENTENCE = re.compile(r"[^。！？；\n]+")
+# a search snippet's pieces, cut at its elisions (「… 16支参赛队名单 ... 浙江省第二届…」: cut from
+# different places of the page)
+_PIECE = re.compile(r"(?:[^.…]|(?<!\.)\.(?!\.))+")
 _KIND_WORDS = {"money": "金额", "amount": "金额", "person": "人或机构", "country": "国家", "place": "地点", "age": "年龄", "days": "天数", "people": "人数", "duration": "期限",
                "date": "时间", "clock": "时间", "number": "数目"}
-
-
-def _ordinal_forms(text: str) -> list[str]:
-    """五次会议 → 五次会议, 5次会议; 第7届 → 7届, 七届 (with or without 第: a block may write
-    either)."""
-    from zhiku.chunk import cn_to_int, int_to_cn
-
-    m = re.match(r"第?([零〇一二两三四五六七八九十百\d]+)(.+)", text)
-    if not m:
-        return [text]
-    num, unit = m.groups()
-    try:
-        n = int(num) if num.isdigit() else cn_to_int(num)
-    except (ValueError, KeyError):
-        return [text]
-    return list(dict.fromkeys([f"{num}{unit}", f"{n}{unit}", f"{int_to_cn(n)}{unit}"]))
-
-
-def _loosely_in(word: str, text: str) -> bool:
-    """``word`` in ``text``, its characters in order with at most one between each pair
-    (年假 in 年休假)."""
-    if not word or word in text:
-        return True
-    rx = "".join(re.escape(ch) + ".?" for ch in word[:-1]) + re.escape(word[-1])
-    return re.search(rx, text) is not None
-
-
-_LATIN_NAME = re.compile(r"[a-z0-9][a-z0-9\-_.]*")
-
-
-def _joined(s: str) -> str:
-    """A model name without its separators: ESP32-C3, esp32_c3 and ESP32C3 are one name."""
-    return re.sub(r"[\-_.]", "", s)
-
-
-def _norm(s: str) -> str:
-    return re.sub(r"\s+", "", normalise(s)).casefold()
-
-
-def _place_forms(place: str) -> list[str]:
-    """上海市 → 上海市, 上海 (a document writes either)."""
-    short = _PLACE_SUFFIX.sub("", place)
-    return [place] + ([short] if len(short) >= 2 else [])
 
 
 def has_quantity(kind: str, text: str, asked: str = "") -> bool:
@@ -182,25 +146,81 @@ def _names_role(head: str, sentence: str) -> bool:
     t = _norm(undated(normalise(sentence)))
     kind = "country" if head.endswith("国") else "person"
     subject = re.split(r"[,，;；:：]", t, maxsplit=1)[0]  # 「占旭刚（），…获得举重冠军的第一人」
-    if head in t and head not in subject and _names(kind, subject, ""):
+    if head in t and head not in subject and not _SAYS.search(subject) and _names(kind, subject, ""):
         return True
     for m in re.finditer(re.escape(head), t):
-        near = t[max(0, m.start() - ROLE_WINDOW): m.end() + ROLE_WINDOW]
-        if _names(kind, near.replace(head, " "), ""):
+        if _names(kind, _own_window(t, m.start(), m.end()), ""):
             return True
     return False
 
 
-def meets(c: Constraint, block: str, said: str) -> bool:
+# a field label of a listing (「导演: 辛爽 主演:」): the names after it fill that field
+_LABEL = re.compile(r"[\u4e00-\u9fff]{2}[:：]")
+
+
+def _own_window(t: str, start: int, end: int) -> str:
+    """The text within :data:`ROLE_WINDOW` characters of the role word at ``start:end``,
+    without the fields of other labels: before it, from the last other label on; after
+    it, up to the next label (「导演: 辛爽 主演:」 names nobody as 主演)."""
+    before = t[max(0, start - ROLE_WINDOW): start]
+    after = t[end: end + ROLE_WINDOW]
+    if labels := list(_LABEL.finditer(before)):
+        before = before[: labels[0].start()]
+    if nxt := _LABEL.search(after, 1):
+        after = after[: nxt.start()]
+    return before + " " + after
+
+
+# a clause that only says who speaks (「电影节大使郭富城表示」): the speaker is not the sentence's subject
+_SAYS = re.compile(r"(?:表示|说|称|指出|认为|介绍|透露|坦言|回忆|强调)$")
+_PERSON_TAGS = ("nr", "nrt", "nrfg")
+
+
+def _named(text: str) -> tuple[set[str], set[str]]:
+    """The people and the places ``text`` names (tagged names of two characters or more;
+    places: known ones or tagged places with a place suffix, 衡阳市)."""
+    people, places = set(), set()
+    for word, tag in word_tags(text):
+        w = word.strip()
+        if len(w) < 2 or w in _NO_PLACE:
+            continue
+        if tag in _PERSON_TAGS:
+            people.add(w)
+        elif w in PLACES or tag == "ns" and _PLACE_SUFFIX.search(w):
+            places.add(w)
+    return people, places
+
+
+def about_other(sentence: str, others: Sequence[Constraint], kind: str = "") -> bool:
+    """Whether ``sentence`` states its value of someone or somewhere else: the question pins
+    a person or a place (``others``), the sentence names none of them and names another
+    person or place instead (「1953年伊丽莎白二世加冕时」 does not date 查尔斯's coronation;
+    「衡阳市龙舟赛，16支参赛队」 does not count 浙江省's teams). For a date (``kind``) only
+    people count: a sentence dating something often names where it happened, not which
+    instance it is about (「2006年度财政报告显示…位于美国」 beside 台湾)."""
+    asked_people = [c.text for c in others if c.kind is Kind.SUBJECT and c.about in ("tag:nr", "tag:nrt")]
+    asked_places = [c.text for c in others if c.kind is Kind.PLACE and kind not in ("date", "clock")]
+    if not asked_people and not asked_places:
+        return False
+    t = _norm(undated(normalise(sentence)))
+    if any(_norm(a) in t for a in asked_people) or any(_norm(f) in t for p in asked_places for f in _place_forms(p)):
+        return False
+    people, places = _named(t)
+    return bool(asked_people and people or asked_places and places)
+
+
+def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = ()) -> bool:
     """Whether one block (its title and text: ``block``) and what the answer quotes from it
     (``said``) meet constraint ``c``: a quantity must be stated in what is quoted (beside
-    one of the words it is the quantity of), a year must be the year the quoted sentences
+    one of the words it is the quantity of, and not of a person or place other than those
+    the question pins, ``others``: :func:`about_other`), a year must be the year the quoted sentences
     name when they name one (「台湾人口于2023年…」 does not answer 2022年) and otherwise appear in
     the block; a leading news dateline counts for neither."""
     if c.kind is Kind.QUANTITY:
         heads = [_norm(h) for h in c.about.split("|") if h]
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
-            if has_quantity(c.text, sent, c.about) and (not heads or any(_loosely_in(h, _norm(sent)) for h in heads)):
+            if (not heads or any(_loosely_in(h, _norm(sent)) for h in heads)) and any(
+                    has_quantity(c.text, p, c.about) and not about_other(p, others, c.text) for p in _PIECE.findall(sent)):
                 return True
         return False
     if c.kind is Kind.FOCUS and c.about == "role":
@@ -247,7 +267,7 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str) -> bool:
         sentence: the sentence an answer would quote.
         block: the text of the block holding it.
     """
-    return all(meets(c, sentence if c.kind is Kind.QUANTITY else block, sentence) for c in cons
+    return all(meets(c, sentence if c.kind is Kind.QUANTITY else block, sentence, cons) for c in cons
                if c.kind is not Kind.FOCUS)  # a literal attribute word is no reason to prefer a sentence
 
 
@@ -257,38 +277,42 @@ _COMMON_HEAD = tuple("工员人者局所院部处站厅委会科队名")
 # quantities a rule states as a number (天数, 年龄, 人数, 日期, a price) and places asked for;
 # an amount or a period is often a rule instead (「不得超过服务期尚未履行部分所应分摊的培训费用」)
 _NUMERIC_KINDS = {"days", "age", "people", "date", "clock", "money", "country"}
+# figures a fact of one instance states (a count, a period, a sum): a name asked for (谁, 在哪)
+# may be one the tagger does not know, so it never decides on its own
+_FIGURES = {"number", "duration", "amount"}
 
 
-def decisive(c: Constraint) -> bool:
+def _instance(cons: Sequence[Constraint]) -> bool:
+    """Whether the question pins one instance of its topic: a place, a year, an edition or
+    an event (2022年男排亚洲杯, 浙江省第二届龙舟公开赛, 唐山烧烤店打人案) — it asks a fact of that
+    instance, not a rule."""
+    return any(c.kind in (Kind.PLACE, Kind.TIME) or c.about in ("ordinal", "event") for c in cons)
+
+
+def decisive(c: Constraint, cons: Sequence[Constraint] = ()) -> bool:
     """Whether missing ``c`` alone shows the documents do not answer: a place, a time, a
     quoted or Latin name, a tagged name that is not a role or institution noun (比亚迪,
     not 钟点工 or 民政局), a count of days, an age, a head count, a date, a sum of money,
     a country asked for. Other mismatches lower the confidence but do not refuse:
     they are often the user's words for what a rule says otherwise (非全日制用工, 婚姻登记
     机关; a rule instead of a sum), a name the tagger does not know (「谁」: 大久保笃), or
-    an instance of the attribute asked for (「什么职务」: 省长)."""
+    an instance of the attribute asked for (「什么职务」: 省长). A question pinning one
+    instance (``cons``, :func:`_instance`: a place, a year, an edition, an event) asks a
+    fact, not a rule: there a count, a period or a sum, and an attribute named before 是什么/是哪个
+    (「冠军是哪个队」), decide too.
+
+    Args:
+        c: a constraint the evidence misses.
+        cons: every constraint the question pins."""
     if c.kind is Kind.FOCUS:  # 「地震的震级」 names what it wants; 「担任什么职务」 wants an instance (省长)
-        return c.about in ("named", "role")
+        return c.about in ("named", "role") or c.about == "before" and _instance(cons)
     if c.about == "event":
         return True
     if c.kind in (Kind.PLACE, Kind.TIME):
         return True
     if c.kind is Kind.QUANTITY:
-        return c.text in _NUMERIC_KINDS
+        return c.text in _NUMERIC_KINDS or c.text in _FIGURES and _instance(cons)
     return not c.about or not c.text.endswith(_COMMON_HEAD)
-
-
-_DAYS = {"今天": 0, "明天": 1, "昨天": -1}
-
-
-def _day_forms(offset: int) -> list[str]:
-    """How a document writes the day ``offset`` days from today: 12月2日, 2026-12-02."""
-    d = dt.date.today() + dt.timedelta(days=offset)
-    return [f"{d.month}月{d.day}日", d.isoformat(), f"{d.year}年{d.month}月{d.day}日"]
-
-
-def _cn_year(year: str) -> str:
-    return "".join("〇一二三四五六七八九"[int(d)] for d in year)
 
 
 def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] = ()) -> Answerability:
@@ -310,13 +334,23 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
         return Answerability(False, cons, cons, _reason(cons, topic))
     best: tuple[Constraint, ...] | None = None
     for block, said in cited:
-        miss = tuple(c for c in cons if not meets(c, block, said))
+        miss = tuple(c for c in cons if not meets(c, *_unechoed(c, question, block, said), cons))
         if best is None or len(miss) < len(best):
             best = miss
         if not miss:
             return Answerability(True, cons)
     assert best is not None
     return Answerability(False, cons, best, _reason(best, topic))
+
+
+def _unechoed(c: Constraint, question: str, block: str, said: str) -> tuple[str, str]:
+    """``block`` and ``said`` without the question's own words where they repeat it whole (a
+    page titled 「卡塔尔世界杯决赛队伍」 names the attribute asked for only by echoing the
+    question): a quantity or an attribute must be stated beyond the echo."""
+    echo = re.sub(r"[？?。！!\s]+$", "", normalise(question).strip())
+    if c.kind not in (Kind.QUANTITY, Kind.FOCUS) or len(echo) < 6:
+        return block, said
+    return normalise(block).replace(echo, " "), normalise(said).replace(echo, " ")
 
 
 def _reason(missing: Sequence[Constraint], topic: Sequence[str]) -> str:

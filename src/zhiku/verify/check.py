@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from zhiku.chunk.context import heading
 from zhiku.registry import Choice
 from zhiku.retrieve.clause import ARTICLE_IN_QUESTION, article_label
 from zhiku.types import Chunk, Removal
@@ -143,7 +144,8 @@ class Verifier:
         good: list[tuple[int, float]] = []
         best = None
         for k in marks:
-            sup = self.scorer.score(s.text, blocks[k].text)
+            # a block says what its section's heading says too (「版本 1.2.0」 over its changes)
+            sup = self.scorer.score(s.text, f"{heading(blocks[k])} {blocks[k].text}".lstrip())
             best = sup if best is None or sup.lexical > best.lexical else best
             if sup.supported:
                 good.append((k, sup.lexical))

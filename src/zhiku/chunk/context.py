@@ -1,0 +1,56 @@
+"""What a chunk of a document without numbered articles is read under: its heading, a row's title."""
+
+from __future__ import annotations
+
+import re
+
+from zhiku.types import Chunk
+
+# a heading's own numbering (1, 4.2.1., 第三章, 一、): not what the heading says
+_HEAD_NUMBER = re.compile(
+    r"^\s*(?:第[一二三四五六七八九十百零〇\d]+[章节篇部分]|[一二三四五六七八九十]+、|\d+(?:\.\d+)*\.?)\s*")
+
+
+def heading(chunk: Chunk) -> str:
+    """The heading of the section a chunk sits in, its numbering removed, when the chunk is
+    not a statute's article (whose clause stands on its own) and its text does not already
+    hold it: an FAQ entry's question, 「版本 1.2.0」 over a list of changes.
+
+    Args:
+        chunk: an evidence chunk.
+
+    Returns:
+        The heading, or "".
+    """
+    if chunk.article or not chunk.section_path:
+        return ""
+    head = _HEAD_NUMBER.sub("", chunk.section_path[-1]).strip()
+    return head if head and head not in chunk.text else ""
+
+
+def context(chunk: Chunk) -> str:
+    """What a chunk's sentences are read under: :func:`heading` and, for one row of a
+    table, the document's title (the row alone names neither the product nor the table).
+
+    Args:
+        chunk: an evidence chunk.
+
+    Returns:
+        The title and heading, space-joined ("" for none).
+    """
+    title = chunk.title if chunk.kind == "table_row" and chunk.title not in chunk.text else ""
+    return " ".join(p for p in (title, heading(chunk)) if p)
+
+
+def section_labels(chunk: Chunk) -> str:
+    """Every section label over a chunk of a document without numbered articles (「4.1 war部署方式
+    4.1.2 在spring-boot-starter依赖中移除tomcat模块」): what the block is about, for the checks of
+    what a question pins; "" for a statute's article.
+
+    Args:
+        chunk: an evidence chunk.
+
+    Returns:
+        The labels, space-joined.
+    """
+    return "" if chunk.article else " ".join(chunk.section_path)

@@ -1,0 +1,118 @@
+"""A value stated of someone or somewhere else, a question that pins one instance, a page that
+only echoes the question, and a snippet's elided pieces; each with a twin that is still answered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from zhiku.verify.answerable import check, decisive
+from zhiku.verify.pins import Kind
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "laws"
+GUIDE = (DATA / "其他" / "劳动仲裁和劳动诉讼的攻略.md").read_text(encoding="utf-8").splitlines()
+LABOUR = (DATA / "社会法" / "劳动法(2018-12-29).md").read_text(encoding="utf-8")
+
+
+def _line(word: str) -> str:
+    return next(line for line in GUIDE if word in line)
+
+
+def _sentence(text: str, word: str) -> str:
+    return next(s for s in text.split("。") if word in s) + "。"
+
+
+def _article(text: str, label: str) -> str:
+    start = text.index(label)
+    nxt = text.find("\n第", start + 1)
+    return text[start:nxt if nxt > 0 else None]
+
+
+@pytest.mark.unit
+def test_a_figure_stated_of_another_place_does_not_answer():
+    """The guide names 《广东省工资支付条例》 and, a paragraph later, the overtime base of
+    《上海市企业工资支付办法》 (「…计算基数为（实发工资-加班工资）* 70%」): that figure answers
+    上海市, not 广东省 although the block names both; refused decisively (a place is pinned)."""
+    block = _line("广东省工资支付条例") + "\n" + _line("打七折")
+    said = _sentence(_line("打七折"), "70%")
+    assert check("上海市加班工资的计算基数是多少？", [(block, said)]).ok
+    no = check("广东省加班工资的计算基数是多少？", [(block, said)])
+    assert not no.ok and [c.kind for c in no.missing] == [Kind.QUANTITY]
+    assert decisive(no.missing[0], no.constraints)
+
+
+@pytest.mark.unit
+def test_a_figure_stated_of_another_person_does_not_answer():
+    """The guide's case: 「张某…约定工资每月5000元+提成」, and 王某 is the colleague who testifies:
+    the 5000元 is 张某's pay, not 王某's."""
+    case = _line("张某是某超市销售人员")
+    said = _sentence(case, "5000元")
+    assert check("张某的工资每月多少钱？", [(case, said)]).ok
+    no = check("王某的工资每月多少钱？", [(case, said)])
+    assert not no.ok and no.missing[0].text == "money"
+
+
+@pytest.mark.unit
+def test_a_question_pinning_one_instance_asks_a_fact_not_a_rule():
+    """A count missing from the evidence decides where the question pins a place or a year
+    (上海市…是多少): it asks a fact of that instance; the same question about the rule in
+    general (劳动法 第一百零七条 says when the law takes effect, no count) stays a weak
+    mismatch, answered with lower confidence."""
+    art107 = _article(LABOUR, "第一百零七条")
+    rule = check("劳动法规定的工时是多少？", [(art107, art107)])
+    assert not rule.ok and not any(decisive(c, rule.constraints) for c in rule.missing)
+    shanghai = f"上海市 {art107}"
+    fact = check("上海市规定的工时是多少？", [(shanghai, art107)])
+    assert not fact.ok and [c.text for c in fact.missing] == ["number"]
+    assert all(decisive(c, fact.constraints) for c in fact.missing)
+
+
+@pytest.mark.unit
+def test_a_page_echoing_the_question_does_not_state_the_answer():
+    """A page titled with the question itself (「劳动者平均每周工作时间不超过多少小时」) above
+    劳动法 第一百零七条 (when the law takes effect) names 小时 only by echoing it; 第三十六条 states
+    the hours (四十四小时) and answers."""
+    q = "劳动者平均每周工作时间不超过多少小时"
+    art107 = _article(LABOUR, "第一百零七条")
+    echo = f"{q} {art107}"
+    assert not check(q + "？", [(echo, echo)]).ok
+    art36 = _article(LABOUR, "第三十六条")
+    assert check(q + "？", [(f"{q} {art36}", f"{q} {art36}")]).ok
+
+
+@pytest.mark.unit
+def test_the_pieces_of_a_search_snippet_are_read_apart():
+    """A snippet joins pieces of a page with 「...」: the figure of one piece is read with the
+    place of that piece (上海市 70%), not with a place named in another piece."""
+    shanghai = _sentence(_line("打七折"), "70%").rstrip("。")
+    snippet = f"Jun 8, 2023 ... {shanghai} ... 而按《广东省工资支付条例》的规定 ..."
+    assert check("上海市加班工资的计算基数是多少？", [(snippet, snippet)]).ok
+    no = check("广东省加班工资的计算基数是多少？", [(snippet, snippet)])
+    assert not no.ok and no.missing[0].kind is Kind.QUANTITY
+
+
+@pytest.mark.unit
+def test_a_name_in_a_listing_fills_its_own_field():
+    """A film page's fields (the credits of 《美女食神》, CMRC 2018 TRIAL_606, as a listing):
+    钟少雄 fills 导演, not the empty 主演 field after it; with the leads listed, 主演 is answered."""
+    empty = "美女食神 导演：钟少雄 主演："
+    assert check("《美女食神》的导演是谁？", [(empty, empty)]).ok
+    no = check("《美女食神》的主演有哪些？", [(empty, empty)])
+    assert not no.ok and "主演" in [c.text for c in no.missing]
+    full = "美女食神 导演：钟少雄 主演：佘诗曼、李克勤"
+    assert check("《美女食神》的主演有哪些？", [(full, full)]).ok
+
+
+@pytest.mark.unit
+def test_an_attribute_asked_of_one_instance_must_be_named():
+    """「…是什么」 names the attribute before it: the guide's paragraph on 上海市 and 广东省 says
+    what 正常工作时间的工资 is, not what the pay is made of (构成) — refused where 上海市 is
+    pinned, a weak mismatch for the general question; 「正常工作时间工资是什么」 is answered."""
+    para = _line("广东省工资支付条例")
+    fact = check("上海市企业的工资构成是什么？", [(para, para)])
+    assert not fact.ok and [c.kind for c in fact.missing] == [Kind.FOCUS]
+    assert decisive(fact.missing[0], fact.constraints)
+    rule = check("企业的工资构成是什么？", [(para, para)])
+    assert not rule.ok and not decisive(rule.missing[0], rule.constraints)
+    assert check("上海市企业的正常工作时间工资是什么？", [(para, para)]).ok

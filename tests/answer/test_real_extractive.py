@@ -1,0 +1,113 @@
+"""The offline composer on chunks of the real public documents of tests/data/real (see its
+SOURCE.md): values in table rows, answers in headings, FAQ entries under their question."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+
+from zhiku.answer.extractive import compose
+from zhiku.chunk import chunk_document
+from zhiku.config import Config
+from zhiku.ingest import load_file
+from zhiku.retrieve.segment import query_terms, segmenters
+from zhiku.structure import build_tree
+from zhiku.types import Chunk, Hit
+from zhiku.verify.check import Verifier
+from zhiku.verify.support import SupportScorer
+
+pytestmark = pytest.mark.unit
+
+REAL = Path(__file__).resolve().parent.parent / "data" / "real"
+
+
+@functools.cache
+def _chunks(name: str) -> tuple[Chunk, ...]:
+    cfg = Config()
+    doc = load_file(REAL / name, REAL)
+    return tuple(chunk_document(doc, build_tree(doc), size=cfg.chunk_size_for(name), overlap=cfg.chunk_overlap,
+                                parent_size=cfg.parent_size, min_section=cfg.min_section))
+
+
+@functools.cache
+def _words():
+    return segmenters.create("words")
+
+
+def _find(name: str, section: str, kind: str = "text", holding: str = "") -> Chunk:
+    return next(c for c in _chunks(name) if c.kind == kind and c.section_path
+                and c.section_path[-1] == section and holding in c.text)
+
+
+def _answer(question: str, chunks: list[Chunk]) -> tuple[str, list[str]]:
+    """Compose from the chunks in the order given (best first, as retrieval ranked them),
+    then verify against them; returns the verified text and the cited sections."""
+    hits = [Hit(c, 0.033 - i * 0.001, "rrf") for i, c in enumerate(chunks)]
+    text, cites = compose(query_terms(_words()(question)), hits, lambda t: 1.0)
+    blocks = {i: c for i, c in enumerate(chunks, 1)}
+    by_id = {c.id: i for i, c in blocks.items()}
+    marked = text
+    for c in cites:
+        marked = marked.replace(f"[{c.marker}]", f"[{by_id[c.chunk_id]}]")
+    v = Verifier(SupportScorer(_words(), None), lambda doc, a: False).verify(marked, blocks)
+    return v.text, [blocks[old].section_path[-1] for old in v.blocks.values()]
+
+
+def test_a_lead_in_announcing_a_table_brings_the_row_that_answers():
+    name = "AHT10温湿度传感器例程.md"
+    row = _find(name, "硬件说明", "table_row", "温度")
+    lead = _find(name, "硬件说明", holding="如下表所示")
+    other = _find(name, "硬件说明", "table_row", "相对湿度")
+    text, _ = _answer("AHT10 测量温度的精度是多少？", [lead, other, row])
+    assert "±0.5" in text and "精度如下表所示" in text
+
+
+def test_a_version_in_the_heading_is_quoted_with_the_change_it_lists():
+    name = "IoT-Board-SDK发布说明.pdf"
+    v120 = next(c for c in _chunks(name) if c.kind == "text" and "新增串口 DMA 例程" in c.text)
+    v100 = next(c for c in _chunks(name) if c.kind == "text" and "增加 30 种" in c.text)
+    text, sections = _answer("IoT-Board SDK 哪个版本新增了串口 DMA 例程？", [v120, v100])
+    assert "1.2.0" in text and "新增串口 DMA 例程" in text  # kept by the verifier too
+    assert sections == [v120.section_path[-1]]
+
+
+def test_the_faq_entry_whose_question_matches_answers_over_a_wordier_neighbour():
+    name = "Arthas常见问题.md"
+    entry = _find(name, "怎么以`json`格式查看结果")
+    neighbour = _find(name, "方法同名过滤")
+    text, sections = _answer("想让 Arthas 以 json 格式输出结果，要执行什么命令？", [entry, neighbour])
+    assert "options json-format true" in text
+    assert sections == ["怎么以`json`格式查看结果"]
+
+
+def test_a_log_listing_under_a_lead_in_is_not_joined_into_the_answer():
+    # 「…设置串口波特率为 115200，…显示如下所示：」 over a shell log: its lines, joined bare, made
+    # numbers the block does not hold (「Mar 28 2019」「2006 - 2019」 → 20192006) and the
+    # verifier dropped the whole answer
+    name = "AHT10温湿度传感器例程.md"
+    run = _find(name, "运行效果", holding="115200")
+    text, sections = _answer("查看温湿度例程运行日志时串口波特率设置为多少？", [run])
+    assert "115200" in text and "```" not in text
+    assert sections == ["运行效果"]
+
+
+@pytest.mark.slow  # an ingest and an ask: about 10 s, far more on a busy machine
+def test_a_name_in_the_parent_section_label_counts_as_what_the_block_is_about(tmp_path):
+    # 「用 war 包部署…」: 「war」 is named by 4.1 war部署方式, over the sub-section that answers
+    import shutil
+
+    from zhiku.ask.flow import ask
+    from zhiku.ask.query import Query
+    from zhiku.config import load_config
+    from zhiku.kb import KnowledgeBase
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    shutil.copy(REAL / "若依环境使用手册.docx", docs)
+    kb = KnowledgeBase(load_config(home=tmp_path / "home"))
+    kb.ingest([docs], dense=False, progress=False)
+    ans = ask(kb, Query("用 war 包部署若依时要从 spring-boot-starter 依赖里去掉什么？", use_cache=False))
+    assert not ans.refused and "spring-boot-starter-tomcat" in ans.text
+    assert ans.citations[0].section_path[-1] == "4.1.2 在spring-boot-starter依赖中移除tomcat模块"
