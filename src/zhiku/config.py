@@ -73,6 +73,7 @@ class Config(BaseSettings):
     vector_index_min: int = Field(default=20_000, ge=0,
                                   description="vectors below which dense search scans them all")
     vector_nprobes: int = Field(default=20, ge=1, description="IVF partitions a dense query probes")
+    vector_refine: int = Field(default=1, ge=1, description="a dense query re-ranks this many × k candidates exactly")
     dense_exact: bool = Field(default=False, description="dense search ignores the vector index (exact)")
     chunk_size: int = Field(default=500, ge=50, description="target characters per split chunk")
     chunk_overlap: float = Field(default=0.15, ge=0.0, lt=0.5, description="overlap share")

@@ -148,3 +148,32 @@ def test_merge_after_a_small_reingest_leaves_no_row_outside_the_indexes(tmp_path
     assert {h.chunk.doc_id for h in store.keyword(["试用期"], 5, Scope(doc_ids=(doc.id,)))} == {doc.id}
     with store.transaction():  # nothing left: a second merge is a no-op
         assert store.merge_indexes() == 0
+
+
+def test_index_query_skips_excluded_documents_after_the_search(tmp_path, laws):
+    """Through a vector index of several partitions, a whole-index query drops excluded
+    (here: deleted) documents from twice as many hits, finds what the exact scan with the
+    prefilter finds, and runs again with the prefilter when too few hits are left."""
+    store = open_backend("lancedb", tmp_path, laws)
+    fill(store, laws, ("公司法", "劳动合同法"))
+    n = store.count()["vectors"]
+    store.vector_spec = VectorIndexSpec(kind=VectorIndex.IVF_HNSW_SQ, min_rows=0, partition_rows=max(1, n // 4))
+    with store.transaction():
+        store.build_indexes()
+    gone = laws.doc("劳动合同法")
+    with store.transaction():
+        store.mark_deleted([gone.id])
+    probe = laws.searched(("劳动合同法",))[0]  # its own document, excluded, is nearest
+    vec = laws.vectors[probe.id]
+    skipped = set(store.excluded("current"))  # the deleted one and superseded versions
+    assert gone.id in skipped
+    left = n - sum(c.doc_id in skipped for c in laws.searched(("公司法", "劳动合同法")))
+
+    def ids(k: int, exact: bool = False) -> list[str]:
+        store.vector_spec = replace(store.vector_spec, exact=exact)
+        hits = store.dense(vec, k)
+        assert gone.id not in {h.chunk.doc_id for h in hits}
+        return [h.chunk.id for h in hits]
+
+    assert ids(5) == ids(5, exact=True) and len(ids(5)) == 5
+    assert sorted(ids(n)) == sorted(ids(n, exact=True)) and len(ids(n)) == left < n  # the fallback

@@ -21,8 +21,6 @@ SCALAR = {
     "vectors": (("id", "BTREE"), ("doc_id", "BTREE"), ("subindex", "BITMAP")),
     "documents": (("doc_id", "BTREE"), ("path", "BTREE")),
 }
-# About this many vectors per IVF partition; a query probes ``nprobes`` of them.
-PARTITION_ROWS = 4000
 
 
 def _by_column(tbl: Any) -> dict[str, Any]:
@@ -74,7 +72,7 @@ def index_vectors(tbl: Any, spec: VectorIndexSpec) -> str:
         if st.num_unindexed_rows <= st.num_indexed_rows:
             return "stale" if st.num_unindexed_rows else "fresh"
     tbl.create_index(metric="cosine", vector_column_name="vector", index_type=spec.kind.name,
-                     num_partitions=max(1, n // PARTITION_ROWS), replace=True)
+                     num_partitions=max(1, n // spec.partition_rows), replace=True)
     return "built"
 
 
@@ -125,3 +123,25 @@ def vector_query(tbl: Any, vector: list[float], k: int, scope: Scope, where: str
         return q.bypass_vector_index()
     # the graph must hold at least every candidate the exact re-ranking reads
     return q.nprobes(spec.nprobes).ef(max(spec.ef, k * spec.refine)).refine_factor(spec.refine)
+
+
+def nearest(tbl: Any, vector: list[float], k: int, scope: Scope, excluded: tuple[str, ...],
+            spec: VectorIndexSpec) -> list[dict[str, Any]]:
+    """The ``k`` nearest rows (``id``, ``_distance``) of ``tbl`` inside ``scope`` minus the
+    ``excluded`` documents.
+
+    A search of the whole index that only skips documents (superseded versions, deleted
+    files) asks the index for 2 × k hits and drops the excluded ones afterwards: a prefilter
+    of ``doc_id NOT IN (…)`` evaluates every row first (about 9 ms of a 30 ms query at 100k
+    vectors). Superseded versions resemble the current ones, so they may crowd the top;
+    when fewer than ``k`` hits are left the query runs again with the prefilter.
+    """
+    rest = scope.where()
+    where = scope.where(excluded)
+    direct = spec.exact or selective(scope) or rest is not None or not excluded
+    if not direct:
+        q = vector_query(tbl, vector, 2 * k, scope, None, spec).where(where, prefilter=False)
+        rows = q.select(["id", "_distance"]).limit(2 * k).to_list()
+        if len(rows) >= k:
+            return rows[:k]
+    return vector_query(tbl, vector, k, scope, where, spec).select(["id", "_distance"]).limit(k).to_list()

@@ -26,8 +26,8 @@ from zhiku.index.store import (
     SCHEMA_VERSION, DocRecord, Scope, _chunk_schema, _doc_schema, _sql_list, _sql_str,
     _vec_schema, check_versions, groups_sql, row_to_chunk, stores, subindex_of,
 )
-from zhiku.index.lance_indexes import (ensure_indexes, index_vectors, rebuild_stale, refresh, unindexed,
-                                      vector_query)
+from zhiku.index.lance_indexes import (ensure_indexes, index_vectors, nearest, rebuild_stale, refresh,
+                                      unindexed)
 from zhiku.index.lance_stats import TermStats
 from zhiku.index.lance_take import RowIds, take
 from zhiku.index.lance_rows import (
@@ -583,9 +583,7 @@ class LanceStore(VectorTables):
                              f"{active.dim}-dim vectors; configure the embedder the index was built with")
         if not (self.count()["vectors"] if tbl is self._r["vectors"] else tbl.count_rows()):
             return []
-        w = scope.where(self.excluded(scope.versions))
-        q = vector_query(tbl, vector.tolist(), k, scope, w, self.vector_spec)
-        rows = q.select(["id", "_distance"]).limit(k).to_list()
+        rows = nearest(tbl, vector.tolist(), k, scope, self.excluded(scope.versions), self.vector_spec)
         chunks = self.get_chunks([r["id"] for r in rows], scope.groups)
         out = []
         for r in rows:
