@@ -73,7 +73,7 @@ bench-static: venv
 clean:
 	rm -rf .zhiku .zhiku-demo
 
-.PHONY: bench bench-quality bench-speed bench-reingest eval-report
+.PHONY: bench bench-quality bench-speed bench-vector-recall bench-reingest eval-report
 bench-reingest: venv
 	$(BIN)/python benchmarks/bench_reingest.py
 
@@ -89,8 +89,12 @@ bench-speed: venv
 	$(BIN)/python benchmarks/bench_speed.py --write
 	$(BIN)/python benchmarks/headline.py
 
+# Recall through the vector index against the exact scan, real vectors (needs ../shared/data).
+bench-vector-recall: venv
+	$(BIN)/python benchmarks/vector_recall.py --write
+
 # Regenerates every section of docs/benchmarks.md and docs/eval.md (vectors cached after the first run).
-bench: bench-quality bench-speed bench-reingest bench-store bench-store-eval bench-serve bench-pdf bench-embed bench-static
+bench: bench-quality bench-speed bench-vector-recall bench-reingest bench-store bench-store-eval bench-serve bench-pdf bench-embed bench-static
 
 # Debian's Chromium (and a CJK font for readable screenshots) for the web UI test; Playwright
 # drives it and never downloads a browser. Installed when missing and we are root (CI).
