@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from zhiku.chunk.context import context, heading, section_labels
+from zhiku.chunk.context import block_text, context, heading
 from zhiku.retrieve.segment import normalise
 from zhiku.types import Citation, Hit
 from zhiku.verify.support import term_in
@@ -136,9 +136,10 @@ def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str]) -
     for s in picked:
         head = heading(hits[s.hit_rank].chunk) if s.hit_rank not in seen else ""
         seen.add(s.hit_rank)
-        said = normalise(" ".join(p.text for p in picked if p.hit_rank == s.hit_rank))
-        if head and any(term_in(t, normalise(head)) and not term_in(t, said) for t in terms):
-            s = Sentence(s.hit_rank, s.pos, f"{head}：{s.text}", s.cover)
+        if head:
+            said = normalise(" ".join(p.text for p in picked if p.hit_rank == s.hit_rank))
+            if any(term_in(t, normalise(head)) and not term_in(t, said) for t in terms):
+                s = Sentence(s.hit_rank, s.pos, f"{head}：{s.text}", s.cover)
         out.append(s)
     return out
 
@@ -213,7 +214,7 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
     whole = [coverage(terms, f"{ctx[r]} {h.chunk.text}", idf) for r, h in enumerate(hits)]
     cands.sort(key=lambda s: -(s.score + BLOCK_WEIGHT * whole[s.hit_rank]))
     first = cands[0]
-    block = [f"{h.chunk.title or ''} {section_labels(h.chunk)} {h.chunk.text}" for h in hits]
+    block = [block_text(h.chunk) for h in hits]
     if meets is not None and not meets(first.text, block[first.hit_rank]):
         first = next((c for c in cands if (c.score >= PREFER * cands[0].score or c.hit_rank == first.hit_rank)
                       and meets(c.text, block[c.hit_rank])), first)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from zhiku.answer.respond import Verified, conflict_notes
-from zhiku.chunk.context import section_labels
+from zhiku.chunk.context import block_text
 from zhiku.types import Answer, Hit, TraceStep
 from zhiku.verify.answerable import Answerability, check, decisive
 from zhiku.verify.confidence import answered
@@ -126,7 +126,7 @@ def answerability(kb: Any, question: str, terms: Sequence[str],
         return Answerability(True, ()), TraceStep("answerable", time.perf_counter() - t0, {"off": True})
     used = [int(m) for m in dict.fromkeys(re.findall(r"\[(\d+)\]", draft.text))]
     blocks = {m: draft.blocks[m] for m in used if m in draft.blocks}
-    cited = [(f"{c.title or ''} {section_labels(c)} {c.text}", _said(draft.text, m)) for m, c in blocks.items()]
+    cited = [(block_text(c), _said(draft.text, m)) for m, c in blocks.items()]
     text = " ".join(b for b, _ in cited)
     topic = sorted({t for t in terms if len(t) > 1 and t in text}, key=lambda t: -kb.idf(t))
     verdict = check(question, cited, topic)

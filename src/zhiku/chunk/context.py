@@ -54,3 +54,17 @@ def section_labels(chunk: Chunk) -> str:
         The labels, space-joined.
     """
     return "" if chunk.article else " ".join(chunk.section_path)
+
+
+def block_text(chunk: Chunk) -> str:
+    """The text a block is held to for what a question pins: its document's title, its
+    section labels (:func:`section_labels`) and its own text. The composer's sentence
+    choice and the answerability check read the same text, so they cannot disagree.
+
+    Args:
+        chunk: an evidence chunk.
+
+    Returns:
+        The title, labels and text, space-joined.
+    """
+    return f"{chunk.title or ''} {section_labels(chunk)} {chunk.text}"
