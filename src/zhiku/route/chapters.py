@@ -35,7 +35,9 @@ def routed_docs(hits: Sequence[Hit], named: Sequence[str], n: int) -> list[str]:
     return order[:n]
 
 
-def _title_weight(terms: Sequence[str], label: str) -> float:
+def title_weight(terms: Sequence[str], label: str) -> float:
+    """How much of the question a chapter's title holds: the characters of the question's
+    words (two or more characters) found in the title without its numbering."""
     head = _heading(label)
     return float(sum(len(t) for t in terms if len(t) > 1 and t in head))
 
@@ -48,7 +50,7 @@ def under(sec_id: str, chunk_sections: Sequence[str]) -> bool:
 def _shares(cands: list[Section], terms: Sequence[str], hits: list[tuple[int, Hit]]) -> dict[str, float]:
     """Confidence of each sibling chapter: its share of the title matches and of the
     rank-weighted text hits among the siblings (text only when no title matches)."""
-    title = {s.id: _title_weight(terms, s.label) for s in cands}
+    title = {s.id: title_weight(terms, s.label) for s in cands}
     text = {s.id: 0.0 for s in cands}
     for rank, h in hits:
         secs = (h.chunk.section_id, *h.chunk.section_ids)

@@ -11,7 +11,7 @@ from typing import Any
 
 from zhiku.index.store import Scope
 from zhiku.retrieve.fusion import FusionMode, fuse, rrf
-from zhiku.route.chapters import _title_weight, pick_chapters, routed_docs
+from zhiku.route.chapters import pick_chapters, routed_docs, title_weight
 from zhiku.types import ChapterPick, Hit, Route, TraceStep
 
 # (scope, trace) -> ranked lists (keyword, dense) inside that scope
@@ -100,18 +100,19 @@ def _chapters(kb: Any, route: Route, terms: list[str], named: tuple[str, ...], h
     docs = [d for d in (kb.store.get_doc(i) for i in routed_docs(hits, named, cfg.route_docs)) if d]
     picks = pick_chapters(docs, terms, hits, cfg)
     detail: dict[str, Any] = {"docs": [d.path for d in docs], "picks": len(picks)}
-    sure = [p for p in picks if not p.widened]
+    confident = [p for p in picks if not p.widened]
+    sure = confident
     if not named:
         # documents guessed from the hits, not named: a chapter decides only when its title
         # holds the question's words (第四章 工作时间和休息休假 for 每天工作时间). One picked
         # only because its document's hits cluster in it says nothing about that document
         # (a guide's 参数说明 would push the manual holding the best hit down)
-        sure = [p for p in sure if _title_weight(terms, p.label) > 0]
+        sure = [p for p in confident if title_weight(terms, p.label) > 0]
     if picks and not sure:
         # no chapter is sure enough: putting widened scopes first would only reorder the
         # sub-index ranking by guesswork, so the picks are recorded but not used
-        detail["skipped"] = ("no chapter reached chapter_confidence" if not any(not p.widened for p in picks)
-                             else "no sure chapter's title holds the question's words")
+        detail["skipped"] = ("no sure chapter's title holds the question's words" if confident
+                             else "no chapter reached chapter_confidence")
         trace.append(TraceStep("chapters", time.perf_counter() - t0, detail))
         return hits, replace(route, chapters=tuple(picks), doc_ids=tuple(d.doc_id for d in docs))
     if not picks:
