@@ -1,25 +1,13 @@
 """Answer types in keyword ranking (answer_type_weight): real law files (tests/data), real store."""
 
-from pathlib import Path
-
 import pytest
 
 from zhiku.ask.search import Mode, retrieve
-from zhiku.config import load_config
 from zhiku.kb import KnowledgeBase
 from zhiku.retrieve.answertype import AnswerType, answer_type_boost, answer_types, states
 from zhiku.retrieve.terms import keyword_terms
 
-LAWS = Path(__file__).resolve().parents[1] / "data" / "laws" / "社会法"
 QUESTION = "未成年工几岁才能招用？"
-
-
-@pytest.fixture(scope="module")
-def labour_kb(tmp_path_factory):
-    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("home"), heading_similarity=0.0))
-    rep = kb.ingest([LAWS], dense=False, progress=False)
-    assert not rep.failed
-    return kb
 
 
 def test_the_asking_phrase_names_the_answer_type():

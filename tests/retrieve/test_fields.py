@@ -1,26 +1,13 @@
 """Chapter headings as a keyword field (heading_weight): real law files (tests/data), real store."""
 
-from pathlib import Path
-
 import pytest
 
 from zhiku.ask.search import Mode, retrieve
-from zhiku.config import load_config
 from zhiku.kb import KnowledgeBase
 from zhiku.retrieve.fields import heading_boost
 from zhiku.retrieve.terms import keyword_terms
 
-LAWS = Path(__file__).resolve().parents[1] / "data" / "laws" / "社会法"
 QUESTION = "未成年工能做什么工作"
-
-
-@pytest.fixture(scope="module")
-def labour_kb(tmp_path_factory):
-    # the lexical field alone: the heading cosine (heading_similarity) off
-    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("home"), heading_similarity=0.0))
-    rep = kb.ingest([LAWS], dense=False, progress=False)
-    assert not rep.failed
-    return kb
 
 
 def _in_chapter(hits, word: str) -> list[int]:
