@@ -82,6 +82,23 @@ def test_short_question_the_last_document_never_mentions_is_a_new_question(kb_wi
     orch.close()
 
 
+def test_marked_follow_up_the_last_document_never_mentions_is_a_new_question(kb_with):
+    """A 「那…呢」 question is carried into the last turn's document only when that document
+    speaks of its words: 离婚冷静期 after a 劳动法 question searches the whole library, while
+    试用期 (which 劳动法 has) is still a follow-up on 劳动法."""
+    orch = Chat(kb_with())
+    sid, a1 = orch.chat("劳动法对每日工作时间有什么规定？")
+    assert ("劳动法", "第三十六条") in _cited(a1)
+    _, a2 = orch.chat("那离婚冷静期呢？", sid)
+    assert _rewrite(a2)["how"] == "none" and a2.question == "那离婚冷静期呢？"
+    assert "婚姻家庭编" in a2.citations[0].doc_path
+    sid, _ = orch.chat("劳动法对每日工作时间有什么规定？")  # a new conversation
+    _, a3 = orch.chat("那试用期呢？", sid)
+    assert _rewrite(a3)["how"] == "carry" and _rewrite(a3)["to"] == "劳动法的试用期呢？"
+    assert ("劳动法", "第二十一条") in _cited(a3)
+    orch.close()
+
+
 def test_chat_command_one_shot_turns_share_a_session(kb_with, capsys):
     home = str(kb_with().config.home)
     assert main(["--home", home, "chat", "--json", "劳动法对每日工作时间有什么规定？"]) == 0

@@ -103,7 +103,8 @@ class RewriterRole(Role[Turn, Rewrite]):
         A question naming a document of its own but little else (「劳动合同法呢？」) takes
         the previous question with that document swapped in; a question pointing back
         (它, 该法) gets the previous document's name in its place; a short or 「那…呢」
-        follow-up naming no document gets it in front.
+        follow-up naming no document gets it in front, when that document speaks of the
+        question's words (else it is a new question, whatever its wording).
         """
         q = t.question.strip()
         if not t.history:
@@ -126,15 +127,16 @@ class RewriterRole(Role[Turn, Rewrite]):
         if _PRONOUN.search(q):
             return Rewrite(q, _PRONOUN.sub(doc, q, count=1), "carry", (doc,))
         marked = _LEAD.match(q) or q.rstrip("？?。 ").endswith("呢")
-        if not (marked or (len(q) <= 8 and self._speaks_of(doc, q))):
+        if not (marked or len(q) <= 8) or not self._speaks_of(doc, q):
             return Rewrite(q, q)  # a new question, not a follow-up
         body = _LEAD.sub("", q)
         return Rewrite(q, f"{doc}{'' if body.startswith('的') else '的'}{body}", "carry", (doc,))
 
     def _speaks_of(self, doc: str, question: str) -> bool:
-        """Whether the document named ``doc`` holds a word of ``question``: a short question
-        about something it never mentions (「试用期最长多久？」 after a question on 婚姻家庭编)
-        is a new question, not a follow-up, and keeps the whole library."""
+        """Whether the document named ``doc`` holds a word of ``question``: a short or 「那…呢」
+        question about something it never mentions (「试用期最长多久？」 or 「那离婚冷静期呢？」
+        after a question on 婚姻家庭编 or 劳动法) is a new question, not a follow-up, and keeps
+        the whole library."""
         from zhiku.index.store import Scope
         from zhiku.retrieve.segment import QUESTION_WORDS
 
