@@ -79,6 +79,26 @@ def split_sentences(text: str) -> list[tuple[int, str]]:
     return [(pos, s.strip()) for pos, s in out if s.strip()]
 
 
+def item_label(text: str, pos: int) -> str:
+    """The label of the list item whose line holds the sentence at ``pos`` when the sentence
+    is not the line's first (「七、国庆节：10月1日至7日放假调休，共7天。9月29日…上班。」: the
+    second sentence is about 国庆节 too); "" otherwise.
+
+    Args:
+        text: a chunk's text.
+        pos: a sentence's offset in it.
+
+    Returns:
+        The item's label (「七、国庆节」), or "".
+    """
+    start = text.rfind("\n", 0, pos) + 1
+    line = text[start:pos]
+    if not line.strip() or not _ITEM.match(line.lstrip()):
+        return ""
+    head = re.match(r"[^：:。，]{1,16}[：:]", line.lstrip())
+    return head.group()[:-1] if head else ""
+
+
 def coverage(terms: Sequence[str], text: str, idf: Callable[[str], float]) -> float:
     """IDF-weighted share of the query terms that occur in ``text`` (0..1); a figure the
     question states (二十一岁) counts where the text states one of its kind
@@ -208,7 +228,8 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
     ctx = [context(h.chunk) for h in hits]
     for r, h in enumerate(hits):
         for pos, s in split_sentences(h.chunk.text):
-            cands.append(Sentence(r, pos, s, coverage(terms, f"{ctx[r]} {s}", idf)))
+            label = item_label(h.chunk.text, pos)
+            cands.append(Sentence(r, pos, s, coverage(terms, f"{ctx[r]} {label} {s}", idf)))
     if not cands:
         return []
     whole = [coverage(terms, f"{ctx[r]} {h.chunk.text}", idf) for r, h in enumerate(hits)]
