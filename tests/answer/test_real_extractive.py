@@ -125,3 +125,23 @@ def test_a_sentence_after_the_first_in_a_list_item_is_read_under_the_item_label(
     # second sentence says which days are worked for 国庆节, though it does not name it
     ans = _ask(tmp_path, [p.name for p in REAL.glob("*.html")], "2019年国庆调休哪天要上班？")
     assert not ans.refused and "10月12日" in ans.text
+
+
+def test_an_faq_question_in_the_evidence_is_not_quoted_as_the_answer():
+    # a short entry merged with the next one brings that entry's bold question line into the
+    # block (「1. **消息在服务器上可以保存多长时间？**」): it covers the question best and says nothing
+    name = "RocketMQ常见问题.md"
+    entry = _find(name, "消息在服务器上可以保存多长时间？")
+    text, _ = _answer("RocketMQ 的消息在服务器上默认能存多久？", [entry])
+    assert "3 天" in text and "多长时间" not in text
+    entry = _find(name, "我是否需要安装其他的软件才能使用RocketMQ，例如zookeeper？")
+    text, _ = _answer("用 RocketMQ 还要另外装 zookeeper 吗？", [entry])
+    assert text.startswith(("不需要", "我是否需要")) and "：不需要" not in text
+
+
+@pytest.mark.slow  # an ingest and an ask: about 10 s, far more on a busy machine
+def test_the_file_name_counts_as_what_a_block_is_about(tmp_path):
+    # the FAQ's page title is 经常被问到的问题 and the entry never names RocketMQ: its file
+    # name does, and the answer was refused for want of 「rocketmq」
+    ans = _ask(tmp_path, ["RocketMQ常见问题.md", "Paho-MQTT用户手册.pdf"], "RocketMQ 的消息在服务器上默认能存多久？")
+    assert not ans.refused and "3 天" in ans.text

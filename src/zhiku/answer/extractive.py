@@ -44,6 +44,7 @@ BLOCK_WEIGHT = 0.5
 SOURCES = 5
 LIST_CHARS = 400  # a lead-in ending in a colon brings the list items under it, up to this
 _LEAD_IN = re.compile(r"[：:]\s*$")
+_ASKS = re.compile(r"[？?](?:\*\*)?\s*$")
 _FENCE = ("```", "~~~")
 _CLOSED = "：:。！？；，、）)」』"
 # a list item (（二）…, 二、…, 2. …): out of its list it can say the opposite of its lead-in
@@ -159,7 +160,8 @@ def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str]) -
         if head:
             said = normalise(" ".join(p.text for p in picked if p.hit_rank == s.hit_rank))
             if any(term_in(t, normalise(head)) and not term_in(t, said) for t in terms):
-                s = Sentence(s.hit_rank, s.pos, f"{head}：{s.text}", s.cover)
+                joint = "" if _ASKS.search(head) else "："  # an FAQ entry's question ends itself
+                s = Sentence(s.hit_rank, s.pos, f"{head}{joint}{s.text}", s.cover)
         out.append(s)
     return out
 
@@ -230,6 +232,9 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
         for pos, s in split_sentences(h.chunk.text):
             label = item_label(h.chunk.text, pos)
             cands.append(Sentence(r, pos, s, coverage(terms, f"{ctx[r]} {label} {s}", idf)))
+    # a question in the evidence (an FAQ entry's own, 「1. **消息…保存多长时间？**」) asks, it
+    # does not answer: it is quoted only when the evidence holds nothing else
+    cands = [c for c in cands if not _ASKS.search(c.text)] or cands
     if not cands:
         return []
     whole = [coverage(terms, f"{ctx[r]} {h.chunk.text}", idf) for r, h in enumerate(hits)]
