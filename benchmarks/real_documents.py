@@ -1,12 +1,13 @@
 """Real public documents: chapter-tree quality and answer accuracy per document, into docs/real-documents.md.
 
-Usage: python benchmarks/real_documents.py [--extra FOLDER] [--out docs/real-documents.md]
+Usage: python benchmarks/real_documents.py [--extra FOLDER] [--write] [--out docs/real-documents.md]
 
 Ingests tests/data/real (see its SOURCE.md) into a temporary home with the bundled
 embedder, asks every question of tests/data/real/questions.jsonl offline (extractive
 answers) and counts one right when the answer holds an expected phrase and cites the
 expected document; questions marked ``"refuse": true`` (no document in the set answers
-them) count right only when refused. ``--extra`` adds documents that may not be committed (questions marked
+them) count right only when refused. The page is printed; ``--write`` also writes it to
+``--out``. ``--extra`` adds documents that may not be committed (questions marked
 ``"extra": true`` are skipped without them).
 """
 
@@ -124,14 +125,16 @@ def render(trees: list[dict], rows: list[dict], extra: list[str] = ()) -> str:
 
 
 def main() -> int:
-    """Measure and write the page; prints it too."""
+    """Measure and print the page; with ``--write`` write it too."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--extra", type=Path, default=None, help="folder of documents not committed")
+    ap.add_argument("--write", action="store_true", help="write the page to --out (else print only)")
     ap.add_argument("--out", default=str(ROOT / "docs" / "real-documents.md"))
     a = ap.parse_args()
     trees, rows = measure(a.extra)
     page = render(trees, rows, sorted(f.name for f in a.extra.iterdir()) if a.extra else [])
-    Path(a.out).write_text(page, encoding="utf-8")
+    if a.write:
+        Path(a.out).write_text(page, encoding="utf-8")
     print(page)
     return 0
 

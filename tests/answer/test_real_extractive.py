@@ -52,7 +52,25 @@ def _answer(question: str, chunks: list[Chunk]) -> tuple[str, list[str]]:
     for c in cites:
         marked = marked.replace(f"[{c.marker}]", f"[{by_id[c.chunk_id]}]")
     v = Verifier(SupportScorer(_words(), None), lambda doc, a: False).verify(marked, blocks)
-    return v.text, [blocks[old].section_path[-1] for old in v.blocks.values()]
+    return v.text, [(blocks[old].section_path or ("",))[-1] for old in v.blocks.values()]
+
+
+def _ask(tmp_path: Path, names: list[str], question: str):
+    """The whole offline ask (keyword retrieval) on a knowledge base of the named documents."""
+    import shutil
+
+    from zhiku.ask.flow import ask
+    from zhiku.ask.query import Query
+    from zhiku.config import load_config
+    from zhiku.kb import KnowledgeBase
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in names:
+        shutil.copy(REAL / name, docs)
+    kb = KnowledgeBase(load_config(home=tmp_path / "home"))
+    kb.ingest([docs], dense=False, progress=False)
+    return ask(kb, Query(question, use_cache=False))
 
 
 def test_a_lead_in_announcing_a_table_brings_the_row_that_answers():
@@ -96,18 +114,34 @@ def test_a_log_listing_under_a_lead_in_is_not_joined_into_the_answer():
 @pytest.mark.slow  # an ingest and an ask: about 10 s, far more on a busy machine
 def test_a_name_in_the_parent_section_label_counts_as_what_the_block_is_about(tmp_path):
     # 「用 war 包部署…」: 「war」 is named by 4.1 war部署方式, over the sub-section that answers
-    import shutil
-
-    from zhiku.ask.flow import ask
-    from zhiku.ask.query import Query
-    from zhiku.config import load_config
-    from zhiku.kb import KnowledgeBase
-
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    shutil.copy(REAL / "若依环境使用手册.docx", docs)
-    kb = KnowledgeBase(load_config(home=tmp_path / "home"))
-    kb.ingest([docs], dense=False, progress=False)
-    ans = ask(kb, Query("用 war 包部署若依时要从 spring-boot-starter 依赖里去掉什么？", use_cache=False))
+    ans = _ask(tmp_path, ["若依环境使用手册.docx"], "用 war 包部署若依时要从 spring-boot-starter 依赖里去掉什么？")
     assert not ans.refused and "spring-boot-starter-tomcat" in ans.text
     assert ans.citations[0].section_path[-1] == "4.1.2 在spring-boot-starter依赖中移除tomcat模块"
+
+
+@pytest.mark.slow  # an ingest and an ask: about 10 s, far more on a busy machine
+def test_a_sentence_after_the_first_in_a_list_item_is_read_under_the_item_label(tmp_path):
+    # 「七、国庆节：10月1日至7日放假调休，共7天。9月29日（星期日）、10月12日（星期六）上班。」: the
+    # second sentence says which days are worked for 国庆节, though it does not name it
+    ans = _ask(tmp_path, [p.name for p in REAL.glob("*.html")], "2019年国庆调休哪天要上班？")
+    assert not ans.refused and "10月12日" in ans.text
+
+
+def test_an_faq_question_in_the_evidence_is_not_quoted_as_the_answer():
+    # a short entry merged with the next one brings that entry's bold question line into the
+    # block (「1. **消息在服务器上可以保存多长时间？**」): it covers the question best and says nothing
+    name = "RocketMQ常见问题.md"
+    entry = _find(name, "消息在服务器上可以保存多长时间？")
+    text, _ = _answer("RocketMQ 的消息在服务器上默认能存多久？", [entry])
+    assert "3 天" in text and "多长时间" not in text
+    entry = _find(name, "我是否需要安装其他的软件才能使用RocketMQ，例如zookeeper？")
+    text, _ = _answer("用 RocketMQ 还要另外装 zookeeper 吗？", [entry])
+    assert text.startswith(("不需要", "我是否需要")) and "：不需要" not in text
+
+
+@pytest.mark.slow  # an ingest and an ask: about 10 s, far more on a busy machine
+def test_the_file_name_counts_as_what_a_block_is_about(tmp_path):
+    # the FAQ's page title is 经常被问到的问题 and the entry never names RocketMQ: its file
+    # name does, and the answer was refused for want of 「rocketmq」
+    ans = _ask(tmp_path, ["RocketMQ常见问题.md", "Paho-MQTT用户手册.pdf"], "RocketMQ 的消息在服务器上默认能存多久？")
+    assert not ans.refused and "3 天" in ans.text

@@ -147,3 +147,20 @@ def test_headings_in_code_fences_are_ignored() -> None:
 )
 def test_normalize_label(raw: str, label: str) -> None:
     assert normalize_label(raw) == label
+
+
+def test_an_faq_entry_on_a_bold_list_item_is_a_section_under_its_heading():
+    # RocketMQ's FAQ (tests/data/real): 「2. **我是否需要安装其他的软件…例如zookeeper？**」 under
+    # 「## 1 基本」; before, the four ## headings held every entry and the answer quoted a question
+    real = Path(__file__).resolve().parents[1] / "data" / "real"
+    doc = load_file(real / "RocketMQ常见问题.md", real)
+    tree = build_tree(doc)
+    entry = next(s for s in tree if "zookeeper" in s.label)
+    assert entry.label == "我是否需要安装其他的软件才能使用RocketMQ，例如zookeeper？"
+    assert next(s for s in tree if s.id == entry.parent_id).label == "1 基本"
+    assert "不需要" in doc.body[entry.start:entry.end]
+    # an entry without a question mark counts when it is a whole bold numbered item
+    assert any(s.label == "消费者无法在广播模式下开始加载 json 文件" for s in tree)
+    # a bold line that asks nothing and is not a numbered item stays text (「**1）启动NameServer**」)
+    deploy = build_tree(load_file(real / "RocketMQ部署方式.md", real))
+    assert not any("启动" in s.label for s in deploy)

@@ -44,6 +44,7 @@ BLOCK_WEIGHT = 0.5
 SOURCES = 5
 LIST_CHARS = 400  # a lead-in ending in a colon brings the list items under it, up to this
 _LEAD_IN = re.compile(r"[：:]\s*$")
+_ASKS = re.compile(r"[？?](?:\*\*)?\s*$")
 _FENCE = ("```", "~~~")
 _CLOSED = "：:。！？；，、）)」』"
 # a list item (（二）…, 二、…, 2. …): out of its list it can say the opposite of its lead-in
@@ -77,6 +78,26 @@ def split_sentences(text: str) -> list[tuple[int, str]]:
             continue
         out.extend((m.start() + c.start(), c.group()) for c in _CLAUSE.finditer(sent))
     return [(pos, s.strip()) for pos, s in out if s.strip()]
+
+
+def item_label(text: str, pos: int) -> str:
+    """The label of the list item whose line holds the sentence at ``pos`` when the sentence
+    is not the line's first (「七、国庆节：10月1日至7日放假调休，共7天。9月29日…上班。」: the
+    second sentence is about 国庆节 too); "" otherwise.
+
+    Args:
+        text: a chunk's text.
+        pos: a sentence's offset in it.
+
+    Returns:
+        The item's label (「七、国庆节」), or "".
+    """
+    start = text.rfind("\n", 0, pos) + 1
+    line = text[start:pos]
+    if not line.strip() or not _ITEM.match(line.lstrip()):
+        return ""
+    head = re.match(r"[^：:。，]{1,16}[：:]", line.lstrip())
+    return head.group()[:-1] if head else ""
 
 
 def coverage(terms: Sequence[str], text: str, idf: Callable[[str], float]) -> float:
@@ -139,7 +160,8 @@ def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str]) -
         if head:
             said = normalise(" ".join(p.text for p in picked if p.hit_rank == s.hit_rank))
             if any(term_in(t, normalise(head)) and not term_in(t, said) for t in terms):
-                s = Sentence(s.hit_rank, s.pos, f"{head}：{s.text}", s.cover)
+                joint = "" if _ASKS.search(head) else "："  # an FAQ entry's question ends itself
+                s = Sentence(s.hit_rank, s.pos, f"{head}{joint}{s.text}", s.cover)
         out.append(s)
     return out
 
@@ -208,7 +230,11 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
     ctx = [context(h.chunk) for h in hits]
     for r, h in enumerate(hits):
         for pos, s in split_sentences(h.chunk.text):
-            cands.append(Sentence(r, pos, s, coverage(terms, f"{ctx[r]} {s}", idf)))
+            label = item_label(h.chunk.text, pos)
+            cands.append(Sentence(r, pos, s, coverage(terms, f"{ctx[r]} {label} {s}", idf)))
+    # a question in the evidence (an FAQ entry's own, 「1. **消息…保存多长时间？**」) asks, it
+    # does not answer: it is quoted only when the evidence holds nothing else
+    cands = [c for c in cands if not _ASKS.search(c.text)] or cands
     if not cands:
         return []
     whole = [coverage(terms, f"{ctx[r]} {h.chunk.text}", idf) for r, h in enumerate(hits)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import PurePosixPath
 
 from zhiku.types import Chunk
 
@@ -57,14 +58,16 @@ def section_labels(chunk: Chunk) -> str:
 
 
 def block_text(chunk: Chunk) -> str:
-    """The text a block is held to for what a question pins: its document's title, its
-    section labels (:func:`section_labels`) and its own text. The composer's sentence
+    """The text a block is held to for what a question pins: its document's title and file
+    name (「RocketMQ常见问题」 over a page titled 经常被问到的问题), its section labels (:func:`section_labels`) and its own text. The composer's sentence
     choice and the answerability check read the same text, so they cannot disagree.
 
     Args:
         chunk: an evidence chunk.
 
     Returns:
-        The title, labels and text, space-joined.
+        The title, file name, labels and text, space-joined.
     """
-    return f"{chunk.title or ''} {section_labels(chunk)} {chunk.text}"
+    name = PurePosixPath(chunk.doc_path).stem
+    name = "" if name in (chunk.title or "") else name
+    return f"{chunk.title or ''} {name} {section_labels(chunk)} {chunk.text}"

@@ -20,6 +20,10 @@ RANKS: dict[str, int] = {"编": 0, "分编": 1, "章": 2, "节": 3}
 _NUM = f"[0-9０-９{NUMERAL_CHARS}]+"
 _ATX_RE = re.compile(r"^(#{1,6})[^\S\n]+(.*?)[^\S\n]*#*[^\S\n]*$")
 _FENCE_RE = re.compile(r"^[ \t]{0,3}(```|~~~)")
+# An FAQ entry written as a bold line, not a heading: a numbered list item that is bold as a
+# whole (「2. **我是否需要安装其他的软件…？**」) or a bold line asking a question.
+_BOLD_ITEM_RE = re.compile(r"^[ \t]{0,3}\d+[.、][^\S\n]+\*\*([^*\n]+)\*\*[^\S\n]*$")
+_BOLD_ASK_RE = re.compile(r"^[ \t]{0,3}\*\*([^*\n]+[？?])\*\*[^\S\n]*$")
 MARKER_RE = re.compile(rf"^第\s?{_NUM}\s?(?P<kind>分编|编|章|节)")
 # A plain-text line holding only a division heading, e.g. "第一章 总则" or "　　第二节　设立".
 _PLAIN_RE = re.compile(
@@ -100,11 +104,12 @@ def find_headings(body: str, plain: bool = False) -> list[Heading]:
 
     Returns:
         Headings with their start offsets, Markdown depth (1-6; plain lines get 1) and
-        rank.
+        rank. In Markdown, an FAQ entry's bold question line is a heading one level below
+        the heading before it.
     """
     found: dict[int, Heading] = {}
     in_fence = False
-    pos = 0
+    pos = depth = 0
     for line in body.split("\n"):
         if _FENCE_RE.match(line):
             in_fence = not in_fence
@@ -112,7 +117,11 @@ def find_headings(body: str, plain: bool = False) -> list[Heading]:
             match = _ATX_RE.match(line)
             if match and match.group(2).strip():
                 label = normalize_label(match.group(2))
-                found[pos] = Heading(pos, len(match.group(1)), label, rank_of(label))
+                depth = len(match.group(1))
+                found[pos] = Heading(pos, depth, label, rank_of(label))
+            elif not plain and (entry := _BOLD_ITEM_RE.match(line) or _BOLD_ASK_RE.match(line)):
+                label = normalize_label(entry.group(1))
+                found[pos] = Heading(pos, min(depth + 1, 6), label, None)
         pos += len(line) + 1
     if plain:
         for match in _PLAIN_RE.finditer(body):
