@@ -143,3 +143,18 @@ def test_a_share_of_a_whole_is_not_the_total():
     total = "2021年河南全省粮食总产量达1308.84亿斤，占全国的9.6%。"
     assert check("河南2021年的粮食总产量是多少？", [(total, total)]).ok
     assert check("河南2021年夏粮总产量占全国的比例是多少？", [(share, share)]).ok
+
+
+@pytest.mark.unit
+def test_a_year_naming_an_edition_does_not_date_the_event():
+    """「介绍2022年世界互联网大会乌镇峰会举办情况」 (RGB zh news text) names the 2022 edition; it
+    does not say when the summit is held: refused for 「举办时间」. The sentence giving the
+    dates answers, and the edition's year answers a question asking for the year."""
+    q = "乌镇峰会举办时间"
+    edition = "王纲介绍2022年世界互联网大会乌镇峰会举办情况和取得的成果。"
+    no = check(q, [(edition, edition)])
+    assert not no.ok and [c.text for c in no.missing] == ["date"]
+    assert decisive(no.missing[0], no.constraints)
+    dated = "2022年世界互联网大会乌镇峰会于11月9日至11日在浙江乌镇举办。"
+    assert check(q, [(dated, dated)]).ok
+    assert check("世界互联网大会乌镇峰会是哪一年举办的", [(edition, edition)]).ok

@@ -60,6 +60,8 @@ def has_quantity(kind: str, text: str, asked: str = "") -> bool:
     if kind in ("person", "country", "place"):
         return bool(_names(kind, t, asked))
     if kind == "date":  # an age says when, too (「九岁的一天，…他开始写第一本寓言」)
+        if asked and "年" not in asked:  # 「…举办时间」: not the year naming the edition; 「哪一年」 asks it
+            t = _EDITION_YEAR.sub(" ", t)
         return bool(_DATE.search(t) or re.search(r"[\d零〇一二两三四五六七八九十]+\s*(?:周岁|岁)", t))
     if kind == "clock":
         return bool(_CLOCK.search(t) or _DATE.search(t))
@@ -99,6 +101,9 @@ _STATED_YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})(?=\s*(?:年|赛季|年度
 # naming an edition (「2022浙江省第二届龙舟公开赛」)
 _NOT_COUNT = re.compile(r"第\s*[零〇一二两三四五六七八九十百千\d]+\s*[届次季期代轮名位个批起]|"
                         r"(?<![\d.])(?:19|20)\d{2}(?=\s*[\u4e00-\u9fff])(?!\s*[多余万亿千百个名人支家所项次条种位件辆台只座户艘架吨元])")
+# a year naming an edition of an event (「2022年世界互联网大会乌镇峰会」): it says which one, not
+# when the event the question names (举办, 开幕) took place
+_EDITION_YEAR = re.compile(r"(?<![\d.])(?:19|20)\d{2}\s*年?(?=[^\d\s，。；、,;：:的于在将举召开办启闭起至到]{0,10}?[会赛节展杯])")
 # a share of a whole (「占全国的26.1%」): no count or total of its own
 _SHARE = re.compile(r"占[^，。；,;]{0,12}?\d+(?:\.\d+)?\s*%")
 _NAME_OF = {"person": ("nr", "nrt", "nrfg", "nt"), "country": ("ns",)}
