@@ -116,3 +116,45 @@ def test_an_attribute_asked_of_one_instance_must_be_named():
     rule = check("企业的工资构成是什么？", [(para, para)])
     assert not rule.ok and not decisive(rule.missing[0], rule.constraints)
     assert check("上海市企业的正常工作时间工资是什么？", [(para, para)]).ok
+
+
+@pytest.mark.unit
+def test_an_ordinal_or_an_edition_year_is_not_a_count():
+    """「第二届」, 「第九届」 and the 2022 naming the edition (RGB zh news text) say which
+    tournament, not how many teams: refused; the page counting its teams (16支) answers."""
+    q = "浙江省第二届国际龙舟公开赛有多少支队伍参赛"
+    edition = "“瓯海农商银行杯”2022浙江省第二届国际龙舟公开赛暨温州第九届龙舟系列赛总决赛火热开赛。"
+    no = check(q, [(edition, edition)])
+    assert not no.ok and [c.text for c in no.missing] == ["number"]
+    assert decisive(no.missing[0], no.constraints)
+    counted = edition + "来自金华、嘉兴、湖州等地8支队伍以及温州系列赛首站前8名，共16支龙舟队伍360多名运动员参赛。"
+    said = counted.split("。")[1] + "。"
+    assert check(q, [(counted, f"浙江省第二届国际龙舟公开赛{said}")]).ok
+
+
+@pytest.mark.unit
+def test_a_share_of_a_whole_is_not_the_total():
+    """「河南夏粮总产量占全国的26.1%」 (RGB zh) gives a share, not the harvest asked for; the
+    sentence stating the total in 亿斤 answers, and so does the share where the question asks
+    for one (占比)."""
+    share = "2021年，河南夏粮总产量占全国的26.1%；其中，小麦总产量占全国的28.3%。"
+    no = check("河南2021年的粮食总产量是多少？", [(share, share)])
+    assert not no.ok and [c.text for c in no.missing] == ["number"]
+    total = "2021年河南全省粮食总产量达1308.84亿斤，占全国的9.6%。"
+    assert check("河南2021年的粮食总产量是多少？", [(total, total)]).ok
+    assert check("河南2021年夏粮总产量占全国的比例是多少？", [(share, share)]).ok
+
+
+@pytest.mark.unit
+def test_a_year_naming_an_edition_does_not_date_the_event():
+    """「介绍2022年世界互联网大会乌镇峰会举办情况」 (RGB zh news text) names the 2022 edition; it
+    does not say when the summit is held: refused for 「举办时间」. The sentence giving the
+    dates answers, and the edition's year answers a question asking for the year."""
+    q = "乌镇峰会举办时间"
+    edition = "王纲介绍2022年世界互联网大会乌镇峰会举办情况和取得的成果。"
+    no = check(q, [(edition, edition)])
+    assert not no.ok and [c.text for c in no.missing] == ["date"]
+    assert decisive(no.missing[0], no.constraints)
+    dated = "2022年世界互联网大会乌镇峰会于11月9日至11日在浙江乌镇举办。"
+    assert check(q, [(dated, dated)]).ok
+    assert check("世界互联网大会乌镇峰会是哪一年举办的", [(edition, edition)]).ok

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from zhiku.answer.extractive import compose
+from zhiku.answer.extractive import compose, counted_terms
 from zhiku.types import Chunk, Hit
 
 pytestmark = pytest.mark.unit
@@ -90,3 +90,28 @@ def test_a_sentence_stating_the_quantity_asked_is_preferred():
     text, cites = compose(terms, hits, lambda t: 1.0, meets=lambda s, b: meets_all(cons, s, b))
     assert "九十天" not in plain  # without the pinned quantity the better-covering article wins
     assert "九十天" in text and [c.article for c in cites] == ["第六十二条"]
+
+
+COMPANY = (Path(__file__).resolve().parents[1] / "data" / "laws" / "民法商法" / "公司法(2023-12-29).md").read_text(encoding="utf-8")
+
+
+def _company_hit(i: int, label: str) -> Hit:
+    start = COMPANY.index(f"\n{label} ") + 1
+    nxt = COMPANY.find("\n第", start + 1)
+    text = COMPANY[start:nxt if nxt > 0 else None].strip()
+    return Hit(Chunk(f"g{i}", "company", "民法商法/公司法(2023-12-29).md", "公司法", str(i), (), label, text, 0,
+                     len(text)), 1.0 / i, "bm25")
+
+
+def test_common_single_characters_do_not_choose_the_source():
+    """「我是公司的小股东，想看看公司的账本，公司不给看怎么办？」: 第五十七条 (the shareholder's
+    right to read the books) ranks first; 第一百三十三条 (「规模较小…股东人数较少」) matched the
+    single characters 小 (an adjective) and 看 (a verb) only. The answer quotes the first. A
+    single character that names something (钱) still counts, and a question of single
+    characters alone still gets an answer."""
+    hits = [_company_hit(1, "第五十七条"), _company_hit(2, "第一百三十三条")]
+    terms = ["公司", "小", "股东", "想", "看看", "账本", "不", "看"]
+    text, cites = compose(terms, hits, lambda t: 1.0)
+    assert [c.article for c in cites] == ["第五十七条"] and "查阅" in text
+    assert counted_terms(terms + ["钱"]) == ["公司", "股东", "看看", "账本", "钱"]
+    assert compose(["小", "看"], hits, lambda t: 1.0)[1]

@@ -111,6 +111,21 @@ def coverage(terms: Sequence[str], text: str, idf: Callable[[str], float]) -> fl
     return sum(idf(t) for t in terms if term_in(t, t_norm)) / total
 
 
+# parts of speech of a single character that says nothing of what a passage is about (小, 看,
+# 不, 里, 给): it matches any text
+_FUNCTION_TAGS = {"a", "ad", "v", "vd", "d", "p", "c", "u", "uj", "ul", "uz", "ug", "uv", "ud", "f", "y", "e", "o"}
+
+
+def counted_terms(terms: Sequence[str]) -> list[str]:
+    """The terms a sentence's coverage counts: a single character only when it can name
+    something (蓍, a plant; 钱, 房), not an adjective, verb, adverb or preposition (「规模较小」
+    is no answer about 小股东); all of them when no longer term is left."""
+    from zhiku.verify.pins import word_tags
+
+    kept = [t for t in terms if len(t) >= 2 or not all(tag in _FUNCTION_TAGS for _, tag in word_tags(t))]
+    return kept if any(len(t) >= 2 for t in kept) else list(terms)
+
+
 def compose(
     terms: Sequence[str],
     hits: Sequence[Hit],
@@ -139,6 +154,7 @@ def compose(
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
     """
+    terms = counted_terms(terms)
     picked: list[Sentence] = []
     if whole_first and hits:
         picked.append(Sentence(0, 0, hits[0].chunk.text, 1.0))

@@ -60,6 +60,8 @@ def has_quantity(kind: str, text: str, asked: str = "") -> bool:
     if kind in ("person", "country", "place"):
         return bool(_names(kind, t, asked))
     if kind == "date":  # an age says when, too (「九岁的一天，…他开始写第一本寓言」)
+        if asked and "年" not in asked:  # 「…举办时间」: not the year naming the edition; 「哪一年」 asks it
+            t = _EDITION_YEAR.sub(" ", t)
         return bool(_DATE.search(t) or re.search(r"[\d零〇一二两三四五六七八九十]+\s*(?:周岁|岁)", t))
     if kind == "clock":
         return bool(_CLOCK.search(t) or _DATE.search(t))
@@ -67,8 +69,10 @@ def has_quantity(kind: str, text: str, asked: str = "") -> bool:
         return bool(_MONEY.search(t))
     if kind == "amount" and (_MONEY.search(t) or re.search(r"百分之[零〇一二两三四五六七八九十百]+|[一二两三四五六七八九十]+倍", t)):
         return True
-    if kind in ("number", "people"):  # 12月10日, 2021年: when, not how many
-        t = _STAMP.sub(" ", t)
+    if kind in ("number", "people"):  # 12月10日, 2021年: when, not how many; 第二届: which
+        t = _NOT_COUNT.sub(" ", _STAMP.sub(" ", t))
+        if not re.search(r"占|比|率|百分", asked):  # 「占全国的26.1%」 is a share, not the total
+            t = _SHARE.sub(" ", t)
     if kind == "people" and re.search(r"\d+(?:\.\d+)?\s*[万亿]", t):  # 网民规模达10.51亿
         return True
     if kind == "duration":
@@ -93,6 +97,15 @@ _DATELINE = re.compile(r"^\s*(?:[A-Z][a-z]{2,8}\.? \d{1,2}, (?:19|20)\d{2}\s*(?:
 _STAMP = re.compile(r"(?:19|20)\d{2}\s*年(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)?|\d{1,2}\s*月\s*\d{1,2}\s*[日号]")
 # a year a sentence is about: 2022年, 2021赛季, 2022世界杯 (not 2000多人)
 _STATED_YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})(?=\s*(?:年|赛季|年度|届|世界杯|冬奥|奥运|春运|财年))")
+# which one, not how many: an ordinal (第二届, 第30起; 「连续三届」 still counts) or a year
+# naming an edition (「2022浙江省第二届龙舟公开赛」)
+_NOT_COUNT = re.compile(r"第\s*[零〇一二两三四五六七八九十百千\d]+\s*[届次季期代轮名位个批起]|"
+                        r"(?<![\d.])(?:19|20)\d{2}(?=\s*[\u4e00-\u9fff])(?!\s*[多余万亿千百个名人支家所项次条种位件辆台只座户艘架吨元])")
+# a year naming an edition of an event (「2022年世界互联网大会乌镇峰会」): it says which one, not
+# when the event the question names (举办, 开幕) took place
+_EDITION_YEAR = re.compile(r"(?<![\d.])(?:19|20)\d{2}\s*年?(?=[^\d\s，。；、,;：:的于在将举召开办启闭起至到]{0,10}?[会赛节展杯])")
+# a share of a whole (「占全国的26.1%」): no count or total of its own
+_SHARE = re.compile(r"占[^，。；,;]{0,12}?\d+(?:\.\d+)?\s*%")
 _NAME_OF = {"person": ("nr", "nrt", "nrfg", "nt"), "country": ("ns",)}
 # a role or institution answers 「由谁规定」 as well as a name does (人民政府, 用人单位, 劳动者)
 _ROLE = re.compile(r"(?:政府|单位|机关|部门|机构|法院|检察院|委员会|公司|组织|协会|学会|集团|大学|学院|"
