@@ -1,8 +1,10 @@
 """Import LanceDB without the start-up work an embedded store never needs: its REST
-client's package initialiser and, before Python 3.12, the ``overrides`` signature checks."""
+client's package initialiser, pandas and, before Python 3.12, the ``overrides`` signature
+checks."""
 
 from __future__ import annotations
 
+import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
@@ -35,6 +37,29 @@ def _defer(name: str) -> None:
     sys.modules[name] = mod
 
 
+# pyarrow.dataset builds an expression as it is imported, and pyarrow's pandas shim, asked
+# whether that scalar is a pandas object, imports pandas (~0.4 s of CPU). The store never
+# hands pyarrow pandas objects; with pandas hidden for the import, the shim records it as
+# absent for that check only and imports it for real on the first ``to_pandas``.
+HIDDEN = "pandas"
+
+
+class _Hidden(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds :data:`HIDDEN` (so availability checks still see it installed) but fails to
+    load it; nothing is left in ``sys.modules``."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != HIDDEN:
+            return None
+        return importlib.machinery.ModuleSpec(name, self)
+
+    def create_module(self, spec: Any) -> Any:
+        raise ModuleNotFoundError(f"{spec.name} is not imported while LanceDB is", name=spec.name)
+
+    def exec_module(self, module: ModuleType) -> None:  # never reached: create_module fails
+        raise ModuleNotFoundError(module.__name__)
+
+
 def _plain_overrides() -> ModuleType:
     """What LanceDB itself uses from Python 3.12 on instead of the ``overrides`` package: an
     ``override`` marker and a plain ``EnforceOverrides`` base (the package checks every
@@ -56,18 +81,21 @@ def _plain_overrides() -> ModuleType:
 
 
 def lancedb() -> ModuleType:
-    """The ``lancedb`` module, imported with :data:`DEFERRED` deferred and (before Python
-    3.12) LanceDB's own 3.12 stand-ins for ``overrides``; whoever imports ``overrides``
-    afterwards gets the real package."""
+    """The ``lancedb`` module, imported with :data:`DEFERRED` deferred, :data:`HIDDEN`
+    hidden and (before Python 3.12) LanceDB's own 3.12 stand-ins for ``overrides``;
+    whoever imports pandas or ``overrides`` afterwards gets the real package."""
     if "lancedb" in sys.modules:
         return sys.modules["lancedb"]
     _defer(DEFERRED)
     stub = sys.version_info < (3, 12) and "overrides" not in sys.modules
     if stub:
         sys.modules["overrides"] = _plain_overrides()
+    hide = _Hidden()
+    sys.meta_path.insert(0, hide)
     try:
         import lancedb as mod
     finally:
+        sys.meta_path.remove(hide)
         if stub:
             sys.modules.pop("overrides", None)
     return mod
