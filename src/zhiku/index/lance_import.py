@@ -4,7 +4,6 @@ checks."""
 
 from __future__ import annotations
 
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
@@ -44,9 +43,10 @@ def _defer(name: str) -> None:
 HIDDEN = "pandas"
 
 
-class _Hidden(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds :data:`HIDDEN` (so availability checks still see it installed) but fails to
-    load it; nothing is left in ``sys.modules``."""
+class _Hidden:
+    """A meta path finder and loader (importlib.abc's protocols, without importing that
+    module) that finds :data:`HIDDEN`, so availability checks still see it installed, but
+    fails to load it; nothing is left in ``sys.modules``."""
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
         if name != HIDDEN:
