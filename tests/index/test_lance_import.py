@@ -23,6 +23,12 @@ assert not [m for m in sys.modules if m.startswith("lance_namespace_urllib3_clie
 assert "pandas" not in sys.modules
 assert t.search().limit(5).to_pandas()["n"].tolist() == [1, 2]  # pandas loads when asked for
 assert "pandas" in sys.modules
+import lance_namespace  # its models, built when first used, validate as ever
+assert lance_namespace.ListTablesResponse(tables=["t"]).tables == ["t"]
+import pydantic
+class Later(pydantic.BaseModel):  # models defined after the import are built at once
+    n: int
+assert Later.__pydantic_complete__ and Later(n="1").n == 1
 import overrides  # whoever imports it afterwards gets the real package
 assert hasattr(overrides, "EnforceOverrides") and overrides.__file__
 import lance_namespace_urllib3_client as client  # the deferred package loads on first use
