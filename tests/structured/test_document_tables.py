@@ -32,3 +32,17 @@ def test_document_tables_come_from_the_table_chunks(tmp_path):
     assert list(table.columns) == ["险种", "单位比例", "个人比例"]
     assert [r[0] for r in table.rows] == ["养老保险", "医疗保险", "失业保险"]
     assert kb.store._rowids is None  # no id-to-row map was built for them
+
+
+def test_an_unchanged_schema_file_is_not_rewritten(tmp_path):
+    from zhiku.structured.sources import build_catalog
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "缴费规定.md").write_text(DOC, encoding="utf-8")
+    kb = KnowledgeBase(load_config(home=tmp_path / "h", route_embedding=False))
+    kb.ingest([tmp_path / "docs"], dense=False, progress=False)
+    build_catalog(kb.config, kb.store)
+    (schema,) = (tmp_path / "h" / "structured" / "schemas").glob("*.json")
+    before = schema.stat().st_mtime_ns, schema.read_text(encoding="utf-8")
+    build_catalog(kb.config, kb.store)
+    assert (schema.stat().st_mtime_ns, schema.read_text(encoding="utf-8")) == before
