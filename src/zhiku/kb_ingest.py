@@ -10,12 +10,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from zhiku.errors import ZhikuError
-from zhiku.prepare import ChunkParams, prepare_all, workers_for
 from zhiku.progress import Progress, as_progress
 from zhiku.retrieve.fields import heading_text
 from zhiku.types import Document
 
-if TYPE_CHECKING:  # the loaders are imported by an ingest, not by every reader of a knowledge base
+if TYPE_CHECKING:  # loaders and chunkers are imported by an ingest, not by every reader of a knowledge base
     from zhiku.ingest.seen import SeenFiles
 
 
@@ -91,6 +90,8 @@ class Ingesting:
 
     def _index(self, docs: list[Document], rep: IngestReport, dense: bool, progress: Progress,
                t0: float, roots: dict[str, str]) -> IngestReport:
+        from zhiku.prepare import ChunkParams, prepare_all, workers_for
+
         batch: list = []
         in_batch = 0  # chunks in ``batch``
         cfg = self.config
