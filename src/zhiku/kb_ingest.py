@@ -7,15 +7,15 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zhiku.errors import ZhikuError
-from zhiku.ingest import iter_files, load_file
-from zhiku.ingest.seen import SeenFiles, settled, signature
-from zhiku.prepare import ChunkParams, prepare_all, workers_for
 from zhiku.progress import Progress, as_progress
 from zhiku.retrieve.fields import heading_text
 from zhiku.types import Document
+
+if TYPE_CHECKING:  # loaders and chunkers are imported by an ingest, not by every reader of a knowledge base
+    from zhiku.ingest.seen import SeenFiles
 
 
 @dataclass
@@ -63,6 +63,9 @@ class Ingesting:
         Raises:
             ZhikuError: a path does not exist, or another process is writing the index.
         """
+        from zhiku.ingest import iter_files
+        from zhiku.ingest.seen import SeenFiles
+
         t0 = time.perf_counter()
         rep, progress = IngestReport(), as_progress(progress)
         pairs = iter_files(list(paths))
@@ -87,6 +90,8 @@ class Ingesting:
 
     def _index(self, docs: list[Document], rep: IngestReport, dense: bool, progress: Progress,
                t0: float, roots: dict[str, str]) -> IngestReport:
+        from zhiku.prepare import ChunkParams, prepare_all, workers_for
+
         batch: list = []
         in_batch = 0  # chunks in ``batch``
         cfg = self.config
@@ -183,6 +188,8 @@ class Ingesting:
         """Load the files, skipping those ``seen`` knows unchanged; returns the documents,
         their roots and each loaded file's (root, path, signature, document id)."""
         from zhiku.access import document_groups
+        from zhiku.ingest import load_file
+        from zhiku.ingest.seen import settled, signature
 
         docs, roots, sigs, resolved = [], {}, [], {}
         cfg = self.config

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-import zhiku.kb_ingest
+import zhiku.ingest
 from zhiku.ask.search import Mode, retrieve
 from zhiku.config import load_config
 from zhiku.index.doctor import check
@@ -40,13 +40,13 @@ def folder(tmp_path):
 def reads(monkeypatch):
     """The files each ingest actually loads (the real loader, counted)."""
     seen: list[str] = []
-    real = zhiku.kb_ingest.load_file
+    real = zhiku.ingest.load_file
 
     def counted(path, *args, **kwargs):
         seen.append(os.path.basename(path))
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(zhiku.kb_ingest, "load_file", counted)
+    monkeypatch.setattr(zhiku.ingest, "load_file", counted)  # what an ingest imports
     return seen
 
 

@@ -150,6 +150,34 @@ def embed_through_cache(embedder: Embedder, cache_path: Path, texts: Sequence[st
         cache.close()
 
 
+QUERY_FORM = "#query"  # appended to the embedder's name: the cache key of query-form vectors
+
+
+def queries_through_cache(embedder: Embedder, cache_path: Path, texts: Sequence[str]) -> list[np.ndarray]:
+    """Query-form vectors of fixed texts (example questions), read from the vector cache at
+    ``cache_path`` and encoded, then stored, only when missing there: a process answering
+    one question does not encode them again.
+
+    Args:
+        embedder: the backend.
+        cache_path: the vector cache's file.
+        texts: the texts, each encoded as a query.
+
+    Returns:
+        One vector of shape (dim,) per text, in order.
+    """
+    model, keys = embedder.name + QUERY_FORM, [VectorCache.key(t) for t in texts]
+    cache = VectorCache(cache_path)
+    try:
+        found = cache.get_many(model, keys)
+        new = {k: embedder.embed_query(t) for k, t in zip(keys, texts) if k not in found}
+        if new:
+            cache.put_many(model, new)
+    finally:
+        cache.close()
+    return [found[k] if k in found else new[k] for k in keys]
+
+
 def embed_cached(
     embedder: Embedder,
     cache: VectorCache,

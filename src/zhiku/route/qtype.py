@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -109,11 +110,13 @@ _EXAMPLE_VECS: dict[str, list[tuple[QType, np.ndarray]]] = {}  # per embedder na
 
 
 class QTypeClassifier:
-    """Rules, then the nearest example question by cosine (``embedder`` given), else fact."""
+    """Rules, then the nearest example question by cosine (``embedder`` given), else fact;
+    with ``cache_path`` the examples' vectors are kept in that vector cache."""
 
-    def __init__(self, embedder: Any = None, margin: float = 0.02) -> None:
+    def __init__(self, embedder: Any = None, margin: float = 0.02, cache_path: Path | None = None) -> None:
         self.embedder = embedder
         self.margin = margin
+        self.cache_path = cache_path
         self._vecs: list[tuple[QType, np.ndarray]] | None = None
 
     def _examples(self) -> list[tuple[QType, np.ndarray]]:
@@ -122,9 +125,16 @@ class QTypeClassifier:
             if name not in _EXAMPLE_VECS:
                 pairs = [(t, q) for t, qs in EXAMPLES.items() for q in qs]
                 # questions against questions: both sides get the query form
-                _EXAMPLE_VECS[name] = [(t, self.embedder.embed_query(q)) for t, q in pairs]
+                _EXAMPLE_VECS[name] = list(zip([t for t, _ in pairs], self._encode([q for _, q in pairs])))
             self._vecs = _EXAMPLE_VECS[name]
         return self._vecs
+
+    def _encode(self, questions: list[str]) -> list[np.ndarray]:
+        if self.cache_path is None:
+            return [self.embedder.embed_query(q) for q in questions]
+        from zhiku.embed.base import queries_through_cache
+
+        return queries_through_cache(self.embedder, self.cache_path, questions)
 
     def classify(self, question: str, qvec: np.ndarray | None = None) -> tuple[QType, str]:
         """The question's type and how it was decided (``rule``, ``embedding``, ``default``).

@@ -209,7 +209,8 @@ class Router:
         if qtype is None:
             with self._lock:
                 if self._qtypes is None:
-                    self._qtypes = QTypeClassifier(self.kb.embedder if self.cfg.route_embedding else None)
+                    self._qtypes = QTypeClassifier(self.kb.embedder if self.cfg.route_embedding else None,
+                                                   cache_path=self.cfg.cache_path)
             qtype, how = self._qtypes.classify(question, qvec)
         scores["qtype"] = how
         return Route(subindexes=tuple(subs), qtype=qtype.value, confidence=round(conf, 4),

@@ -245,7 +245,15 @@ def merge_edits(generated: TableSchema, path: Path) -> TableSchema:
 
 
 def write_schema(schema: TableSchema, path: Path) -> None:
-    """Write the schema file (values included, so a user sees what a column holds)."""
+    """Write the schema file (values included, so a user sees what a column holds),
+    unless it holds that text already (each process building the catalog would otherwise
+    rewrite and sync every schema file)."""
     from zhiku.atomic import write_text
 
-    write_text(path, json.dumps(to_json(schema), ensure_ascii=False, indent=1))
+    text = json.dumps(to_json(schema), ensure_ascii=False, indent=1)
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return
+    except (OSError, UnicodeDecodeError):
+        pass  # missing or unreadable: written below
+    write_text(path, text)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from zhiku.errors import ZhikuError
+from zhiku.index.store import row_to_chunk
 from zhiku.structured.schema import (TableSchema, apply_spec, guess_key, infer_columns,
                                      merge_edits, typed_value, write_schema)
 from zhiku.structured.spec import SourceSpec
@@ -142,10 +143,12 @@ def document_tables(store: Any) -> list[tuple[dict[str, Any], Table]]:
         (document info, table) pairs; the info has doc id, path, title, section id and
         path, version date, and the caption.
     """
+    from zhiku.index.lance_rows import CHUNK_COLUMNS  # the stored chunk fields, alike in every store
+
     skip = set(store.excluded("current"))
-    ids = [r["id"] for r in store.rows("chunks", ["id", "doc_id"], kinds=("table", "table_summary"))
-           if r["doc_id"] not in skip]
-    chunks = store.get_chunks(ids) if ids else {}
+    # read whole, by kind: fetching them by id would map every chunk id to its row first
+    rows = store.rows("chunks", CHUNK_COLUMNS, kinds=("table", "table_summary"))
+    chunks = {r["id"]: row_to_chunk(r) for r in rows if r["doc_id"] not in skip}
     captions = {c.parent_id: m[1] for c in chunks.values() if c.kind == "table_summary"
                 and (m := re.match(r"表格「(.*?)」", c.text))}
     out = []
