@@ -280,7 +280,7 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
             # beside a dense list it only blurs it (gate set, hybrid: MRR@10 0.734 -> 0.720)
             hits = hits[:n] + _by_headings(kb, p.question, hits[n:k], d) + hits[k:]
         if structured and kb.config.in_force_first and p.scope.versions == "all" and not p.ref.version:
-            hits = hits[:n] + in_force_first(hits[n:], kb.titles().versions)  # 2023 before 2021
+            hits = hits[:n] + in_force_first(kb, hits[n:])  # 公司法 2023 before 2018
         d.update(mode=fmode.value, lists=len(lists), top=brief(hits))
     groups: dict[str, list[int]] = {}
     if route is not None:

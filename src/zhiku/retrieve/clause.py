@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from zhiku.chunk import cn_to_int, int_to_cn
 from zhiku.index.store import DocRecord
 from zhiku.retrieve.segment import normalise
-from zhiku.retrieve.inforce import LawVersions
 from zhiku.retrieve.twins import find_twins
 
 ARTICLE_IN_QUESTION = re.compile(
@@ -112,7 +111,6 @@ class TitleIndex:
         for a in self._alias_list:
             self._by_start.setdefault(a[:2], []).append(a)
         self.twins = find_twins(docs)  # one law version in two folders (see retrieve.twins)
-        self.versions = LawVersions.of(docs)  # which versions are in force (see retrieve.inforce)
 
     def match(self, question: str) -> list[tuple[str, list[DocRecord]]]:
         """Longest non-overlapping names found in the question, with their documents."""

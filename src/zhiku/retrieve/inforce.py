@@ -1,66 +1,38 @@
-"""The version in force first: over every version of a library, a superseded law's hit ranks
-below the best hit of the version that replaced it."""
+"""The version in force first: over every version of a law, the blocks of a version no longer
+in force rank behind those of the version that is (retrieval's candidates and an answer's
+evidence alike)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from typing import Any
 
-from zhiku.index.store import DocRecord
 from zhiku.types import Hit
 
 
-@dataclass(frozen=True)
-class LawVersions:
-    """Which law each versioned document is a version of, and which versions are replaced."""
-
-    law: dict[str, str]  # doc id → law key (documents of a law with versions)
-    superseded: frozenset[str]  # doc ids a newer version of the same law replaces
-
-    @classmethod
-    def of(cls, docs: Iterable[DocRecord]) -> LawVersions:
-        """The versions of the published documents (deleted ones left out).
-
-        Args:
-            docs: the published documents.
-        """
-        live = [d for d in docs if not d.deleted and d.law_key]
-        return cls({d.doc_id: d.law_key for d in live},
-                   frozenset(d.doc_id for d in live if d.superseded_by))
-
-
-def in_force_first(hits: Sequence[Hit], versions: LawVersions) -> list[Hit]:
-    """``hits`` with each superseded version's hits moved to just after the first hit of a
-    version in force of the same law, when one follows them.
-
-    A question that names no version asks about the law as it stands; searching every
-    version (``versions = "all"``), the replaced text of 民事诉讼法（2021） may outscore the
-    same article of 民事诉讼法（2023） by a hair, or a renumbered article of the old 公司法 the
-    new one's. The old version's hits stay in the list, in their order, below the new
-    version's best hit; a law whose version in force is not among the hits keeps its
-    old version's hits where they are.
+def in_force_first(kb: Any, evidence: Sequence[Hit], day: str | None = None) -> list[Hit]:
+    """The evidence with every block of a version no longer in force on ``day`` (default
+    today) moved behind the others when a version of the same law in force then is also in
+    the evidence: a question that names no version asks about the law as it stands (both
+    versions are searched under ``versions="all"``, and often word the clause alike: the
+    2018 公司法's 第三十三条 outscores the 2023 第五十七条 by a hair). The old blocks stay,
+    last; a law whose version in force is not among them keeps its old blocks in place.
 
     Args:
-        hits: ranked hits.
-        versions: see :class:`LawVersions`.
+        kb: the knowledge base (its document records: law key, effective and expiry dates).
+        evidence: the blocks (or ranked candidates), best first.
+        day: ``YYYY-MM-DD``.
 
     Returns:
-        The same hits, reordered (scores and sources untouched).
+        The same hits, the superseded ones last (each group in its own order).
     """
-    if not versions.superseded:
-        return list(hits)
-    current = {versions.law[h.chunk.doc_id] for h in hits
-               if h.chunk.doc_id in versions.law and h.chunk.doc_id not in versions.superseded}
-    out: list[Hit] = []
-    waiting: dict[str, list[Hit]] = {}  # law key → superseded hits held back until its version in force
-    for h in hits:
-        law = versions.law.get(h.chunk.doc_id)
-        if law is None:
-            out.append(h)
-        elif h.chunk.doc_id in versions.superseded:
-            (waiting.setdefault(law, []) if law in current else out).append(h)
-        else:
-            out.append(h)
-            out.extend(waiting.pop(law, ()))
-            current.discard(law)  # later old-version hits of this law stay where they are
-    return out
+    import datetime as dt
+
+    from zhiku.index.versions import in_force
+
+    day = day or dt.date.today().isoformat()
+    docs = [kb.store.get_doc(h.chunk.doc_id) for h in evidence]
+    laws = {d.law_key for d in docs if d is not None and in_force(d, day)}
+    old = {i for i, d in enumerate(docs) if d is not None and d.law_key and d.expiry
+           and d.expiry <= day and d.law_key in laws}
+    return [h for i, h in enumerate(evidence) if i not in old] + [evidence[i] for i in sorted(old)]
