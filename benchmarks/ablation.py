@@ -32,6 +32,8 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_DOC_WEIGHT": "0.1"}),
     ("− answer types (多久 → hits stating a period, 罚多少钱 → a sum, gain 0.2)",
      {"ZHIKU_ANSWER_TYPE_WEIGHT": "0"}),
+    ("− version in force first (a superseded law's hits behind those of its version in force)",
+     {"ZHIKU_IN_FORCE_FIRST": "0"}),
 ]
 # levers of the full ask (the rerank stage): their rows are the `full` mode, its answer included
 FULL_LEVERS: list[tuple[str, dict[str, str]]] = [

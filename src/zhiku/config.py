@@ -60,6 +60,9 @@ class Config(BaseSettings):
     builtin_synonyms: bool = Field(default=True, description="use the built-in term dictionary "
                                                               "(报账 → 报销) besides the user's file")
     drop_twins: bool = Field(default=True, description="cite one law version kept in two folders once")
+    in_force_first: bool = Field(default=True, description="searching every version, a question naming "
+                                 "no version ranks a superseded law's hits behind those of its "
+                                 "version in force")
     fusion: str = Field(default="rrf", description="rrf or weighted")
     rrf_k: int = Field(default=60, ge=1, description="RRF constant (Cormack et al. 2009)")
     alpha: float = Field(default=0.5, ge=0.0, le=1.0, description="dense weight in weighted fusion")

@@ -13,6 +13,7 @@ from zhiku.answer.extractive import compose, split_sentences
 from zhiku.answer.prompts import QType, answer_messages, judge_messages
 from zhiku.index.store import Scope
 from zhiku.llm import LLMError, client_for
+from zhiku.retrieve.inforce import in_force_first  # the one ordering of versions (also the ranking's)
 from zhiku.types import AskEvent, Chunk, Citation, Conflict, Hit, Removal, TraceStep, WebSource
 from zhiku.verify.pins import pinned
 from zhiku.verify.check import Action, Judge, Verifier
@@ -123,32 +124,6 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
     pos = {h.chunk.id: i for i, h in enumerate(evidence, 1)}
     to_block = {c.marker: pos[c.chunk_id] for c in cites}
     return re.sub(r"\[(\d+)\]", lambda m: f"[{to_block.get(int(m.group(1)), int(m.group(1)))}]", text)
-
-
-def in_force_first(kb: Any, evidence: Sequence[Hit], day: str | None = None) -> list[Hit]:
-    """The evidence with every block of a version no longer in force on ``day`` (default
-    today) moved behind the others when a version of the same law in force then is also in
-    the evidence: an answer quotes and cites the law as it stands (both versions are
-    searched under ``versions="all"``, and often word the clause alike).
-
-    Args:
-        kb: the knowledge base (its document records: law key, effective and expiry dates).
-        evidence: the blocks, best first.
-        day: ``YYYY-MM-DD``.
-
-    Returns:
-        The same hits, the superseded ones last (each group in its own order).
-    """
-    import datetime as dt
-
-    from zhiku.index.versions import in_force
-
-    day = day or dt.date.today().isoformat()
-    docs = [kb.store.get_doc(h.chunk.doc_id) for h in evidence]
-    laws = {d.law_key for d in docs if d is not None and in_force(d, day)}
-    old = {i for i, d in enumerate(docs) if d is not None and d.law_key and d.expiry
-           and d.expiry <= day and d.law_key in laws}
-    return [h for i, h in enumerate(evidence) if i not in old] + [evidence[i] for i in sorted(old)]
 
 
 def verify(kb: Any, d: Draft) -> Verified:
