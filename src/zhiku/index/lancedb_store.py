@@ -230,25 +230,29 @@ class LanceStore(VectorTables):
             rebuilt before publishing, or the document would vanish from keyword search).
         """
         drows = []
-        paths = [d.path for d, *_ in items]
+        paths = {d.path for d, *_ in items}
         ids = {d.id for d, *_ in items}
-        remove = [d for d in self._ids_where(f"path IN ({_sql_list(paths)})") if d not in ids] if paths else []
+        # stored documents at these paths (replaced) or with these ids: a logically deleted
+        # document whose file came back is stored afresh, not twice
+        found = self._w["documents"].search().where(
+            f"path IN ({_sql_list(sorted(paths))}) OR doc_id IN ({_sql_list(sorted(ids))})"
+        ).select(["doc_id", "path"]).limit(None).to_list() if items else []
+        remove = [r["doc_id"] for r in found if r["path"] in paths and r["doc_id"] not in ids]
+        returning = [r["doc_id"] for r in found if r["doc_id"] in ids]
         subs = [subindex_of(d.path) for d, *_ in items]
         gs = [list((groups or {}).get(d.id, ())) for d, *_ in items]
         for (doc, sections, chunks, _), sub, g in zip(items, subs, gs):
             drows.append(_doc_row(doc, sections, len(chunks), sub, (roots or {}).get(doc.id), tuple(g)))
         self._stats.change(s for *_, segs in items for s in segs)
-        # a logically deleted document whose file came back is stored afresh, not twice
-        returning = self._ids_where(f"doc_id IN ({_sql_list(ids)})") if ids else []
         keys = {r["law_key"] for r in drows}
         if remove or returning:
             keys |= self._keys_of(remove + returning)
             self.delete_docs(remove + returning)
+        self._relink(keys, drows)  # the new rows are written linked, not rewritten after
         if any(chunks for _, _, chunks, _ in items):
             self._w["chunks"].add(chunk_table(items, subs, gs))
         if drows:
             self._w["documents"].add(pa.Table.from_pylist(drows, schema=_doc_schema()))
-        self._relink(keys)
         return bool(remove)
 
     def add_alias(self, doc_id: str, path: str) -> None:
@@ -297,9 +301,16 @@ class LanceStore(VectorTables):
         return {r["law_key"] for r in self._w["documents"].search().where(w).select(["law_key"])
                 .limit(None).to_list()}
 
-    def _relink(self, keys: set[str] | None = None) -> None:
+    def _relink(self, keys: set[str] | None = None, new_rows: Sequence[dict[str, Any]] = ()) -> None:
         """Recompute version links (of the documents sharing one of ``keys``, or of all) and
-        store the ones that changed."""
+        store the ones that changed.
+
+        Args:
+            keys: the law keys to relink; None: every document.
+            new_rows: document rows about to be written (their keys among ``keys``): linked
+                with the stored ones and given their version fields in place, so a new
+                document is written once, not written and then rewritten linked.
+        """
         q = self._w["documents"].search().where("deleted IS NULL")
         if keys is not None:
             if not keys:
@@ -307,7 +318,9 @@ class LanceStore(VectorTables):
             q = q.where(f"deleted IS NULL AND law_key IN ({_sql_list(sorted(keys))})")
         live = q.limit(None).to_list()
         info = link((r["doc_id"], r["path"], r["title"], r["version_date"],
-                     json.loads(r["metadata"] or "{}")) for r in live)
+                     json.loads(r["metadata"] or "{}")) for r in [*live, *new_rows])
+        for r in new_rows:
+            r.update(asdict(info[r["doc_id"]]))
         changed = []
         for r in live:
             new = asdict(info[r["doc_id"]])
@@ -408,10 +421,6 @@ class LanceStore(VectorTables):
 
     def _all_segs(self) -> list[str]:
         return self._w["chunks"].search().select(["seg"]).limit(None).to_arrow()["seg"].to_pylist()
-
-    def _ids_where(self, where: str) -> list[str]:
-        rows = self._w["documents"].search().where(where).select(["doc_id"]).limit(None).to_list()
-        return [r["doc_id"] for r in rows]
 
     # -- reading (published state) --------------------------------------------------------
     def _read(self, name: str) -> Any:
