@@ -115,3 +115,17 @@ def test_common_single_characters_do_not_choose_the_source():
     assert [c.article for c in cites] == ["第五十七条"] and "查阅" in text
     assert counted_terms(terms + ["钱"]) == ["公司", "股东", "看看", "账本", "钱"]
     assert compose(["小", "看"], hits, lambda t: 1.0)[1]
+
+
+def test_only_a_question_ending_its_line_is_an_faq_question():
+    """An FAQ entry's question line asks and is not quoted as the answer; a question inside
+    running prose (a news text's rhetorical 「为什么…却是5.7%？」 followed by its explanation)
+    is part of what the text says and may be quoted."""
+    from zhiku.answer.extractive import question_line, split_sentences
+
+    faq = "## 消息\n1. **消息在服务器上可以保存多长时间？**\n存储的消息将最多保存 3 天。\n"
+    prose = "美国GDP增长率应该是10.24%，为什么GDP增长率却是5.7%？事实上，10.24%属于名义增速。"
+    asks = {s: question_line(t, p, s) for t in (faq, prose) for p, s in split_sentences(t)}
+    assert asks["1. **消息在服务器上可以保存多长时间？"] is True
+    assert asks["存储的消息将最多保存 3 天。"] is False
+    assert asks["美国GDP增长率应该是10.24%，为什么GDP增长率却是5.7%？"] is False

@@ -80,6 +80,19 @@ def split_sentences(text: str) -> list[tuple[int, str]]:
     return [(pos, s.strip()) for pos, s in out if s.strip()]
 
 
+def question_line(text: str, pos: int, sentence: str) -> bool:
+    """Whether the sentence at ``pos`` is a question that ends its line (an FAQ entry's
+    question, 「1. **消息…保存多长时间？**」); a question inside running prose
+    (「…为什么增长率却是5.7%？事实上，…」) is part of what the text says."""
+    if not _ASKS.search(sentence):
+        return False
+    start = text.find(sentence, pos)
+    if start < 0:
+        return True
+    end = text.find("\n", start + len(sentence))
+    return not text[start + len(sentence):None if end < 0 else end].strip(" \t*_")
+
+
 def item_label(text: str, pos: int) -> str:
     """The label of the list item whose line holds the sentence at ``pos`` when the sentence
     is not the line's first (「七、国庆节：10月1日至7日放假调休，共7天。9月29日…上班。」: the
@@ -248,9 +261,9 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
         for pos, s in split_sentences(h.chunk.text):
             label = item_label(h.chunk.text, pos)
             cands.append(Sentence(r, pos, s, coverage(terms, f"{ctx[r]} {label} {s}", idf)))
-    # a question in the evidence (an FAQ entry's own, 「1. **消息…保存多长时间？**」) asks, it
-    # does not answer: it is quoted only when the evidence holds nothing else
-    cands = [c for c in cands if not _ASKS.search(c.text)] or cands
+    # a question line in the evidence (an FAQ entry's own, 「1. **消息…保存多长时间？**」) asks,
+    # it does not answer: it is quoted only when the evidence holds nothing else
+    cands = [c for c in cands if not question_line(hits[c.hit_rank].chunk.text, c.pos, c.text)] or cands
     if not cands:
         return []
     whole = [coverage(terms, f"{ctx[r]} {h.chunk.text}", idf) for r, h in enumerate(hits)]

@@ -58,9 +58,10 @@ def section_labels(chunk: Chunk) -> str:
 
 
 def block_text(chunk: Chunk) -> str:
-    """The text a block is held to for what a question pins: its document's title and file
-    name (「RocketMQ常见问题」 over a page titled 经常被问到的问题), its section labels (:func:`section_labels`) and its own text. The composer's sentence
-    choice and the answerability check read the same text, so they cannot disagree.
+    """The text a block is held to for what a question pins: its document's title, the
+    words of its file name (「RocketMQ常见问题」 over a page titled 经常被问到的问题), its section
+    labels (:func:`section_labels`) and its own text. The composer's sentence choice and the
+    answerability check read the same text, so they cannot disagree.
 
     Args:
         chunk: an evidence chunk.
@@ -68,6 +69,8 @@ def block_text(chunk: Chunk) -> str:
     Returns:
         The title, file name, labels and text, space-joined.
     """
-    name = PurePosixPath(chunk.doc_path).stem
-    name = "" if name in (chunk.title or "") else name
+    # the name's words only: its numbers (a corpus id p00435, a date suffix) state no
+    # quantity or time of what the block says
+    name = re.sub(r"[\d_\W]+", " ", PurePosixPath(chunk.doc_path).stem).strip()
+    name = "" if len(name) < 2 or name in (chunk.title or "") else name
     return f"{chunk.title or ''} {name} {section_labels(chunk)} {chunk.text}"
