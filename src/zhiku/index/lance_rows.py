@@ -10,15 +10,11 @@ from typing import Any
 
 import pyarrow as pa
 
-from zhiku.index.store import DocRecord, _chunk_schema
+from zhiku.index.store import CHUNK_COLUMNS, DocRecord, _chunk_schema
 from zhiku.index.versions import VersionInfo, law_key
 from zhiku.types import Chunk, Document, Section
 
 
-# The columns a Chunk is rebuilt from (not the segmented text, the sub-index or the
-# groups, which only filters and the keyword index read): reads fetch less.
-CHUNK_COLUMNS = ["id", "doc_id", "doc_path", "title", "section_id", "section_path", "article", "text",
-                 "start", "end", "version_date", "kind", "page", "parent_id", "section_ids"]
 
 
 def _searchable(where: str | None) -> str:

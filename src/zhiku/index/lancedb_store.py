@@ -23,16 +23,14 @@ import pyarrow as pa
 
 from zhiku.errors import BusyError, ZhikuError
 from zhiku.index.store import (
-    SCHEMA_VERSION, DocRecord, Scope, _chunk_schema, _doc_schema, _sql_list, _sql_str,
+    CHUNK_COLUMNS, SCHEMA_VERSION, DocRecord, Scope, _chunk_schema, _doc_schema, _sql_list, _sql_str,
     _vec_schema, check_versions, groups_sql, row_to_chunk, stores, subindex_of,
 )
 from zhiku.index.lance_indexes import (ensure_indexes, index_vectors, nearest, rebuild_stale, refresh,
                                       unindexed)
 from zhiku.index.lance_stats import TermStats
 from zhiku.index.lance_take import RowIds, take
-from zhiku.index.lance_rows import (
-    CHUNK_COLUMNS, Records, _doc_record, _doc_row, _info, _searchable, chunk_table,
-)
+from zhiku.index.lance_rows import Records, _doc_record, _doc_row, _info, _searchable, chunk_table
 from zhiku.index.lance_vectors import ActiveVectors, VectorTables
 from zhiku.index.manifest import DEFAULT_TABLE, check_manifest, read_manifest, write_manifest
 from zhiku.index.vector_spec import VectorIndexSpec

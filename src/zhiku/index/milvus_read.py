@@ -23,15 +23,14 @@ from zhiku.index.lance_rows import _doc_record, _info
 from zhiku.index.milvus_conn import MilvusTarget, encode_seg
 from zhiku.index.milvus_lock import is_io_error
 from zhiku.index.store import (
-    ActiveVectors, DocRecord, Scope, _expr_list, _expr_str, check_versions, groups_expr, row_to_chunk,
+    CHUNK_COLUMNS, ActiveVectors, DocRecord, Scope, _expr_list, _expr_str, check_versions, groups_expr,
+    row_to_chunk,
 )
 from zhiku.index.versions import in_force
 from zhiku.types import Chunk, Hit
 
 RECHECK = 0.2  # seconds between checks of the manifest row for other writers' publishes
 QUERY_MAX = 16384  # Milvus's largest limit for one query or search
-CHUNK_FIELDS = ["id", "doc_id", "doc_path", "title", "section_id", "section_path", "article",
-                "text", "start", "end", "version_date", "kind", "page", "parent_id", "section_ids"]
 DOC_FIELDS = ["key", "gen", "doc_id", "path", "aliases", "title", "version_date", "subindex",
               "metadata", "sections", "n_chunks", "law_key", "effective", "expiry", "supersedes",
               "superseded_by", "source_root", "deleted", "dropped", "groups"]
@@ -249,7 +248,7 @@ class MilvusReads:
         """Every searched chunk (parents are quoted, never embedded)."""
         self._refresh()
         return [row_to_chunk(r) for r in self._query(self._coll("chunks"), self._visible(searched=True),
-                                                      CHUNK_FIELDS)]
+                                                      CHUNK_COLUMNS)]
 
     def chunks_without_vectors(self) -> list[Chunk]:
         """Chunks that have no vector yet (ingested with ``--no-dense`` or interrupted)."""
@@ -275,7 +274,7 @@ class MilvusReads:
             part = ids[i:i + 1000]
             filt = self._visible(f"id in {_expr_list(part)}{g}")
             out.update({r["id"]: row_to_chunk(r)
-                        for r in self._query(self._coll("chunks"), filt, CHUNK_FIELDS, limit=len(part))})
+                        for r in self._query(self._coll("chunks"), filt, CHUNK_COLUMNS, limit=len(part))})
         return out
 
     @reading
@@ -283,7 +282,7 @@ class MilvusReads:
         """Chunks matching a scope exactly (no ranking), e.g. an article of some documents."""
         self._refresh()
         filt = self._visible(scope.expr(self.excluded(scope.versions)), searched=True)
-        rows = self._query(self._coll("chunks"), filt, CHUNK_FIELDS, limit=min(limit, QUERY_MAX))
+        rows = self._query(self._coll("chunks"), filt, CHUNK_COLUMNS, limit=min(limit, QUERY_MAX))
         return sorted((row_to_chunk(r) for r in rows), key=lambda c: (c.doc_path, c.start, c.id))
 
     @reading
@@ -296,7 +295,7 @@ class MilvusReads:
         self._refresh()
         filt = self._visible(scope.expr(self.excluded(scope.versions)), searched=True)
         res = self._c.search(self._coll("chunks"), data=[text], anns_field="sparse", filter=filt,
-                             limit=min(k, QUERY_MAX), output_fields=CHUNK_FIELDS,
+                             limit=min(k, QUERY_MAX), output_fields=CHUNK_COLUMNS,
                              search_params={"metric_type": "BM25"},
                              consistency_level=self.target.consistency)
         # BM25 scores are positive; Milvus Lite reports them negated, a server as they are.
@@ -333,4 +332,4 @@ class MilvusReads:
         return 0
 
 
-__all__ = ["MilvusReads", "latest_states", "state_record", "CHUNK_FIELDS", "DOC_FIELDS", "_expr_str"]
+__all__ = ["MilvusReads", "latest_states", "state_record", "DOC_FIELDS", "_expr_str"]

@@ -194,6 +194,12 @@ def subindex_of(path: str) -> str:
     return path.split("/", 1)[0] if "/" in path else "default"
 
 
+# The columns a Chunk is rebuilt from (:func:`row_to_chunk`; not the segmented text, the
+# sub-index or the groups, which only filters and the keyword index read), alike in every store.
+CHUNK_COLUMNS = ["id", "doc_id", "doc_path", "title", "section_id", "section_path", "article", "text",
+                 "start", "end", "version_date", "kind", "page", "parent_id", "section_ids"]
+
+
 def row_to_chunk(r: dict[str, Any]) -> Chunk:
     """Rebuild a Chunk from a stored row."""
     return Chunk(

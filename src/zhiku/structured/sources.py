@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from zhiku.errors import ZhikuError
-from zhiku.index.store import row_to_chunk
+from zhiku.index.store import CHUNK_COLUMNS, row_to_chunk
 from zhiku.structured.schema import (TableSchema, apply_spec, guess_key, infer_columns,
                                      merge_edits, typed_value, write_schema)
 from zhiku.structured.spec import SourceSpec
@@ -143,8 +143,6 @@ def document_tables(store: Any) -> list[tuple[dict[str, Any], Table]]:
         (document info, table) pairs; the info has doc id, path, title, section id and
         path, version date, and the caption.
     """
-    from zhiku.index.lance_rows import CHUNK_COLUMNS  # the stored chunk fields, alike in every store
-
     skip = set(store.excluded("current"))
     # read whole, by kind: fetching them by id would map every chunk id to its row first
     rows = store.rows("chunks", CHUNK_COLUMNS, kinds=("table", "table_summary"))
