@@ -94,3 +94,10 @@ def test_html_tables_in_markdown_are_tables_with_merged_cells_filled_down():
     labels = [s.label for s in sections]
     assert "2.2 集群相关" in labels and "首先启动Name Server" not in labels
 
+
+def test_toml_front_matter_of_a_hugo_page_is_metadata_not_text():
+    doc, sections = _load("贡献者公约行为准则-2.1版.md")
+    assert doc.title == "贡献者公约" and doc.version_date == "2.1"
+    assert "+++" not in doc.body and "aliases" not in doc.body
+    labels = [s.label for s in sections]
+    assert labels[0] == "我们的承诺" and "4. 永久封禁" in labels
