@@ -60,3 +60,26 @@ def test_a_data_table_in_a_page_stays_a_table(tmp_path):
                     encoding="utf-8")
     (table,) = load_file(path, tmp_path).tables
     assert table.columns == ("项目", "单价（元）") and table.rows[1] == ("充电", "1.2")
+
+
+def test_merged_cells_of_a_page_table_fill_down_and_leave_the_span_across_empty(tmp_path):
+    path = tmp_path / "参数.html"
+    path.write_text("<html><body><article><h1>命令参数</h1><p>以下为命令及其参数说明。</p><table>"
+                    "<tr><td><p>命令</p></td><td><p>参数</p></td><td><p>说明</p></td></tr>"
+                    "<tr><td rowspan=2><p>start</p></td><td><p>-p</p></td><td><p>端口</p></td></tr>"
+                    "<tr><td><p>-h</p></td><td><p>帮助</p></td></tr>"
+                    "<tr><td><p>stop</p></td><td colspan=2><p>无参数</p></td></tr>"
+                    "</table></article></body></html>", encoding="utf-8")
+    (table,) = load_file(path, tmp_path).tables  # <p> in every cell: still a data table
+    assert table.rows == (("start", "-p", "端口"), ("start", "-h", "帮助"), ("stop", "无参数", ""))
+
+
+def test_html_table_in_markdown_is_read_but_one_in_a_code_fence_is_kept(tmp_path):
+    path = tmp_path / "说明.md"
+    path.write_text("# 说明\n\n## 参数\n\n<table><tr><td>名称</td><td>默认值</td></tr>"
+                    "<tr><td>端口</td><td>8080</td></tr></table>\n\n## 示例\n\n```html\n"
+                    "<table><tr><td>原样</td></tr></table>\n```\n", encoding="utf-8")
+    doc = load_file(path, tmp_path)
+    (table,) = doc.tables
+    assert table.columns == ("名称", "默认值") and table.rows == (("端口", "8080"),)
+    assert "<table><tr><td>原样</td></tr></table>" in doc.body

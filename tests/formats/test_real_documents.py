@@ -63,3 +63,41 @@ def test_lines_of_a_code_listing_are_not_joined_into_one_paragraph():
     assert "[*] Enable MQTT example #开启 MQTT 功能示例" in lines
     assert any(ln.startswith("(1) Max pahomqtt subscribe topic handlers") for ln in lines)
     assert "本软件包是在Eclipsepaho-mqtt源码包的基础上设计的一套MQTT客户端程序。" in "".join(doc.body.split())
+
+
+def test_word_exported_list_in_a_gov_page_is_a_table_under_its_attachment():
+    # the attachment's list of measures: every cell a <p> (Word/WPS export), rows merged
+    # across the table are the list's numbered headings
+    doc, sections = _load("第二批支持创新相关改革举措.html")
+    rows = [r for t in doc.tables for r in t.rows]
+    assert ("13", "以协商估值、坏账分担为核心的中小企业商标质押贷款模式") == rows[[r[0] for r in rows].index("13")][:2]
+    measure = next(t for t in doc.tables if "指导部门" in t.columns)
+    assert measure.columns[-1] == "推广范围"
+    assert not any(r[0].startswith("一、") for r in rows)
+    parents = {s.label: s.parent_id for s in sections}
+    ids = {s.label: s.id for s in sections}
+    appendix = ids["附件 第二批支持创新相关改革举措推广清单"]
+    assert parents["一、知识产权保护方面（共5项）"] == appendix
+    assert parents["五、管理体制创新方面（共3项）"] == appendix
+    assert parents["三、认真抓好组织实施"] is None  # the notice's own items stay outside
+
+
+def test_html_tables_in_markdown_are_tables_with_merged_cells_filled_down():
+    # mqadmin's commands: Excel-exported <table>s in a Markdown page, one command cell
+    # merged down over the rows of its options
+    doc, sections = _load("RocketMQ运维管理.md")
+    assert "<td" not in doc.body and "mso-spacerun" not in doc.body
+    topic = next(t for t in doc.tables if any(r[0] == "updateTopic" for r in t.rows))
+    assert topic.columns == ("名称", "含义", "命令选项", "说明")
+    assert ("updateTopic", "创建更新Topic配置", "-r", "可读队列数（默认为 8）") in topic.rows
+    assert any(r[0] == "clusterList" and r[2] == "-i" for t in doc.tables for r in t.rows)
+    labels = [s.label for s in sections]
+    assert "2.2 集群相关" in labels and "首先启动Name Server" not in labels
+
+
+def test_toml_front_matter_of_a_hugo_page_is_metadata_not_text():
+    doc, sections = _load("贡献者公约行为准则-2.1版.md")
+    assert doc.title == "贡献者公约" and doc.version_date == "2.1"
+    assert "+++" not in doc.body and "aliases" not in doc.body
+    labels = [s.label for s in sections]
+    assert labels[0] == "我们的承诺" and "4. 永久封禁" in labels

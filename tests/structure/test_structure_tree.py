@@ -164,3 +164,17 @@ def test_an_faq_entry_on_a_bold_list_item_is_a_section_under_its_heading():
     # a bold line that asks nothing and is not a numbered item stays text (「**1）启动NameServer**」)
     deploy = build_tree(load_file(real / "RocketMQ部署方式.md", real))
     assert not any("启动" in s.label for s in deploy)
+
+
+def test_an_attachment_of_a_plain_text_notice_holds_its_own_chapters() -> None:
+    # GB/T 9704 layout: the notice's items, 附件：… as a line of its text, then the
+    # attachment on its own page opened by a bare 附件 line and its title
+    body = ("关于开展试点工作的通知\n\n一、试点范围\n\n在三个省份开展。\n\n二、工作要求\n\n"
+            "按期报送。\n\n附件：试点工作方案\n\n办公厅\n\n附件\n\n试点工作方案\n\n第一章 总则\n\n"
+            "试点期限为一年。\n\n"
+            "第二章 保障\n\n经费由省级财政安排。\n\n附件2\n\n一、联系人名单\n\n张三。")
+    tree = build_tree(_doc(body, "通知.txt"))
+    assert [(s.id, s.label) for s in tree] == [
+        ("1", "一、试点范围"), ("2", "二、工作要求"), ("3", "附件 试点工作方案"),
+        ("3.1", "第一章 总则"), ("3.2", "第二章 保障"), ("4", "附件2"), ("4.1", "一、联系人名单")]
+    assert "附件：试点工作方案" in body[tree[1].start:tree[1].end]

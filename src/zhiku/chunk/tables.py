@@ -70,10 +70,13 @@ def row_sentence(table: Table, row: tuple[str, ...]) -> str:
         row: the row's cells, aligned with ``table.columns``.
 
     Returns:
-        The sentence, ending with 。; empty cells are left out.
+        The sentence, ending with 。; empty cells are left out, and a cell's own closing
+        。 or ； is dropped (a cell of prose, ``…融资途径。``, would end the sentence before
+        the columns after it: ``…融资途径。，指导部门 …``).
     """
     pairs = []
     for col, value in zip(table.columns, row):
+        value = value.rstrip("。；; ")
         if not value:
             continue
         name, unit = split_header(col)

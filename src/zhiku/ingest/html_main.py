@@ -106,8 +106,10 @@ def main_content(soup):
 
 
 def is_layout_table(table, rows: list[list[str]]) -> bool:
-    """Whether an HTML table lays out the page rather than holding data: it nests tables
-    or block elements (paragraphs, headings, lists), or its cells are not data cells.
+    """Whether an HTML table lays out the page rather than holding data: it nests tables,
+    headings or lists, or its cells are not data cells (a few long cells or mostly empty
+    ones). Paragraphs in cells alone do not make a layout table: Word and WPS export every
+    cell of a data table as a ``<p>`` (the lists attached to government notices).
 
     Args:
         table: the ``<table>`` element.
@@ -116,7 +118,7 @@ def is_layout_table(table, rows: list[list[str]]) -> bool:
     Returns:
         True for a layout table.
     """
-    if table.find("table") or table.find(["p", "div", "ul", "ol", *_HEADS]) is not None \
+    if table.find("table") or table.find(["ul", "ol", *_HEADS]) is not None \
             and not table.find("th"):
         return True
     return not is_data_table(rows)

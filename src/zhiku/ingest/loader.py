@@ -149,7 +149,7 @@ def _version_from(fields: dict[str, Any]) -> str | None:
 @loaders.register(".markdown")
 @loaders.register(".txt")
 def load_text(path: str | Path, root: str | Path) -> Document:
-    """Load one Markdown or text file.
+    """Load one Markdown or text file; in Markdown, raw HTML tables are read as tables.
 
     Args:
         path: the file.
@@ -170,6 +170,11 @@ def load_text(path: str | Path, root: str | Path) -> Document:
         raise ZhikuError(f"File {str(path)!r} is empty; add text to it or remove it.")
     fields, rest = split_front_matter(_INVISIBLE_RE.sub("", text))
     titles, preamble, raw_body = split_header(rest)
+    markdown = path.suffix.lower() in (".md", ".markdown")
+    if markdown:
+        from zhiku.ingest.html_loader import markdown_from_html_tables
+
+        raw_body = markdown_from_html_tables(raw_body)
     body = clean_body(raw_body)
     if not body:
         raise ZhikuError(
@@ -187,5 +192,5 @@ def load_text(path: str | Path, root: str | Path) -> Document:
         body=body,
         version_date=stem_date or _version_from(fields),
         metadata=metadata,
-        tables=markdown_tables(body) if path.suffix.lower() in (".md", ".markdown") else (),
+        tables=markdown_tables(body) if markdown else (),
     )

@@ -22,6 +22,8 @@ _BODY_EFFECTIVE_RE = re.compile(
     r"(?:自|从)(?P<date>[^，。；\n]{6,16}?日)起(?:施行|实施|执行|生效)"
 )
 _FRONT_RE = re.compile(r"\A---[ \t]*\n(?P<yaml>.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
+#: TOML front matter between ``+++`` lines (Hugo sites' pages).
+_TOML_FRONT_RE = re.compile(r"\A\+\+\+[ \t]*\n(?P<toml>.*?)\n\+\+\+[ \t]*(?:\n|\Z)", re.DOTALL)
 
 
 def _iso(year: int, month: int, day: int) -> str | None:
@@ -124,10 +126,12 @@ def _scalar(value: str) -> Any:
 
 
 def split_front_matter(text: str) -> tuple[dict[str, Any], str]:
-    """Split ``---``-delimited ``key: value`` front matter from the text.
+    """Split ``---``-delimited ``key: value`` front matter, or ``+++``-delimited TOML
+    front matter (Hugo), from the text.
 
     Supports ``key: value`` lines, quoted values, ``[a, b]`` lists and ``- item``
-    lists under an empty key; no nesting (no YAML library is used).
+    lists under an empty key; no nesting (no YAML library is used). Of TOML, the
+    top-level strings, numbers, dates and lists of them are kept.
 
     Args:
         text: the whole file.
@@ -135,6 +139,9 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str]:
     Returns:
         (fields, rest of the text); fields is empty when there is no front matter.
     """
+    toml = _TOML_FRONT_RE.match(text)
+    if toml:
+        return _toml_fields(toml["toml"]), text[toml.end():]
     match = _FRONT_RE.match(text)
     if not match:
         return {}, text
@@ -153,3 +160,24 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str]:
             key = pair[1]
             fields[key] = _scalar(pair[2]) if pair[2].strip() else []
     return fields, text[match.end() :]
+
+
+def _toml_fields(block: str) -> dict[str, Any]:
+    """The top-level fields of a TOML front matter block as text (dates in ISO form, lists
+    of plain values kept, tables left out); none when the block is not valid TOML."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(block)
+    except tomllib.TOMLDecodeError:
+        return {}
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, bool | int | float | str):
+            return value if isinstance(value, str | bool) else str(value)
+        if isinstance(value, list):
+            items = [plain(v) for v in value]
+            return items if all(i is not None for i in items) else None
+        return value.isoformat() if hasattr(value, "isoformat") else None
+
+    return {k: v for k, v in ((k, plain(v)) for k, v in data.items()) if v is not None}

@@ -32,6 +32,11 @@ _PLAIN_RE = re.compile(
     re.MULTILINE,
 )
 _TOC_TITLE_RE = re.compile(r"^(?:目\s*录|contents)$", re.IGNORECASE)
+# The label that opens an attachment of an official document on a line of its own (附件,
+# 附件2, 附件一: GB/T 9704); the notice's own list of attachments says 附件：… and is text.
+_ATTACHMENT_RE = re.compile(rf"^[^\S\n]*附[^\S\n]*件[^\S\n]*(?:{_NUM})?[^\S\n]*$", re.MULTILINE)
+#: Rank of an attachment: it closes every chapter before it and holds all that follows.
+ATTACHMENT_RANK = -1
 _CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
@@ -129,7 +134,21 @@ def find_headings(body: str, plain: bool = False) -> list[Heading]:
                 label = normalize_label(match.group(1))
                 found[match.start()] = Heading(match.start(), 1, label, rank_of(label))
         _numbered_lines(body, found)
+        _attachments(body, found)
     return [found[k] for k in sorted(found)]
+
+
+def _attachments(body: str, found: dict[int, Heading]) -> None:
+    """Add the 附件 lines of a plain text as headings above every other kind, labelled with
+    the attachment's title when the next line is one (``附件 第二批…推广清单``)."""
+    for match in _ATTACHMENT_RE.finditer(body):
+        label = normalize_label(match.group())
+        rest = body[match.end():].lstrip()
+        title = rest.split("\n", 1)[0].strip() if rest else ""
+        if title and len(title) <= 40 and not re.search(r"[。；，,;：:！？!?]$", title) \
+                and heading_like(title) is None and not _ATTACHMENT_RE.match(title):
+            label = f"{label} {title}"
+        found[match.start()] = Heading(match.start(), 1, label, ATTACHMENT_RANK)
 
 
 def _numbered_lines(body: str, found: dict[int, Heading]) -> None:
