@@ -129,3 +129,27 @@ def test_only_a_question_ending_its_line_is_an_faq_question():
     assert asks["1. **消息在服务器上可以保存多长时间？"] is True
     assert asks["存储的消息将最多保存 3 天。"] is False
     assert asks["美国GDP增长率应该是10.24%，为什么GDP增长率却是5.7%？"] is False
+
+
+def test_a_numbered_provision_is_quoted_over_a_story_about_it():
+    """A case retold in a labour-dispute guide (tests/data/laws/其他) covers more of a worker's
+    question in the worker's own words than 劳动合同法 第八十二条, which states the rule: the
+    article is quoted and cited; with the lever off (``provision=0``) the story is, and a
+    provision covering little of the question is not preferred."""
+    laws = Path(__file__).resolve().parents[1] / "data" / "laws"
+    guide = (laws / "其他" / "劳动仲裁和劳动诉讼的攻略.md").read_text(encoding="utf-8")
+    story = next(line for line in guide.splitlines() if line.startswith("2008年5月1日，程序员李某"))
+    contract = (laws / "社会法" / "劳动合同法(2012-12-28).md").read_text(encoding="utf-8")
+    art82 = next(line for line in contract.splitlines() if line.startswith("第八十二条"))
+    told = Chunk("s", "g", "其他/劳动仲裁和劳动诉讼的攻略.md", "劳动仲裁和劳动诉讼的攻略", "1", (), None,
+                 story, 0, len(story))
+    rule = Chunk("a", "c", "社会法/劳动合同法(2012-12-28).md", "劳动合同法", "2", ("第七章 法律责任",),
+                 "第八十二条", art82, 0, len(art82))
+    terms = ["公司", "签订", "劳动合同", "工资", "二倍"]
+    hits = [Hit(told, 0.034, "rrf"), Hit(rule, 0.033, "rrf")]
+    _, cites = compose(terms, hits, lambda t: 1.0)
+    assert [c.article for c in cites] == ["第八十二条"]
+    _, cites = compose(terms, hits, lambda t: 1.0, provision=0)
+    assert [c.article for c in cites] == [None]
+    _, cites = compose(["公司", "签订", "劳动合同", "工资", "程序员"], hits, lambda t: 1.0)
+    assert [c.article for c in cites] == [None]
