@@ -198,3 +198,17 @@ def test_a_rate_unit_is_not_what_the_sum_is_of():
     no = check("个人所得税的起征点是每月多少钱？", [(IIT_STUDY, IIT_STUDY)])
     assert not no.ok and [c.text for c in no.missing] == ["money"] and decisive(no.missing[0])
     assert check("继续教育每月扣除多少钱？", [(IIT_STUDY, IIT_STUDY)]).ok
+
+
+@pytest.mark.unit
+def test_a_dateline_after_a_page_title_is_still_a_dateline():
+    """A titled page's block opens with its title, then the dateline (「劳动法 Dec 29, 2018
+    ... 」): the dateline is no count there either, and it still dates the page, so 去年 in
+    the quoted text means the year before it (2017), not 2018."""
+    art81 = _article(LABOUR, "第八十一条").split(" ", 1)[1]
+    titled = f"劳动法 Dec 29, 2018 ... {art81}"
+    assert not check("劳动争议仲裁委员会有多少个？", [(titled, titled)]).ok
+    said = "去年劳动争议仲裁委员会由劳动行政部门代表、同级工会代表、用人单位方面的代表组成。"
+    page = f"劳动法 Dec 29, 2018 ... {said}"
+    assert check("2017年劳动争议仲裁委员会由哪些代表组成？", [(page, said)]).ok
+    assert not check("2018年劳动争议仲裁委员会由哪些代表组成？", [(page, said)]).ok

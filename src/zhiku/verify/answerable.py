@@ -91,8 +91,12 @@ def has_quantity(kind: str, text: str, asked: str = "") -> bool:
 
 # a news snippet's leading dateline (「Sep 9, 2022 ... 」) says when the page was written, not
 # when what it reports happened
-_DATELINE = re.compile(r"^\s*(?:[A-Z][a-z]{2,8}\.? \d{1,2}, (?:19|20)\d{2}\s*(?:\.{2,}|…+|—|-)?"
-                       r"|(?:19|20)\d{2}-\d{1,2}-\d{1,2}\s*(?:\.{2,}|…+))\s*", re.I)  # normalised text is lower case
+_DATED = (r"(?:[A-Z][a-z]{2,8}\.? \d{1,2}, (?:19|20)\d{2}\s*(?:\.{2,}|…+|—|-)?"
+          r"|(?:19|20)\d{2}-\d{1,2}-\d{1,2}\s*(?:\.{2,}|…+))")
+_DATELINE = re.compile(rf"^\s*{_DATED}\s*", re.I)  # normalised text is lower case
+# the same dateline after a page's title (a block's text is its title, file name and section
+# labels, then its text: 「印度踩踏事件频发 Sep 9, 2022 ... 」)
+_TITLED = re.compile(rf"^(\s*[^\n。！？!?]{{1,80}}?\s)({_DATED})\s*", re.I)
 # a calendar date or a year (2022年6月10日, 2022年): not a duration
 _STAMP = re.compile(r"(?:19|20)\d{2}\s*年(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)?|\d{1,2}\s*月\s*\d{1,2}\s*[日号]")
 # a year a sentence is about: 2022年, 2021赛季, 2022世界杯 (not 2000多人)
@@ -119,15 +123,20 @@ def _relative_years(said: str, block: str) -> set[str]:
     """The years 今年/去年 in ``said`` mean, read against the block's dateline (a page of
     2023 saying 去年 is about 2022); empty without a dateline."""
     m = _DATELINE.match(block.strip())
-    year = YEAR.search(m.group()) if m else None
+    titled = None if m else _TITLED.match(block.strip())
+    year = YEAR.search(m.group() if m else titled.group(2)) if m or titled else None
     if year is None:
         return set()
     return {str(int(year.group()) + off) for w, off in _REL_YEAR.items() if w in said}
 
 
 def undated(text: str) -> str:
-    """``text`` without its leading news dateline (:data:`_DATELINE`)."""
-    return _DATELINE.sub("", text, count=1)
+    """``text`` without its leading news dateline (:data:`_DATELINE`), at its start or after
+    a page's title (:data:`_TITLED`; the title is kept)."""
+    if _DATELINE.match(text):
+        return _DATELINE.sub("", text, count=1)
+    m = _TITLED.match(text)
+    return text[: m.end(1)] + text[m.end():] if m else text
 
 
 def _names(kind: str, text: str, asked: str) -> list[str]:
