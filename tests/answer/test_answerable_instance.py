@@ -173,6 +173,9 @@ def test_a_value_of_another_instance_of_the_kind_asked_about_does_not_answer():
     no = check(q, [(mediation, _sentence(mediation, "组成"))])
     assert not no.ok and [c.text for c in no.missing] == ["person"]
     assert check(q, [(arbitration, _sentence(arbitration, "组成"))]).ok
+    # the phrase ends at a question word: no instance 「法院多长时间|内会」
+    assert not [c for c in pinned("被老公家暴后去法院申请人身安全保护令，法院多长时间内会给答复？")
+                if c.about == "instance"]
     snippet = "马兰花儿童声合唱团”，它的前身是邓小岚女士所创办的马兰小乐队，位于 ..."
     assert not check("果果合唱团是谁创办的？", [(snippet, snippet)]).ok
     assert check("马兰花儿童声合唱团是谁创办的？", [(snippet, snippet)]).ok

@@ -168,8 +168,8 @@ def _instance(rest: str) -> list[Constraint]:
         tags = tags[1:]
     run: list[tuple[str, str]] = []
     for w, t in tags:
-        if t.startswith(_PHRASE_END) and t != "vn" or w in _CONJ or w in QUESTION_WORDS:
-            break
+        if t.startswith(_PHRASE_END) and t != "vn" or w in _CONJ or w in QUESTION_WORDS or _QWORD.search(w):
+            break  # 「法院多长时间内会给答复」: the phrase ends at the question word
         run.append((w, t))
     while run and not run[-1][1].startswith(("n", "j")):  # 仲裁委员会主任 (主任: b) ends at 委员会
         run.pop()
