@@ -286,9 +286,9 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
         first = next((c for c in cands if hits[c.hit_rank].chunk.article is not None
                       and total(c) >= provision * total(first)), first)
     block = [block_text(h.chunk) for h in hits]
-    if meets is not None and not meets(first.text, block[first.hit_rank]):
+    if meets is not None and not meets(_led(hits, first), block[first.hit_rank]):
         first = next((c for c in cands if (c.score >= PREFER * cands[0].score or c.hit_rank == first.hit_rank)
-                      and meets(c.text, block[c.hit_rank])), first)
+                      and meets(_led(hits, c), block[c.hit_rank])), first)
     best = first.score
     picked: list[Sentence] = [first]
     if ONE_SOURCE:
@@ -311,6 +311,18 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
         picked.append(s)
         used += len(s.text)
     return picked
+
+
+def _led(hits: Sequence[Hit], s: Sentence) -> str:
+    """A list item's sentence after the lead-in that announces its list (「赡养支出，统一按照以下
+    标准定额扣除：」 + 「（一）纳税人为独生子女的，按照每月2000元…」): what the item is about is
+    said there, and the answer quotes the two together (:func:`_with_lists`); other
+    sentences as they are."""
+    if not _ITEM.match(s.text):
+        return s.text
+    lead = next((t for pos, t in reversed(split_sentences(hits[s.hit_rank].chunk.text))
+                 if pos < s.pos and _LEAD_IN.search(t)), "")
+    return f"{lead}{s.text}"
 
 
 def _render(picked: list[Sentence], hits: Sequence[Hit]) -> tuple[str, tuple[Citation, ...]]:
