@@ -3,16 +3,18 @@
 only a loss, written to docs/eval.md by `python benchmarks/bench_quality.py --only
 ablation-answerable` (needs the shared data folder).
 
-RGB zh and CMRC 2018 (its first 300 questions) run with vectors, the everyday law sets on the
-whole laws corpus keyword only, as in their own runs; each row is refusal precision/recall,
-the share of answerable questions refused, answer-has-gold and citation precision.
+RGB zh, CMRC 2018 (its first 300 questions) and the gate run with vectors, the everyday law
+sets on the whole laws corpus keyword only, as in their own runs; each row is refusal
+precision/recall, the share of answerable questions refused, answer-has-gold and citation
+precision. A third row per set switches off the composer's lever beside the check (a
+numbered provision quoted over a story about it, ``provision_share``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from _doc import run_eval
+from _doc import ROOT, run_eval
 
 # (label, question sets under eval/, corpus under the shared folder, extra eval arguments)
 SETS = [
@@ -20,8 +22,17 @@ SETS = [
     ("everyday laws (natural, natural2), whole corpus, keyword",
      ["laws/natural.jsonl", "laws/natural2.jsonl"], "laws", ["--no-dense"]),
     ("CMRC 2018 (first 300)", ["cmrc2018/queries.jsonl"], "eval/cmrc2018/corpus.jsonl", ["--limit", "300"]),
+    # the CI gate ships in tests/data (paths from the repository root)
+    ("gate", ["tests/data/eval/gate.jsonl"], "tests/data/laws", []),
 ]
-SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"}}
+SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
+          # the composer's lever beside it: a numbered provision quoted over a story (0.6 shipped)
+          "on, provision first off": {"ZHIKU_PROVISION_SHARE": "0"}}
+
+
+def _path(base: Path, rel: str) -> str:
+    """A question set or corpus under ``base``, or under the repository for tests/data."""
+    return str(ROOT / rel) if rel.startswith("tests/") else str(base / rel)
 
 
 def _f(v) -> str:
@@ -39,9 +50,10 @@ def answerable_ablation(shared: Path, log: Path) -> str:
              "|---|---|---:|---:|---:|---:|---:|"]
     cmds = []
     for label, sets, corpus, extra in SETS:
-        args = [*(str(shared / "eval" / s) for s in sets), "--corpus", str(shared / corpus),
+        args = [*(_path(shared / "eval", s) for s in sets), "--corpus", _path(shared, corpus),
                 "--mode", "full", "--route", "on", *extra]
-        cmds.append("`zhiku eval " + " ".join(args).replace(str(shared), "../shared/data") + "`")
+        cmds.append("`zhiku eval " + " ".join(args).replace(str(shared), "../shared/data")
+                    .replace(str(ROOT) + "/", "") + "`")
         for switch, env in SWITCH.items():
             data, _ = run_eval(args, env, f"answerability {switch} ({label})")
             for name, s in data["sets"].items():
@@ -50,5 +62,5 @@ def answerable_ablation(shared: Path, log: Path) -> str:
                 lines.append(f"| {name} | {switch} | {row['n']} | {pr} | {_f(row['wrongly_refused'])} | "
                              f"{_f(row['contains'])} | {_f(row['citation_precision'])} |")
     with log.open("a", encoding="utf-8") as f:
-        f.write("\n".join(cmds) + "\n(off: ZHIKU_ANSWERABILITY=0)\n")
+        f.write("\n".join(cmds) + "\n(off: ZHIKU_ANSWERABILITY=0; provision first off: ZHIKU_PROVISION_SHARE=0)\n")
     return "\n".join(lines)

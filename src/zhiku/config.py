@@ -92,6 +92,10 @@ class Config(BaseSettings):
     answerability: bool = Field(default=True, description="check that the cited evidence meets what the "
                                 "question pins down (subject, place, time, kind of value); off: "
                                 "answered on confidence alone")
+    provision_share: float = Field(default=0.6, ge=0.0, le=1.0,
+                                   description="the offline answer quotes a numbered provision (第X条) "
+                                   "over unnumbered text among its evidence (a case report, a post) "
+                                   "when it scores at least this share of it; 0 = off")
     low_confidence: float = Field(default=0.5, ge=0.0, le=1.0,
                                   description="answers below this are marked low confidence")
     reranker: str = Field(default="none", description="none or a registered reranker: dense, "

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from zhiku.verify.answerable import check, decisive
-from zhiku.verify.pins import Kind
+from zhiku.verify.pins import Kind, pinned
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "laws"
 GUIDE = (DATA / "其他" / "劳动仲裁和劳动诉讼的攻略.md").read_text(encoding="utf-8").splitlines()
@@ -158,3 +158,38 @@ def test_a_year_naming_an_edition_does_not_date_the_event():
     dated = "2022年世界互联网大会乌镇峰会于11月9日至11日在浙江乌镇举办。"
     assert check(q, [(dated, dated)]).ok
     assert check("世界互联网大会乌镇峰会是哪一年举办的", [(edition, edition)]).ok
+
+
+@pytest.mark.unit
+def test_a_value_of_another_instance_of_the_kind_asked_about_does_not_answer():
+    """劳动法 第八十条 names who sits on the 劳动争议调解委员会; 第八十一条 on the 仲裁委员会. Asked
+    about the 仲裁委员会, the 调解委员会's members do not answer (another instance of
+    委员会), although the block shares the words 劳动争议 and 委员会; 第八十一条 answers. The
+    same for a news snippet (RGB zh): 邓小岚 founded the band that became 马兰花儿童声合唱团,
+    which does not say who founded 果果合唱团; asked about 马兰花儿童声合唱团 it answers."""
+    q = "劳动争议仲裁委员会由哪些人组成？"
+    assert [c.text for c in pinned(q) if c.about == "instance"] == ["劳动争议仲裁|委员会"]
+    mediation, arbitration = _article(LABOUR, "第八十条"), _article(LABOUR, "第八十一条")
+    no = check(q, [(mediation, _sentence(mediation, "组成"))])
+    assert not no.ok and [c.text for c in no.missing] == ["person"]
+    assert check(q, [(arbitration, _sentence(arbitration, "组成"))]).ok
+    # the phrase ends at a question word: no instance 「法院多长时间|内会」
+    assert not [c for c in pinned("被老公家暴后去法院申请人身安全保护令，法院多长时间内会给答复？")
+                if c.about == "instance"]
+    snippet = "马兰花儿童声合唱团”，它的前身是邓小岚女士所创办的马兰小乐队，位于 ..."
+    assert not check("果果合唱团是谁创办的？", [(snippet, snippet)]).ok
+    assert check("马兰花儿童声合唱团是谁创办的？", [(snippet, snippet)]).ok
+
+
+@pytest.mark.unit
+def test_a_date_must_stand_beside_the_event_it_dates():
+    """「安倍晋三获国葬待遇的部分原因，是他的死亡方式，他在7月初一次选举活动上遭枪杀」 (RGB zh)
+    names the state funeral two clauses before the date of the shooting: it does not date
+    the funeral (refused decisively), and it does date the shooting. Across a snippet's
+    elision the text between is unknown: the date still counts there."""
+    said = "安倍晋三获国葬待遇的部分原因，是他的死亡方式，他在7月初一次选举活动上遭枪杀，而日本为他哀悼。"
+    no = check("安倍晋三的国葬时间？", [(said, said)])
+    assert not no.ok and [c.text for c in no.missing] == ["date"] and decisive(no.missing[0], no.constraints)
+    assert check("安倍晋三遇刺的时间？", [(said, said.replace("遭枪杀", "遇刺"))]).ok
+    elided = "东航供图2022年12月9日，中国商飞将编号为B-919A的全球首架国产C919飞机 ... 事实上，首架C919虽然已经交付。"
+    assert check("首架C919的交付时间？", [(elided, elided)]).ok

@@ -170,3 +170,45 @@ def test_model_names_match_without_separators():
     no = check(q, [(other, other)])
     assert not no.ok and [c.text for c in no.missing] == ["esp32-c3"]
     assert [c.text for c in pinned("SDK 1.0.1 版本新加了什么分区？") if c.kind is Kind.SUBJECT] == ["sdk 1.0.1"]
+
+
+# 个人所得税专项附加扣除暂行办法 (国发〔2018〕41号; tests/data/real), quoted verbatim
+IIT_CARRY = "第三十条 个人所得税专项附加扣除额一个纳税年度扣除不完的，不能结转以后年度扣除。"
+IIT_STUDY = "第八条 纳税人在中国境内接受学历（学位）继续教育的支出，在学历（学位）教育期间按照每月400元定额扣除。"
+
+
+@pytest.mark.unit
+def test_this_year_and_next_in_a_yes_no_question_pin_no_calendar_year():
+    """「今年的…没扣完，能挪到明年接着扣吗」 asks whether a rule allows carrying over: 第三十条
+    answers it although it names no year. Asking the figure of next year (「明年…每月多少钱」)
+    still pins that year, and 「明天…吗」 still pins the day."""
+    q = "今年的专项附加扣除没扣完，能挪到明年接着扣吗？"
+    assert not any(c.kind is Kind.TIME for c in pinned(q))
+    assert check(q, [(IIT_CARRY, IIT_CARRY)]).ok
+    fact = check("明年的继续教育扣除标准是每月多少钱？", [(IIT_STUDY, IIT_STUDY)])
+    assert not fact.ok and [c.text for c in fact.missing] == ["明年"] and decisive(fact.missing[0])
+    assert [c.text for c in pinned("明天北京会下雨吗？") if c.kind is Kind.TIME] == ["明天"]
+
+
+@pytest.mark.unit
+def test_a_rate_unit_is_not_what_the_sum_is_of():
+    """「起征点是每月多少钱」: 第八条's 「每月400元」 is the deduction for further education, not
+    the tax threshold; 每月 alone does not tie it to the question (refused decisively). The
+    same article answers what further education deducts each month."""
+    no = check("个人所得税的起征点是每月多少钱？", [(IIT_STUDY, IIT_STUDY)])
+    assert not no.ok and [c.text for c in no.missing] == ["money"] and decisive(no.missing[0])
+    assert check("继续教育每月扣除多少钱？", [(IIT_STUDY, IIT_STUDY)]).ok
+
+
+@pytest.mark.unit
+def test_a_dateline_after_a_page_title_is_still_a_dateline():
+    """A titled page's block opens with its title, then the dateline (「劳动法 Dec 29, 2018
+    ... 」): the dateline is no count there either, and it still dates the page, so 去年 in
+    the quoted text means the year before it (2017), not 2018."""
+    art81 = _article(LABOUR, "第八十一条").split(" ", 1)[1]
+    titled = f"劳动法 Dec 29, 2018 ... {art81}"
+    assert not check("劳动争议仲裁委员会有多少个？", [(titled, titled)]).ok
+    said = "去年劳动争议仲裁委员会由劳动行政部门代表、同级工会代表、用人单位方面的代表组成。"
+    page = f"劳动法 Dec 29, 2018 ... {said}"
+    assert check("2017年劳动争议仲裁委员会由哪些代表组成？", [(page, said)]).ok
+    assert not check("2018年劳动争议仲裁委员会由哪些代表组成？", [(page, said)]).ok

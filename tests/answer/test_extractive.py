@@ -129,3 +129,45 @@ def test_only_a_question_ending_its_line_is_an_faq_question():
     assert asks["1. **消息在服务器上可以保存多长时间？"] is True
     assert asks["存储的消息将最多保存 3 天。"] is False
     assert asks["美国GDP增长率应该是10.24%，为什么GDP增长率却是5.7%？"] is False
+
+
+def test_a_numbered_provision_is_quoted_over_a_story_about_it():
+    """A case retold in a labour-dispute guide (tests/data/laws/其他) covers more of a worker's
+    question in the worker's own words than 劳动合同法 第八十二条, which states the rule: the
+    article is quoted and cited; with the lever off (``provision=0``) the story is, and a
+    provision covering little of the question is not preferred."""
+    laws = Path(__file__).resolve().parents[1] / "data" / "laws"
+    guide = (laws / "其他" / "劳动仲裁和劳动诉讼的攻略.md").read_text(encoding="utf-8")
+    story = next(line for line in guide.splitlines() if line.startswith("2008年5月1日，程序员李某"))
+    contract = (laws / "社会法" / "劳动合同法(2012-12-28).md").read_text(encoding="utf-8")
+    art82 = next(line for line in contract.splitlines() if line.startswith("第八十二条"))
+    told = Chunk("s", "g", "其他/劳动仲裁和劳动诉讼的攻略.md", "劳动仲裁和劳动诉讼的攻略", "1", (), None,
+                 story, 0, len(story))
+    rule = Chunk("a", "c", "社会法/劳动合同法(2012-12-28).md", "劳动合同法", "2", ("第七章 法律责任",),
+                 "第八十二条", art82, 0, len(art82))
+    terms = ["公司", "签订", "劳动合同", "工资", "二倍"]
+    hits = [Hit(told, 0.034, "rrf"), Hit(rule, 0.033, "rrf")]
+    _, cites = compose(terms, hits, lambda t: 1.0)
+    assert [c.article for c in cites] == ["第八十二条"]
+    _, cites = compose(terms, hits, lambda t: 1.0, provision=0)
+    assert [c.article for c in cites] == [None]
+    _, cites = compose(["公司", "签订", "劳动合同", "工资", "程序员"], hits, lambda t: 1.0)
+    assert [c.article for c in cites] == [None]
+
+
+def test_a_list_item_is_held_to_the_question_with_its_lead_in():
+    """个人所得税专项附加扣除暂行办法 (tests/data/real) 第二十二条: the item 「（一）纳税人为独生子女
+    的，按照每月2000元…」 does not say 赡养 itself, its lead-in does. A sentence is preferred
+    when it meets what the question pins (here: the word 赡养 beside a figure); the item,
+    read with its lead-in, does, so 第二条's 「赡养老人等6项专项附加扣除」 (a count of kinds of
+    deduction) is not preferred over it."""
+    art22 = ("第二十二条 纳税人赡养一位及以上被赡养人的赡养支出，统一按照以下标准定额扣除：\n"
+             "（一）纳税人为独生子女的，按照每月2000元的标准定额扣除；\n"
+             "（二）纳税人为非独生子女的，由其与兄弟姐妹分摊每月2000元的扣除额度，每人分摊的额度不能超过每月1000元。")
+    art2 = ("第二条 本办法所称个人所得税专项附加扣除，是指个人所得税法规定的子女教育、继续教育、大病医疗、"
+            "住房贷款利息或者住房租金、赡养老人等6项专项附加扣除。")
+    hits = [_hit(1, "第二十二条", art22, 0.034), _hit(2, "第二条", art2, 0.033)]
+    terms = ["独生子女", "赡养", "老人", "每月", "能扣"]
+    meets = lambda sentence, block: "赡养" in sentence and any(ch.isdigit() for ch in sentence)
+    text, cites = compose(terms, hits, lambda t: 1.0, meets=meets)
+    assert [c.article for c in cites] == ["第二十二条"] and "2000元" in text

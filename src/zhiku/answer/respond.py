@@ -119,7 +119,7 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
 
     cons = pinned(question) if question else ()
     blocks = evidence[:1] if exact else in_force_first(kb, evidence)
-    text, cites = compose(terms, blocks, kb.idf, whole_first=exact,
+    text, cites = compose(terms, blocks, kb.idf, whole_first=exact, provision=kb.config.provision_share,
                           meets=(lambda sent, block: meets_all(cons, sent, block)) if cons else None)
     pos = {h.chunk.id: i for i, h in enumerate(evidence, 1)}
     to_block = {c.marker: pos[c.chunk_id] for c in cites}

@@ -91,8 +91,12 @@ def has_quantity(kind: str, text: str, asked: str = "") -> bool:
 
 # a news snippet's leading dateline (「Sep 9, 2022 ... 」) says when the page was written, not
 # when what it reports happened
-_DATELINE = re.compile(r"^\s*(?:[A-Z][a-z]{2,8}\.? \d{1,2}, (?:19|20)\d{2}\s*(?:\.{2,}|…+|—|-)?"
-                       r"|(?:19|20)\d{2}-\d{1,2}-\d{1,2}\s*(?:\.{2,}|…+))\s*", re.I)  # normalised text is lower case
+_DATED = (r"(?:[A-Z][a-z]{2,8}\.? \d{1,2}, (?:19|20)\d{2}\s*(?:\.{2,}|…+|—|-)?"
+          r"|(?:19|20)\d{2}-\d{1,2}-\d{1,2}\s*(?:\.{2,}|…+))")
+_DATELINE = re.compile(rf"^\s*{_DATED}\s*", re.I)  # normalised text is lower case
+# the same dateline after a page's title (a block's text is its title, file name and section
+# labels, then its text: 「印度踩踏事件频发 Sep 9, 2022 ... 」)
+_TITLED = re.compile(rf"^(\s*[^\n。！？!?]{{1,80}}?\s)({_DATED})\s*", re.I)
 # a calendar date or a year (2022年6月10日, 2022年): not a duration
 _STAMP = re.compile(r"(?:19|20)\d{2}\s*年(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)?|\d{1,2}\s*月\s*\d{1,2}\s*[日号]")
 # a year a sentence is about: 2022年, 2021赛季, 2022世界杯 (not 2000多人)
@@ -119,15 +123,20 @@ def _relative_years(said: str, block: str) -> set[str]:
     """The years 今年/去年 in ``said`` mean, read against the block's dateline (a page of
     2023 saying 去年 is about 2022); empty without a dateline."""
     m = _DATELINE.match(block.strip())
-    year = YEAR.search(m.group()) if m else None
+    titled = None if m else _TITLED.match(block.strip())
+    year = YEAR.search(m.group() if m else titled.group(2)) if m or titled else None
     if year is None:
         return set()
     return {str(int(year.group()) + off) for w, off in _REL_YEAR.items() if w in said}
 
 
 def undated(text: str) -> str:
-    """``text`` without its leading news dateline (:data:`_DATELINE`)."""
-    return _DATELINE.sub("", text, count=1)
+    """``text`` without its leading news dateline (:data:`_DATELINE`), at its start or after
+    a page's title (:data:`_TITLED`; the title is kept)."""
+    if _DATELINE.match(text):
+        return _DATELINE.sub("", text, count=1)
+    m = _TITLED.match(text)
+    return text[: m.end(1)] + text[m.end():] if m else text
 
 
 def _names(kind: str, text: str, asked: str) -> list[str]:
@@ -222,6 +231,63 @@ def about_other(sentence: str, others: Sequence[Constraint], kind: str = "") -> 
     return bool(asked_people and people or asked_places and places)
 
 
+# what may stand before an instance's kind noun and still mean the instance asked about
+# (本届冬奥会, 此次枪击案, 该合唱团)
+_SAME = re.compile(r"[本此这该其今同的之]")
+
+
+def other_instance(piece: str, others: Sequence[Constraint]) -> bool:
+    """Whether ``piece`` speaks of another instance of the kind the question names (its
+    ``instance`` constraint, 果果|合唱团): it holds the kind noun (合唱团) after a modifier of
+    its own (「马兰花儿童声合唱团」, not the end of the question's, 「现任校长」) and not every word
+    of the question's modifier, each loosely (果果; 劳动争议仲裁委员会 is not 「劳动争议调解委员会」;
+    西贡商信银行 is 「西贡商业信用银行」)."""
+    t = _norm(undated(normalise(piece)))
+    for c in others:
+        if c.about != "instance":
+            continue
+        mod, noun = (_norm(x) for x in c.text.split("|", 1))
+        words = [w for w in instance_words(mod) if len(w) >= 2] or [mod]
+        if noun not in t or all(_loosely_in(w, t) for w in words):  # 西贡商信: 「西贡商业信用银行」
+            continue
+        before = [t[max(0, m.start() - 2):m.start()] for m in re.finditer(re.escape(noun), t)]
+        if all(re.fullmatch(r"[\u4e00-\u9fff]{2}", b) and not _SAME.search(b) and b not in mod for b in before):
+            return True  # 「现任校长」 asked about 公理高中书院现任校长: the question's own modifier
+    return False
+
+
+def _dates_event(event: str, kind: str, sentence: str) -> bool:
+    """Whether ``sentence`` states its time (``kind``: date or clock) in the clause naming
+    ``event`` or the clause beside it: 「安倍晋三获国葬待遇的部分原因，是他的死亡方式，他在7月初
+    一次选举活动上遭枪杀」 dates the shooting, not the state funeral. Across a snippet's
+    elision (「2022年12月9日，…C919飞机 ... 首架C919虽然已经交付」) the text between is
+    unknown: a piece stating the time without naming the event still counts."""
+    for piece in _PIECE.findall(normalise(sentence)):
+        parts = [_norm(x) for x in re.split(r"[，,；;：:]", piece)]
+        timed = [i for i, x in enumerate(parts) if has_quantity(kind, x, event)]
+        named = [i for i, x in enumerate(parts) if _loosely_in(event, x)]
+        if timed and (not named or any(abs(i - j) <= 1 for i in named for j in timed)):
+            return True
+    return False
+
+
+def _own(piece: str, others: Sequence[Constraint]) -> str:
+    """``piece`` without its clauses about another instance of the kind asked about
+    (:func:`other_instance`): 「马兰花童声合唱团来自保定阜平县，和…果果合唱团」 keeps its second
+    clause only; nothing when the whole piece is about another one (「马兰花儿童声合唱团”，它的
+    前身是邓小岚女士所创办的马兰小乐队」)."""
+    if not any(c.about == "instance" for c in others):
+        return piece
+    if other_instance(piece, others):
+        return ""
+    return "，".join(x for x in re.split(r"[，,；;]", piece) if not other_instance(x, others))
+
+
+def instance_words(mod: str) -> list[str]:
+    """The words of an instance's modifier (罗伯小学 → 罗伯, 小学)."""
+    return [w.strip() for w, _ in word_tags(mod) if w.strip()]
+
+
 def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = ()) -> bool:
     """Whether one block (its title and text: ``block``) and what the answer quotes from it
     (``said``) meet constraint ``c``: a quantity must be stated in what is quoted (beside
@@ -233,8 +299,10 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         heads = [_norm(h) for h in c.about.split("|") if h]
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
             if (not heads or any(_loosely_in(h, _norm(sent)) for h in heads)) and any(
-                    has_quantity(c.text, p, c.about) and not about_other(p, others, c.text) for p in _PIECE.findall(sent)):
-                return True
+                    has_quantity(c.text, q, c.about) and not about_other(q, others, c.text)
+                    for q in (_own(p, others) for p in _PIECE.findall(sent)) if q):
+                if c.text not in ("date", "clock") or len(heads) != 1 or _dates_event(heads[0], c.text, sent):
+                    return True
         return False
     if c.kind is Kind.FOCUS and c.about == "role":
         return any(_names_role(_norm(c.text)[-2:], t) for t in _SENTENCE.findall(said or block))
@@ -262,6 +330,10 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         place, event = c.text.split("|", 1)
         gap = r"[\d零〇一二三四五六七八九十年届第]{0,8}"
         return any(re.search(re.escape(_norm(f)) + gap + re.escape(_norm(event)), b) for f in _place_forms(place))
+    if c.about == "instance":  # the kind noun and a word of the modifier (罗伯小学|枪击案)
+        mod, noun = (_norm(x) for x in c.text.split("|", 1))
+        words = [w for w in instance_words(mod) if len(w) >= 2] or [mod]
+        return _loosely_in(noun, b) and any(_loosely_in(w, b) for w in words)
     if c.about == "ordinal":
         return any(_norm(f) in b for f in _ordinal_forms(c.text))
     w = _norm(c.text)
@@ -321,6 +393,8 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = ()) -> bool:
         return c.about in ("named", "role") or c.about == "before" and _instance(cons)
     if c.about == "event":
         return True
+    if c.about == "instance":  # its modifier is often a name pinned on its own: never decides alone
+        return False
     if c.kind in (Kind.PLACE, Kind.TIME):
         return True
     if c.kind is Kind.QUANTITY:

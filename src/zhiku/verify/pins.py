@@ -46,6 +46,10 @@ _GENERIC = {"中国", "我国", "全国", "国内", "城市", "国家", "地区"
 _QUOTED = re.compile(r"《([^》]{1,30})》|“([^”]{1,30})”|「([^」]{1,30})」|\"([^\"]{1,30})\"")
 YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})(?![\d.])")
 _RELATIVE = re.compile(r"今天|明天|昨天|今年|去年|明年|本周|下周|本月|下个月|目前最新|最新一期")
+# a yes/no question (「…能挪到明年接着扣吗」, 是否, 能不能): it asks whether a rule allows
+# something; 今年/明年 in it relate periods to each other, they pin no calendar year (明天 in
+# 「明天北京会下雨吗」 still pins the day)
+_YES_NO = re.compile(r"[吗么][？?]?$|是否|能否|可否|(.)不\1")
 _NAME_TAGS = {"nr", "nrt", "ns", "nt", "nz", "eng"}
 # question phrasing → the kind of quantity the answer states
 _QTY = [
@@ -116,11 +120,13 @@ def pinned(question: str) -> tuple[Constraint, ...]:
             out.append(Constraint(Kind.SUBJECT, word, f"tag:{tag}"))
     out += [Constraint(Kind.SUBJECT, m.group(), "ordinal") for m in _ORDINAL.finditer(rest)]
     out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(YEAR.findall(rest))]
-    out += [Constraint(Kind.TIME, m.group()) for m in _RELATIVE.finditer(rest)]
     found = next(((k, m) for k, rx in _QTY if (m := rx.search(clause))), None)
     if found is None and (where := _WHERE.search(clause)):
         found = ("place", where)
+    rule = not found and _YES_NO.search(clause)  # 「今年的扣除没扣完，能挪到明年吗」: a rule, not a year's fact
+    out += [Constraint(Kind.TIME, m.group()) for m in _RELATIVE.finditer(rest) if not (rule and m.group().endswith("年"))]
     out += _events(rest)
+    out += _instance(rest)
     if found:
         event = _event(clause) if found[0] in ("date", "clock") else ""
         out.append(Constraint(Kind.QUANTITY, found[0], event or _head(clause, found[1].start())))
@@ -142,6 +148,40 @@ def _events(rest: str) -> list[Constraint]:
     tags = [(w.strip(), t) for w, t in word_tags(rest) if w.strip()]
     return [Constraint(Kind.SUBJECT, f"{w}|{nxt}", "event") for (w, t), (nxt, _) in zip(tags, tags[1:])
             if (w in PLACES or t == "ns") and w not in _GENERIC and len(nxt) >= 2 and _EVENT_NOUN.fullmatch(nxt)]
+
+
+# parts of speech that end the noun phrase a question opens with: verbs, pronouns, particles,
+# numerals, adverbs, prepositions, punctuation
+_PHRASE_END = ("v", "r", "u", "m", "d", "p", "x", "y", "e", "q", "f", "t", "a", "l", "i")
+_CONJ = {"如果", "但是", "因为", "或者", "而且", "以及", "并且", "还是", "虽然", "所以", "和", "与", "及", "或"}
+
+
+def _instance(rest: str) -> list[Constraint]:
+    """The instance a question opens with, a modifier and the noun of its kind (果果合唱团,
+    罗伯小学枪击案, 美国最高法院), as one subject (``about`` ``instance``, text modifier|noun): a
+    value stated of another instance of that kind (「马兰花儿童声合唱团…邓小岚女士所创办」) does
+    not answer. Leading years and numbers are skipped; empty when the question does not open
+    with such a phrase (「安倍晋三的国葬时间」: 的 ends it at one word) or its modifier is one
+    common noun (公司注册资本)."""
+    tags = [(w.strip(), t) for w, t in word_tags(rest) if w.strip()]
+    while tags and (tags[0][1].startswith(("m", "t")) or YEAR.fullmatch(tags[0][0])):
+        tags = tags[1:]
+    run: list[tuple[str, str]] = []
+    for w, t in tags:
+        if t.startswith(_PHRASE_END) and t != "vn" or w in _CONJ or w in QUESTION_WORDS or _QWORD.search(w):
+            break  # 「法院多长时间内会给答复」: the phrase ends at the question word
+        run.append((w, t))
+    while run and not run[-1][1].startswith(("n", "j")):  # 仲裁委员会主任 (主任: b) ends at 委员会
+        run.pop()
+    if len(run) < 2 or len(run[-1][0]) < 2 or run[-1][0] in _VAGUE or _QTY_WORD.search(run[-1][0]):
+        return []
+    if len(run) == 2 and run[0][1] in ("n", "vn"):  # 公司注册资本: a common noun names no instance
+        return []
+    run = [w for w, _ in run]
+    mod = "".join(run[:-1])
+    if len(mod) < 2 or mod in _GENERIC:
+        return []
+    return [Constraint(Kind.SUBJECT, f"{mod}|{run[-1]}", "instance")]
 
 
 def _event(clause: str) -> str:
@@ -223,10 +263,13 @@ _MODAL = {"最长", "最多", "最少", "最高", "最低", "一般", "应当", 
 
 def _head(clause: str, at: int) -> str:
     """The words a quantity question asks about, ``|``-joined: the asking clause's content
-    words (「公司年假有多少天」 → 公司|年假); the cited sentence must hold one of them."""
+    words (「公司年假有多少天」 → 公司|年假); the cited sentence must hold one of them. A rate's
+    unit (每月, 每人, 每年) belongs to the quantity, not to what it is a quantity of: 「起征点是
+    每月多少钱」 is not answered by any 「每月400元」."""
     import rjieba
 
     words = [w for w in rjieba.cut(clause) if len(w) >= 2 and w not in QUESTION_WORDS and w not in _MODAL
+             and not w.startswith("每")
              and w not in _GENERIC and not _QTY_WORD.search(w) and not YEAR.search(w)]
     return "|".join(dict.fromkeys(words))
 
