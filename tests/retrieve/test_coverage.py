@@ -29,16 +29,21 @@ def test_coverage_of_rows():
     assert VectorCoverage.of(rows, {"a", "b", "c", "d"}).covers(Scope())
 
 
-@pytest.fixture()
-def partly_embedded(tmp_path, laws_dir):
-    """Two sub-indexes, keyword index of both, vectors for the guide's sub-index only
-    (as a background ``zhiku embed`` leaves it halfway)."""
+def _keyword_only(tmp_path, laws_dir) -> tuple[KnowledgeBase, dict[str, str]]:
+    """A keyword index of two sub-indexes (社会法, 其他), and each document's sub-index."""
     for rel in (LABOUR, GUIDE):
         (tmp_path / "src" / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(laws_dir / rel, tmp_path / "src" / rel)
     kb = KnowledgeBase(load_config(home=tmp_path / "h"))
     kb.ingest([tmp_path / "src"], dense=False, progress=False)
-    sub = {d.doc_id: d.subindex for d in kb.store.documents()}
+    return kb, {d.doc_id: d.subindex for d in kb.store.documents()}
+
+
+@pytest.fixture()
+def partly_embedded(tmp_path, laws_dir):
+    """Vectors for the guide's sub-index only (as a background ``zhiku embed`` leaves it
+    halfway)."""
+    kb, sub = _keyword_only(tmp_path, laws_dir)
     todo = kb.store.chunks_without_vectors()
     kb._embed([c for c in todo if sub[c.doc_id] == "其他"], False)
     return kb
@@ -64,12 +69,7 @@ def test_dense_joins_only_where_the_vectors_are_complete(partly_embedded):
 
 @pytest.mark.integration
 def test_embedding_finishes_the_smallest_sub_index_first(tmp_path, laws_dir, monkeypatch):
-    for rel in (LABOUR, GUIDE):
-        (tmp_path / "src" / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(laws_dir / rel, tmp_path / "src" / rel)
-    kb = KnowledgeBase(load_config(home=tmp_path / "h"))
-    kb.ingest([tmp_path / "src"], dense=False, progress=False)
-    sub = {d.doc_id: d.subindex for d in kb.store.documents()}
+    kb, sub = _keyword_only(tmp_path, laws_dir)
     seen: list[str] = []
     monkeypatch.setattr(kb, "_embed", lambda chunks, progress: seen.extend(sub[c.doc_id] for c in chunks))
     n = kb.embed_missing(progress=False)
