@@ -67,7 +67,8 @@ class KnowledgeBase(Ingesting):
         self._router: Any = None
         self._paths: dict[str, Any] | None = None  # document path → record
         self._idf: dict[str, float] = {}  # term → IDF
-        self._gen: Any = None  # the published generation the five above were built on
+        self._coverage: tuple[int, Any] | None = None  # (vectors, VectorCoverage)
+        self._gen: Any = None  # the published generation the six above were built on
         self._build = threading.RLock()  # guards the per-generation state above
         self._views: Any = None
 
@@ -199,8 +200,17 @@ class KnowledgeBase(Ingesting):
         return self._embed(chunks, progress) if chunks else 0
 
     def embed_missing(self, progress: bool = True) -> int:
-        """Embed every chunk that has no vector yet; returns how many were embedded."""
+        """Embed every chunk that has no vector yet; returns how many were embedded.
+
+        The smallest sub-index goes first and each is finished before the next, so that
+        during a long run dense search joins one sub-index after another (see
+        :meth:`vectors_cover`) while keyword search serves the rest."""
         todo = self.store.chunks_without_vectors()
+        sub = {d.doc_id: d.subindex for d in self.store.documents()}
+        size: dict[str, int] = {}
+        for c in todo:
+            size[sub.get(c.doc_id, "")] = size.get(sub.get(c.doc_id, ""), 0) + 1
+        todo.sort(key=lambda c: (size[sub.get(c.doc_id, "")], sub.get(c.doc_id, "")))
         if todo:
             self._embed(todo, progress)
         return len(todo)
@@ -265,7 +275,7 @@ class KnowledgeBase(Ingesting):
         Args:
             gen: the generation the next builds belong to.
         """
-        self._titles = self._n_chunks = self._router = self._paths = None
+        self._titles = self._n_chunks = self._router = self._paths = self._coverage = None
         self._idf = {}
         self._gen = gen
 
@@ -328,3 +338,20 @@ class KnowledgeBase(Ingesting):
     def has_vectors(self) -> bool:
         """Whether any chunk has a vector (dense search is possible)."""
         return self.store.count()["vectors"] > 0
+
+    def vectors_cover(self, scope: Scope) -> bool:
+        """Whether every chunk ``scope`` may find has a vector, so that dense search can
+        join the keyword search there (see :class:`zhiku.retrieve.coverage.VectorCoverage`;
+        worked out once per published generation and vector count)."""
+        from zhiku.retrieve.coverage import VectorCoverage
+
+        self._current()
+        n = self.store.count()["vectors"]
+        if not n:
+            return False
+        with self._build:
+            if self._coverage is None or self._coverage[0] != n:
+                rows = self.store.rows("chunks", ["id", "doc_id", "subindex", "kind"])
+                searched = (r for r in rows if r["kind"] != "parent")
+                self._coverage = (n, VectorCoverage.of(searched, self.store.vector_ids()))
+            return self._coverage[1].covers(scope)

@@ -164,7 +164,9 @@ def fuzzy(kb: Any, p: Prepared, scope: Scope, trace: list[TraceStep], k: int | N
     """The keyword and dense lists for ``p`` inside ``scope`` (``k`` hits each)."""
     k = k or p.candidates
     lists: list[list[Hit]] = []
-    dense = p.mode is not Mode.BM25 and kb.has_vectors()
+    # dense joins only where every chunk has its vector (an index still being embedded
+    # serves keyword search, sub-index by sub-index: see zhiku.retrieve.coverage)
+    dense = p.mode is not Mode.BM25 and kb.vectors_cover(scope)
     # the dense side (encode the question, query the vectors, fetch the chunks) runs on
     # its own thread while the keyword search runs here: both release the GIL
     pending = _DENSE.submit(_dense, kb, p.question, k, scope) if dense and p.mode is not Mode.DENSE else None
