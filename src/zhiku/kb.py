@@ -351,6 +351,9 @@ class KnowledgeBase(Ingesting):
             return False
         with self._build:
             if self._coverage is None or self._coverage[0] != n:
+                if n >= self.store.searched_count():  # every searched chunk has one: no scan
+                    self._coverage = (n, VectorCoverage(True, any=True))
+                    return True
                 rows = self.store.rows("chunks", ["id", "doc_id", "subindex", "kind"])
                 searched = (r for r in rows if r["kind"] != "parent")
                 self._coverage = (n, VectorCoverage.of(searched, self.store.vector_ids()))

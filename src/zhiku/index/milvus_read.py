@@ -232,6 +232,12 @@ class MilvusReads:
                 "vectors": self._count(self.active.table, self._visible(g))}
 
     @reading
+    def searched_count(self) -> int:
+        """How many published chunks are searched (not parents)."""
+        self._refresh()
+        return self._count(self._coll("chunks"), self._visible(searched=True))
+
+    @reading
     def rows(self, table: str, columns: Sequence[str], groups: tuple[str, ...] | None = None,
              kinds: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
         """Selected columns of every published row of ``chunks`` or ``vectors`` (readable
