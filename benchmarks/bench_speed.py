@@ -182,7 +182,6 @@ def floors(kb, runs: int) -> dict[str, float]:
     """p50 ms of the components every ask needs at least, on this store in this process:
     flat BM25 (bm25s over the same segmented text, top 50), the store's full-text query,
     a vector-index query, fetching 20 chunks by id, and encoding the question."""
-    import bm25s
     from lancedb.query import MatchQuery
 
     from zhiku.index.lance_indexes import vector_query
@@ -191,10 +190,9 @@ def floors(kb, runs: int) -> dict[str, float]:
 
     tbl = kb.store.active.table
     chunks = kb.store._read("chunks")
-    segs = chunks.search().select(["id", "seg"]).limit(None).to_arrow()
-    ids = segs["id"].to_pylist()
-    flat = bm25s.BM25()
-    flat.index([s.split() for s in segs["seg"].to_pylist()], show_progress=False)
+    ids = chunks.search().select(["id"]).limit(None).to_arrow()["id"].to_pylist()
+    flat = flat_bm25(b.column("seg").to_pylist()
+                     for b in chunks.search().select(["seg"]).limit(None).to_batches(20_000))
     terms = {q: query_terms(kb.segment(q)) for q in QUESTIONS}
     vecs = {q: kb.query_vector(q) for q in QUESTIONS}
     emb = kb.embedder
@@ -221,6 +219,60 @@ def floors(kb, runs: int) -> dict[str, float]:
                 lat.append((time.perf_counter() - s) * 1000)
         out[f"floor_{name}"] = _pct(lat, 50)
     return out
+
+
+def flat_bm25(batches, k1: float = 1.5, b: float = 0.75):
+    """A flat bm25s index (its default Lucene BM25) of whitespace-segmented texts given in
+    batches: the same scores as ``bm25s.BM25().index([text.split() for text in texts])``,
+    whose token lists hold every token of the corpus as a Python string (24 GB for the 272M
+    tokens of a million chunks: the 1M point's query process was killed by the kernel
+    building them). Here each batch keeps its documents' distinct token ids and counts (6
+    bytes a pair), and the score matrix is filled column by column from them, batch by batch
+    (8 bytes a pair): about 2 GB at a million chunks."""
+    import bm25s
+
+    vocab: dict[str, int] = {}
+    parts, lens = [], []  # per batch: (token ids, counts, distinct tokens per document)
+    for texts in batches:
+        bc, bt, bn = [], [], []
+        for text in texts:
+            toks = text.split()
+            ids = np.fromiter((vocab.setdefault(t, len(vocab)) for t in toks), dtype=np.int32, count=len(toks))
+            u, c = np.unique(ids, return_counts=True)
+            bc.append(u)
+            bt.append(np.minimum(c, 65535).astype(np.uint16))
+            bn.append(len(u))
+            lens.append(len(toks))
+        if bc:
+            parts.append((np.concatenate(bc), np.concatenate(bt), np.asarray(bn, dtype=np.int64)))
+    vocab[""] = len(vocab)  # bm25s's empty token: matches no document
+    n, dl = len(lens), np.asarray(lens, dtype=np.float32)
+    df = np.zeros(len(vocab), dtype=np.int64)
+    for col, _, _ in parts:
+        df += np.bincount(col, minlength=len(vocab))
+    idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)
+    norm = (k1 * (1 - b + b * dl / max(float(dl.mean()), 1e-9))).astype(np.float32) if n else dl
+    indptr = np.concatenate([[0], np.cumsum(df)]).astype(np.int64)
+    data = np.empty(int(indptr[-1]), dtype=np.float32)
+    indices = np.empty(int(indptr[-1]), dtype=np.int32)
+    nxt, first = indptr[:-1].copy(), 0
+    while parts:
+        col, tf, nnz = parts.pop(0)
+        doc = np.repeat(np.arange(first, first + len(nnz), dtype=np.int32), nnz)
+        first += len(nnz)
+        tf = tf.astype(np.float32)
+        val = idf[col] * tf / (tf + norm[doc])
+        order = np.argsort(col, kind="stable")
+        cs = col[order]
+        dest = nxt[cs] + (np.arange(len(cs)) - np.searchsorted(cs, cs, "left"))
+        data[dest], indices[dest] = val[order], doc[order]
+        nxt += np.bincount(col, minlength=len(vocab))
+    flat = bm25s.BM25(k1=k1, b=b)
+    flat.scores = {"data": data, "indices": indices, "indptr": indptr, "num_docs": n}
+    flat.vocab_dict = vocab
+    flat.unique_token_ids_set = set(vocab.values())
+    flat.nonoccurrence_array = None  # Lucene BM25 has none
+    return flat
 
 
 def _reingest_one(kb, doc) -> float:

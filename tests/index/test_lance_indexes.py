@@ -177,3 +177,48 @@ def test_index_query_skips_excluded_documents_after_the_search(tmp_path, laws):
 
     assert ids(5) == ids(5, exact=True) and len(ids(5)) == 5
     assert sorted(ids(n)) == sorted(ids(n, exact=True)) and len(ids(n)) == left < n  # the fallback
+
+
+def test_keyword_query_drops_parents_and_excluded_documents_after_the_search(tmp_path, laws, monkeypatch):
+    """A whole-index keyword query leaves parents and excluded (here: deleted) documents
+    out of a slightly larger result, ranks what the full prefilter ranks, and runs again
+    with the prefilter when too few rows are left."""
+    from lancedb.query import MatchQuery
+
+    from zhiku.index.lance_indexes import OVERFETCH, OVERFETCH_MIN
+    from zhiku.index.lance_rows import _searchable
+
+    store = open_backend("lancedb", tmp_path, laws)
+    fill(store, laws, ("公司法", "劳动合同法"))
+    with store.transaction():
+        store.build_indexes()
+    gone = laws.doc("劳动合同法")
+    with store.transaction():
+        store.mark_deleted([gone.id])
+    skipped = set(store.excluded("current"))
+    assert gone.id in skipped
+    terms = ["劳动合同", "劳动者", "公司"]
+    tbl = store._read("chunks")
+
+    def top(k: int, where: str | None) -> list[dict]:
+        q = tbl.search(MatchQuery(" ".join(terms), "seg"), query_type="fts")
+        q = q.where(where, prefilter=True) if where else q
+        return q.select(["id", "doc_id", "kind", "_score"]).limit(k).to_list()
+
+    search, runs = tbl.search, []
+    monkeypatch.setattr(tbl, "search", lambda *a, **kw: runs.append(1) or search(*a, **kw))
+    fallbacks = 0
+    for k in (3, 20, 40, 400):  # 400: more than every matching row
+        many = k + int(k * (OVERFETCH - 1)) + OVERFETCH_MIN
+        first = top(many, None)
+        kept = [r for r in first if r["kind"] != "parent" and r["doc_id"] not in skipped]
+        again = len(kept) < k and len(first) == many
+        fallbacks += again
+        runs.clear()
+        hits = store.keyword(terms, k)
+        assert len(runs) == 1 + again, k
+        assert all(h.chunk.doc_id not in skipped and h.chunk.kind != "parent" for h in hits)
+        want = top(k, _searchable(Scope().where(skipped)))  # the same ranking (rows of equal score in any order)
+        assert [round(h.score, 4) for h in hits] == [round(r["_score"], 4) for r in want]
+        assert {h.chunk.id for h in hits} == {r["id"] for r in want} or len(want) == k
+    assert fallbacks  # the deleted law crowds the top: some k needed the second query

@@ -43,10 +43,17 @@ def test_records_parse_each_distinct_row_once():
     doc = Document(id="d1", path="a/法.md", title="某法", body="第一条 内容。")
     rows = [_doc_row(doc, [], 3, "a", None, ("g",)), _doc_row(doc, [], 4, "a", None)]
     rows[1]["doc_id"] = "d2"
+    import pyarrow as pa
+
+    from zhiku.index.store import _doc_schema
+
+    def table(rs):
+        return pa.Table.from_pylist(rs, schema=_doc_schema())
+
     records = Records()
-    first = records(rows)
+    first = records(table(rows))
     assert first == [_doc_record(r) for r in rows]
     changed = [dict(rows[0]), {**rows[1], "metadata": json.dumps({"law": "新"})}]
-    second = records(changed)
+    second = records(table(changed))
     assert second[0] is first[0]  # unchanged row: the same record, not parsed again
     assert second[1] == _doc_record(changed[1]) and second[1].metadata == {"law": "新"}

@@ -32,3 +32,19 @@ def test_row_ids_of_unicode_ids_and_of_an_empty_table(tmp_path):
     assert sorted(r["n"] for r in take(tbl, RowIds(tbl).find(["条文三", "b", "无"]), ["n"])) == [1, 2]
     tbl.delete("n >= 0")
     assert RowIds(tbl).find(["b"]) == []
+
+
+def test_row_ids_of_content_hashes_beside_other_ids(tmp_path):
+    """Content-hash ids are kept as numbers: ids of another form (upper case, not hex, too
+    short) are never found among them, and a table holding one id of another form is read
+    as strings."""
+    from zhiku.types import content_hash
+
+    ids = [content_hash(str(k)) for k in range(200)]
+    tbl = _table(tmp_path, ids)
+    rows = RowIds(tbl)
+    want = [ids[7], ids[0], ids[199], ids[3].upper(), "g" * 16, ids[5][:15], "中文"]
+    assert sorted(r["n"] for r in take(tbl, rows.find(want), ["n"])) == [0, 7, 199]
+    tbl.add([{"id": "ABCDEF0123456789", "n": 200}])
+    mixed = RowIds(tbl)
+    assert sorted(r["n"] for r in take(tbl, mixed.find(["ABCDEF0123456789", ids[9]]), ["n"])) == [9, 200]

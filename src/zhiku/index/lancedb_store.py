@@ -26,8 +26,8 @@ from zhiku.index.store import (
     CHUNK_COLUMNS, SCHEMA_VERSION, DocRecord, Scope, _chunk_schema, _doc_schema, _sql_list, _sql_str,
     _vec_schema, check_versions, groups_sql, row_to_chunk, stores, subindex_of,
 )
-from zhiku.index.lance_indexes import (ensure_indexes, index_vectors, nearest, rebuild_stale, refresh,
-                                      unindexed)
+from zhiku.index.lance_indexes import (ensure_indexes, index_vectors, matching, nearest, rebuild_stale,
+                                      refresh, unindexed)
 from zhiku.index.lance_stats import TermStats
 from zhiku.index.lance_take import RowIds, take
 from zhiku.index.lance_rows import Records, _doc_record, _doc_row, _info, _searchable, chunk_table
@@ -478,7 +478,7 @@ class LanceStore(VectorTables):
         with self._lock:
             self._refresh()
             if self._docs is None:
-                self._docs = self._records(self._r["documents"].search().limit(None).to_list())
+                self._docs = self._records(self._r["documents"].search().limit(None).to_arrow())
             return list(self._docs)
 
     def excluded(self, versions: str) -> tuple[str, ...]:
@@ -562,15 +562,11 @@ class LanceStore(VectorTables):
 
     def keyword(self, terms: Sequence[str], k: int, scope: Scope = Scope()) -> list[Hit]:
         """BM25 over the segmented text (OR of the terms) inside ``scope``."""
-        from lancedb.query import MatchQuery
-
         terms = [t for t in terms if t.strip()]
         tbl = self._read("chunks")
         if not terms or not self.count()["chunks"]:
             return []
-        q = tbl.search(MatchQuery(" ".join(terms), "seg"), query_type="fts")
-        q = q.where(_searchable(scope.where(self.excluded(scope.versions))), prefilter=True)
-        rows = q.select([*CHUNK_COLUMNS, "_score"]).limit(k).to_list()
+        rows = matching(tbl, " ".join(terms), k, scope, self.excluded(scope.versions), CHUNK_COLUMNS)
         return [Hit(row_to_chunk(r), float(r["_score"]), "bm25", {"bm25": (i, float(r["_score"]))})
                 for i, r in enumerate(rows, 1)]
 

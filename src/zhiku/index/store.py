@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -238,7 +238,7 @@ class DocRecord:
     subindex: str
     n_chunks: int
     metadata: dict[str, Any]
-    sections: tuple[Section, ...]
+    sections: Sequence[Section]  # parsed on first use (see lance_rows.Sections)
     law_key: str = ""
     effective: str | None = None
     expiry: str | None = None
