@@ -65,6 +65,10 @@ class GroupStore:
         """Counts of what the caller may read."""
         return self._store.count(self.groups)
 
+    def searched_count(self) -> int:
+        """How many searched chunks the caller may read."""
+        return self._store.searched_count(self.groups)
+
     def rows(self, table: str, columns: Sequence[str],
              kinds: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
         """Rows of ``chunks`` or ``vectors`` the caller may read (only chunks of ``kinds``)."""

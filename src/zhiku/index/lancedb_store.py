@@ -512,9 +512,10 @@ class LanceStore(VectorTables):
                 self._counts = {n: self._r[n].count_rows() for n in TABLES}
             return dict(self._counts)
 
-    def searched_count(self) -> int:
-        """How many published chunks are searched (not parents), through the kind bitmap."""
-        return self._read("chunks").count_rows(_searchable(None))
+    def searched_count(self, groups: tuple[str, ...] | None = None) -> int:
+        """How many published chunks are searched (not parents), readable by ``groups``
+        (None: all), through the kind bitmap."""
+        return self._read("chunks").count_rows(_searchable(groups_sql(groups) if groups is not None else None))
 
     def all_chunks(self) -> list[Chunk]:
         """Every searched chunk (parents are quoted, never embedded)."""

@@ -232,10 +232,12 @@ class MilvusReads:
                 "vectors": self._count(self.active.table, self._visible(g))}
 
     @reading
-    def searched_count(self) -> int:
-        """How many published chunks are searched (not parents)."""
+    def searched_count(self, groups: tuple[str, ...] | None = None) -> int:
+        """How many published chunks are searched (not parents), readable by ``groups``
+        (None: all)."""
         self._refresh()
-        return self._count(self._coll("chunks"), self._visible(searched=True))
+        g = "" if groups is None else groups_expr(groups)
+        return self._count(self._coll("chunks"), self._visible(g, searched=True))
 
     @reading
     def rows(self, table: str, columns: Sequence[str], groups: tuple[str, ...] | None = None,

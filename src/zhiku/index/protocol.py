@@ -118,9 +118,9 @@ class Store(Protocol):
     def count(self, groups: tuple[str, ...] | None = None) -> dict[str, int]:
         """Row counts readable by ``groups`` (None: all): ``documents``, ``chunks``, ``vectors``."""
 
-    def searched_count(self) -> int:
-        """How many published chunks are searched (not parents): as many vectors mean every
-        one has its vector."""
+    def searched_count(self, groups: tuple[str, ...] | None = None) -> int:
+        """How many published chunks readable by ``groups`` (None: all) are searched (not
+        parents): as many vectors mean every one has its vector."""
 
     def all_chunks(self) -> list[Chunk]:
         """Every searched chunk (not parents)."""
