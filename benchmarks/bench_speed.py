@@ -415,6 +415,11 @@ def main() -> int:
     return 0
 
 
+def _secs(x: float) -> str:
+    """Seconds for the table; a build kept from a run that did not time it says so."""
+    return "not timed" if x != x else f"{x:.0f}"
+
+
 def _table(rates, points, runs: int) -> str:
     lines = ["Ingest throughput (chunks/s, median of runs; baseline measured in the same process):", "",
              "| path | chunks/s | baseline | ratio |", "|---|---:|---:|---|"]
@@ -432,7 +437,7 @@ def _table(rates, points, runs: int) -> str:
             f"| {p['n']:,} | {p['bm25_p50']:.0f} / {p['bm25_p95']:.0f} | {p['hybrid_p50']:.0f} / "
             f"{p['hybrid_p95']:.0f} | {p['routed_p50']:.0f} / {p['routed_p95']:.0f} | "
             f"{p['ask_p50']:.0f} / {p['ask_p95']:.0f} | "
-            f"{p['ask_p50'] / base['ask_p50']:.1f}× | {p['ingest_s']:.0f} | {p['reingest_s']:.1f} | "
+            f"{p['ask_p50'] / base['ask_p50']:.1f}× | {_secs(p['ingest_s'])} | {p['reingest_s']:.1f} | "
             f"{p.get('merge_s', float('nan')):.1f} | "
             f"{p['vectors_s']:.0f} | "
             f"{p['vindex_s']:.0f} | {p['disk_mb']:,.0f} | {p['peak_mb']:,.0f} | {p['load']:.1f} |")
