@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-
+# a content-hash id (:func:`zhiku.types.content_hash`): 16 lowercase hex digits
+_HEX_ID = re.compile(r"[0-9a-f]{16}")
 _HEX = np.full(256, 255, dtype=np.uint8)
 _HEX[np.frombuffer(b"0123456789abcdef", dtype=np.uint8)] = np.arange(16, dtype=np.uint8)
 
@@ -62,11 +64,7 @@ class RowIds:
         """``ids`` as keys comparable with the stored ones (those that cannot be stored
         are left out)."""
         if self._hex:
-            good = [i for i in ids if len(i) == 16 and i.isascii()]
-            try:
-                return np.array([int(i, 16) for i in good if i == i.lower()], dtype=np.uint64)
-            except ValueError:
-                return np.array([int(i, 16) for i in good if i == i.lower() and _is_hex(i)], dtype=np.uint64)
+            return np.array([int(i, 16) for i in ids if _HEX_ID.fullmatch(i)], dtype=np.uint64)
         width = self._keys.dtype.itemsize // (4 if self._keys.dtype.kind == "U" else 1)
         ids = [i for i in ids if len(i) <= width]  # longer than every stored id: not stored
         try:
@@ -84,10 +82,6 @@ class RowIds:
         pos = np.minimum(np.searchsorted(self._keys, want), len(self._keys) - 1)
         hit = self._keys[pos] == want
         return [int(r) for r in self._rows[pos[hit]]]
-
-
-def _is_hex(text: str) -> bool:
-    return all(ch in "0123456789abcdef" for ch in text)
 
 
 def take(tbl: Any, row_ids: list[int], columns: list[str]) -> list[dict[str, Any]]:
