@@ -246,8 +246,7 @@ def other_instance(piece: str, others: Sequence[Constraint]) -> bool:
     for c in others:
         if c.about != "instance":
             continue
-        mod, noun = (_norm(x) for x in c.text.split("|", 1))
-        words = [w for w in instance_words(mod) if len(w) >= 2] or [mod]
+        mod, noun, words = _instance_parts(c)
         if noun not in t or all(_loosely_in(w, t) for w in words):  # 西贡商信: 「西贡商业信用银行」
             continue
         before = [t[max(0, m.start() - 2):m.start()] for m in re.finditer(re.escape(noun), t)]
@@ -281,6 +280,13 @@ def _own(piece: str, others: Sequence[Constraint]) -> str:
     if other_instance(piece, others):
         return ""
     return "，".join(x for x in re.split(r"[，,；;]", piece) if not other_instance(x, others))
+
+
+def _instance_parts(c: Constraint) -> tuple[str, str, list[str]]:
+    """An ``instance`` constraint's modifier, kind noun and the modifier's words of two
+    characters or more (the whole modifier when it has none), normalised."""
+    mod, noun = (_norm(x) for x in c.text.split("|", 1))
+    return mod, noun, [w for w in instance_words(mod) if len(w) >= 2] or [mod]
 
 
 def instance_words(mod: str) -> list[str]:
@@ -331,8 +337,7 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         gap = r"[\d零〇一二三四五六七八九十年届第]{0,8}"
         return any(re.search(re.escape(_norm(f)) + gap + re.escape(_norm(event)), b) for f in _place_forms(place))
     if c.about == "instance":  # the kind noun and a word of the modifier (罗伯小学|枪击案)
-        mod, noun = (_norm(x) for x in c.text.split("|", 1))
-        words = [w for w in instance_words(mod) if len(w) >= 2] or [mod]
+        _, noun, words = _instance_parts(c)
         return _loosely_in(noun, b) and any(_loosely_in(w, b) for w in words)
     if c.about == "ordinal":
         return any(_norm(f) in b for f in _ordinal_forms(c.text))
