@@ -65,8 +65,10 @@ def _rows(table) -> list[list[str]]:
             if col in below:
                 left, text = below[col]
                 row.append(text)
-                below = {**below, col: (left - 1, text)} if left > 1 else \
-                    {k: v for k, v in below.items() if k != col}
+                if left > 1:
+                    below[col] = (left - 1, text)
+                else:
+                    del below[col]
                 continue
             if cell is None:
                 break
