@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -207,10 +207,9 @@ class KnowledgeBase(Ingesting):
         :meth:`vectors_cover`) while keyword search serves the rest."""
         todo = self.store.chunks_without_vectors()
         sub = {d.doc_id: d.subindex for d in self.store.documents()}
-        size: dict[str, int] = {}
-        for c in todo:
-            size[sub.get(c.doc_id, "")] = size.get(sub.get(c.doc_id, ""), 0) + 1
-        todo.sort(key=lambda c: (size[sub.get(c.doc_id, "")], sub.get(c.doc_id, "")))
+        of = {c.id: sub.get(c.doc_id, "") for c in todo}  # chunk id -> its sub-index
+        size = Counter(of.values())
+        todo.sort(key=lambda c: (size[of[c.id]], of[c.id]))
         if todo:
             self._embed(todo, progress)
         return len(todo)
