@@ -5,8 +5,9 @@ Usage: python benchmarks/real_documents.py [--extra FOLDER] [--write] [--out doc
 Ingests tests/data/real (see its SOURCE.md) into a temporary home with the bundled
 embedder, asks every question of tests/data/real/questions.jsonl offline (extractive
 answers) and counts one right when the answer holds an expected phrase and cites the
-expected document (or one of them, when ``doc`` lists several that hold the answer); questions marked ``"refuse": true`` (no document in the set answers
-them) count right only when refused. The page is printed; ``--write`` also writes it to
+expected document (or one of them, when ``doc`` lists several that hold the answer);
+questions marked ``"refuse": true`` (no document in the set answers them) count right only
+when refused. The page is printed; ``--write`` also writes it to
 ``--out``. ``--extra`` adds documents that may not be committed (questions marked
 ``"extra": true`` are skipped without them).
 """
