@@ -34,6 +34,8 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_ANSWER_TYPE_WEIGHT": "0"}),
     ("− version in force first (a superseded law's hits behind those of its version in force)",
      {"ZHIKU_IN_FORCE_FIRST": "0"}),
+    ("− a named law searched without its name's words (劳动争议调解仲裁法 → 劳动, 争议, 仲, 裁 left out inside it)",
+     {"ZHIKU_NAME_FREE_INSIDE": "0"}),
 ]
 # levers of the full ask (the rerank stage): their rows are the `full` mode, its answer included
 FULL_LEVERS: list[tuple[str, dict[str, str]]] = [
