@@ -170,3 +170,30 @@ def test_the_search_inside_a_named_law_leaves_its_name_out(laws_kb):
     off = copy.copy(kb)
     off.config = kb.config.model_copy(update={"name_free_inside": False})
     assert prepare(off, q, Mode.BM25, Scope(), []).inner_terms == ()
+
+
+
+@pytest.mark.integration
+def test_a_named_law_ranks_first_among_the_best_hits(laws_kb):
+    import copy
+
+    from zhiku.ask.search import NAMED_WINDOW
+
+    kb = laws_kb
+    q = "按公司法，劳动合同怎么签？"  # the law named is not where most matching words are
+    off = copy.copy(kb)
+    off.config = kb.config.model_copy(update={"named_first": False})
+    before = retrieve(off, q, Mode.BM25, route=False)
+    after = retrieve(kb, q, Mode.BM25, route=False)
+    named = [h.chunk.doc_id in after.ref.doc_ids for h in after.hits]
+    mixed = [h.chunk.doc_id in before.ref.doc_ids for h in before.hits]
+    assert after.ref.doc_ids and not all(mixed[:NAMED_WINDOW])
+    head = named[:NAMED_WINDOW]
+    assert head == sorted(head, reverse=True) and sum(head) == sum(mixed[:NAMED_WINDOW])
+    # only the order of the best hits changes: other laws stay among the candidates
+    assert [h.chunk.id for h in after.hits[NAMED_WINDOW:]] == [h.chunk.id for h in before.hits[NAMED_WINDOW:]]
+    assert not all(named)
+    # its positive twin: a question naming no law keeps its order
+    q2 = "劳动合同怎么签？"
+    assert [h.chunk.id for h in retrieve(kb, q2, Mode.BM25, route=False).hits] == \
+        [h.chunk.id for h in retrieve(off, q2, Mode.BM25, route=False).hits]

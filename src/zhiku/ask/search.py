@@ -306,6 +306,8 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
             hits = hits[:n] + _by_headings(kb, p.question, hits[n:k], d) + hits[k:]
         if structured and kb.config.in_force_first and p.scope.versions == "all" and not p.ref.version:
             hits = hits[:n] + in_force_first(kb, hits[n:])  # 公司法 2023 before 2018
+        if scoped is not None and kb.config.named_first:  # 按劳动争议调解仲裁法…: that law's hits first
+            hits = named_first(hits, p.ref.doc_ids)
         d.update(mode=fmode.value, lists=len(lists), top=brief(hits))
     groups: dict[str, list[int]] = {}
     if route is not None:
@@ -313,6 +315,30 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
 
         groups = group_by_document(hits[:k])
     return Retrieval(hits[:k], p.terms, p.ref, bool(p.exact), trace, route, groups, p.question)
+
+
+NAMED_WINDOW = 10  # the places a named law's hits are moved to the front of
+
+
+def named_first(hits: list[Hit], doc_ids: tuple[str, ...], window: int = NAMED_WINDOW) -> list[Hit]:
+    """``hits`` with those of the named documents first among the best ``window``: a
+    question naming its law (按劳动争议调解仲裁法, 刑法上这算犯罪吗) asks about that law, yet
+    RRF of the whole-index list and the list inside the law can put another law's stray
+    article above it. Only the order of the first ``window`` changes, so another law's
+    hits stay among the candidates (the question may name the wrong law).
+
+    Args:
+        hits: the fused candidates, best first.
+        doc_ids: the documents the question names.
+        window: how many of the first hits are reordered.
+
+    Returns:
+        The same hits; among the first ``window``, the named documents' ones first (each
+        group in its own order).
+    """
+    ids = set(doc_ids)
+    head = hits[:window]
+    return [h for h in head if h.chunk.doc_id in ids] + [h for h in head if h.chunk.doc_id not in ids] + hits[window:]
 
 
 def _by_headings(kb: Any, question: str, hits: list[Hit], detail: dict[str, Any]) -> list[Hit]:
