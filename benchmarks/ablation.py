@@ -34,6 +34,10 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_ANSWER_TYPE_WEIGHT": "0"}),
     ("− version in force first (a superseded law's hits behind those of its version in force)",
      {"ZHIKU_IN_FORCE_FIRST": "0"}),
+    ("− a named law searched without its name's words (劳动争议调解仲裁法 → 劳动, 争议, 仲, 裁 left out inside it)",
+     {"ZHIKU_NAME_FREE_INSIDE": "0"}),
+    ("− a named law's hits first among the 10 best (按劳动争议调解仲裁法…, 刑法上这算犯罪吗)",
+     {"ZHIKU_NAMED_FIRST": "0"}),
 ]
 # levers of the full ask (the rerank stage): their rows are the `full` mode, its answer included
 FULL_LEVERS: list[tuple[str, dict[str, str]]] = [

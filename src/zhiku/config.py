@@ -59,6 +59,10 @@ class Config(BaseSettings):
                                       "a sum), times the best hit's score; 0 = off")
     builtin_synonyms: bool = Field(default=True, description="use the built-in term dictionary "
                                                               "(报账 → 报销) besides the user's file")
+    name_free_inside: bool = Field(default=True, description="the search inside the documents a "
+                                   "question names leaves their names' words out of its keyword terms")
+    named_first: bool = Field(default=True, description="a question naming a law (no article) ranks "
+                              "that law's hits before the others")
     drop_twins: bool = Field(default=True, description="cite one law version kept in two folders once")
     in_force_first: bool = Field(default=True, description="searching every version, a question naming "
                                  "no version ranks a superseded law's hits behind those of its "

@@ -145,3 +145,55 @@ def test_routing_off_ask_naming_a_law_also_searches_inside_it(laws_kb):
     ans = ask(k, "劳动合同法对试用期是怎么规定的？", Mode.BM25)
     assert ans.hits and "劳动合同法" in ans.hits[0].chunk.doc_path
     assert "试用期" in " ".join(h.chunk.text for h in ans.hits[:3])
+
+
+@pytest.mark.integration
+def test_the_search_inside_a_named_law_leaves_its_name_out(laws_kb):
+    import copy
+
+    from zhiku.ask.search import prepare
+    from zhiku.index.store import Scope
+
+    kb = laws_kb
+    q = "按劳动合同法，试用期最长能约定多久？"
+    p = prepare(kb, q, Mode.BM25, Scope(), [])
+    assert "劳动合同法" in p.ref.names and p.ref.doc_ids
+    assert {"劳动", "合同"} <= set(p.kw_terms)  # the search of the whole index still reads the name
+    assert "试用期" in p.inner_terms and not {"劳动合同", "劳动", "合同", "法"} & set(p.inner_terms)
+    r = retrieve(kb, q, Mode.BM25, route=False)
+    searched = [t.detail["terms"] for t in r.trace if t.stage == "keyword"]
+    assert list(p.inner_terms) in searched and p.kw_terms in searched
+    places = [(h.chunk.doc_path, h.chunk.article) for h in r.hits[:3]]
+    assert ("社会法/劳动合同法(2012-12-28).md", "第十九条") in places
+    # a question naming no law, and the setting off: one search, with the question's terms
+    assert prepare(kb, "试用期最长能约定多久？", Mode.BM25, Scope(), []).inner_terms == ()
+    off = copy.copy(kb)
+    off.config = kb.config.model_copy(update={"name_free_inside": False})
+    assert prepare(off, q, Mode.BM25, Scope(), []).inner_terms == ()
+
+
+
+@pytest.mark.integration
+def test_a_named_law_ranks_first_among_the_best_hits(laws_kb):
+    import copy
+
+    from zhiku.ask.search import NAMED_WINDOW
+
+    kb = laws_kb
+    q = "按公司法，劳动合同怎么签？"  # the law named is not where most matching words are
+    off = copy.copy(kb)
+    off.config = kb.config.model_copy(update={"named_first": False})
+    before = retrieve(off, q, Mode.BM25, route=False)
+    after = retrieve(kb, q, Mode.BM25, route=False)
+    named = [h.chunk.doc_id in after.ref.doc_ids for h in after.hits]
+    mixed = [h.chunk.doc_id in before.ref.doc_ids for h in before.hits]
+    assert after.ref.doc_ids and not all(mixed[:NAMED_WINDOW])
+    head = named[:NAMED_WINDOW]
+    assert head == sorted(head, reverse=True) and sum(head) == sum(mixed[:NAMED_WINDOW])
+    # only the order of the best hits changes: other laws stay among the candidates
+    assert [h.chunk.id for h in after.hits[NAMED_WINDOW:]] == [h.chunk.id for h in before.hits[NAMED_WINDOW:]]
+    assert not all(named)
+    # its positive twin: a question naming no law keeps its order
+    q2 = "劳动合同怎么签？"
+    assert [h.chunk.id for h in retrieve(kb, q2, Mode.BM25, route=False).hits] == \
+        [h.chunk.id for h in retrieve(off, q2, Mode.BM25, route=False).hits]

@@ -66,6 +66,7 @@ class Prepared:
     scope: Scope
     candidates: int
     asks: tuple[Any, ...] = ()  # the answer types the question asks for (none in the flat baseline)
+    inner_terms: tuple[str, ...] = ()  # keyword terms inside the named documents (their names cut)
 
 
 class _Timer:
@@ -149,20 +150,41 @@ def prepare(kb: Any, question: str, mode: Mode, scope: Scope, trace: list[TraceS
             ref = kb.titles().resolve(question)
             exact = _exact(kb, ref, kw_terms, k, scope)
             d.update(names=list(ref.names), article=ref.article, exact=brief(exact))
+    inner: tuple[str, ...] = ()
+    if structured and cfg.name_free_inside and ref.doc_ids and ref.names and not exact:
+        texts = (question, canon) if used else (question,)
+        inner = tuple(dict.fromkeys(t for q in texts for t in _without_names(kb, q, ref.names, df, focus, backoff)))
     asks = ()
     if structured and cfg.answer_type_weight:  # 多久 → passages stating a period first
         from zhiku.retrieve.answertype import answer_types
 
         asks = answer_types(question)
-    return Prepared(question, terms, kw_terms, ref, exact, mode.retrievers(), scope, k, asks)
+    return Prepared(question, terms, kw_terms, ref, exact, mode.retrievers(), scope, k, asks, inner)
+
+
+def _without_names(kb: Any, question: str, names: tuple[str, ...], df: Any, focus: bool,
+                   backoff: bool) -> list[str]:
+    """Keyword terms of ``question`` with the names of the documents it names cut out: the
+    search inside a named law (劳动争议调解仲裁法) ranks its articles, and every one of them
+    is about what the name says, so the name's words and characters (劳动, 争议, 仲, 裁)
+    only favour its shortest articles. Empty when nothing else is left."""
+    from zhiku.retrieve.segment import normalise
+
+    q = normalise(question)
+    for n in sorted(names, key=len, reverse=True):
+        q = q.replace(n, " ")
+    return focus_terms(keyword_terms(kb.segment, q, df, focus, backoff), df, kb.chunk_count())
 
 
 _DENSE = ThreadPoolExecutor(max_workers=2, thread_name_prefix="dense")
 
 
-def fuzzy(kb: Any, p: Prepared, scope: Scope, trace: list[TraceStep], k: int | None = None) -> list[list[Hit]]:
-    """The keyword and dense lists for ``p`` inside ``scope`` (``k`` hits each)."""
+def fuzzy(kb: Any, p: Prepared, scope: Scope, trace: list[TraceStep], k: int | None = None,
+          terms: tuple[str, ...] | list[str] = ()) -> list[list[Hit]]:
+    """The keyword and dense lists for ``p`` inside ``scope`` (``k`` hits each); the keyword
+    list searches ``terms`` when given, else the question's keyword terms."""
     k = k or p.candidates
+    terms = list(terms) or p.kw_terms
     lists: list[list[Hit]] = []
     # dense joins only where every chunk has its vector (an index still being embedded
     # serves keyword search, sub-index by sub-index: see zhiku.retrieve.coverage)
@@ -172,8 +194,8 @@ def fuzzy(kb: Any, p: Prepared, scope: Scope, trace: list[TraceStep], k: int | N
     pending = _DENSE.submit(_dense, kb, p.question, k, scope) if dense and p.mode is not Mode.DENSE else None
     if p.mode is not Mode.DENSE:
         with _Timer(trace, "keyword") as d:
-            lists.append(_keyword(kb, p.kw_terms, k, scope, d, p.asks))
-            d.update(terms=p.kw_terms, top=brief(lists[-1]))
+            lists.append(_keyword(kb, terms, k, scope, d, p.asks))
+            d.update(terms=terms, top=brief(lists[-1]))
     if dense:
         got, step = pending.result() if pending is not None else _dense(kb, p.question, k, scope)
         lists.append(got)
@@ -266,7 +288,8 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
     named = replace(p.scope, versions="all") if p.ref.version else p.scope  # 「2018年修正的公司法」
     scoped = narrow(named, p.ref.doc_ids) if structured and p.ref.doc_ids and not p.exact else None
     if scoped is not None:
-        lists = [*lists, *fuzzy(kb, p, scoped, trace)]  # the one ask passes a tuple
+        # the one ask passes a tuple; inside the named law its name's words are left out
+        lists = [*lists, *fuzzy(kb, p, scoped, trace, terms=p.inner_terms)]
     with _Timer(trace, "fuse") as d:
         fmode = FusionMode.from_str(kb.config.fusion)
         out = fuse(lists, fmode, k=kb.config.rrf_k, alpha=kb.config.alpha) if len(lists) > 1 else (lists or [[]])[0]
@@ -283,6 +306,8 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
             hits = hits[:n] + _by_headings(kb, p.question, hits[n:k], d) + hits[k:]
         if structured and kb.config.in_force_first and p.scope.versions == "all" and not p.ref.version:
             hits = hits[:n] + in_force_first(kb, hits[n:])  # 公司法 2023 before 2018
+        if scoped is not None and kb.config.named_first:  # 按劳动争议调解仲裁法…: that law's hits first
+            hits = named_first(hits, p.ref.doc_ids)
         d.update(mode=fmode.value, lists=len(lists), top=brief(hits))
     groups: dict[str, list[int]] = {}
     if route is not None:
@@ -290,6 +315,30 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
 
         groups = group_by_document(hits[:k])
     return Retrieval(hits[:k], p.terms, p.ref, bool(p.exact), trace, route, groups, p.question)
+
+
+NAMED_WINDOW = 10  # the places a named law's hits are moved to the front of
+
+
+def named_first(hits: list[Hit], doc_ids: tuple[str, ...], window: int = NAMED_WINDOW) -> list[Hit]:
+    """``hits`` with those of the named documents first among the best ``window``: a
+    question naming its law (按劳动争议调解仲裁法, 刑法上这算犯罪吗) asks about that law, yet
+    RRF of the whole-index list and the list inside the law can put another law's stray
+    article above it. Only the order of the first ``window`` changes, so another law's
+    hits stay among the candidates (the question may name the wrong law).
+
+    Args:
+        hits: the fused candidates, best first.
+        doc_ids: the documents the question names.
+        window: how many of the first hits are reordered.
+
+    Returns:
+        The same hits; among the first ``window``, the named documents' ones first (each
+        group in its own order).
+    """
+    ids = set(doc_ids)
+    head = hits[:window]
+    return [h for h in head if h.chunk.doc_id in ids] + [h for h in head if h.chunk.doc_id not in ids] + hits[window:]
 
 
 def _by_headings(kb: Any, question: str, hits: list[Hit], detail: dict[str, Any]) -> list[Hit]:
