@@ -179,7 +179,7 @@ def compose(
     max_sources: int = SOURCES,
     meets: Callable[[str, str], bool] | None = None,
     provision: float = PROVISION,
-    doc_name: bool = True,
+    doc_name: bool = False,
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -289,7 +289,7 @@ def _announced_row(lead: Sentence, hits: Sequence[Hit], terms: Sequence[str],
 
 def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
           meets: Callable[[str, str], bool] | None = None, provision: float = PROVISION,
-          doc_name: bool = True) -> list[Sentence]:
+          doc_name: bool = False) -> list[Sentence]:
     """The best-covering sentence first, then the best sentences of the same block scoring at
     least :data:`FILL` of it: an answer states what one block says and cites that block
     (a second block's sentence, even one covering as much of the question, was mostly a
