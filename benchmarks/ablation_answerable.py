@@ -27,7 +27,9 @@ SETS = [
 ]
 SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           # the composer's lever beside it: a numbered provision quoted over a story (0.6 shipped)
-          "on, provision first off": {"ZHIKU_PROVISION_SHARE": "0"}}
+          "on, provision first off": {"ZHIKU_PROVISION_SHARE": "0"},
+          # and a sentence read under its document's name (off shipped)
+          "on, document name on": {"ZHIKU_ANSWER_DOC_NAME": "1"}}
 
 
 def _path(base: Path, rel: str) -> str:
@@ -62,5 +64,6 @@ def answerable_ablation(shared: Path, log: Path) -> str:
                 lines.append(f"| {name} | {switch} | {row['n']} | {pr} | {_f(row['wrongly_refused'])} | "
                              f"{_f(row['contains'])} | {_f(row['citation_precision'])} |")
     with log.open("a", encoding="utf-8") as f:
-        f.write("\n".join(cmds) + "\n(off: ZHIKU_ANSWERABILITY=0; provision first off: ZHIKU_PROVISION_SHARE=0)\n")
+        f.write("\n".join(cmds) + "\n(off: ZHIKU_ANSWERABILITY=0; provision first off: ZHIKU_PROVISION_SHARE=0; "
+                "document name on: ZHIKU_ANSWER_DOC_NAME=1)\n")
     return "\n".join(lines)

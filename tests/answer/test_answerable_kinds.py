@@ -212,3 +212,34 @@ def test_a_dateline_after_a_page_title_is_still_a_dateline():
     page = f"劳动法 Dec 29, 2018 ... {said}"
     assert check("2017年劳动争议仲裁委员会由哪些代表组成？", [(page, said)]).ok
     assert not check("2018年劳动争议仲裁委员会由哪些代表组成？", [(page, said)]).ok
+
+
+@pytest.mark.unit
+def test_a_release_names_its_version_in_a_heading_apart_from_the_product():
+    """The release notes (tests/data/real, IoT-Board-SDK发布说明.pdf) are titled 「…SDK发布说明」
+    and state each release in a heading, 「3 版本 1.0.1」: that block meets 「SDK 1.0.1」; the
+    block of another release (1.1.0) does not."""
+    q = "SDK 1.0.1 版本新加了什么分区？"
+    block = "RT-THREAD IOT-BOARD SDK发布说明 3 版本 1.0.1 • 添加字库（font）分区"
+    assert check(q, [(block, "• 添加字库（font）分区")]).ok
+    other = "RT-THREAD IOT-BOARD SDK发布说明 2 版本 1.1.0 • 添加 31 MicroPython 例程"
+    no = check(q, [(other, "• 添加 31 MicroPython 例程")])
+    assert not no.ok and "sdk 1.0.1" in [c.text for c in no.missing]
+
+
+@pytest.mark.unit
+def test_a_pin_number_is_no_date_and_a_price_basis_is_no_sum():
+    """「引脚是几号」 asks which pin (a number), not a day; 「几号」 of a calendar still asks a day.
+    「按什么价格」 asks what a price is based on (投资本金和利息), not a sum; 「什么价格」 still
+    asks a sum."""
+    kinds = lambda q: [c.text for c in pinned(q) if c.kind is Kind.QUANTITY]
+    assert kinds("ESP32-S2 MINI 模组的 UART RX 引脚是几号？") == ["number"]
+    assert kinds("明天是几号？") == ["date"] and kinds("会议几号召开？") == ["date"]
+    assert kinds("创业团队回购政府产业基金持有的股权按什么价格？") == []
+    assert kinds("这个手机什么价格？") == ["money"]
+    # the basis the attachment of 国办发〔2018〕126号 (tests/data/real) states answers it
+    row = ("序号 14，改革举措 创新创业团队回购地方政府产业投资基金所持股权的机制，主 要 内 容 地方政府产业投资基金"
+           "在参股高层次创新创业团队所办企业时，约定在一定时期内，创新创业团队可按照投资本金和同期商业贷款利息回购"
+           "股权，激发创新创业积极性。")
+    v = check("创业团队回购政府产业基金持有的股权按什么价格？", [(row, row)])
+    assert v.ok or not any(decisive(c, v.constraints) for c in v.missing)  # answered (at most weak)

@@ -145,3 +145,49 @@ def test_the_file_name_counts_as_what_a_block_is_about(tmp_path):
     # name does, and the answer was refused for want of 「rocketmq」
     ans = _ask(tmp_path, ["RocketMQ常见问题.md", "Paho-MQTT用户手册.pdf"], "RocketMQ 的消息在服务器上默认能存多久？")
     assert not ans.refused and "3 天" in ans.text
+
+
+def _compose(question: str, chunks: list[Chunk], doc_name: bool = False) -> tuple[str, list[str]]:
+    """Compose from the chunks in the order given, as the ask does (options the question
+    names among the terms); returns the text and the cited sections."""
+    from zhiku.answer.extractive import options
+
+    hits = [Hit(c, 0.033 - i * 0.001, "rrf") for i, c in enumerate(chunks)]
+    terms = list(dict.fromkeys([*query_terms(_words()(question)), *options(question)]))
+    text, cites = compose(terms, hits, lambda t: 1.0, doc_name=doc_name)
+    return text, [(c.section_path or ("",))[-1] for c in cites]
+
+
+def test_the_option_a_question_names_picks_the_row_of_that_option():
+    # the mqadmin reference (an Excel-exported HTML table): one row per option of clusterList;
+    # 「-i」 is an English stop word to the segmenter and 「i」 stood inside 「clusterlist」 of every row
+    name = "RocketMQ运维管理.md"
+    rows = [c for c in _chunks(name) if c.kind == "table_row" and "clusterList，" in c.text]
+    h = next(c for c in rows if "命令选项 -h，" in c.text)
+    i = next(c for c in rows if "命令选项 -i，" in c.text)
+    text, _ = _compose("clusterList 命令里 -i 这个选项是干嘛的？", [h, i])
+    assert "打印间隔" in text and "打印帮助" not in text
+    text, _ = _compose("clusterList 命令里 -h 这个选项是干嘛的？", [i, h])  # the twin
+    assert "打印帮助" in text and "打印间隔" not in text
+
+
+def test_an_faq_answer_is_read_under_its_question_line():
+    # 「存储的消息将最多保存 3 天」 names neither 服务器 nor 多长时间: its entry's question does
+    name = "RocketMQ常见问题.md"
+    entry = _find(name, "消息在服务器上可以保存多长时间？")
+    other = _find(name, "新创建的Consumer ID从哪里开始消费消息？")
+    text, sections = _compose("RocketMQ 的消息在服务器上默认能存多久？", [entry, other])
+    assert "3 天" in text and sections == ["消息在服务器上可以保存多长时间？"]
+
+
+def test_words_naming_the_document_choose_none_of_its_passages():
+    # 「1.4 版」 and 「参与者公约」 stand only in the 来源 section besides the document's name: they
+    # chose that section for every question about the 1.4 edition (answer_doc_name, off by default)
+    name = "参与者公约行为准则-1.4版.md"
+    source = _find(name, "来源")
+    duty = _find(name, "我们的义务")
+    scope = _find(name, "适用范围")
+    text, sections = _compose("1.4 版参与者公约里，什么算妥当行为由谁来解释？", [source, duty, scope], True)
+    assert "项目维护者有义务诠释何谓“妥当行为”" in text and sections == ["我们的义务"]
+    text, sections = _compose("参与者公约 1.4 版是改编自哪里？", [duty, scope, source], True)  # the twin
+    assert sections == ["来源"] and "改编自" in text

@@ -101,3 +101,20 @@ def test_toml_front_matter_of_a_hugo_page_is_metadata_not_text():
     assert "+++" not in doc.body and "aliases" not in doc.body
     labels = [s.label for s in sections]
     assert labels[0] == "我们的承诺" and "4. 永久封禁" in labels
+
+
+def test_a_section_holding_only_a_table_leaves_no_chunk_of_headings():
+    # the attachment's list: its title line is merged with the first sub-section, whose only
+    # content is a table (cut into table chunks): the text chunk left held just the two headings
+    from zhiku.chunk import chunk_document
+    from zhiku.config import Config
+
+    name = "第二批支持创新相关改革举措.html"
+    doc, sections = _load(name)
+    cfg = Config()
+    chunks = chunk_document(doc, sections, size=cfg.chunk_size_for(name), overlap=cfg.chunk_overlap,
+                            parent_size=cfg.parent_size, min_section=cfg.min_section)
+    texts = [c.text for c in chunks if c.kind in ("text", "parent")]
+    assert not any("".join(t.split()) == "第二批支持创新相关改革举措推广清单一、知识产权保护方面（共5项）" for t in texts)
+    assert any(c.kind == "table_row" and "技术调查官" in c.text for c in chunks)  # the table stays
+    assert any(t.startswith("（一）知识产权保护方面5项") for t in texts)  # prose under a heading stays

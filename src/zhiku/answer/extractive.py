@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from zhiku.chunk.context import block_text, context, heading
+from zhiku.chunk.context import block_text, context, document_name, heading
 from zhiku.retrieve.segment import normalise
 from zhiku.types import Citation, Hit
 from zhiku.verify.support import term_in
@@ -122,15 +122,36 @@ def item_label(text: str, pos: int) -> str:
     return head.group()[:-1] if head else ""
 
 
+# a command-line option a question names (「clusterList 命令里 -i 这个选项」, --use-version): the
+# segmenter drops it (「i」 is an English stop word), yet it is what the question is about
+_OPTION = re.compile(r"(?<![\w-])--?[a-z][a-z0-9-]*")
+# a Latin term this short (an option -i, a letter, 「ip」) is found only as a token of its own:
+# inside a longer word (「i」 in clusterlist, 「-i」 in -in) it names nothing
+_SHORT = re.compile(r"-{0,2}[a-z0-9]{1,2}")
+
+
+def options(question: str) -> list[str]:
+    """The command-line options a question names (「-i」, 「--use-version」), normalised."""
+    return list(dict.fromkeys(_OPTION.findall(normalise(question))))
+
+
+def _holds(term: str, text: str) -> bool:
+    """Whether normalised ``text`` holds ``term`` (:func:`zhiku.verify.support.term_in`); a
+    short Latin term (:data:`_SHORT`) only as a token of its own."""
+    if _SHORT.fullmatch(term) and not term.isdigit():
+        return re.search(rf"(?<![a-z0-9-]){re.escape(term)}(?![a-z0-9])", text) is not None
+    return term_in(term, text)
+
+
 def coverage(terms: Sequence[str], text: str, idf: Callable[[str], float]) -> float:
     """IDF-weighted share of the query terms that occur in ``text`` (0..1); a figure the
     question states (二十一岁) counts where the text states one of its kind
-    (:func:`zhiku.verify.support.term_in`)."""
+    (:func:`zhiku.verify.support.term_in`), a short Latin term only as a token (:func:`_holds`)."""
     total = sum(idf(t) for t in terms)
     if total <= 0:
         return 0.0
     t_norm = normalise(text)
-    return sum(idf(t) for t in terms if term_in(t, t_norm)) / total
+    return sum(idf(t) for t in terms if _holds(t, t_norm)) / total
 
 
 # parts of speech of a single character that says nothing of what a passage is about (小, 看,
@@ -158,6 +179,7 @@ def compose(
     max_sources: int = SOURCES,
     meets: Callable[[str, str], bool] | None = None,
     provision: float = PROVISION,
+    doc_name: bool = False,
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -175,6 +197,10 @@ def compose(
             does not (:data:`PREFER`).
         provision: a numbered provision's sentence is the source over unnumbered text
             scoring at most 1/``provision`` times as much (:data:`PROVISION`); 0: off.
+        doc_name: read every sentence under its document's name too
+            (:func:`zhiku.chunk.context.document_name`): the question's words naming the
+            document (「1.4 版参与者公约里…」) then choose no passage of it over another (its
+            来源 section, the one passage repeating the title and version, was quoted).
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
@@ -184,7 +210,7 @@ def compose(
     if whole_first and hits:
         picked.append(Sentence(0, 0, hits[0].chunk.text, 1.0))
     else:
-        picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision)
+        picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name)
     picked = _with_lists(picked, hits, terms, idf)
     picked.sort(key=lambda s: (s.hit_rank, s.pos))
     return _render(_headed(picked, hits, terms), hits)
@@ -262,17 +288,21 @@ def _announced_row(lead: Sentence, hits: Sequence[Hit], terms: Sequence[str],
 
 
 def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
-          meets: Callable[[str, str], bool] | None = None, provision: float = PROVISION) -> list[Sentence]:
+          meets: Callable[[str, str], bool] | None = None, provision: float = PROVISION,
+          doc_name: bool = False) -> list[Sentence]:
     """The best-covering sentence first, then the best sentences of the same block scoring at
     least :data:`FILL` of it: an answer states what one block says and cites that block
     (a second block's sentence, even one covering as much of the question, was mostly a
     neighbouring article or passage: citation precision, see :data:`ONE_SOURCE`)."""
     cands = []
-    ctx = [context(h.chunk) for h in hits]
+    ctx = [f"{document_name(h.chunk) if doc_name else ''} {context(h.chunk)}" for h in hits]
     for r, h in enumerate(hits):
+        asked = ""
         for pos, s in split_sentences(h.chunk.text):
+            if question_line(h.chunk.text, pos, s):
+                asked = s  # an FAQ entry's question: the lines after it answer it
             label = item_label(h.chunk.text, pos)
-            cands.append(Sentence(r, pos, s, coverage(terms, f"{ctx[r]} {label} {s}", idf)))
+            cands.append(Sentence(r, pos, s, coverage(terms, f"{ctx[r]} {asked} {label} {s}", idf)))
     # a question line in the evidence (an FAQ entry's own, 「1. **消息…保存多长时间？**」) asks,
     # it does not answer: it is quoted only when the evidence holds nothing else
     cands = [c for c in cands if not question_line(hits[c.hit_rank].chunk.text, c.pos, c.text)] or cands

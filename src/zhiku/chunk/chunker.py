@@ -185,11 +185,25 @@ def chunk_document(
             chunks.append(_make_chunk(doc, sec, paths, block, *_trimmed(body, block.start, block.end)))
             continue
         chunks += _prose(doc, sec, paths, block, size, overlap, parent_size)
+    chunks = [c for c in chunks if not _headings_only(c, paths)]
     for table in doc.tables:
         sec = _section_at(ordered, starts, table.start)
         chunks += table_chunks(doc, table, sec.id if sec else NO_SECTION,
                                paths[sec.id] if sec else ())
     return _unique(chunks)
+
+
+def _headings_only(chunk: Chunk, paths: dict[str, tuple[str, ...]]) -> bool:
+    """Whether every line of a prose chunk is (part of) a heading of the sections it covers:
+    a short lead-in merged with a sub-section whose only content is a table (cut out into
+    table chunks) leaves 「第二批…推广清单 / 一、知识产权保护方面（共5项）」, which says nothing
+    the chunk's section path does not, yet matched every question naming the list first."""
+    if chunk.kind not in ("text", "parent"):
+        return False
+    labels = ["".join(lab.split()) for sid in (chunk.section_ids or (chunk.section_id,))
+              for lab in paths.get(sid, ())]
+    lines = ["".join(line.split()) for line in chunk.text.splitlines() if line.strip()]
+    return bool(lines) and all(any(line in lab for lab in labels) for line in lines)
 
 
 def _prose(doc: Document, sec: Section | None, paths: dict[str, tuple[str, ...]], block: _Block,

@@ -57,6 +57,26 @@ def section_labels(chunk: Chunk) -> str:
     return "" if chunk.article else " ".join(chunk.section_path)
 
 
+# a version in a file name (「参与者公约行为准则-1.4版」, 「sdk-v2.0.1」): the edition the document is
+_VERSION = re.compile(r"(?<![\d.])v?\d+(?:\.\d+)+(?![\d.])", re.I)
+
+
+def document_name(chunk: Chunk) -> str:
+    """What names a chunk's document: its title, the words of its file name and a version
+    the file name states (「参与者公约 行为准则 版 1.4」). A question naming the document with
+    these words (「1.4 版参与者公约里…」) picks the document, not one passage of it.
+
+    Args:
+        chunk: an evidence chunk.
+
+    Returns:
+        The title, the file name's words and its versions, space-joined.
+    """
+    stem = PurePosixPath(chunk.doc_path).stem
+    words = re.sub(r"[\d_\W]+", " ", stem).strip()
+    return " ".join(p for p in (chunk.title or "", words, *_VERSION.findall(stem)) if p)
+
+
 def block_text(chunk: Chunk) -> str:
     """The text a block is held to for what a question pins: its document's title, the
     words of its file name (「RocketMQ常见问题」 over a page titled 经常被问到的问题), its section

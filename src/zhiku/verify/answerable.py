@@ -343,9 +343,20 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         return any(_norm(f) in b for f in _ordinal_forms(c.text))
     w = _norm(c.text)
     if w in b or len(w) < 3 or not c.about:  # quoted names and Latin tokens: whole
-        return w in b or (_LATIN_NAME.fullmatch(w) is not None and _joined(w) in _joined(b))
+        return w in b or (_LATIN_NAME.fullmatch(w) is not None and _joined(w) in _joined(b)) or _versioned(w, b)
     grams = [w[i : i + 2] for i in range(len(w) - 1)]  # a tagged name: most of its bigrams
     return sum(g in b for g in grams) >= len(grams) / 2
+
+
+_NAME_VERSION = re.compile(r"([a-z][a-z0-9\-]*)\s*(v?\d+(?:\.\d+)+)")
+
+
+def _versioned(w: str, b: str) -> bool:
+    """Whether a Latin name with its version (「sdk 1.0.1」) is in ``b`` as the name and, apart,
+    that very version: a release note titled 「…SDK发布说明」 states 「版本 1.0.1」 in a heading."""
+    m = _NAME_VERSION.fullmatch(w)
+    return m is not None and m.group(1) in b and re.search(
+        rf"(?<![\d.]){re.escape(m.group(2).lstrip('v'))}(?![\d.])", b) is not None
 
 
 def meets_all(cons: Sequence[Constraint], sentence: str, block: str) -> bool:

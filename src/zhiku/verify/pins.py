@@ -53,7 +53,8 @@ _YES_NO = re.compile(r"[吗么][？?]?$|是否|能否|可否|(.)不\1")
 _NAME_TAGS = {"nr", "nrt", "ns", "nt", "nz", "eng"}
 # question phrasing → the kind of quantity the answer states
 _QTY = [
-    ("money", re.compile(r"多少钱|多少元|价格|售价|价钱|票价|收费多少")),
+    # 「按什么价格」 asks what a price is based on (投资本金加利息), not a sum
+    ("money", re.compile(r"多少钱|多少元|(?<![按以依照]什么)价格|售价|价钱|票价|收费多少")),
     ("amount", re.compile(r"多少费用|罚.{0,3}多少|赔.{0,3}多少|"
                           r"(?:工资|标准|费用|金额|补偿金?|赔偿金?|罚款)(?:是|有|为|大概|一般)*多少")),
     ("age", re.compile(r"几岁|多少岁|几周岁|多少周岁|多大年[龄纪]|年龄是多少|年龄多大|法定年龄")),
@@ -61,10 +62,12 @@ _QTY = [
     ("people", re.compile(r"多少人|几个人|几人|多少名")),
     ("duration", re.compile(r"多久|多长时间|多长的|多少年|几年|几个月|多少个月|几周|几个小时|多少小时|多少分钟|期限多长|多长$")),
     ("clock", re.compile(r"几点|几时|星期几|周几|礼拜几")),
-    ("date", re.compile(r"什么时候|何时|哪天|哪一天|哪一?年|几月|几号|日期|时间$|时间是|开幕时间|时间？")),
+    # 几号 is a day after a month (几月几号) or alone at the end (「…是几号」), not a number
+    # naming a thing (「引脚是几号」, 几号线)
+    ("date", re.compile(r"什么时候|何时|哪天|哪一天|哪一?年|几月|(?<![脚线楼门位口房][是为])(?<![脚线楼门位口房])几号|日期|时间$|时间是|开幕时间|时间？")),
     ("country", re.compile(r"哪个国家|哪些国家|哪国|什么国家|研发国家|国籍")),
     ("person", re.compile(r"谁|哪位|哪些人|(?:主演|导演|编剧|作者|扮演者|得主|创始人|创办人)(?:是|有|都|$)")),
-    ("number", re.compile(r"多少|几[个种项条支次倍级]")),
+    ("number", re.compile(r"多少|几[个种项条支次倍级号]")),
 ]
 _PLACE_SUFFIX_STRICT = re.compile(r"(?:省|市|自治区|特别行政区|县|州|国|岛)$")
 PLACES = frozenset("""北京 上海 天津 重庆 河北 山西 辽宁 吉林 黑龙江 江苏 浙江 安徽 福建 江西 山东 河南 湖北 湖南
