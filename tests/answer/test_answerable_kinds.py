@@ -212,3 +212,18 @@ def test_a_dateline_after_a_page_title_is_still_a_dateline():
     page = f"劳动法 Dec 29, 2018 ... {said}"
     assert check("2017年劳动争议仲裁委员会由哪些代表组成？", [(page, said)]).ok
     assert not check("2018年劳动争议仲裁委员会由哪些代表组成？", [(page, said)]).ok
+
+
+@pytest.mark.unit
+def test_the_act_a_who_question_asks_the_doer_of_must_be_stated():
+    """劳动法 第一百零六条: the people's government 规定 the steps and reports them to the State
+    Council; it answers who sets them (「由谁规定」), not who approves them (「由谁批准」): a name
+    given as the doer of another act does not answer, decisively. 「哪些国家参加了…」 pins its
+    act the same way; 「包括哪些国家」 asks no doer."""
+    art = _article(LABOUR, "第一百零六条")
+    assert check("劳动合同制度的实施步骤由谁规定？", [(art, art)]).ok
+    no = check("劳动合同制度的实施步骤由谁批准？", [(art, art)])
+    assert not no.ok and [(c.kind, c.text) for c in no.missing] == [(Kind.FOCUS, "批准")]
+    assert decisive(no.missing[0], no.constraints)
+    assert [c.text for c in pinned("哪些国家参加了演习？") if c.about == "act"] == ["参加"]
+    assert not [c for c in pinned("RCEP具体包括哪些国家") if c.about == "act"]
