@@ -243,3 +243,18 @@ def test_a_pin_number_is_no_date_and_a_price_basis_is_no_sum():
            "股权，激发创新创业积极性。")
     v = check("创业团队回购政府产业基金持有的股权按什么价格？", [(row, row)])
     assert v.ok or not any(decisive(c, v.constraints) for c in v.missing)  # answered (at most weak)
+
+
+@pytest.mark.unit
+def test_the_act_a_who_question_asks_the_doer_of_must_be_stated():
+    """劳动法 第一百零六条: the people's government 规定 the steps and reports them to the State
+    Council; it answers who sets them (「由谁规定」), not who approves them (「由谁批准」): a name
+    given as the doer of another act does not answer, decisively. 「哪些国家参加了…」 pins its
+    act the same way; 「包括哪些国家」 asks no doer."""
+    art = _article(LABOUR, "第一百零六条")
+    assert check("劳动合同制度的实施步骤由谁规定？", [(art, art)]).ok
+    no = check("劳动合同制度的实施步骤由谁批准？", [(art, art)])
+    assert not no.ok and [(c.kind, c.text) for c in no.missing] == [(Kind.FOCUS, "批准")]
+    assert decisive(no.missing[0], no.constraints)
+    assert [c.text for c in pinned("哪些国家参加了演习？") if c.about == "act"] == ["参加"]
+    assert not [c for c in pinned("RCEP具体包括哪些国家") if c.about == "act"]

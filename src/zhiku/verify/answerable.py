@@ -310,6 +310,8 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
                 if c.text not in ("date", "clock") or len(heads) != 1 or _dates_event(heads[0], c.text, sent):
                     return True
         return False
+    if c.kind is Kind.FOCUS and c.about == "act":  # the act, or a word sharing its first character (创办: 创立)
+        return any(_norm(c.text)[0] in _norm(t) for t in _SENTENCE.findall(said or block))
     if c.kind is Kind.FOCUS and c.about == "role":
         return any(_names_role(_norm(c.text)[-2:], t) for t in _SENTENCE.findall(said or block))
     if c.kind is Kind.FOCUS:  # the word or its two-character stem (增长率: 「同比增长2.6%」)
@@ -406,7 +408,7 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = ()) -> bool:
         c: a constraint the evidence misses.
         cons: every constraint the question pins."""
     if c.kind is Kind.FOCUS:  # 「地震的震级」 names what it wants; 「担任什么职务」 wants an instance (省长)
-        return c.about in ("named", "role") or c.about == "before" and _instance(cons)
+        return c.about in ("named", "role", "act") or c.about == "before" and _instance(cons)
     if c.about == "event":
         return True
     if c.about == "instance":  # its modifier is often a name pinned on its own: never decides alone

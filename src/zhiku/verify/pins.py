@@ -135,6 +135,8 @@ def pinned(question: str) -> tuple[Constraint, ...]:
         out.append(Constraint(Kind.QUANTITY, found[0], event or _head(clause, found[1].start())))
         if found[0] == "person" and (role := _role(clause)):
             out.append(Constraint(Kind.FOCUS, role, "role"))
+        if found[0] in ("person", "country") and (act := _act(clause)):
+            out.append(Constraint(Kind.FOCUS, act, "act"))
     elif focus := _focus(rest):
         out.append(Constraint(Kind.FOCUS, *focus))
     return tuple(dict.fromkeys(out))
@@ -217,6 +219,22 @@ def _role(clause: str) -> str:
                 and tags[i - 1][1] not in _NAME_TAGS and words[i - 1] not in _VAGUE:
             return words[i - 1]
     return words[-1] if words and _ROLE_WORD.search(text) and _ROLE_WORD.fullmatch(words[-1]) else ""
+
+
+_DOER = re.compile(r"谁|哪位|哪些人|哪[些个]?国家?")
+
+
+def _act(clause: str) -> str:
+    """The act a 「谁」 or 「哪些国家」 question asks the doer of: the verb right after the
+    question word (「是谁创办的」 → 创办, 「哪些国家参加了…」 → 参加), or empty; a name quoted
+    beside another act (「果果以为合唱团是到那里演出」) names nobody who founded it."""
+    tags = [(w.strip(), t) for w, t in word_tags(clause) if w.strip()]
+    words = [w for w, _ in tags]
+    for i in range(len(tags) - 1):
+        for j in range(i + 1, min(i + 3, len(tags))):
+            if _DOER.fullmatch("".join(words[i:j])) and tags[j][1] == "v" and len(words[j]) == 2:
+                return words[j]
+    return ""
 
 
 # which session, edition or generation (十三届, 五次会议, 第7届, 第二代): another one is
