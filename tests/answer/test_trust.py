@@ -274,6 +274,35 @@ def test_what_answering_showed_moves_the_probability_as_fitted():
 
 
 @pytest.mark.integration
+def test_the_trace_records_what_the_confidence_saw_and_what_the_answer_shows(laws_kb):
+    """The ``confidence`` step records the features the model saw and the ``finish`` step
+    what the answer shows: 「每周至少休息一日」 quoted for 几日 states the count of days asked,
+    holds most of the question's words and cites the first hit. Its twin quotes an article
+    of the same law that states no count (第三十七条), from no hit: untyped, fewer of the
+    words, below the first hit."""
+    from zhiku.answer.finish import shown_features
+    from zhiku.answer.respond import Verified
+    from zhiku.verify.confidence import after_features
+
+    q = "劳动者每周至少休息几日？"
+    ans = ask(laws_kb, q, Mode.BM25)
+    steps = {t.stage: t.detail for t in ans.trace}
+    assert set(NAMES) == set(steps["confidence"]["features"])
+    after = steps["finish"]["after"]
+    assert "一日" in ans.text and after["asks"] and after["typed"] and after["top"]
+    x = after_features(**after)
+    assert x["untyped"] == 0.0 and x["below"] == 0.0 and x["unquoted"] < 0.5
+    piece = _article(LABOUR, "第三十七条")
+    twin = Verified(piece.strip() + "[1]", (), blocks={1: _chunk(piece, "劳动法", "labour", "第三十七条")})
+    from zhiku.ask.search import retrieve
+
+    terms = retrieve(laws_kb, q, Mode.BM25).terms
+    shown = shown_features(laws_kb, terms, twin, ans.hits, check(q, [(piece, piece)]))
+    y = after_features(False, 1.0, 0, **shown)
+    assert y["untyped"] == 1.0 and y["below"] == 1.0 and y["unquoted"] > x["unquoted"]
+
+
+@pytest.mark.integration
 def test_dense_evidence_vetoes_weak_answers_but_does_not_cap_strong_ones(laws_kb):
     """With vectors, a weak dense match (cosine 0.70) under weak term coverage refuses; a
     strong one leaves the model's probability as it is (as a cap, confidence with vectors

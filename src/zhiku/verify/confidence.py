@@ -29,7 +29,10 @@ class Features:
     the first score stands above the second (0..1); ``exact``: the question's named article
     was found; ``dense``: best dense cosine (0 without vectors) and ``has_dense``;
     ``terms``: log of the number of content terms; ``pinned``: constraints the question
-    pins (subject, place, time, quantity).
+    pins (subject, place, time, quantity); ``agree``: with vectors, the share of the first
+    three hits that both the keyword and the dense search found among their first ten
+    (0 without vectors); ``lead``: how far the best passage's best sentence covers more of
+    the question than the best sentence of any other of the first five passages.
     """
 
     coverage: float
@@ -41,6 +44,8 @@ class Features:
     has_dense: float
     terms: float
     pinned: float
+    agree: float = 0.0
+    lead: float = 0.0
 
     def vector(self) -> list[float]:
         """The features in model order."""
@@ -88,19 +93,22 @@ def features(kb: Any, question: str, r: Any) -> Features:
     terms = content_terms(list(r.terms))
     hits = r.hits
     if not hits:
-        return Features(0, 0, 0, 0, float(r.exact), 0, 0, math.log1p(len(terms)), len(pinned(question)))
+        return Features(0, 0, 0, 0, float(r.exact), 0, 0, math.log1p(len(terms)), len(pinned(question)), 0, 0)
     top = hits[:3]
     cov = _coverage(terms, "".join(h.chunk.text for h in top), kb.idf)
     cov1 = _coverage(terms, hits[0].chunk.text, kb.idf)
-    sent = max((_coverage(terms, s, kb.idf) for h in top for _, s in split_sentences(h.chunk.text)),
-               default=0.0)
+    per = [max((_coverage(terms, s, kb.idf) for _, s in split_sentences(h.chunk.text)), default=0.0)
+           for h in hits[:5]]
+    sent, best = max(per[:3]), sorted(per, reverse=True)
     s1 = hits[0].score
     s2 = hits[1].score if len(hits) > 1 else 0.0
     margin = (s1 - s2) / s1 if s1 > 0 else 0.0
     dense = [h.sources["dense"][1] for h in hits[:10] if "dense" in h.sources]
+    both = sum(h.sources.get("dense", (99, 0))[0] <= 10 and h.sources.get("bm25", (99, 0))[0] <= 10 for h in top)
     return Features(cov, cov1, sent, max(0.0, min(1.0, margin)), float(r.exact),
                     max(dense) if dense else 0.0, 1.0 if dense else 0.0,
-                    math.log1p(len(terms)), float(len(pinned(question))))
+                    math.log1p(len(terms)), float(len(pinned(question))), both / len(top) if dense else 0.0,
+                    best[0] - best[1] if len(best) > 1 else best[0])
 
 
 @lru_cache(maxsize=4)
@@ -119,14 +127,30 @@ def probability(f: Features, model: dict[str, Any] | None = None) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
-def after_features(weak: bool, share: float, met: int) -> dict[str, float]:
+def after_features(weak: bool, share: float, met: int, quoted: float = 1.0, top: bool = True,
+                   asks: bool = False, typed: bool = False) -> dict[str, float]:
     """What answering showed, as the ``answered`` weights see it: ``weak`` (a constraint
     that does not refuse is missing), ``removed`` (share of checked sentences verification
-    removed), ``met`` (log of 1 + the constraints the cited blocks meet)."""
-    return {"weak": float(weak), "removed": 1.0 - min(max(share, 0.0), 1.0), "met": math.log1p(max(met, 0))}
+    removed), ``met`` (log of 1 + the constraints the cited blocks meet), ``unquoted`` (the
+    share of the question's content words, IDF-weighted, the answer's own sentences leave
+    out: :func:`quoted_coverage`), ``below`` (the answer does not cite the first hit),
+    ``untyped`` (the question asks for a kind of value, an amount, a period, an age, a
+    date, a name, and the answer states none)."""
+    return {"weak": float(weak), "removed": 1.0 - min(max(share, 0.0), 1.0), "met": math.log1p(max(met, 0)),
+            "unquoted": 1.0 - min(max(quoted, 0.0), 1.0), "below": float(not top),
+            "untyped": float(asks and not typed)}
 
 
-def answered(p: float, weak: bool, share: float, met: int = 0, model: dict[str, Any] | None = None) -> float:
+def quoted_coverage(kb: Any, terms: list[str], text: str) -> float:
+    """IDF-weighted share of the question's content words (:func:`content_terms`) that the
+    answer's text (its markers left out) holds."""
+    import re
+
+    return _coverage(content_terms(list(terms)), re.sub(r"\[\d+\]", "", text), kb.idf)
+
+
+def answered(p: float, weak: bool, share: float, met: int = 0, model: dict[str, Any] | None = None,
+             **more: Any) -> float:
     """The probability that a drafted answer is right, from the retrieval probability ``p``
     and what answering showed (:func:`after_features`). The model's ``answered`` weights
     are added to the log-odds of ``p`` (fitted by benchmarks/fit_confidence.py over the
@@ -138,11 +162,13 @@ def answered(p: float, weak: bool, share: float, met: int = 0, model: dict[str, 
         share: kept / checked sentences (1.0 when nothing was checked).
         met: how many constraints the question pins that the cited blocks meet.
         model: the fitted model (default: the shipped one).
+        more: the other arguments of :func:`after_features` (``quoted``, ``top``,
+            ``asks``, ``typed``); left out, they are neutral.
     """
     m = (model or load_model()).get("answered")
     if not m:
         return p
-    x = after_features(weak, share, met)
+    x = after_features(weak, share, met, **more)
     z = math.log(max(p, 1e-6) / max(1 - p, 1e-6)) + sum(w * x[n] for n, w in zip(m["names"], m["weights"]))
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
@@ -165,13 +191,15 @@ def _dense_evidence(kb: Any, r: Any, f: Features) -> float:
     return kb.config.min_confidence / OLD_CUT * 0.9 * (0.6 * cov + 0.4 * dn)
 
 
-def confidence(kb: Any, r: Any, question: str = "") -> tuple[float, str]:
+def confidence(kb: Any, r: Any, question: str = "", note: dict | None = None) -> tuple[float, str]:
     """How likely the answer from retrieval ``r`` is right (0..1), and why.
 
     Args:
         kb: the knowledge base.
         r: the retrieval.
         question: the question (for the constraints it pins; default ``r.question``).
+        note: receives the features the model saw and the dense veto (a trace step's
+            detail; benchmarks/fit_confidence.py fits on them).
 
     Returns:
         The calibrated probability and a short explanation.
@@ -182,6 +210,8 @@ def confidence(kb: Any, r: Any, question: str = "") -> tuple[float, str]:
     # the fitting sets hold no named-clause lookups; a clause found exactly keeps 0.95
     p = max(probability(f), EXACT) if r.exact else probability(f)
     veto = 1.0 if r.exact else _dense_evidence(kb, r, f)
+    if note is not None:
+        note.update({"features": {k: round(v, 4) for k, v in asdict(f).items()}, "veto": round(veto, 4)})
     if veto < kb.config.min_confidence:  # weak dense evidence refuses; it does not cap the rest
         p = min(p, veto)
     why = f"关键词覆盖 {f.coverage:.0%}，最佳句覆盖 {f.sentence:.0%}"
