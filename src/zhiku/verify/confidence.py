@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -31,8 +32,7 @@ class Features:
     ``terms``: log of the number of content terms; ``pinned``: constraints the question
     pins (subject, place, time, quantity); ``agree``: with vectors, the share of the first
     three hits that both the keyword and the dense search found among their first ten
-    (0 without vectors); ``lead``: how far the best passage's best sentence covers more of
-    the question than the best sentence of any other of the first five passages.
+    (0 without vectors).
     """
 
     coverage: float
@@ -45,7 +45,6 @@ class Features:
     terms: float
     pinned: float
     agree: float = 0.0
-    lead: float = 0.0
 
     def vector(self) -> list[float]:
         """The features in model order."""
@@ -93,13 +92,12 @@ def features(kb: Any, question: str, r: Any) -> Features:
     terms = content_terms(list(r.terms))
     hits = r.hits
     if not hits:
-        return Features(0, 0, 0, 0, float(r.exact), 0, 0, math.log1p(len(terms)), len(pinned(question)), 0, 0)
+        return Features(0, 0, 0, 0, float(r.exact), 0, 0, math.log1p(len(terms)), len(pinned(question)), 0)
     top = hits[:3]
     cov = _coverage(terms, "".join(h.chunk.text for h in top), kb.idf)
     cov1 = _coverage(terms, hits[0].chunk.text, kb.idf)
-    per = [max((_coverage(terms, s, kb.idf) for _, s in split_sentences(h.chunk.text)), default=0.0)
-           for h in hits[:5]]
-    sent, best = max(per[:3]), sorted(per, reverse=True)
+    sent = max((_coverage(terms, s, kb.idf) for h in top for _, s in split_sentences(h.chunk.text)),
+               default=0.0)
     s1 = hits[0].score
     s2 = hits[1].score if len(hits) > 1 else 0.0
     margin = (s1 - s2) / s1 if s1 > 0 else 0.0
@@ -107,8 +105,7 @@ def features(kb: Any, question: str, r: Any) -> Features:
     both = sum(h.sources.get("dense", (99, 0))[0] <= 10 and h.sources.get("bm25", (99, 0))[0] <= 10 for h in top)
     return Features(cov, cov1, sent, max(0.0, min(1.0, margin)), float(r.exact),
                     max(dense) if dense else 0.0, 1.0 if dense else 0.0,
-                    math.log1p(len(terms)), float(len(pinned(question))), both / len(top) if dense else 0.0,
-                    best[0] - best[1] if len(best) > 1 else best[0])
+                    math.log1p(len(terms)), float(len(pinned(question))), both / len(top) if dense else 0.0)
 
 
 @lru_cache(maxsize=4)
@@ -144,8 +141,6 @@ def after_features(weak: bool, share: float, met: int, quoted: float = 1.0, top:
 def quoted_coverage(kb: Any, terms: list[str], text: str) -> float:
     """IDF-weighted share of the question's content words (:func:`content_terms`) that the
     answer's text (its markers left out) holds."""
-    import re
-
     return _coverage(content_terms(list(terms)), re.sub(r"\[\d+\]", "", text), kb.idf)
 
 
@@ -177,18 +172,32 @@ def _dense_evidence(kb: Any, r: Any, f: Features) -> float:
     """With vectors, the earlier blend of term coverage and the best dense cosine, which
     was calibrated on indexes with vectors (e5 cosines of 0.78–0.90 rescaled to 0..1):
     ``0.9 × (0.6 × coverage + 0.4 × cosine)``, scaled by ``min_confidence`` / 0.40 so its
-    old refusal cut (0.40) falls on ``min_confidence``. The fitted model saw keyword-only runs
-    and no dense feature, so with vectors a weak dense match can still veto: below
+    old refusal cut (0.40) falls on ``min_confidence``. With ``dense_veto`` on, below
     ``min_confidence`` it replaces the model's probability (a refusal); above it, it is not
     a cap (as a cap, confidence with vectors never passed 0.675, and CMRC answers at
-    0.6–0.7 were right 88 % of the time). 1.0 without vectors."""
+    0.6–0.7 were right 88 % of the time). Off by default: the model is fitted on hybrid asks
+    too, and the blend's coverage counts every term of the question, so a long case
+    description never passes it (it refused 34 of 60 case → article questions with hybrid
+    retrieval, 17 of the 34 whose gold article was in the top 5, at cosines of 0.89–0.93).
+    1.0 without vectors."""
+    return _scaled(kb, dense_blend(kb, r, f))
+
+
+def _scaled(kb: Any, blend: float | None) -> float:
+    """The blend scaled so its old refusal cut (0.40) falls on ``min_confidence``; 1.0 for none."""
+    return 1.0 if blend is None else kb.config.min_confidence / OLD_CUT * blend
+
+
+def dense_blend(kb: Any, r: Any, f: Features) -> float | None:
+    """``0.9 × (0.6 × coverage + 0.4 × cosine)`` of :func:`_dense_evidence` before its
+    scaling to ``min_confidence``; None without vectors."""
     if not f.has_dense:
-        return 1.0
+        return None
     from zhiku.answer.extractive import coverage
 
     cov = coverage(list(r.terms), "".join(h.chunk.text for h in r.hits[:3]), kb.idf)
     dn = min(max((f.dense - 0.78) / 0.12, 0.0), 1.0)
-    return kb.config.min_confidence / OLD_CUT * 0.9 * (0.6 * cov + 0.4 * dn)
+    return 0.9 * (0.6 * cov + 0.4 * dn)
 
 
 def confidence(kb: Any, r: Any, question: str = "", note: dict | None = None) -> tuple[float, str]:
@@ -209,9 +218,12 @@ def confidence(kb: Any, r: Any, question: str = "", note: dict | None = None) ->
     f = features(kb, question or getattr(r, "question", ""), r)
     # the fitting sets hold no named-clause lookups; a clause found exactly keeps 0.95
     p = max(probability(f), EXACT) if r.exact else probability(f)
-    veto = 1.0 if r.exact else _dense_evidence(kb, r, f)
+    blend = None if r.exact else dense_blend(kb, r, f)
+    veto = _scaled(kb, blend) if kb.config.dense_veto else 1.0
     if note is not None:
-        note.update({"features": {k: round(v, 4) for k, v in asdict(f).items()}, "veto": round(veto, 4)})
+        note["features"] = {k: round(v, 4) for k, v in asdict(f).items()}
+        if blend is not None:
+            note["blend"] = round(blend, 4)
     if veto < kb.config.min_confidence:  # weak dense evidence refuses; it does not cap the rest
         p = min(p, veto)
     why = f"关键词覆盖 {f.coverage:.0%}，最佳句覆盖 {f.sentence:.0%}"
