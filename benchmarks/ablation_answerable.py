@@ -7,7 +7,7 @@ RGB zh, CMRC 2018 (its first 300 questions) and the gate run with vectors, the e
 sets on the whole laws corpus keyword only, as in their own runs; each row is refusal
 precision/recall, the share of answerable questions refused, answer-has-gold and citation
 precision. A third row per set switches off the composer's lever beside the check (a
-numbered provision quoted over a story about it, ``provision_share``), a fourth switches on
+numbered provision quoted over a story about it, ``provision_share``), a fourth switches off
 the dense veto (``dense_veto``: with vectors, a weak blend of coverage and cosine refuses).
 """
 
@@ -29,8 +29,8 @@ SETS = [
 SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           # the composer's lever beside it: a numbered provision quoted over a story (0.6 shipped)
           "on, provision first off": {"ZHIKU_PROVISION_SHARE": "0"},
-          # the refusal lever beside it: with vectors, a weak coverage/cosine blend refuses (off shipped)
-          "on, dense veto on": {"ZHIKU_DENSE_VETO": "1"}}
+          # the refusal lever beside it: with vectors, a weak coverage/cosine blend refuses (on shipped)
+          "on, dense veto off": {"ZHIKU_DENSE_VETO": "0"}}
 
 
 def _path(base: Path, rel: str) -> str:
@@ -66,5 +66,5 @@ def answerable_ablation(shared: Path, log: Path) -> str:
                              f"{_f(row['contains'])} | {_f(row['citation_precision'])} |")
     with log.open("a", encoding="utf-8") as f:
         f.write("\n".join(cmds) + "\n(off: ZHIKU_ANSWERABILITY=0; provision first off: ZHIKU_PROVISION_SHARE=0; "
-                "dense veto on: ZHIKU_DENSE_VETO=1)\n")
+                "dense veto off: ZHIKU_DENSE_VETO=0)\n")
     return "\n".join(lines)

@@ -66,8 +66,8 @@ BALANCE = os.environ.get("ZHIKU_FIT_BALANCE", "1") != "0"
 # the features of the previous model: the comparison columns of the table
 BEFORE = (["sentence"], ["weak", "removed", "met"])
 CUT = 0.25  # the default min_confidence: a dense veto below it refuses
-# the dense veto (config dense_veto, off by default) simulated on the hybrid rows: ZHIKU_FIT_VETO=1
-VETO = os.environ.get("ZHIKU_FIT_VETO", "0") == "1"
+# the dense veto (config dense_veto, on by default) simulated on the hybrid rows (ZHIKU_FIT_VETO=0: off)
+VETO = os.environ.get("ZHIKU_FIT_VETO", "1") != "0"
 LOW = 0.5  # the default low_confidence: answers below it are marked
 # name: (question set under eval/, corpus under the shared folder, question limit)
 SETS = {

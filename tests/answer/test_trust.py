@@ -305,9 +305,9 @@ def test_the_trace_records_what_the_confidence_saw_and_what_the_answer_shows(law
 
 @pytest.mark.integration
 def test_dense_evidence_vetoes_weak_answers_but_does_not_cap_strong_ones(laws_kb):
-    """With ``dense_veto`` on and vectors, a weak dense match (cosine 0.70) under weak term
-    coverage refuses; a strong one leaves the model's probability as it is (as a cap,
-    confidence with vectors never passed 0.675). Off (the default), the fitted model alone
+    """With ``dense_veto`` on (the default) and vectors, a weak dense match (cosine 0.70)
+    under weak term coverage refuses; a strong one leaves the model's probability as it is
+    (as a cap, confidence with vectors never passed 0.675). Off, the fitted model alone
     decides, and the trace keeps the blend it would have vetoed with."""
     from dataclasses import replace
 
@@ -315,8 +315,8 @@ def test_dense_evidence_vetoes_weak_answers_but_does_not_cap_strong_ones(laws_kb
     from zhiku.ask.search import retrieve
     from zhiku.verify.confidence import _dense_evidence, confidence, features
 
-    default = laws_kb
-    laws_kb = with_config(laws_kb, dense_veto=True)
+    default = with_config(laws_kb, dense_veto=False)
+    assert laws_kb.config.dense_veto
     q = "劳动者每日工作时间不超过几小时？"
     r = retrieve(laws_kb, q, Mode.BM25)
     assert r.hits and not r.exact
@@ -338,11 +338,10 @@ def test_dense_evidence_vetoes_weak_answers_but_does_not_cap_strong_ones(laws_kb
 def test_a_figure_the_question_states_is_met_by_a_value_of_its_kind(laws_kb):
     """「我男朋友今年才二十一岁…」: the user's own figure is never in the rule, which states
     a value of the same kind (「男不得早于二十二周岁」); it counts as found, so strong dense
-    evidence is not vetoed (``dense_veto`` on) for a missing literal term. The twin states a
+    evidence is not vetoed for a missing literal term. The twin states a
     sum of money, which the article does not state a value of: still vetoed."""
     from dataclasses import replace
 
-    from tests.answer.conftest import with_config
     from zhiku.answer.extractive import coverage
     from zhiku.ask.search import retrieve
     from zhiku.verify.confidence import confidence
@@ -355,7 +354,6 @@ def test_a_figure_the_question_states_is_met_by_a_value_of_its_kind(laws_kb):
     assert coverage(["干了", "三个月"], "用人单位自用工之日起满一年不与劳动者订立书面劳动合同的", one) == 0.5
     assert coverage(["三个月"], "本法自2008年1月1日起施行。", one) == 0.0  # a year is a date, not a period
 
-    laws_kb = with_config(laws_kb, dense_veto=True)
     q = "我男朋友今年才二十一岁，我们现在能去民政局领证吗？"
     r = retrieve(laws_kb, q, Mode.BM25)
     assert any(h.chunk.article == "第一千零四十七条" for h in r.hits[:3])

@@ -175,10 +175,11 @@ def _dense_evidence(kb: Any, r: Any, f: Features) -> float:
     old refusal cut (0.40) falls on ``min_confidence``. With ``dense_veto`` on, below
     ``min_confidence`` it replaces the model's probability (a refusal); above it, it is not
     a cap (as a cap, confidence with vectors never passed 0.675, and CMRC answers at
-    0.6–0.7 were right 88 % of the time). Off by default: the model is fitted on hybrid asks
-    too, and the blend's coverage counts every term of the question, so a long case
-    description never passes it (it refused 34 of 60 case → article questions with hybrid
-    retrieval, 17 of the 34 whose gold article was in the top 5, at cosines of 0.89–0.93).
+    0.6–0.7 were right 88 % of the time). It refuses out-of-scope questions the fitted model
+    and the answerability check let through (「火星基地的氧气配给标准是多少升每天？」 over the
+    laws), but the blend's coverage counts every term of the question, so a long case
+    description never passes it: it refused 34 of 60 case → article questions with hybrid
+    retrieval, 17 of the 34 whose gold article was in the top 5, at cosines of 0.89–0.93.
     1.0 without vectors."""
     return _scaled(kb, dense_blend(kb, r, f))
 
