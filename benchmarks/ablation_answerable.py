@@ -7,7 +7,8 @@ RGB zh, CMRC 2018 (its first 300 questions) and the gate run with vectors, the e
 sets on the whole laws corpus keyword only, as in their own runs; each row is refusal
 precision/recall, the share of answerable questions refused, answer-has-gold and citation
 precision. A third row per set switches off the composer's lever beside the check (a
-numbered provision quoted over a story about it, ``provision_share``).
+numbered provision quoted over a story about it, ``provision_share``), a fourth switches off
+the dense veto (``dense_veto``: with vectors, a weak blend of coverage and cosine refuses).
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           # the composer's lever beside it: a numbered provision quoted over a story (0.6 shipped)
           "on, provision first off": {"ZHIKU_PROVISION_SHARE": "0"},
           # and a sentence read under its document's name (off shipped)
-          "on, document name on": {"ZHIKU_ANSWER_DOC_NAME": "1"}}
+          "on, document name on": {"ZHIKU_ANSWER_DOC_NAME": "1"},
+          # the refusal lever beside it: with vectors, a weak coverage/cosine blend refuses (on shipped)
+          "on, dense veto off": {"ZHIKU_DENSE_VETO": "0"}}
 
 
 def _path(base: Path, rel: str) -> str:
@@ -65,5 +68,5 @@ def answerable_ablation(shared: Path, log: Path) -> str:
                              f"{_f(row['contains'])} | {_f(row['citation_precision'])} |")
     with log.open("a", encoding="utf-8") as f:
         f.write("\n".join(cmds) + "\n(off: ZHIKU_ANSWERABILITY=0; provision first off: ZHIKU_PROVISION_SHARE=0; "
-                "document name on: ZHIKU_ANSWER_DOC_NAME=1)\n")
+                "document name on: ZHIKU_ANSWER_DOC_NAME=1; dense veto off: ZHIKU_DENSE_VETO=0)\n")
     return "\n".join(lines)

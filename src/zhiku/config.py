@@ -92,6 +92,9 @@ class Config(BaseSettings):
     min_section: int = Field(default=40, ge=0, description="merge shorter prose sections")
     max_file_mb: float = Field(default=200.0, gt=0, description="refuse larger files")
     min_confidence: float = Field(default=0.25, ge=0.0, le=1.0, description="refuse below this")
+    dense_veto: bool = Field(default=True, description="with vectors, refuse when the blend of term "
+                             "coverage and the best dense cosine falls below min_confidence (off: the "
+                             "fitted model alone decides)")
     refusal_text: str = Field(default=DEFAULT_REFUSAL)
     answerability: bool = Field(default=True, description="check that the cited evidence meets what the "
                                 "question pins down (subject, place, time, kind of value); off: "

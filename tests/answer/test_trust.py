@@ -265,24 +265,58 @@ def test_what_answering_showed_moves_the_probability_as_fitted():
     from zhiku.verify.confidence import answered
 
     model = json.loads(COEFFICIENTS.read_text(encoding="utf-8"))
-    assert model["answered"]["names"] == ["weak", "removed", "met"]
+    assert model["answered"]["names"] == ["weak", "removed", "met", "below"]
     p = 0.6
     assert answered(p, False, 1.0, 0) == pytest.approx(p)  # nothing pinned, nothing removed
     assert answered(p, True, 1.0, 0) < p  # a weak mismatch lowers it
     assert answered(p, False, 0.5, 0) < answered(p, False, 1.0, 0)  # so does removing half the draft
     assert 0.0 < answered(0.99, True, 0.0, 0) < 0.99
+    assert answered(p, False, 1.0, 0, top=False) < p  # so does quoting a lower hit than the first
+
+
+@pytest.mark.integration
+def test_the_trace_records_what_the_confidence_saw_and_what_the_answer_shows(laws_kb):
+    """The ``confidence`` step records the features the model saw and the ``finish`` step
+    what the answer shows: 「每周至少休息一日」 quoted for 几日 states the count of days asked,
+    holds most of the question's words and cites the first hit. Its twin quotes an article
+    of the same law that states no count (第三十七条), from no hit: untyped, fewer of the
+    words, below the first hit."""
+    from zhiku.answer.finish import shown_features
+    from zhiku.answer.respond import Verified
+    from zhiku.verify.confidence import after_features
+
+    q = "劳动者每周至少休息几日？"
+    ans = ask(laws_kb, q, Mode.BM25)
+    steps = {t.stage: t.detail for t in ans.trace}
+    assert set(NAMES) == set(steps["confidence"]["features"])
+    after = steps["finish"]["after"]
+    assert "一日" in ans.text and after["asks"] and after["typed"] and after["top"]
+    x = after_features(**after)
+    assert x["untyped"] == 0.0 and x["below"] == 0.0 and x["unquoted"] < 0.5
+    piece = _article(LABOUR, "第三十七条")
+    twin = Verified(piece.strip() + "[1]", (), blocks={1: _chunk(piece, "劳动法", "labour", "第三十七条")})
+    from zhiku.ask.search import retrieve
+
+    terms = retrieve(laws_kb, q, Mode.BM25).terms
+    shown = shown_features(laws_kb, terms, twin, ans.hits, check(q, [(piece, piece)]))
+    y = after_features(False, 1.0, 0, **shown)
+    assert y["untyped"] == 1.0 and y["below"] == 1.0 and y["unquoted"] > x["unquoted"]
 
 
 @pytest.mark.integration
 def test_dense_evidence_vetoes_weak_answers_but_does_not_cap_strong_ones(laws_kb):
-    """With vectors, a weak dense match (cosine 0.70) under weak term coverage refuses; a
-    strong one leaves the model's probability as it is (as a cap, confidence with vectors
-    never passed 0.675)."""
+    """With ``dense_veto`` on (the default) and vectors, a weak dense match (cosine 0.70)
+    under weak term coverage refuses; a strong one leaves the model's probability as it is
+    (as a cap, confidence with vectors never passed 0.675). Off, the fitted model alone
+    decides, and the trace keeps the blend it would have vetoed with."""
     from dataclasses import replace
 
+    from tests.answer.conftest import with_config
     from zhiku.ask.search import retrieve
     from zhiku.verify.confidence import _dense_evidence, confidence, features
 
+    default = with_config(laws_kb, dense_veto=False)
+    assert laws_kb.config.dense_veto
     q = "劳动者每日工作时间不超过几小时？"
     r = retrieve(laws_kb, q, Mode.BM25)
     assert r.hits and not r.exact
@@ -295,14 +329,17 @@ def test_dense_evidence_vetoes_weak_answers_but_does_not_cap_strong_ones(laws_kb
                    terms=["比亚迪", "刀片", "电池", "能量密度"])
     p_weak, _ = confidence(laws_kb, weak, off)
     assert p_weak < laws_kb.config.min_confidence
+    note: dict = {}
+    assert confidence(default, weak, off, note)[0] == pytest.approx(probability(features(default, off, weak)))
+    assert note["blend"] * laws_kb.config.min_confidence / 0.40 == pytest.approx(p_weak, abs=1e-3)
 
 
 @pytest.mark.integration
 def test_a_figure_the_question_states_is_met_by_a_value_of_its_kind(laws_kb):
     """「我男朋友今年才二十一岁…」: the user's own figure is never in the rule, which states
     a value of the same kind (「男不得早于二十二周岁」); it counts as found, so strong dense
-    evidence is not vetoed for a missing literal term. The twin states a sum of money,
-    which the article does not state a value of: still vetoed."""
+    evidence is not vetoed for a missing literal term. The twin states a
+    sum of money, which the article does not state a value of: still vetoed."""
     from dataclasses import replace
 
     from zhiku.answer.extractive import coverage

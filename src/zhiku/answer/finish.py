@@ -11,8 +11,9 @@ from typing import Any
 from zhiku.answer.respond import Verified, conflict_notes
 from zhiku.chunk.context import block_text
 from zhiku.types import Answer, Hit, TraceStep
-from zhiku.verify.answerable import Answerability, check, decisive
-from zhiku.verify.confidence import answered
+from zhiku.verify.answerable import Answerability, check, decisive, has_quantity
+from zhiku.verify.confidence import answered, quoted_coverage
+from zhiku.verify.pins import Kind
 
 
 def searched_summary(kb: Any, terms: Sequence[str], hits: Sequence[Hit], n: int = 3) -> str:
@@ -89,13 +90,30 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
         return _with(ans, draft, text=f"{cfg.refusal_text}。{verdict.reason}。")
     share = draft.kept / draft.checked if draft.checked else 1.0
     met = len(verdict.constraints) if verdict.ok else 0
-    conf = answered(conf, weak, share, met)  # the fitted probability after what answering showed
+    shown = shown_features(kb, terms, draft, considered, verdict)
+    trace = (*trace, TraceStep("finish", 0.0, {"after": {"weak": weak, "share": round(share, 4), "met": met,
+                                                         **shown}}))
+    conf = answered(conf, weak, share, met, **shown)  # the fitted probability after what answering showed
     text = "\n".join([draft.text, *conflict_notes(draft.conflicts), *notes])
     if draft.removed:
         why += f"；核验删除或标注了 {len(draft.removed)} 处"
     return Answer(question, text, draft.citations, conf, False, considered, tuple(trace), why,
                   removed=draft.removed, conflicts=draft.conflicts,
                   low_confidence=conf < cfg.low_confidence, generator=draft.generator)
+
+
+def shown_features(kb: Any, terms: Sequence[str], draft: Verified, considered: Sequence[Hit],
+                   verdict: Answerability) -> dict[str, Any]:
+    """What the answer's own text shows, for :func:`zhiku.verify.confidence.answered`: how
+    much of the question's content words it holds (``quoted``), whether it cites the first
+    hit (``top``), whether the question asks for a kind of value (an amount, a period, an
+    age, a date, a name: ``asks``) and the answer states one (``typed``)."""
+    first = considered[0].chunk if considered else None
+    top = first is not None and any(c.id in (first.id, first.parent_id) for c in draft.blocks.values())
+    kinds = [c for c in verdict.constraints if c.kind is Kind.QUANTITY]
+    said = re.sub(r"\[\d+\]", "", draft.text)
+    return {"quoted": round(quoted_coverage(kb, list(terms), draft.text), 4), "top": top, "asks": bool(kinds),
+            "typed": any(has_quantity(c.text, said, c.about) for c in kinds)}
 
 
 def _with(ans: Answer, draft: Verified, **more: Any) -> Answer:

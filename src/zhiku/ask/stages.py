@@ -201,7 +201,7 @@ def rerank(run: Any, note: dict, r: Retrieval) -> Ranked:
 
 def confident(run: Any, note: dict, ranked: Ranked) -> Confidence:
     """The evidence's confidence and whether it is too weak to answer from."""
-    conf, why = confidence(run.kb, ranked.retrieval)
+    conf, why = confidence(run.kb, ranked.retrieval, note=note)
     refuse = conf < run.kb.config.min_confidence or not ranked.hits
     note.update({"confidence": round(conf, 4), "why": why, "refuse": refuse})
     return Confidence(conf, why, refuse)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -29,7 +30,9 @@ class Features:
     the first score stands above the second (0..1); ``exact``: the question's named article
     was found; ``dense``: best dense cosine (0 without vectors) and ``has_dense``;
     ``terms``: log of the number of content terms; ``pinned``: constraints the question
-    pins (subject, place, time, quantity).
+    pins (subject, place, time, quantity); ``agree``: with vectors, the share of the first
+    three hits that both the keyword and the dense search found among their first ten
+    (0 without vectors).
     """
 
     coverage: float
@@ -41,6 +44,7 @@ class Features:
     has_dense: float
     terms: float
     pinned: float
+    agree: float = 0.0
 
     def vector(self) -> list[float]:
         """The features in model order."""
@@ -88,7 +92,7 @@ def features(kb: Any, question: str, r: Any) -> Features:
     terms = content_terms(list(r.terms))
     hits = r.hits
     if not hits:
-        return Features(0, 0, 0, 0, float(r.exact), 0, 0, math.log1p(len(terms)), len(pinned(question)))
+        return Features(0, 0, 0, 0, float(r.exact), 0, 0, math.log1p(len(terms)), len(pinned(question)), 0)
     top = hits[:3]
     cov = _coverage(terms, "".join(h.chunk.text for h in top), kb.idf)
     cov1 = _coverage(terms, hits[0].chunk.text, kb.idf)
@@ -98,9 +102,10 @@ def features(kb: Any, question: str, r: Any) -> Features:
     s2 = hits[1].score if len(hits) > 1 else 0.0
     margin = (s1 - s2) / s1 if s1 > 0 else 0.0
     dense = [h.sources["dense"][1] for h in hits[:10] if "dense" in h.sources]
+    both = sum(h.sources.get("dense", (99, 0))[0] <= 10 and h.sources.get("bm25", (99, 0))[0] <= 10 for h in top)
     return Features(cov, cov1, sent, max(0.0, min(1.0, margin)), float(r.exact),
                     max(dense) if dense else 0.0, 1.0 if dense else 0.0,
-                    math.log1p(len(terms)), float(len(pinned(question))))
+                    math.log1p(len(terms)), float(len(pinned(question))), both / len(top) if dense else 0.0)
 
 
 @lru_cache(maxsize=4)
@@ -119,14 +124,28 @@ def probability(f: Features, model: dict[str, Any] | None = None) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
-def after_features(weak: bool, share: float, met: int) -> dict[str, float]:
+def after_features(weak: bool, share: float, met: int, quoted: float = 1.0, top: bool = True,
+                   asks: bool = False, typed: bool = False) -> dict[str, float]:
     """What answering showed, as the ``answered`` weights see it: ``weak`` (a constraint
     that does not refuse is missing), ``removed`` (share of checked sentences verification
-    removed), ``met`` (log of 1 + the constraints the cited blocks meet)."""
-    return {"weak": float(weak), "removed": 1.0 - min(max(share, 0.0), 1.0), "met": math.log1p(max(met, 0))}
+    removed), ``met`` (log of 1 + the constraints the cited blocks meet), ``unquoted`` (the
+    share of the question's content words, IDF-weighted, the answer's own sentences leave
+    out: :func:`quoted_coverage`), ``below`` (the answer does not cite the first hit),
+    ``untyped`` (the question asks for a kind of value, an amount, a period, an age, a
+    date, a name, and the answer states none)."""
+    return {"weak": float(weak), "removed": 1.0 - min(max(share, 0.0), 1.0), "met": math.log1p(max(met, 0)),
+            "unquoted": 1.0 - min(max(quoted, 0.0), 1.0), "below": float(not top),
+            "untyped": float(asks and not typed)}
 
 
-def answered(p: float, weak: bool, share: float, met: int = 0, model: dict[str, Any] | None = None) -> float:
+def quoted_coverage(kb: Any, terms: list[str], text: str) -> float:
+    """IDF-weighted share of the question's content words (:func:`content_terms`) that the
+    answer's text (its markers left out) holds."""
+    return _coverage(content_terms(list(terms)), re.sub(r"\[\d+\]", "", text), kb.idf)
+
+
+def answered(p: float, weak: bool, share: float, met: int = 0, model: dict[str, Any] | None = None,
+             **more: Any) -> float:
     """The probability that a drafted answer is right, from the retrieval probability ``p``
     and what answering showed (:func:`after_features`). The model's ``answered`` weights
     are added to the log-odds of ``p`` (fitted by benchmarks/fit_confidence.py over the
@@ -138,11 +157,13 @@ def answered(p: float, weak: bool, share: float, met: int = 0, model: dict[str, 
         share: kept / checked sentences (1.0 when nothing was checked).
         met: how many constraints the question pins that the cited blocks meet.
         model: the fitted model (default: the shipped one).
+        more: the other arguments of :func:`after_features` (``quoted``, ``top``,
+            ``asks``, ``typed``); left out, they are neutral.
     """
     m = (model or load_model()).get("answered")
     if not m:
         return p
-    x = after_features(weak, share, met)
+    x = after_features(weak, share, met, **more)
     z = math.log(max(p, 1e-6) / max(1 - p, 1e-6)) + sum(w * x[n] for n, w in zip(m["names"], m["weights"]))
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
@@ -151,27 +172,44 @@ def _dense_evidence(kb: Any, r: Any, f: Features) -> float:
     """With vectors, the earlier blend of term coverage and the best dense cosine, which
     was calibrated on indexes with vectors (e5 cosines of 0.78–0.90 rescaled to 0..1):
     ``0.9 × (0.6 × coverage + 0.4 × cosine)``, scaled by ``min_confidence`` / 0.40 so its
-    old refusal cut (0.40) falls on ``min_confidence``. The fitted model saw keyword-only runs
-    and no dense feature, so with vectors a weak dense match can still veto: below
+    old refusal cut (0.40) falls on ``min_confidence``. With ``dense_veto`` on, below
     ``min_confidence`` it replaces the model's probability (a refusal); above it, it is not
     a cap (as a cap, confidence with vectors never passed 0.675, and CMRC answers at
-    0.6–0.7 were right 88 % of the time). 1.0 without vectors."""
+    0.6–0.7 were right 88 % of the time). It refuses out-of-scope questions the fitted model
+    and the answerability check let through (「火星基地的氧气配给标准是多少升每天？」 over the
+    laws), but the blend's coverage counts every term of the question, so a long case
+    description never passes it: it refused 34 of 60 case → article questions with hybrid
+    retrieval, 17 of the 34 whose gold article was in the top 5, at cosines of 0.89–0.93.
+    1.0 without vectors."""
+    return _scaled(kb, dense_blend(kb, r, f))
+
+
+def _scaled(kb: Any, blend: float | None) -> float:
+    """The blend scaled so its old refusal cut (0.40) falls on ``min_confidence``; 1.0 for none."""
+    return 1.0 if blend is None else kb.config.min_confidence / OLD_CUT * blend
+
+
+def dense_blend(kb: Any, r: Any, f: Features) -> float | None:
+    """``0.9 × (0.6 × coverage + 0.4 × cosine)`` of :func:`_dense_evidence` before its
+    scaling to ``min_confidence``; None without vectors."""
     if not f.has_dense:
-        return 1.0
+        return None
     from zhiku.answer.extractive import coverage
 
     cov = coverage(list(r.terms), "".join(h.chunk.text for h in r.hits[:3]), kb.idf)
     dn = min(max((f.dense - 0.78) / 0.12, 0.0), 1.0)
-    return kb.config.min_confidence / OLD_CUT * 0.9 * (0.6 * cov + 0.4 * dn)
+    return 0.9 * (0.6 * cov + 0.4 * dn)
 
 
-def confidence(kb: Any, r: Any, question: str = "") -> tuple[float, str]:
+def confidence(kb: Any, r: Any, question: str = "", note: dict | None = None) -> tuple[float, str]:
     """How likely the answer from retrieval ``r`` is right (0..1), and why.
 
     Args:
         kb: the knowledge base.
         r: the retrieval.
         question: the question (for the constraints it pins; default ``r.question``).
+        note: receives the features the model saw and the dense veto (a trace step's
+            detail; benchmarks/fit_confidence.py fits on them).
 
     Returns:
         The calibrated probability and a short explanation.
@@ -181,7 +219,12 @@ def confidence(kb: Any, r: Any, question: str = "") -> tuple[float, str]:
     f = features(kb, question or getattr(r, "question", ""), r)
     # the fitting sets hold no named-clause lookups; a clause found exactly keeps 0.95
     p = max(probability(f), EXACT) if r.exact else probability(f)
-    veto = 1.0 if r.exact else _dense_evidence(kb, r, f)
+    blend = None if r.exact else dense_blend(kb, r, f)
+    veto = _scaled(kb, blend) if kb.config.dense_veto else 1.0
+    if note is not None:
+        note["features"] = {k: round(v, 4) for k, v in asdict(f).items()}
+        if blend is not None:
+            note["blend"] = round(blend, 4)
     if veto < kb.config.min_confidence:  # weak dense evidence refuses; it does not cap the rest
         p = min(p, veto)
     why = f"关键词覆盖 {f.coverage:.0%}，最佳句覆盖 {f.sentence:.0%}"
