@@ -182,7 +182,7 @@ def test_an_faq_answer_is_read_under_its_question_line():
 
 def test_words_naming_the_document_choose_none_of_its_passages():
     # 「1.4 版」 and 「参与者公约」 stand only in the 来源 section besides the document's name: they
-    # chose that section for every question about the 1.4 edition (answer_doc_name, on by default)
+    # chose that section for every question about the 1.4 edition (answer_doc_name, off by default)
     name = "参与者公约行为准则-1.4版.md"
     source = _find(name, "来源")
     duty = _find(name, "我们的义务")
