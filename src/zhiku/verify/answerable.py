@@ -14,7 +14,11 @@ from zhiku.verify.forms import (
     day_forms as _day_forms, joined as _joined, loosely_in as _loosely_in, norm as _norm,
     ordinal_forms as _ordinal_forms, place_forms as _place_forms,
 )
-from zhiku.verify.pins import PLACES, YEAR, Constraint, Kind, pinned, word_tags
+from zhiku.verify.pins import PLACES, Constraint, Kind, pinned, word_tags
+from zhiku.verify.stated import (
+    CLOCK, DATE, EDITION_YEAR, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE, STAMP, STATED_YEAR, UNITS,
+    relative_years, undated,
+)
 from zhiku.verify.support import quantities
 
 
@@ -29,21 +33,6 @@ class Answerability:
     reason: str = ""
 # words the tagger takes for places that name none (依照外国法律: which country?)
 _NO_PLACE = {"外国", "国外", "海外", "各国", "他国", "本国", "国内", "当地", "本地", "外地", "境外", "境内"}
-_UNITS = {
-    "amount": {"元", "万元", "万", "亿", "%", "倍"},
-    "age": {"岁", "周岁"},
-    "days": {"日", "天", "个工作日"},
-    "people": {"人", "名"},
-    "duration": {"年", "个月", "月", "日", "天", "周", "小时", "分钟", "个工作日"},
-}
-_MONEY = re.compile(r"[\d零〇一二两三四五六七八九十百千万亿]+(?:\.\d+)?\s*(?:万|亿)?\s*(?:元|块|美元|日元|日圆|欧元|英镑|港元|韩元|卢布)")
-_DATE = re.compile(r"\d{1,2}\s*月\s*\d{1,2}\s*日|[零〇一二三四五六七八九十]{1,3}月[一二三四五六七八九十]{1,3}日|"
-                   r"(?<!\d)(?:1\d{3}|20\d{2})\s*年|\d{1,2}\s*月|[一二三四五六七八九十正]+月|"
-                   r"[春夏秋冬]季|[春夏秋冬]天|世纪|年代|[零〇一二三四五六七八九十百]+年|[唐宋元明清汉隋晋][代朝初末]")
-# a weekday or an hour says when only to a question asking for one (几点, 星期几)
-_CLOCK = re.compile(r"[上下]午|周[一二三四五六日]|星期|\d{1,2}\s*[点时](?:\d|整|半)?")
-
-_HALF = re.compile(r"半(?:年|个月|天|小时)|[一二两三四五六七八九十]+(?:个)?(?:年|月|日|天|周|小时)")
 _SENTENCE = re.compile(r"[^。！？；\n]+")
 # a search snippet's pieces, cut at its elisions (「… 16支参赛队名单 ... 浙江省第二届…」: cut from
 # different places of the page)
@@ -61,82 +50,38 @@ def has_quantity(kind: str, text: str, asked: str = "") -> bool:
         return bool(_names(kind, t, asked))
     if kind == "date":  # an age says when, too (「九岁的一天，…他开始写第一本寓言」)
         if asked and "年" not in asked:  # 「…举办时间」: not the year naming the edition; 「哪一年」 asks it
-            t = _EDITION_YEAR.sub(" ", t)
-        return bool(_DATE.search(t) or re.search(r"[\d零〇一二两三四五六七八九十]+\s*(?:周岁|岁)", t))
+            t = EDITION_YEAR.sub(" ", t)
+        return bool(DATE.search(t) or re.search(r"[\d零〇一二两三四五六七八九十]+\s*(?:周岁|岁)", t))
     if kind == "clock":
-        return bool(_CLOCK.search(t) or _DATE.search(t))
+        return bool(CLOCK.search(t) or DATE.search(t))
     if kind == "money":
-        return bool(_MONEY.search(t))
-    if kind == "amount" and (_MONEY.search(t) or re.search(r"百分之[零〇一二两三四五六七八九十百]+|[一二两三四五六七八九十]+倍", t)):
+        return bool(MONEY.search(t))
+    if kind == "amount" and (MONEY.search(t) or re.search(r"百分之[零〇一二两三四五六七八九十百]+|[一二两三四五六七八九十]+倍", t)):
         return True
     if kind in ("number", "people"):  # 12月10日, 2021年: when, not how many; 第二届: which
-        t = _NOT_COUNT.sub(" ", _STAMP.sub(" ", t))
+        t = NOT_COUNT.sub(" ", STAMP.sub(" ", t))
         if not re.search(r"占|比|率|百分", asked):  # 「占全国的26.1%」 is a share, not the total
-            t = _SHARE.sub(" ", t)
+            t = SHARE.sub(" ", t)
     if kind == "people" and re.search(r"\d+(?:\.\d+)?\s*[万亿]", t):  # 网民规模达10.51亿
         return True
     if kind == "duration":
-        t = _STAMP.sub(" ", t)  # 1995年1月1日 is when, not how long
-        if _HALF.search(t):
+        t = STAMP.sub(" ", t)  # 1995年1月1日 is when, not how long
+        if HALF.search(t):
             return True
     found = quantities(t)
     if kind == "number":
         return bool(found) or bool(re.search(r"[一二两三四五六七八九十百千万数]+多?[个种项条支次倍级名人家所]", t))
-    units = _UNITS.get(kind, set())
+    units = UNITS.get(kind, set())
     if any(u in units for _, _, u in found):
         return True
     rx = "|".join(sorted(map(re.escape, units), key=len, reverse=True))
     return bool(units) and re.search(rf"[零〇一二两三四五六七八九十百千万\d]\s*(?:{rx})", t) is not None
 
 
-# a news snippet's leading dateline (「Sep 9, 2022 ... 」) says when the page was written, not
-# when what it reports happened
-_DATED = (r"(?:[A-Z][a-z]{2,8}\.? \d{1,2}, (?:19|20)\d{2}\s*(?:\.{2,}|…+|—|-)?"
-          r"|(?:19|20)\d{2}-\d{1,2}-\d{1,2}\s*(?:\.{2,}|…+))")
-_DATELINE = re.compile(rf"^\s*{_DATED}\s*", re.I)  # normalised text is lower case
-# the same dateline after a page's title (a block's text is its title, file name and section
-# labels, then its text: 「印度踩踏事件频发 Sep 9, 2022 ... 」)
-_TITLED = re.compile(rf"^(\s*[^\n。！？!?]{{1,80}}?\s)({_DATED})\s*", re.I)
-# a calendar date or a year (2022年6月10日, 2022年): not a duration
-_STAMP = re.compile(r"(?:19|20)\d{2}\s*年(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)?|\d{1,2}\s*月\s*\d{1,2}\s*[日号]")
-# a year a sentence is about: 2022年, 2021赛季, 2022世界杯 (not 2000多人)
-_STATED_YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})(?=\s*(?:年|赛季|年度|届|世界杯|冬奥|奥运|春运|财年))")
-# which one, not how many: an ordinal (第二届, 第30起; 「连续三届」 still counts) or a year
-# naming an edition (「2022浙江省第二届龙舟公开赛」)
-_NOT_COUNT = re.compile(r"第\s*[零〇一二两三四五六七八九十百千\d]+\s*[届次季期代轮名位个批起]|"
-                        r"(?<![\d.])(?:19|20)\d{2}(?=\s*[\u4e00-\u9fff])(?!\s*[多余万亿千百个名人支家所项次条种位件辆台只座户艘架吨元])")
-# a year naming an edition of an event (「2022年世界互联网大会乌镇峰会」): it says which one, not
-# when the event the question names (举办, 开幕) took place
-_EDITION_YEAR = re.compile(r"(?<![\d.])(?:19|20)\d{2}\s*年?(?=[^\d\s，。；、,;：:的于在将举召开办启闭起至到]{0,10}?[会赛节展杯])")
-# a share of a whole (「占全国的26.1%」): no count or total of its own
-_SHARE = re.compile(r"占[^，。；,;]{0,12}?\d+(?:\.\d+)?\s*%")
 _NAME_OF = {"person": ("nr", "nrt", "nrfg", "nt"), "country": ("ns",)}
 # a role or institution answers 「由谁规定」 as well as a name does (人民政府, 用人单位, 劳动者)
 _ROLE = re.compile(r"(?:政府|单位|机关|部门|机构|法院|检察院|委员会|公司|组织|协会|学会|集团|大学|学院|"
                    r"劳动者|用人单位|当事人|个人|人员|者)$")
-
-
-_REL_YEAR = {"今年": 0, "去年": -1, "前年": -2, "明年": 1}
-
-
-def _relative_years(said: str, block: str) -> set[str]:
-    """The years 今年/去年 in ``said`` mean, read against the block's dateline (a page of
-    2023 saying 去年 is about 2022); empty without a dateline."""
-    m = _DATELINE.match(block.strip())
-    titled = None if m else _TITLED.match(block.strip())
-    year = YEAR.search(m.group() if m else titled.group(2)) if m or titled else None
-    if year is None:
-        return set()
-    return {str(int(year.group()) + off) for w, off in _REL_YEAR.items() if w in said}
-
-
-def undated(text: str) -> str:
-    """``text`` without its leading news dateline (:data:`_DATELINE`), at its start or after
-    a page's title (:data:`_TITLED`; the title is kept)."""
-    if _DATELINE.match(text):
-        return _DATELINE.sub("", text, count=1)
-    m = _TITLED.match(text)
-    return text[: m.end(1)] + text[m.end():] if m else text
 
 
 def _names(kind: str, text: str, asked: str) -> list[str]:
@@ -320,7 +265,7 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
     b = _norm(undated(block.strip()))
     if c.kind is Kind.TIME:
         if c.text.isdigit():
-            stated = set(_STATED_YEAR.findall(undated(normalise(said)))) or _relative_years(said, block)
+            stated = set(STATED_YEAR.findall(undated(normalise(said)))) or relative_years(said, block)
             if stated:
                 return c.text in stated
             whole = _norm(block)  # the dateline's year counts here: news of that year
@@ -328,10 +273,10 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         days = _DAYS.get(c.text)
         if days is not None:  # 今天/明天: a statement dated that very day
             return any(f in b for f in _day_forms(days))
-        years = _REL_YEAR.get(c.text)
+        years = REL_YEAR.get(c.text)
         if years is not None:  # 今年/去年: that year, in figures
             return str(dt.date.today().year + years) in b
-        return bool(_DATE.search(b))  # 本周, 最新一期: only a dated statement can answer it
+        return bool(DATE.search(b))  # 本周, 最新一期: only a dated statement can answer it
     if c.kind is Kind.PLACE:
         return any(_norm(f) in b for f in _place_forms(c.text))
     if c.about == "event":  # the place, then the event (a year or edition may come between)

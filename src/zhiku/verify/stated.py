@@ -1,0 +1,79 @@
+"""What a text states, read without a model: quantities with their units, calendar dates
+and years, a news page's dateline and the years 今年/去年 mean against it. The answerability
+check (:mod:`zhiku.verify.answerable`) asks these of the sentences it cites."""
+
+from __future__ import annotations
+
+import re
+
+from zhiku.verify.pins import YEAR
+
+UNITS = {
+    "amount": {"元", "万元", "万", "亿", "%", "倍"},
+    "age": {"岁", "周岁"},
+    "days": {"日", "天", "个工作日"},
+    "people": {"人", "名"},
+    "duration": {"年", "个月", "月", "日", "天", "周", "小时", "分钟", "个工作日"},
+}
+MONEY = re.compile(r"[\d零〇一二两三四五六七八九十百千万亿]+(?:\.\d+)?\s*(?:万|亿)?\s*(?:元|块|美元|日元|日圆|欧元|英镑|港元|韩元|卢布)")
+DATE = re.compile(r"\d{1,2}\s*月\s*\d{1,2}\s*日|[零〇一二三四五六七八九十]{1,3}月[一二三四五六七八九十]{1,3}日|"
+                   r"(?<!\d)(?:1\d{3}|20\d{2})\s*年|\d{1,2}\s*月|[一二三四五六七八九十正]+月|"
+                   r"[春夏秋冬]季|[春夏秋冬]天|世纪|年代|[零〇一二三四五六七八九十百]+年|[唐宋元明清汉隋晋][代朝初末]")
+# a weekday or an hour says when only to a question asking for one (几点, 星期几)
+CLOCK = re.compile(r"[上下]午|周[一二三四五六日]|星期|\d{1,2}\s*[点时](?:\d|整|半)?")
+
+HALF = re.compile(r"半(?:年|个月|天|小时)|[一二两三四五六七八九十]+(?:个)?(?:年|月|日|天|周|小时)")
+
+
+# a news snippet's leading dateline (「Sep 9, 2022 ... 」) says when the page was written, not
+# when what it reports happened
+_DATED = (r"(?:[A-Z][a-z]{2,8}\.? \d{1,2}, (?:19|20)\d{2}\s*(?:\.{2,}|…+|—|-)?"
+          r"|(?:19|20)\d{2}-\d{1,2}-\d{1,2}\s*(?:\.{2,}|…+))")
+_DATELINE = re.compile(rf"^\s*{_DATED}\s*", re.I)  # normalised text is lower case
+# the same dateline after a page's title (a block's text is its title, file name and section
+# labels, then its text: 「印度踩踏事件频发 Sep 9, 2022 ... 」)
+_TITLED = re.compile(rf"^(\s*[^\n。！？!?]{{1,80}}?\s)({_DATED})\s*", re.I)
+# a calendar date or a year (2022年6月10日, 2022年): not a duration
+STAMP = re.compile(r"(?:19|20)\d{2}\s*年(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)?|\d{1,2}\s*月\s*\d{1,2}\s*[日号]")
+# a year a sentence is about: 2022年, 2021赛季, 2022世界杯 (not 2000多人)
+STATED_YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})(?=\s*(?:年|赛季|年度|届|世界杯|冬奥|奥运|春运|财年))")
+# which one, not how many: an ordinal (第二届, 第30起; 「连续三届」 still counts) or a year
+# naming an edition (「2022浙江省第二届龙舟公开赛」)
+NOT_COUNT = re.compile(r"第\s*[零〇一二两三四五六七八九十百千\d]+\s*[届次季期代轮名位个批起]|"
+                        r"(?<![\d.])(?:19|20)\d{2}(?=\s*[\u4e00-\u9fff])(?!\s*[多余万亿千百个名人支家所项次条种位件辆台只座户艘架吨元])")
+# a year naming an edition of an event (「2022年世界互联网大会乌镇峰会」): it says which one, not
+# when the event the question names (举办, 开幕) took place
+EDITION_YEAR = re.compile(r"(?<![\d.])(?:19|20)\d{2}\s*年?(?=[^\d\s，。；、,;：:的于在将举召开办启闭起至到]{0,10}?[会赛节展杯])")
+# a share of a whole (「占全国的26.1%」): no count or total of its own
+SHARE = re.compile(r"占[^，。；,;]{0,12}?\d+(?:\.\d+)?\s*%")
+
+
+REL_YEAR = {"今年": 0, "去年": -1, "前年": -2, "明年": 1}
+
+
+def _dateline(text: str) -> tuple[int, int, str] | None:
+    """Where ``text``'s leading news dateline lies — at its start (:data:`_DATELINE`) or
+    after a page's title (:data:`_TITLED`) — as (start, end, the date it states); None
+    without one."""
+    m = _DATELINE.match(text)
+    if m:
+        return 0, m.end(), m.group()
+    m = _TITLED.match(text)
+    return (m.end(1), m.end(), m.group(2)) if m else None
+
+
+def relative_years(said: str, block: str) -> set[str]:
+    """The years 今年/去年 in ``said`` mean, read against the block's dateline (a page of
+    2023 saying 去年 is about 2022); empty without a dateline."""
+    line = _dateline(block.strip())
+    year = YEAR.search(line[2]) if line else None
+    if year is None:
+        return set()
+    return {str(int(year.group()) + off) for w, off in REL_YEAR.items() if w in said}
+
+
+def undated(text: str) -> str:
+    """``text`` without its leading news dateline, at its start or after a page's title
+    (the title is kept)."""
+    line = _dateline(text)
+    return text[: line[0]] + text[line[1]:] if line else text
