@@ -73,8 +73,13 @@ def document_name(chunk: Chunk) -> str:
         The title, the file name's words and its versions, space-joined.
     """
     stem = PurePosixPath(chunk.doc_path).stem
-    words = re.sub(r"[\d_\W]+", " ", stem).strip()
-    return " ".join(p for p in (chunk.title or "", words, *_VERSION.findall(stem)) if p)
+    return " ".join(p for p in (chunk.title or "", _name_words(stem), *_VERSION.findall(stem)) if p)
+
+
+def _name_words(stem: str) -> str:
+    """The words of a file name, its numbers left out (a corpus id p00435, a date suffix:
+    they state no quantity or time of what the document says)."""
+    return re.sub(r"[\d_\W]+", " ", stem).strip()
 
 
 def block_text(chunk: Chunk) -> str:
@@ -89,8 +94,6 @@ def block_text(chunk: Chunk) -> str:
     Returns:
         The title, file name, labels and text, space-joined.
     """
-    # the name's words only: its numbers (a corpus id p00435, a date suffix) state no
-    # quantity or time of what the block says
-    name = re.sub(r"[\d_\W]+", " ", PurePosixPath(chunk.doc_path).stem).strip()
+    name = _name_words(PurePosixPath(chunk.doc_path).stem)
     name = "" if len(name) < 2 or name in (chunk.title or "") else name
     return f"{chunk.title or ''} {name} {section_labels(chunk)} {chunk.text}"
