@@ -168,30 +168,23 @@ def answered(p: float, weak: bool, share: float, met: int = 0, model: dict[str, 
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
-def _dense_evidence(kb: Any, r: Any, f: Features) -> float:
-    """With vectors, the earlier blend of term coverage and the best dense cosine, which
-    was calibrated on indexes with vectors (e5 cosines of 0.78–0.90 rescaled to 0..1):
-    ``0.9 × (0.6 × coverage + 0.4 × cosine)``, scaled by ``min_confidence`` / 0.40 so its
-    old refusal cut (0.40) falls on ``min_confidence``. With ``dense_veto`` on, below
-    ``min_confidence`` it replaces the model's probability (a refusal); above it, it is not
-    a cap (as a cap, confidence with vectors never passed 0.675, and CMRC answers at
-    0.6–0.7 were right 88 % of the time). It refuses out-of-scope questions the fitted model
-    and the answerability check let through (「火星基地的氧气配给标准是多少升每天？」 over the
-    laws), but the blend's coverage counts every term of the question, so a long case
-    description never passes it: it refused 34 of 60 case → article questions with hybrid
-    retrieval, 17 of the 34 whose gold article was in the top 5, at cosines of 0.89–0.93.
-    1.0 without vectors."""
-    return _scaled(kb, dense_blend(kb, r, f))
-
-
 def _scaled(kb: Any, blend: float | None) -> float:
     """The blend scaled so its old refusal cut (0.40) falls on ``min_confidence``; 1.0 for none."""
     return 1.0 if blend is None else kb.config.min_confidence / OLD_CUT * blend
 
 
 def dense_blend(kb: Any, r: Any, f: Features) -> float | None:
-    """``0.9 × (0.6 × coverage + 0.4 × cosine)`` of :func:`_dense_evidence` before its
-    scaling to ``min_confidence``; None without vectors."""
+    """With vectors, the earlier blend of term coverage and the best dense cosine, which
+    was calibrated on indexes with vectors (e5 cosines of 0.78–0.90 rescaled to 0..1):
+    ``0.9 × (0.6 × coverage + 0.4 × cosine)``; :func:`_scaled` puts its old refusal cut
+    (0.40) on ``min_confidence``. With ``dense_veto`` on, below ``min_confidence`` it
+    replaces the model's probability (a refusal); above it, it is not a cap (as a cap,
+    confidence with vectors never passed 0.675, and CMRC answers at 0.6–0.7 were right 88 %
+    of the time). It refuses out-of-scope questions the fitted model and the answerability
+    check let through (「火星基地的氧气配给标准是多少升每天？」 over the laws), but the blend's
+    coverage counts every term of the question, so a long case description never passes
+    it: it refused 34 of 60 case → article questions with hybrid retrieval, 17 of the 34
+    whose gold article was in the top 5, at cosines of 0.89–0.93. None without vectors."""
     if not f.has_dense:
         return None
     from zhiku.answer.extractive import coverage
