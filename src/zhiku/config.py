@@ -95,6 +95,9 @@ class Config(BaseSettings):
     dense_veto: bool = Field(default=True, description="with vectors, refuse when the blend of term "
                              "coverage and the best dense cosine falls below min_confidence (off: the "
                              "fitted model alone decides)")
+    dense_veto_terms: int = Field(default=8, ge=0, description="the dense veto weighs a question of more "
+                                  "terms as one of this many (a case narrative's names and dates are in "
+                                  "no rule); 0 = every term")
     refusal_text: str = Field(default=DEFAULT_REFUSAL)
     answerability: bool = Field(default=True, description="check that the cited evidence meets what the "
                                 "question pins down (subject, place, time, kind of value); off: "
