@@ -3,12 +3,15 @@
 only a loss, written to docs/eval.md by `python benchmarks/bench_quality.py --only
 ablation-answerable` (needs the shared data folder).
 
-RGB zh, CMRC 2018 (its first 300 questions) and the gate run with vectors, the everyday law
-sets on the whole laws corpus keyword only, as in their own runs; each row is refusal
+RGB zh, CMRC 2018 (its first 300 questions), the gate and the first 100 case → article
+questions (over the 刑法 versions) run with vectors, the everyday law sets on the whole laws
+corpus keyword only, as in their own runs; each row is refusal
 precision/recall, the share of answerable questions refused, answer-has-gold and citation
 precision. A third row per set switches off the composer's lever beside the check (a
-numbered provision quoted over a story about it, ``provision_share``), a fourth switches off
-the dense veto (``dense_veto``: with vectors, a weak blend of coverage and cosine refuses).
+numbered provision quoted over a story about it, ``provision_share``; a list's lead-in quoted
+for a question asking which ones, ``list_answers``), a fourth switches off
+the dense veto (``dense_veto``: with vectors, a weak blend of coverage and cosine refuses), a
+fifth has the veto count every term of a long question (``dense_veto_terms`` 0).
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ SETS = [
     ("everyday laws (natural, natural2), whole corpus, keyword",
      ["laws/natural.jsonl", "laws/natural2.jsonl"], "laws", ["--no-dense"]),
     ("CMRC 2018 (first 300)", ["cmrc2018/queries.jsonl"], "eval/cmrc2018/corpus.jsonl", ["--limit", "300"]),
+    # long case narratives, where the dense veto's length weighing shows (刑法 versions, with vectors)
+    ("case → article (first 100), gold laws", ["laws/case_to_article.jsonl"], "laws", ["--gold-only", "--limit", "100"]),
     # the CI gate ships in tests/data (paths from the repository root)
     ("gate", ["tests/data/eval/gate.jsonl"], "tests/data/laws", []),
 ]
@@ -31,8 +36,12 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, provision first off": {"ZHIKU_PROVISION_SHARE": "0"},
           # and a sentence read under its document's name (off shipped)
           "on, document name on": {"ZHIKU_ANSWER_DOC_NAME": "1"},
+          # and a list's lead-in quoted for a question asking which ones (on shipped)
+          "on, list answers off": {"ZHIKU_LIST_ANSWERS": "0"},
           # the refusal lever beside it: with vectors, a weak coverage/cosine blend refuses (on shipped)
-          "on, dense veto off": {"ZHIKU_DENSE_VETO": "0"}}
+          "on, dense veto off": {"ZHIKU_DENSE_VETO": "0"},
+          # and the veto weighing a long question as one of dense_veto_terms terms (8 shipped)
+          "on, dense veto over every term": {"ZHIKU_DENSE_VETO_TERMS": "0"}}
 
 
 def _path(base: Path, rel: str) -> str:
@@ -68,5 +77,7 @@ def answerable_ablation(shared: Path, log: Path) -> str:
                              f"{_f(row['contains'])} | {_f(row['citation_precision'])} |")
     with log.open("a", encoding="utf-8") as f:
         f.write("\n".join(cmds) + "\n(off: ZHIKU_ANSWERABILITY=0; provision first off: ZHIKU_PROVISION_SHARE=0; "
-                "document name on: ZHIKU_ANSWER_DOC_NAME=1; dense veto off: ZHIKU_DENSE_VETO=0)\n")
+                "document name on: ZHIKU_ANSWER_DOC_NAME=1; list answers off: ZHIKU_LIST_ANSWERS=0; "
+                "dense veto off: ZHIKU_DENSE_VETO=0; "
+                "dense veto over every term: ZHIKU_DENSE_VETO_TERMS=0)\n")
     return "\n".join(lines)

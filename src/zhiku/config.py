@@ -95,6 +95,9 @@ class Config(BaseSettings):
     dense_veto: bool = Field(default=True, description="with vectors, refuse when the blend of term "
                              "coverage and the best dense cosine falls below min_confidence (off: the "
                              "fitted model alone decides)")
+    dense_veto_terms: int = Field(default=8, ge=0, description="the dense veto weighs a question of more "
+                                  "terms as one of this many (a case narrative's names and dates are in "
+                                  "no rule); 0 = every term")
     refusal_text: str = Field(default=DEFAULT_REFUSAL)
     answerability: bool = Field(default=True, description="check that the cited evidence meets what the "
                                 "question pins down (subject, place, time, kind of value); off: "
@@ -103,6 +106,9 @@ class Config(BaseSettings):
                                    description="the offline answer quotes a numbered provision (第X条) "
                                    "over unnumbered text among its evidence (a case report, a post) "
                                    "when it scores at least this share of it; 0 = off")
+    list_answers: bool = Field(default=True, description="the offline answer to a question asking which "
+                               "ones (哪些, 几种, 什么条件) quotes a list's lead-in and its items over a "
+                               "better-scoring single sentence")
     answer_doc_name: bool = Field(default=False, description="the offline answer reads each sentence "
                                   "under its document's name (title, file name, its version): words "
                                   "naming the document choose none of its passages over another")

@@ -171,3 +171,29 @@ def test_a_list_item_is_held_to_the_question_with_its_lead_in():
     meets = lambda sentence, block: "赡养" in sentence and any(ch.isdigit() for ch in sentence)
     text, cites = compose(terms, hits, lambda t: 1.0, meets=meets)
     assert [c.article for c in cites] == ["第二十二条"] and "2000元" in text
+
+
+# 个人所得税法 (2018-08-31) 第四条, its first items, and 对储蓄存款利息所得征收个人所得税的实施办法
+# (2007-07-20) 第五条 (real text): one sentence of the second covers 「哪些个人所得可以免征个人所得税」
+# word for word, the first announces the list that answers it
+EXEMPT = ("第四条 下列各项个人所得，免征个人所得税:\n（一）省级人民政府、国务院部委和中国人民解放军军以上单位，"
+          "以及外国组织、国际组织颁发的科学、教育、技术、文化、卫生、体育、环境保护等方面的奖金；\n"
+          "（二）国债和国家发行的金融债券利息；")
+SAVINGS = ("第五条 对个人取得的教育储蓄存款利息所得以及国务院财政部门确定的其他专项储蓄存款或者储蓄性专项基金"
+           "存款的利息所得，免征个人所得税。")
+
+
+def test_a_question_asking_which_ones_is_answered_by_a_list():
+    """「哪些…」 asks for a list: the lead-in announcing one is the source, with its items, over
+    a single sentence of a better-ranked block that covers the question as well; a question
+    asking no list (its twin, 「…免征个人所得税吗」) keeps the best sentence."""
+    hits = [_hit(1, "第五条", SAVINGS, 0.034), _hit(2, "第四条", EXEMPT, 0.032)]
+    terms, idf = ["个人所得", "免征", "个人所得税"], lambda t: 1.0
+    text, cites = compose(terms, hits, idf, lists=True)
+    assert [c.article for c in cites] == ["第四条"] and "（二）国债" in text
+    text, cites = compose(terms, hits, idf, lists=False)
+    assert [c.article for c in cites] == ["第五条"] and "教育储蓄" in text
+    from zhiku.answer.extractive import LIST_ASK
+
+    assert LIST_ASK.search("哪些个人所得可以免征个人所得税？")
+    assert not LIST_ASK.search("教育储蓄存款的利息所得免征个人所得税吗？")

@@ -52,6 +52,11 @@ SOURCES = 5
 # articles that are not the gold one either); RGB and CMRC unchanged (no numbered articles).
 PROVISION = 0.6
 LIST_CHARS = 400  # a lead-in ending in a colon brings the list items under it, up to this
+# a question asking which ones (哪些, 几种, 什么条件, 什么情况下): its answer is a list, so a
+# lead-in announcing one with its items after it (「下列各项个人所得，免征个人所得税：」) is the
+# source over a better-scoring single sentence when it scores at least PREFER of it
+# (config ``list_answers``)
+LIST_ASK = re.compile(r"哪些|哪几|几种|什么条件|什么情况|什么情形")
 _LEAD_IN = re.compile(r"[：:]\s*$")
 _ASKS = re.compile(r"[？?](?:\*\*)?\s*$")
 _FENCE = ("```", "~~~")
@@ -180,6 +185,7 @@ def compose(
     meets: Callable[[str, str], bool] | None = None,
     provision: float = PROVISION,
     doc_name: bool = False,
+    lists: bool = False,
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -202,6 +208,9 @@ def compose(
             document (「1.4 版参与者公约里…」) then choose no passage of it over another (its
             来源 section, the one passage repeating the title and version, was quoted).
 
+        lists: the question asks which ones (:data:`LIST_ASK`): a list's lead-in, its items
+            after it, is preferred as the source (:data:`PREFER`).
+
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
     """
@@ -210,7 +219,8 @@ def compose(
     if whole_first and hits:
         picked.append(Sentence(0, 0, hits[0].chunk.text, 1.0))
     else:
-        picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name)
+        picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name,
+                       lists)
     picked = _with_lists(picked, hits, terms, idf)
     picked.sort(key=lambda s: (s.hit_rank, s.pos))
     return _render(_headed(picked, hits, terms), hits)
@@ -289,7 +299,7 @@ def _announced_row(lead: Sentence, hits: Sequence[Hit], terms: Sequence[str],
 
 def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
           meets: Callable[[str, str], bool] | None = None, provision: float = PROVISION,
-          doc_name: bool = False) -> list[Sentence]:
+          doc_name: bool = False, lists: bool = False) -> list[Sentence]:
     """The best-covering sentence first, then the best sentences of the same block scoring at
     least :data:`FILL` of it: an answer states what one block says and cites that block
     (a second block's sentence, even one covering as much of the question, was mostly a
@@ -319,6 +329,9 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
     if meets is not None and not meets(_led(hits, first), block[first.hit_rank]):
         first = next((c for c in cands if (c.score >= PREFER * cands[0].score or c.hit_rank == first.hit_rank)
                       and meets(_led(hits, c), block[c.hit_rank])), first)
+    if lists and not _LEAD_IN.search(first.text):  # a list asked for: the lead-in announcing one
+        first = next((c for c in cands if _LEAD_IN.search(c.text) and c.score >= PREFER * first.score
+                      and _announces(hits[c.hit_rank].chunk.text, c.pos)), first)
     best = first.score
     picked: list[Sentence] = [first]
     if ONE_SOURCE:
@@ -341,6 +354,11 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
         picked.append(s)
         used += len(s.text)
     return picked
+
+
+def _announces(text: str, pos: int) -> bool:
+    """Whether the lead-in at ``pos`` of a chunk's ``text`` has sentences (its items) after it."""
+    return any(p > pos for p, _ in split_sentences(text))
 
 
 def _led(hits: Sequence[Hit], s: Sentence) -> str:

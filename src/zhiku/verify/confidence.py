@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -173,6 +174,20 @@ def _scaled(kb: Any, blend: float | None) -> float:
     return 1.0 if blend is None else kb.config.min_confidence / OLD_CUT * blend
 
 
+def veto_coverage(terms: list[str], text: str, idf: Callable[[str], float], most: int) -> float:
+    """The dense veto's term coverage: the IDF-weighted share of ``terms`` in ``text``
+    (:func:`zhiku.answer.extractive.coverage`), with a question of more than ``most`` terms
+    weighed as one of ``most`` average terms (the share times len(terms) / ``most``, at most
+    1). A long case narrative names people, places, dates and sums no rule states, so its
+    share falls with its length however well the evidence matches what it describes; a
+    short question about something the documents do not hold keeps its share. 0: every
+    term counts."""
+    from zhiku.answer.extractive import coverage
+
+    share = coverage(terms, text, idf)
+    return min(1.0, share * len(terms) / most) if most and len(terms) > most else share
+
+
 def dense_blend(kb: Any, r: Any, f: Features) -> float | None:
     """With vectors, the earlier blend of term coverage and the best dense cosine, which
     was calibrated on indexes with vectors (e5 cosines of 0.78–0.90 rescaled to 0..1):
@@ -181,15 +196,15 @@ def dense_blend(kb: Any, r: Any, f: Features) -> float | None:
     replaces the model's probability (a refusal); above it, it is not a cap (as a cap,
     confidence with vectors never passed 0.675, and CMRC answers at 0.6–0.7 were right 88 %
     of the time). It refuses out-of-scope questions the fitted model and the answerability
-    check let through (「火星基地的氧气配给标准是多少升每天？」 over the laws), but the blend's
-    coverage counts every term of the question, so a long case description never passes
-    it: it refused 34 of 60 case → article questions with hybrid retrieval, 17 of the 34
-    whose gold article was in the top 5, at cosines of 0.89–0.93. None without vectors."""
+    check let through (「火星基地的氧气配给标准是多少升每天？」 over the laws). Its coverage
+    counted over every term of the question, a long case description never passed it (it
+    refused 33 of the first 100 case → article questions whose gold article was in the top
+    5, at cosines of 0.89–0.93): a question of more than ``dense_veto_terms`` terms is
+    weighed as one of that many (:func:`veto_coverage`). None without vectors."""
     if not f.has_dense:
         return None
-    from zhiku.answer.extractive import coverage
-
-    cov = coverage(list(r.terms), "".join(h.chunk.text for h in r.hits[:3]), kb.idf)
+    cov = veto_coverage(list(r.terms), "".join(h.chunk.text for h in r.hits[:3]), kb.idf,
+                        kb.config.dense_veto_terms)
     dn = min(max((f.dense - 0.78) / 0.12, 0.0), 1.0)
     return 0.9 * (0.6 * cov + 0.4 * dn)
 

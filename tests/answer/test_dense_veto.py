@@ -1,0 +1,78 @@
+"""The dense veto weighs a long case narrative as a question of ``dense_veto_terms`` terms: the
+narrative whose article was found is not refused, a short question about something the
+documents do not hold still is."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from zhiku.ask.search import Mode, retrieve
+from zhiku.config import load_config
+from zhiku.kb import KnowledgeBase
+from zhiku.verify.confidence import _scaled, dense_blend, features, veto_coverage
+from tests.answer.conftest import with_config
+
+LAWS = Path(__file__).resolve().parents[1] / "data" / "laws"
+# a judgment's finding of fact in the words courts use, then the question (劳动合同法 第八十二条)
+CASE = ("经审理查明：2019年3月4日，原告张某入职被告杭州某网络科技有限公司，担任前端开发工程师，月工资"
+        "一万二千元。被告自用工之日起一直未与原告订立书面劳动合同，原告多次向人事部门经理李某提出签订"
+        "合同，李某均以试用期尚未结束为由推脱。2020年1月20日，被告以业务调整为由口头通知原告不必再来"
+        "上班。原告申请劳动仲裁，要求被告支付未订立书面劳动合同期间的二倍工资。这种情况适用劳动合同法"
+        "哪一条？")
+MARS = "火星基地的氧气配给标准是多少升每天？"
+
+
+@pytest.fixture(scope="module")
+def laws_kb(tmp_path_factory):
+    """The test laws, keyword only; the dense cosines are set on the hits."""
+    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("veto")))
+    kb.ingest([LAWS], dense=False, progress=False)
+    return kb
+
+
+def _veto(kb, question: str, cosine: float) -> float:
+    """The scaled dense blend of ``question``'s keyword hits, each given ``cosine``."""
+    r = retrieve(kb, question, Mode.BM25)
+    r = replace(r, hits=[replace(h, sources={**h.sources, "dense": (i + 1, cosine)}) for i, h in enumerate(r.hits)])
+    return _scaled(kb, dense_blend(kb, r, features(kb, question, r)))
+
+
+@pytest.mark.integration
+def test_a_case_narrative_is_weighed_as_a_short_question(laws_kb):
+    """The narrative's names, dates and sums are in no article, so the share of its words the
+    evidence holds is small (0.18 here); weighed as a question of ``dense_veto_terms`` terms
+    it passes the veto at a cosine case narratives reach (0.88), and with every term counted
+    (0) it is refused, as before."""
+    r = retrieve(laws_kb, CASE, Mode.BM25)
+    assert len(r.terms) > laws_kb.config.dense_veto_terms > 0
+    floor = laws_kb.config.min_confidence
+    assert _veto(laws_kb, CASE, 0.88) >= floor
+    assert _veto(with_config(laws_kb, dense_veto_terms=0), CASE, 0.88) < floor
+
+
+@pytest.mark.integration
+def test_a_short_question_the_documents_do_not_hold_is_still_vetoed(laws_kb):
+    """A question of a few terms keeps its share: about something the laws do not hold, at
+    the cosines such questions reach (0.82–0.88), it is refused as before."""
+    r = retrieve(laws_kb, MARS, Mode.BM25)
+    assert len(r.terms) <= laws_kb.config.dense_veto_terms
+    assert _veto(laws_kb, MARS, 0.86) < laws_kb.config.min_confidence
+    assert _veto(laws_kb, MARS, 0.86) == pytest.approx(_veto(with_config(laws_kb, dense_veto_terms=0), MARS, 0.86))
+
+
+@pytest.mark.unit
+def test_veto_coverage_scales_only_past_the_limit():
+    """The share times len(terms) / most past ``most`` terms, at most 1; the share itself at
+    or under it, and with 0."""
+    idf = lambda t: 1.0
+    text = "用人单位自用工之日起超过一个月不满一年未与劳动者订立书面劳动合同的，应当向劳动者每月支付二倍的工资。"
+    terms = ["用人单位", "书面", "劳动合同", "二倍", "工资", "张某", "杭州", "前端", "工程师", "人事", "经理", "李某",
+             "仲裁", "推脱", "业务", "调整"]
+    share = 5 / 16
+    assert veto_coverage(terms, text, idf, 0) == pytest.approx(share)
+    assert veto_coverage(terms, text, idf, 16) == pytest.approx(share)
+    assert veto_coverage(terms, text, idf, 8) == pytest.approx(share * 2)
+    assert veto_coverage(terms, text, idf, 4) == 1.0
