@@ -32,6 +32,10 @@ def test_the_doer_must_stand_in_the_clause_of_the_act():
     (RGB zh) saying 「其他国家的军队将参与这次演习」 names no country taking part, although
     other sentences name 俄罗斯 holding it and 日本 naming the islands."""
     assert check("乍都节公园是由谁捐献土地建造出来的？", [(PARK, PARK)]).ok
+    rules = (DATA / "structured" / "docs" / "设备采购管理规定.md").read_text(encoding="utf-8")
+    for label in ("第三条", "第四条"):  # 「由部门负责人和分管副总经理共同签字」, 「须经总经理签字」
+        art = next(line for line in rules.splitlines() if line.startswith(label))
+        assert check("采购审批需要谁签字？", [(art, art)]).ok, label
     assert _missing("乍都节公园是由谁开放的？", PARK) == [("开放", "act", True)]
     drill = ("据塔斯社报道，俄罗斯国防部7月26日宣布，俄军定于8月30日至9月5日在东部军区举行“东方-2022”首长司令部战略演习。"
              "“东方-2022”战略演习旨在确保东部地区军事安全，将覆盖东部军区13个靶场，其中两个靶场位于南千岛群岛（日本称北方四岛）。"

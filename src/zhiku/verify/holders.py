@@ -131,16 +131,17 @@ def doer_stated(act: str, kind: str, sentence: str, asked: str, clauses: bool = 
 
 
 def _agent(first: str, scope: str, asked: str) -> bool:
-    """Whether ``scope`` gives the act's doer after 由 or 被, right before the act (「由泰国国家
-    铁路局捐献土地」, 「被山上彻也枪击」): whatever the tagger makes of it, someone the question
-    does not already name (nor 谁, its own echo)."""
+    """Whether ``scope`` gives the act's doer after 由, 被 or 经 and before the act, within one
+    clause (「由泰国国家铁路局捐献土地」, 「由部门负责人和分管副总经理共同签字」, 「须经总经理签字」):
+    whatever the tagger makes of it, someone the question does not already name (nor 谁, its
+    own echo)."""
     q = [a for a in asked.split("|") if a]
     words = [w.strip() for w, _ in word_tags(scope) if w.strip()]
     for i, w in enumerate(words):
-        if w not in ("由", "被"):  # the preposition itself, not 由于 or 被迫
+        if w not in ("由", "被", "经"):  # the preposition itself, not 由于, 被迫 or 已经
             continue
-        end = next((j for j in range(i + 1, min(i + 6, len(words))) if words[j].startswith(first)), None)
-        doer = "".join(words[i + 1:end]) if end else ""
+        end = next((j for j in range(i + 1, len(words)) if words[j].startswith(first) or words[j] in ("，", ",")), None)
+        doer = "".join(words[i + 1:end]) if end is not None and words[end] not in ("，", ",") else ""
         if len(doer) >= 2 and "谁" not in doer and not any(doer in a for a in q):
             return True
     return False
