@@ -289,7 +289,8 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = ()) -> bool:
     an instance of the attribute asked for (「什么职务」: 省长). A question pinning one
     instance (``cons``, :func:`_instance`: a place, a year, an edition, an event) asks a
     fact, not a rule: there a count, a period or a sum, and an attribute named before 是什么/是哪个
-    (「冠军是哪个队」), decide too.
+    (「冠军是哪个队」), decide too. The act a sum is asked of (「被罚了多少钱」) decides as that
+    sum does.
 
     Args:
         c: a constraint the evidence misses.
