@@ -7,11 +7,13 @@ RGB zh, CMRC 2018 (its first 300 questions), the gate and the first 100 case →
 questions (over the 刑法 versions) run with vectors, the everyday law sets on the whole laws
 corpus keyword only, as in their own runs; each row is refusal
 precision/recall, the share of answerable questions refused, answer-has-gold and citation
-precision. A third row per set switches off the composer's lever beside the check (a
-numbered provision quoted over a story about it, ``provision_share``; a list's lead-in quoted
-for a question asking which ones, ``list_answers``), a fourth switches off
-the dense veto (``dense_veto``: with vectors, a weak blend of coverage and cosine refuses), a
-fifth has the veto count every term of a long question (``dense_veto_terms`` 0).
+precision. Further rows per set read doers, role holders and sums sentence-wide instead of
+in their clause (``answerability_clauses``), switch off the composer's levers beside the check
+(a numbered provision quoted over a story about it, ``provision_share``; a list's lead-in quoted
+for a question asking which ones, ``list_answers``), switch on reading a sentence under its
+document's name (``answer_doc_name``), switch off the dense veto (``dense_veto``: with vectors,
+a weak blend of coverage and cosine refuses) and have the veto count every term of a long
+question (``dense_veto_terms`` 0).
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ SETS = [
 ]
 SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           # the composer's lever beside it: a numbered provision quoted over a story (0.6 shipped)
+          # a doer, a role's holder and a sum read anywhere in the sentence, not in their clause
+          "on, clauses off": {"ZHIKU_ANSWERABILITY_CLAUSES": "0"},
           "on, provision first off": {"ZHIKU_PROVISION_SHARE": "0"},
           # and a sentence read under its document's name (off shipped)
           "on, document name on": {"ZHIKU_ANSWER_DOC_NAME": "1"},
@@ -76,7 +80,8 @@ def answerable_ablation(shared: Path, log: Path) -> str:
                 lines.append(f"| {name} | {switch} | {row['n']} | {pr} | {_f(row['wrongly_refused'])} | "
                              f"{_f(row['contains'])} | {_f(row['citation_precision'])} |")
     with log.open("a", encoding="utf-8") as f:
-        f.write("\n".join(cmds) + "\n(off: ZHIKU_ANSWERABILITY=0; provision first off: ZHIKU_PROVISION_SHARE=0; "
+        f.write("\n".join(cmds) + "\n(off: ZHIKU_ANSWERABILITY=0; clauses off: ZHIKU_ANSWERABILITY_CLAUSES=0; "
+                "provision first off: ZHIKU_PROVISION_SHARE=0; "
                 "document name on: ZHIKU_ANSWER_DOC_NAME=1; list answers off: ZHIKU_LIST_ANSWERS=0; "
                 "dense veto off: ZHIKU_DENSE_VETO=0; "
                 "dense veto over every term: ZHIKU_DENSE_VETO_TERMS=0)\n")

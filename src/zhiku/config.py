@@ -102,6 +102,8 @@ class Config(BaseSettings):
     answerability: bool = Field(default=True, description="check that the cited evidence meets what the "
                                 "question pins down (subject, place, time, kind of value); off: "
                                 "answered on confidence alone")
+    answerability_clauses: bool = Field(default=True, description="read a doer, a role's holder and a sum "
+                                        "in the clause of their act or role; off: anywhere in the sentence")
     provision_share: float = Field(default=0.6, ge=0.0, le=1.0,
                                    description="the offline answer quotes a numbered provision (第X条) "
                                    "over unnumbered text among its evidence (a case report, a post) "

@@ -14,6 +14,7 @@ from zhiku.verify.forms import (
     day_forms as _day_forms, joined as _joined, loosely_in as _loosely_in, norm as _norm,
     ordinal_forms as _ordinal_forms, place_forms as _place_forms,
 )
+from zhiku.verify.holders import NO_PLACE, doer_stated, names, names_role, sum_stated
 from zhiku.verify.pins import PLACES, Constraint, Kind, pinned, word_tags
 from zhiku.verify.stated import (
     CLOCK, DATE, EDITION_YEAR, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE, STAMP, STATED_YEAR, UNITS,
@@ -31,8 +32,6 @@ class Answerability:
     constraints: tuple[Constraint, ...]
     missing: tuple[Constraint, ...] = ()
     reason: str = ""
-# words the tagger takes for places that name none (依照外国法律: which country?)
-_NO_PLACE = {"外国", "国外", "海外", "各国", "他国", "本国", "国内", "当地", "本地", "外地", "境外", "境内"}
 _SENTENCE = re.compile(r"[^。！？；\n]+")
 # a search snippet's pieces, cut at its elisions (「… 16支参赛队名单 ... 浙江省第二届…」: cut from
 # different places of the page)
@@ -47,7 +46,7 @@ def has_quantity(kind: str, text: str, asked: str = "") -> bool:
     the question's words ``|``-joined)."""
     t = undated(normalise(text))
     if kind in ("person", "country", "place"):
-        return bool(_names(kind, t, asked))
+        return bool(names(kind, t, asked))
     if kind == "date":  # an age says when, too (「九岁的一天，…他开始写第一本寓言」)
         if asked and "年" not in asked:  # 「…举办时间」: not the year naming the edition; 「哪一年」 asks it
             t = EDITION_YEAR.sub(" ", t)
@@ -78,68 +77,6 @@ def has_quantity(kind: str, text: str, asked: str = "") -> bool:
     return bool(units) and re.search(rf"[零〇一二两三四五六七八九十百千万\d]\s*(?:{rx})", t) is not None
 
 
-_NAME_OF = {"person": ("nr", "nrt", "nrfg", "nt"), "country": ("ns",)}
-# a role or institution answers 「由谁规定」 as well as a name does (人民政府, 用人单位, 劳动者)
-_ROLE = re.compile(r"(?:政府|单位|机关|部门|机构|法院|检察院|委员会|公司|组织|协会|学会|集团|大学|学院|"
-                   r"劳动者|用人单位|当事人|个人|人员|者)$")
-
-
-def _names(kind: str, text: str, asked: str) -> list[str]:
-    """Names of ``kind`` in ``text`` that the question (``asked``) does not already say."""
-    q = [a for a in asked.split("|") if a]
-    out = []
-    for word, tag in word_tags(text):
-        w = word.strip()
-        if len(w) < 2 or any(w in a or a in w for a in q) or kind != "person" and w in _NO_PLACE:
-            continue
-        if kind == "country" and (w in PLACES or tag in _NAME_OF["country"]):
-            out.append(w)
-        elif kind == "place" and (w in PLACES or tag == "ns" or _ROLE.search(w)):  # 向仲裁委员会申请
-            out.append(w)
-        elif kind == "person" and (tag in _NAME_OF["person"] or tag == "eng" and w[:1].isupper()
-                                   or _ROLE.search(w)):
-            out.append(w)
-    return out
-
-
-ROLE_WINDOW = 20
-
-
-def _names_role(head: str, sentence: str) -> bool:
-    """Whether ``sentence`` names the role ``head`` (总导演 → 导演, 女单冠军 → 冠军) with a
-    name or institution within :data:`ROLE_WINDOW` characters of it (「钟少雄导演」, 「主演：
-    吴京、刘德华」; a country for a role ending in 国, 主席国), or opening the sentence as its
-    subject; 「但是，该剧从主演到配角」 names the role but nobody in it."""
-    t = _norm(undated(normalise(sentence)))
-    kind = "country" if head.endswith("国") else "person"
-    subject = re.split(r"[,，;；:：]", t, maxsplit=1)[0]  # 「占旭刚（），…获得举重冠军的第一人」
-    if head in t and head not in subject and not _SAYS.search(subject) and _names(kind, subject, ""):
-        return True
-    for m in re.finditer(re.escape(head), t):
-        if _names(kind, _own_window(t, m.start(), m.end()), ""):
-            return True
-    return False
-
-
-# a field label of a listing (「导演: 辛爽 主演:」): the names after it fill that field
-_LABEL = re.compile(r"[\u4e00-\u9fff]{2}[:：]")
-
-
-def _own_window(t: str, start: int, end: int) -> str:
-    """The text within :data:`ROLE_WINDOW` characters of the role word at ``start:end``,
-    without the fields of other labels: before it, from the last other label on; after
-    it, up to the next label (「导演: 辛爽 主演:」 names nobody as 主演)."""
-    before = t[max(0, start - ROLE_WINDOW): start]
-    after = t[end: end + ROLE_WINDOW]
-    if labels := list(_LABEL.finditer(before)):
-        before = before[: labels[0].start()]
-    if nxt := _LABEL.search(after, 1):
-        after = after[: nxt.start()]
-    return before + " " + after
-
-
-# a clause that only says who speaks (「电影节大使郭富城表示」): the speaker is not the sentence's subject
-_SAYS = re.compile(r"(?:表示|说|称|指出|认为|介绍|透露|坦言|回忆|强调)$")
 _PERSON_TAGS = ("nr", "nrt", "nrfg")
 
 
@@ -149,7 +86,7 @@ def _named(text: str) -> tuple[set[str], set[str]]:
     people, places = set(), set()
     for word, tag in word_tags(text):
         w = word.strip()
-        if len(w) < 2 or w in _NO_PLACE:
+        if len(w) < 2 or w in NO_PLACE:
             continue
         if tag in _PERSON_TAGS:
             people.add(w)
@@ -239,13 +176,14 @@ def instance_words(mod: str) -> list[str]:
     return [w.strip() for w, _ in word_tags(mod) if w.strip()]
 
 
-def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = ()) -> bool:
+def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (), clauses: bool = True) -> bool:
     """Whether one block (its title and text: ``block``) and what the answer quotes from it
     (``said``) meet constraint ``c``: a quantity must be stated in what is quoted (beside
     one of the words it is the quantity of, and not of a person or place other than those
     the question pins, ``others``: :func:`about_other`), a year must be the year the quoted sentences
     name when they name one (「台湾人口于2023年…」 does not answer 2022年) and otherwise appear in
-    the block; a leading news dateline counts for neither."""
+    the block; a leading news dateline counts for neither. ``clauses``: a doer, a role's holder
+    and a sum are read in the clause of their act or role (:mod:`zhiku.verify.holders`)."""
     if c.kind is Kind.QUANTITY:
         heads = [_norm(h) for h in c.about.split("|") if h]
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
@@ -255,10 +193,14 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
                 if c.text not in ("date", "clock") or len(heads) != 1 or _dates_event(heads[0], c.text, sent):
                     return True
         return False
-    if c.kind is Kind.FOCUS and c.about == "act":  # the act, or a word sharing its first character (创办: 创立)
-        return any(_norm(c.text)[0] in _norm(t) for t in _SENTENCE.findall(said or block))
+    if c.kind is Kind.FOCUS and c.about in ("act", "sum"):  # its doer, or its sum, in the act's clause
+        asked = next((x for x in others if x.kind is Kind.QUANTITY), Constraint(Kind.QUANTITY, "person"))
+        if c.about == "sum":
+            return any(sum_stated(c.text, t, lambda x: has_quantity(asked.text, x, asked.about))
+                       for t in _SENTENCE.findall(said or block))
+        return any(doer_stated(_norm(c.text), asked.text, t, asked.about, clauses) for t in _SENTENCE.findall(said or block))
     if c.kind is Kind.FOCUS and c.about == "role":
-        return any(_names_role(_norm(c.text)[-2:], t) for t in _SENTENCE.findall(said or block))
+        return any(names_role(_norm(c.text)[-2:], t, clauses) for t in _SENTENCE.findall(said or block))
     if c.kind is Kind.FOCUS:  # the word or its two-character stem (增长率: 「同比增长2.6%」)
         stem = _norm(c.text)[:2]
         return any(_loosely_in(_norm(c.text), _norm(t)) or stem in _norm(t) for t in _SENTENCE.findall(said or block))
@@ -347,11 +289,14 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = ()) -> bool:
     an instance of the attribute asked for (「什么职务」: 省长). A question pinning one
     instance (``cons``, :func:`_instance`: a place, a year, an edition, an event) asks a
     fact, not a rule: there a count, a period or a sum, and an attribute named before 是什么/是哪个
-    (「冠军是哪个队」), decide too.
+    (「冠军是哪个队」), decide too. The act a sum is asked of (「被罚了多少钱」) decides as that
+    sum does.
 
     Args:
         c: a constraint the evidence misses.
         cons: every constraint the question pins."""
+    if c.kind is Kind.FOCUS and c.about == "sum":  # decides as the sum it is of does
+        return any(decisive(x, cons) for x in cons if x.kind is Kind.QUANTITY)
     if c.kind is Kind.FOCUS:  # 「地震的震级」 names what it wants; 「担任什么职务」 wants an instance (省长)
         return c.about in ("named", "role", "act") or c.about == "before" and _instance(cons)
     if c.about == "event":
@@ -365,26 +310,29 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = ()) -> bool:
     return not c.about or not c.text.endswith(_COMMON_HEAD)
 
 
-def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] = ()) -> Answerability:
+def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] = (),
+          clauses: bool = True) -> Answerability:
     """Does one cited block meet every constraint the question pins?
 
     Args:
         question: the question.
         cited: per cited block, (its title + text, the answer sentences citing it).
         topic: the question's content terms the evidence does hold (named in the reason).
+        clauses: read a doer, a role's holder and a sum in their act's or role's clause
+            (config ``answerability_clauses``); off, no sum is pinned.
 
     Returns:
         ``ok`` with nothing missing, or the best block's missing constraints and a
         sentence naming them (「知识库中有「最低工资」的相关内容，但没有 2023 年上海市的信息」).
     """
-    cons = pinned(question)
+    cons = tuple(c for c in pinned(question) if clauses or c.about != "sum")
     if not cons:
         return Answerability(True, cons)
     if not cited:
         return Answerability(False, cons, cons, _reason(cons, topic))
     best: tuple[Constraint, ...] | None = None
     for block, said in cited:
-        miss = tuple(c for c in cons if not meets(c, *_unechoed(c, question, block, said), cons))
+        miss = tuple(c for c in cons if not meets(c, *_unechoed(c, question, block, said), cons, clauses))
         if best is None or len(miss) < len(best):
             best = miss
         if not miss:

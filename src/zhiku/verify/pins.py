@@ -137,6 +137,11 @@ def pinned(question: str) -> tuple[Constraint, ...]:
             out.append(Constraint(Kind.FOCUS, role, "role"))
         if found[0] in ("person", "country") and (act := _act(clause)):
             out.append(Constraint(Kind.FOCUS, act, "act"))
+        if found[0] in ("money", "amount"):
+            from zhiku.verify.holders import sum_act  # it reads what pins a question with the tagger here
+
+            if act := sum_act(clause):
+                out.append(Constraint(Kind.FOCUS, act, "sum"))
     elif focus := _focus(rest):
         out.append(Constraint(Kind.FOCUS, *focus))
     return tuple(dict.fromkeys(out))
