@@ -29,8 +29,8 @@ SETS = [
 SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           # the composer's lever beside it: a numbered provision quoted over a story (0.6 shipped)
           "on, provision first off": {"ZHIKU_PROVISION_SHARE": "0"},
-          # and a sentence read under its document's name (off shipped)
-          "on, document name on": {"ZHIKU_ANSWER_DOC_NAME": "1"},
+          # and a sentence read under its document's name (on shipped)
+          "on, document name off": {"ZHIKU_ANSWER_DOC_NAME": "0"},
           # the refusal lever beside it: with vectors, a weak coverage/cosine blend refuses (on shipped)
           "on, dense veto off": {"ZHIKU_DENSE_VETO": "0"}}
 
@@ -68,5 +68,5 @@ def answerable_ablation(shared: Path, log: Path) -> str:
                              f"{_f(row['contains'])} | {_f(row['citation_precision'])} |")
     with log.open("a", encoding="utf-8") as f:
         f.write("\n".join(cmds) + "\n(off: ZHIKU_ANSWERABILITY=0; provision first off: ZHIKU_PROVISION_SHARE=0; "
-                "document name on: ZHIKU_ANSWER_DOC_NAME=1; dense veto off: ZHIKU_DENSE_VETO=0)\n")
+                "document name off: ZHIKU_ANSWER_DOC_NAME=0; dense veto off: ZHIKU_DENSE_VETO=0)\n")
     return "\n".join(lines)

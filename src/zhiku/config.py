@@ -103,7 +103,7 @@ class Config(BaseSettings):
                                    description="the offline answer quotes a numbered provision (第X条) "
                                    "over unnumbered text among its evidence (a case report, a post) "
                                    "when it scores at least this share of it; 0 = off")
-    answer_doc_name: bool = Field(default=False, description="the offline answer reads each sentence "
+    answer_doc_name: bool = Field(default=True, description="the offline answer reads each sentence "
                                   "under its document's name (title, file name, its version): words "
                                   "naming the document choose none of its passages over another")
     low_confidence: float = Field(default=0.5, ge=0.0, le=1.0,
