@@ -111,7 +111,7 @@ class Config(BaseSettings):
     list_answers: bool = Field(default=True, description="the offline answer to a question asking which "
                                "ones (哪些, 几种, 什么条件) quotes a list's lead-in and its items over a "
                                "better-scoring single sentence")
-    answer_doc_name: bool = Field(default=False, description="the offline answer reads each sentence "
+    answer_doc_name: bool = Field(default=True, description="the offline answer reads each sentence "
                                   "under its document's name (title, file name, its version): words "
                                   "naming the document choose none of its passages over another")
     low_confidence: float = Field(default=0.5, ge=0.0, le=1.0,

@@ -254,9 +254,9 @@ def test_shipped_model_is_a_probability_rising_with_evidence():
     model = json.loads(COEFFICIENTS.read_text(encoding="utf-8"))
     assert set(model["names"]) <= set(NAMES) and len(model["weights"]) == len(model["names"])
     base = dict(coverage=0.2, coverage1=0.2, sentence=0.2, margin=0.1, exact=0.0, dense=0.0,
-                has_dense=0.0, terms=1.5, pinned=0.0)
+                has_dense=0.0, terms=1.5, pinned=0.0, named=0.2, title=0.0)
     low, high = probability(Features(**base)), probability(Features(**{**base, "coverage": 1.0, "sentence": 1.0,
-                                                                          "coverage1": 1.0}))
+                                                                          "coverage1": 1.0, "named": 1.0}))
     assert 0.0 < low < high < 1.0
 
 
@@ -265,10 +265,12 @@ def test_what_answering_showed_moves_the_probability_as_fitted():
     from zhiku.verify.confidence import answered
 
     model = json.loads(COEFFICIENTS.read_text(encoding="utf-8"))
-    assert model["answered"]["names"] == ["weak", "removed", "met", "below"]
+    assert {"removed", "met", "below"} <= set(model["answered"]["names"])
     p = 0.6
     assert answered(p, False, 1.0, 0) == pytest.approx(p)  # nothing pinned, nothing removed
-    assert answered(p, True, 1.0, 0) < p  # a weak mismatch lowers it
+    # a weak mismatch never raises it (fitted with answer_doc_name on, its weight came out
+    # positive, so the fit leaves it out: benchmarks/fit_confidence.py)
+    assert answered(p, True, 1.0, 0) <= p
     assert answered(p, False, 0.5, 0) < answered(p, False, 1.0, 0)  # so does removing half the draft
     assert 0.0 < answered(0.99, True, 0.0, 0) < 0.99
     assert answered(p, False, 1.0, 0, top=False) < p  # so does quoting a lower hit than the first

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from zhiku.answer.extractive import split_sentences
+from zhiku.chunk.context import document_name
 from zhiku.retrieve.segment import QUESTION_WORDS
 from zhiku.verify.pins import pinned
 
@@ -33,7 +34,11 @@ class Features:
     ``terms``: log of the number of content terms; ``pinned``: constraints the question
     pins (subject, place, time, quantity); ``agree``: with vectors, the share of the first
     three hits that both the keyword and the dense search found among their first ten
-    (0 without vectors).
+    (0 without vectors); ``named``: the best sentence's share read as the composer reads it,
+    under its document's name when ``answer_doc_name`` is on (else ``sentence``); ``title``:
+    the share of the question the first hit's document name (title, file name) holds, how
+    much of the question's subject the document supplies (an encyclopedia article named for
+    it, a law the question names).
     """
 
     coverage: float
@@ -46,6 +51,8 @@ class Features:
     terms: float
     pinned: float
     agree: float = 0.0
+    named: float = 0.0
+    title: float = 0.0
 
     def vector(self) -> list[float]:
         """The features in model order."""
@@ -97,8 +104,11 @@ def features(kb: Any, question: str, r: Any) -> Features:
     top = hits[:3]
     cov = _coverage(terms, "".join(h.chunk.text for h in top), kb.idf)
     cov1 = _coverage(terms, hits[0].chunk.text, kb.idf)
-    sent = max((_coverage(terms, s, kb.idf) for h in top for _, s in split_sentences(h.chunk.text)),
-               default=0.0)
+    sentences = [(h.chunk, s) for h in top for _, s in split_sentences(h.chunk.text)]
+    sent = max((_coverage(terms, s, kb.idf) for _, s in sentences), default=0.0)
+    # each sentence read as the composer reads it: under its document's name when answer_doc_name is on
+    named = max((_coverage(terms, f"{document_name(c)} {s}", kb.idf) for c, s in sentences),
+                default=0.0) if getattr(kb.config, "answer_doc_name", False) else sent
     s1 = hits[0].score
     s2 = hits[1].score if len(hits) > 1 else 0.0
     margin = (s1 - s2) / s1 if s1 > 0 else 0.0
@@ -106,7 +116,8 @@ def features(kb: Any, question: str, r: Any) -> Features:
     both = sum(h.sources.get("dense", (99, 0))[0] <= 10 and h.sources.get("bm25", (99, 0))[0] <= 10 for h in top)
     return Features(cov, cov1, sent, max(0.0, min(1.0, margin)), float(r.exact),
                     max(dense) if dense else 0.0, 1.0 if dense else 0.0,
-                    math.log1p(len(terms)), float(len(pinned(question))), both / len(top) if dense else 0.0)
+                    math.log1p(len(terms)), float(len(pinned(question))), both / len(top) if dense else 0.0,
+                    named, _coverage(terms, document_name(hits[0].chunk), kb.idf))
 
 
 @lru_cache(maxsize=4)
