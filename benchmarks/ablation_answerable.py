@@ -34,9 +34,9 @@ SETS = [
     ("gate", ["tests/data/eval/gate.jsonl"], "tests/data/laws", []),
 ]
 SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
-          # the composer's lever beside it: a numbered provision quoted over a story (0.6 shipped)
           # a doer, a role's holder and a sum read anywhere in the sentence, not in their clause
           "on, clauses off": {"ZHIKU_ANSWERABILITY_CLAUSES": "0"},
+          # the composer's lever beside it: a numbered provision quoted over a story (0.6 shipped)
           "on, provision first off": {"ZHIKU_PROVISION_SHARE": "0"},
           # and a sentence read under its document's name (on shipped)
           "on, document name off": {"ZHIKU_ANSWER_DOC_NAME": "0"},
