@@ -32,6 +32,12 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_DOC_WEIGHT": "0.1"}),
     ("− answer types (多久 → hits stating a period, 罚多少钱 → a sum, gain 0.2)",
      {"ZHIKU_ANSWER_TYPE_WEIGHT": "0"}),
+    ("+ age bounds (15岁 → 十五岁 and the nearest bounds the index states, 十四周岁 / 十六周岁)",
+     {"ZHIKU_AGE_BOUNDS": "1"}),
+    ("+ term expansion (3 nearest vocabulary words of each question word by the bundled embedder, "
+     "cosine ≥ 0.97, weight 1/2)", {"ZHIKU_TERM_EXPANSION": "3", "ZHIKU_EXPANSION_FLOOR": "0.97"}),
+    ("+ question expansion (10 vocabulary words nearest to the question's vector, weight 1/2)",
+     {"ZHIKU_QUESTION_EXPANSION": "10"}),
     ("− version in force first (a superseded law's hits behind those of its version in force)",
      {"ZHIKU_IN_FORCE_FIRST": "0"}),
     ("− a named law searched without its name's words (劳动争议调解仲裁法 → 劳动, 争议, 仲, 裁 left out inside it)",

@@ -18,6 +18,19 @@ class KeywordLevers(BaseModel):
     feedback_terms: int = Field(default=0, ge=0, description="pseudo-relevance feedback (RM3): words "
                                                                "added to a keyword query; 0 = off")
     feedback_docs: int = Field(default=10, ge=1, description="first-pass passages feedback reads")
+    age_bounds: bool = Field(default=False, description="an age in digits (15岁) searches its Chinese "
+                             "numerals and the nearest age bounds the index holds (十四周岁, 十六周岁)")
+    term_expansion: int = Field(default=0, ge=0, description="search each question word's nearest "
+                                "words of the index vocabulary (bundled embedder, computed at ingest) "
+                                "too: this many per word; 0 = off")
+    question_expansion: int = Field(default=0, ge=0, description="search this many words of the index "
+                                    "vocabulary nearest to the question's vector (bundled embedder) too; "
+                                    "0 = off")
+    expansion_floor: float = Field(default=0.9, ge=0.0, le=1.0, description="least cosine of an "
+                                   "added neighbour word")
+    expansion_weight: float = Field(default=0.5, gt=0.0, le=1.0, description="weight of an added word "
+                                    "against a question word (the question's words count "
+                                    "round(1 / weight) times)")
     heading_weight: float = Field(default=0.0, ge=0.0, description="weight of the question's words found "
                                   "in a keyword hit's chapter headings (share of their IDF, times the "
                                   "best hit's score); 0 = off")
