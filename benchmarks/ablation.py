@@ -32,6 +32,8 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_DOC_WEIGHT": "0.1"}),
     ("− answer types (多久 → hits stating a period, 罚多少钱 → a sum, gain 0.2)",
      {"ZHIKU_ANSWER_TYPE_WEIGHT": "0"}),
+    ("− numbered provisions first (a hit that is no 第X条 — a case report, a guide — weighs 0.7 among provisions)",
+     {"ZHIKU_UNNUMBERED_WEIGHT": "1"}),
     ("+ age bounds (15岁 → 十五岁 and the nearest bounds the index states, 十四周岁 / 十六周岁)",
      {"ZHIKU_AGE_BOUNDS": "1"}),
     ("+ term expansion (3 nearest vocabulary words of each question word by the bundled embedder, "

@@ -31,6 +31,9 @@ class KeywordLevers(BaseModel):
     expansion_weight: float = Field(default=0.5, gt=0.0, le=1.0, description="weight of an added word "
                                     "against a question word (the question's words count "
                                     "round(1 / weight) times)")
+    unnumbered_weight: float = Field(default=0.7, gt=0.0, le=1.0, description="factor of a keyword hit's "
+                                     "score when it is no numbered provision (第X条: a case report, a guide) "
+                                     "and other candidates are; 1 = off")
     heading_weight: float = Field(default=0.0, ge=0.0, description="weight of the question's words found "
                                   "in a keyword hit's chapter headings (share of their IDF, times the "
                                   "best hit's score); 0 = off")

@@ -113,3 +113,48 @@ def test_age_bounds_bring_the_rule_on_minors_forward(labour_kb):
     q = "试用期最长可以约定多久？"
     assert (retrieve(on, q, Mode.BM25, route=False).trace[-1].detail
             == retrieve(labour_kb, q, Mode.BM25, route=False).trace[-1].detail)
+
+
+def _chunk(doc: str, article: str, text: str):
+    from zhiku.types import Chunk
+
+    return Chunk(id=f"{doc}{article}", doc_id=doc, doc_path=f"{doc}.md", title=doc, section_id="1",
+                 section_path=(), article=article, text=text, start=0, end=len(text))
+
+
+@pytest.mark.unit
+def test_unnumbered_hits_weigh_less_among_provisions():
+    from zhiku.retrieve.provisions import unnumbered_down
+    from zhiku.types import Hit
+
+    case = Hit(_chunk("案例", "", "某公司辞退怀孕女职工案"), 10.0, "bm25", {"bm25": (1, 10.0)})
+    rule = Hit(_chunk("劳动合同法", "第四十二条", "女职工在孕期…不得解除劳动合同"), 8.0, "bm25", {"bm25": (2, 8.0)})
+    got = unnumbered_down([case, rule], 0.7)
+    assert [h.chunk.article for h in got] == ["第四十二条", ""]
+    assert got[1].score == pytest.approx(7.0) and got[1].sources["provision"] == (2, 0.7)
+    assert case.score == 10.0  # a new hit, the old one untouched
+    # a list of one kind keeps its order and scores: a manual without articles, or laws only
+    guides = [case, Hit(_chunk("指南", "", "离职手续"), 9.0, "bm25")]
+    assert unnumbered_down(guides, 0.7) == guides
+    assert unnumbered_down([rule], 0.7) == [rule]
+    assert unnumbered_down([case, rule], 1.0) == [case, rule]
+
+
+@pytest.mark.integration
+def test_the_rule_comes_before_the_guide_that_retells_it(tmp_path):
+    """The labour laws plus a how-to guide (tests/data/laws/其他): with the weight on, a
+    provision heads a question the laws answer; with it off the guide's passages do."""
+    from tests.retrieve.test_recall_levers import DATA
+
+    cfg = load_config(home=tmp_path, heading_similarity=0.0)
+    kb = KnowledgeBase(cfg)
+    kb.ingest([LABOUR_LAWS, DATA / "laws/其他"], dense=False, progress=False)
+    off_kb = KnowledgeBase(cfg.model_copy(update={"unnumbered_weight": 1.0}))
+    q = "劳动仲裁要交钱吗？"  # the guide retells the arbitration rules at length
+    on, off = (retrieve(k, q, Mode.BM25, route=False).hits for k in (kb, off_kb))
+    first_rule = lambda hits: next(i for i, h in enumerate(hits) if h.chunk.article)
+    assert first_rule(on) == 0 < first_rule(off)
+    assert {h.chunk.id for h in on} == {h.chunk.id for h in off}  # the same candidates, reordered
+    plain = "试用期最长多久？"  # a question only provisions answer keeps its ranking
+    assert ([h.chunk.id for h in retrieve(kb, plain, Mode.BM25, route=False).hits[:5]]
+            == [h.chunk.id for h in retrieve(off_kb, plain, Mode.BM25, route=False).hits[:5]])

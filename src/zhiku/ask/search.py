@@ -239,6 +239,10 @@ def _keyword(kb: Any, terms: list[str], k: int, scope: Scope, detail: dict[str, 
         hits, extra = keyword_with_feedback(kb.store.keyword, kb.segment, kb.idf, terms, k, scope,
                                             Feedback(cfg.feedback_docs, cfg.feedback_terms))
         detail.update(feedback=extra)
+    if cfg.unnumbered_weight < 1:  # numbered provisions before case reports and guides
+        from zhiku.retrieve.provisions import unnumbered_down
+
+        hits = unnumbered_down(hits, cfg.unnumbered_weight)
     if cfg.heading_weight:  # chapter headings as a field of their own (see zhiku.retrieve.fields)
         from zhiku.retrieve.fields import heading_boost
 
