@@ -10,7 +10,7 @@ from typing import Any
 
 from zhiku.index.store import Scope
 from zhiku.registry import Choice
-from zhiku.retrieve.clause import ClauseRef
+from zhiku.retrieve.clause import ClauseRef, named_first
 from zhiku.retrieve.fusion import FusionMode, fuse
 from zhiku.retrieve.inforce import in_force_first
 from zhiku.retrieve.segment import focus_terms, query_terms
@@ -68,6 +68,7 @@ class Prepared:
     asks: tuple[Any, ...] = ()  # the answer types the question asks for (none in the flat baseline)
     inner_terms: tuple[str, ...] = ()  # keyword terms inside the named documents (their names cut)
     added: tuple[str, ...] = ()  # the vocabulary's neighbours of the keyword terms, searched below them
+    structured: bool = True  # False: the flat baseline (plain BM25 order)
 
 
 class _Timer:
@@ -170,7 +171,8 @@ def prepare(kb: Any, question: str, mode: Mode, scope: Scope, trace: list[TraceS
         from zhiku.retrieve.answertype import answer_types
 
         asks = answer_types(question)
-    return Prepared(question, terms, kw_terms, ref, exact, mode.retrievers(), scope, k, asks, inner, added)
+    return Prepared(question, terms, kw_terms, ref, exact, mode.retrievers(), scope, k, asks, inner, added,
+                    structured)
 
 
 def _without_names(kb: Any, question: str, names: tuple[str, ...], df: Any, focus: bool,
@@ -205,7 +207,7 @@ def fuzzy(kb: Any, p: Prepared, scope: Scope, trace: list[TraceStep], k: int | N
     pending = _DENSE.submit(_dense, kb, p.question, k, scope) if dense and p.mode is not Mode.DENSE else None
     if p.mode is not Mode.DENSE:
         with _Timer(trace, "keyword") as d:
-            lists.append(_keyword(kb, terms, k, scope, d, p.asks, p.added))
+            lists.append(_keyword(kb, terms, k, scope, d, p.asks, p.added, p.structured))
             d.update(terms=terms, top=brief(lists[-1]))
     if dense:
         got, step = pending.result() if pending is not None else _dense(kb, p.question, k, scope)
@@ -222,7 +224,7 @@ def _dense(kb: Any, question: str, k: int, scope: Scope) -> tuple[list[Hit], Tra
 
 
 def _keyword(kb: Any, terms: list[str], k: int, scope: Scope, detail: dict[str, Any],
-             asks: tuple[Any, ...] = (), added: tuple[str, ...] = ()) -> list[Hit]:
+             asks: tuple[Any, ...] = (), added: tuple[str, ...] = (), structured: bool = True) -> list[Hit]:
     """BM25 (the ``added`` words of term expansion weighing ``expansion_weight`` of a
     question word), with pseudo-relevance feedback (see :mod:`zhiku.retrieve.prf`), the
     chapter heading weight (:mod:`zhiku.retrieve.fields`), document evidence
@@ -239,7 +241,7 @@ def _keyword(kb: Any, terms: list[str], k: int, scope: Scope, detail: dict[str, 
         hits, extra = keyword_with_feedback(kb.store.keyword, kb.segment, kb.idf, terms, k, scope,
                                             Feedback(cfg.feedback_docs, cfg.feedback_terms))
         detail.update(feedback=extra)
-    if cfg.unnumbered_weight < 1:  # numbered provisions before case reports and guides
+    if structured and cfg.unnumbered_weight < 1:  # numbered provisions before case reports and guides
         from zhiku.retrieve.provisions import unnumbered_down
 
         hits = unnumbered_down(hits, cfg.unnumbered_weight)
@@ -327,7 +329,7 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
         if structured and kb.config.in_force_first and p.scope.versions == "all" and not p.ref.version:
             hits = hits[:n] + in_force_first(kb, hits[n:])  # 公司法 2023 before 2018
         if scoped is not None and kb.config.named_first:  # 按劳动争议调解仲裁法…: that law's hits first
-            hits = named_first(hits, p.ref.doc_ids)
+            hits = named_first(hits, p.ref.doc_ids)  # (zhiku.retrieve.clause)
         d.update(mode=fmode.value, lists=len(lists), top=brief(hits))
     groups: dict[str, list[int]] = {}
     if route is not None:
@@ -335,30 +337,6 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
 
         groups = group_by_document(hits[:k])
     return Retrieval(hits[:k], p.terms, p.ref, bool(p.exact), trace, route, groups, p.question)
-
-
-NAMED_WINDOW = 10  # the places a named law's hits are moved to the front of
-
-
-def named_first(hits: list[Hit], doc_ids: tuple[str, ...], window: int = NAMED_WINDOW) -> list[Hit]:
-    """``hits`` with those of the named documents first among the best ``window``: a
-    question naming its law (按劳动争议调解仲裁法, 刑法上这算犯罪吗) asks about that law, yet
-    RRF of the whole-index list and the list inside the law can put another law's stray
-    article above it. Only the order of the first ``window`` changes, so another law's
-    hits stay among the candidates (the question may name the wrong law).
-
-    Args:
-        hits: the fused candidates, best first.
-        doc_ids: the documents the question names.
-        window: how many of the first hits are reordered.
-
-    Returns:
-        The same hits; among the first ``window``, the named documents' ones first (each
-        group in its own order).
-    """
-    ids = set(doc_ids)
-    head = hits[:window]
-    return [h for h in head if h.chunk.doc_id in ids] + [h for h in head if h.chunk.doc_id not in ids] + hits[window:]
 
 
 def retrieve(kb: Any, question: str, mode: Mode = Mode.HYBRID, scope: Scope = Scope(),
