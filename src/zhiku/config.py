@@ -12,14 +12,16 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from zhiku.access import AccessRule
+from zhiku.config_keyword import KeywordLevers
 from zhiku.errors import ZhikuError
 from zhiku.structured.spec import SourceSpec
 
 DEFAULT_REFUSAL = "知识库中未找到相关内容"
 
 
-class Config(BaseSettings):
-    """Every knob zhiku has. Built once by :func:`load_config` and passed down explicitly."""
+class Config(KeywordLevers, BaseSettings):
+    """Every knob zhiku has (the keyword-recall levers in :class:`KeywordLevers`). Built once by
+    :func:`load_config` and passed down explicitly."""
 
     model_config = SettingsConfigDict(env_prefix="ZHIKU_", extra="forbid", frozen=True)
 
@@ -38,35 +40,6 @@ class Config(BaseSettings):
     embed_prompt: str = Field(default="auto", description="auto, e5, bge-zh, bge-en, none, server")
     embed_dim: int = Field(default=0, ge=0, description="expected vector size; 0 = ask the backend")
     segmenter: str = Field(default="mixed", description="Chinese segmenter for BM25")
-    query_focus: bool = Field(default=True, description="cut question phrases (多久, 是否, 可以…吗) "
-                                                         "from keyword queries")
-    char_backoff: bool = Field(default=False, description="search a question's single characters only "
-                                                          "for its words no chunk holds")
-    feedback_terms: int = Field(default=0, ge=0, description="pseudo-relevance feedback (RM3): words "
-                                                               "added to a keyword query; 0 = off")
-    feedback_docs: int = Field(default=10, ge=1, description="first-pass passages feedback reads")
-    heading_weight: float = Field(default=0.0, ge=0.0, description="weight of the question's words found "
-                                  "in a keyword hit's chapter headings (share of their IDF, times the "
-                                  "best hit's score); 0 = off")
-    heading_similarity: float = Field(default=0.1, ge=0.0, lt=1.0, description="share of the "
-                                      "question↔chapter-heading cosine (bundled embedder) in the order of "
-                                      "the candidates, blended with their retrieval scores, when none came from dense search; 0 = off")
-    doc_weight: float = Field(default=0.0, ge=0.0, description="weight of a keyword hit's document "
-                              "evidence (its document's best three hit scores, as a share of the best "
-                              "document's, times the best hit's score); 0 = off")
-    answer_type_weight: float = Field(default=0.2, ge=0.0, description="gain of a keyword hit stating "
-                                      "the kind of answer the question asks for (多久 → a period, 罚多少钱 → "
-                                      "a sum), times the best hit's score; 0 = off")
-    builtin_synonyms: bool = Field(default=True, description="use the built-in term dictionary "
-                                                              "(报账 → 报销) besides the user's file")
-    name_free_inside: bool = Field(default=True, description="the search inside the documents a "
-                                   "question names leaves their names' words out of its keyword terms")
-    named_first: bool = Field(default=True, description="a question naming a law (no article) ranks "
-                              "that law's hits before the others")
-    drop_twins: bool = Field(default=True, description="cite one law version kept in two folders once")
-    in_force_first: bool = Field(default=True, description="searching every version, a question naming "
-                                 "no version ranks a superseded law's hits behind those of its "
-                                 "version in force")
     fusion: str = Field(default="rrf", description="rrf or weighted")
     rrf_k: int = Field(default=60, ge=1, description="RRF constant (Cormack et al. 2009)")
     alpha: float = Field(default=0.5, ge=0.0, le=1.0, description="dense weight in weighted fusion")

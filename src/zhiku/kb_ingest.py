@@ -136,6 +136,8 @@ class Ingesting:
             with progress.phase("chapter headings", len(heads), "heading") as bar:
                 embed_through_cache(self.embedder, cfg.cache_path, sorted(heads), cfg.embed_batch,
                                     progress=bar.update)
+        if cfg.term_expansion or cfg.question_expansion:  # the vocabulary's words, for expanding questions
+            self.term_neighbours(progress)
         rep.route_seconds = time.perf_counter() - t1
         if dense:
             t1 = time.perf_counter()
@@ -143,6 +145,21 @@ class Ingesting:
             rep.embed_seconds = time.perf_counter() - t1
         rep.seconds = time.perf_counter() - t0
         return rep
+
+    def term_neighbours(self, progress: bool | Progress = False) -> Any:
+        """The neighbour table of the keyword vocabulary (see :mod:`zhiku.retrieve.expand`):
+        read when it was built for this vocabulary, else built now, each word embedded once
+        (the vector cache keeps them, so a later ingest embeds only its new words)."""
+        from zhiku.embed.base import embed_through_cache
+        from zhiku.retrieve.expand import build_expansions, table_path
+
+        progress, cfg, emb = as_progress(progress), self.config, self.embedder
+
+        def embed(words: list[str], done: Callable[[int], None]) -> Any:
+            return embed_through_cache(emb, cfg.cache_path, words, cfg.embed_batch, progress=done)
+
+        return build_expansions(table_path(cfg.home), self.store.term_counts(), emb.name, embed,
+                                lambda name, n: progress.phase(name, n, "word"))
 
     def groups_of(self, doc: Document) -> tuple[str, ...]:
         """Who may read ``doc``: its sidecar's groups, the ``[[access]]`` rules, the default."""

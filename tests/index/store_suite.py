@@ -75,6 +75,9 @@ class StoreSuite:
         segs = [s for *_, ss in laws.items for s in ss]
         assert full.doc_frequency("试用期") == sum("试用期" in s.split() for s in segs) > 0
         assert full.doc_frequency("不存在的词语") == 0
+        counts = full.term_counts()  # the vocabulary term expansion reads
+        assert counts["试用期"] == full.doc_frequency("试用期") and "不存在的词语" not in counts
+        assert all(n == full.doc_frequency(t) > 0 for t, n in list(counts.items())[:200])
 
     def test_groups_limit_every_read_in_the_query(self, fresh, laws):
         fill(fresh, laws, ("劳动", "公司法"), groups={LABOUR: ("hr",), "公司法": ("finance", "legal")})

@@ -177,7 +177,7 @@ def test_the_search_inside_a_named_law_leaves_its_name_out(laws_kb):
 def test_a_named_law_ranks_first_among_the_best_hits(laws_kb):
     import copy
 
-    from zhiku.ask.search import NAMED_WINDOW
+    from zhiku.retrieve.clause import NAMED_WINDOW
 
     kb = laws_kb
     q = "按公司法，劳动合同怎么签？"  # the law named is not where most matching words are

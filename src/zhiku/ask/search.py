@@ -10,7 +10,7 @@ from typing import Any
 
 from zhiku.index.store import Scope
 from zhiku.registry import Choice
-from zhiku.retrieve.clause import ClauseRef
+from zhiku.retrieve.clause import ClauseRef, named_first
 from zhiku.retrieve.fusion import FusionMode, fuse
 from zhiku.retrieve.inforce import in_force_first
 from zhiku.retrieve.segment import focus_terms, query_terms
@@ -67,6 +67,8 @@ class Prepared:
     candidates: int
     asks: tuple[Any, ...] = ()  # the answer types the question asks for (none in the flat baseline)
     inner_terms: tuple[str, ...] = ()  # keyword terms inside the named documents (their names cut)
+    added: tuple[str, ...] = ()  # the vocabulary's neighbours of the keyword terms, searched below them
+    structured: bool = True  # False: the flat baseline (plain BM25 order)
 
 
 class _Timer:
@@ -144,6 +146,10 @@ def prepare(kb: Any, question: str, mode: Mode, scope: Scope, trace: list[TraceS
     if len(focused) < len(kw_terms):
         trace.append(TraceStep("focus", 0.0, {"terms": len(kw_terms), "kept": len(focused)}))
         kw_terms = focused
+    if structured and cfg.age_bounds:  # 15岁 → 十五岁, 十四周岁, 十六周岁 (see zhiku.retrieve.ages)
+        from zhiku.retrieve.ages import age_terms
+
+        kw_terms = list(dict.fromkeys(kw_terms + age_terms(question, df)))
     ref, exact = ClauseRef((), (), None), []
     if structured:
         with _Timer(trace, "resolve") as d:
@@ -154,12 +160,19 @@ def prepare(kb: Any, question: str, mode: Mode, scope: Scope, trace: list[TraceS
     if structured and cfg.name_free_inside and ref.doc_ids and ref.names and not exact:
         texts = (question, canon) if used else (question,)
         inner = tuple(dict.fromkeys(t for q in texts for t in _without_names(kb, q, ref.names, df, focus, backoff)))
+    added: tuple[str, ...] = ()
+    if structured and (cfg.term_expansion or cfg.question_expansion):  # see zhiku.retrieve.expand
+        from zhiku.retrieve.expand import added_words
+
+        added = tuple(added_words(kb, kw_terms, question))
+        trace.append(TraceStep("expansion", 0.0, {"added": list(added)}))
     asks = ()
     if structured and cfg.answer_type_weight:  # 多久 → passages stating a period first
         from zhiku.retrieve.answertype import answer_types
 
         asks = answer_types(question)
-    return Prepared(question, terms, kw_terms, ref, exact, mode.retrievers(), scope, k, asks, inner)
+    return Prepared(question, terms, kw_terms, ref, exact, mode.retrievers(), scope, k, asks, inner, added,
+                    structured)
 
 
 def _without_names(kb: Any, question: str, names: tuple[str, ...], df: Any, focus: bool,
@@ -194,7 +207,7 @@ def fuzzy(kb: Any, p: Prepared, scope: Scope, trace: list[TraceStep], k: int | N
     pending = _DENSE.submit(_dense, kb, p.question, k, scope) if dense and p.mode is not Mode.DENSE else None
     if p.mode is not Mode.DENSE:
         with _Timer(trace, "keyword") as d:
-            lists.append(_keyword(kb, terms, k, scope, d, p.asks))
+            lists.append(_keyword(kb, terms, k, scope, d, p.asks, p.added, p.structured))
             d.update(terms=terms, top=brief(lists[-1]))
     if dense:
         got, step = pending.result() if pending is not None else _dense(kb, p.question, k, scope)
@@ -211,13 +224,16 @@ def _dense(kb: Any, question: str, k: int, scope: Scope) -> tuple[list[Hit], Tra
 
 
 def _keyword(kb: Any, terms: list[str], k: int, scope: Scope, detail: dict[str, Any],
-             asks: tuple[Any, ...] = ()) -> list[Hit]:
-    """BM25, with pseudo-relevance feedback (see :mod:`zhiku.retrieve.prf`), the chapter
-    heading weight (:mod:`zhiku.retrieve.fields`), document evidence
+             asks: tuple[Any, ...] = (), added: tuple[str, ...] = (), structured: bool = True) -> list[Hit]:
+    """BM25 (the ``added`` words of term expansion weighing ``expansion_weight`` of a
+    question word), with pseudo-relevance feedback (see :mod:`zhiku.retrieve.prf`), the
+    chapter heading weight (:mod:`zhiku.retrieve.fields`), document evidence
     (:mod:`zhiku.retrieve.docprior`) and the answer types the question asks for
     (:mod:`zhiku.retrieve.answertype`) when on."""
     cfg = kb.config
-    if not cfg.feedback_terms:
+    if added:  # a term repeated n times in a BM25 query weighs n times
+        hits = kb.store.keyword([*terms] * max(1, round(1 / cfg.expansion_weight)) + list(added), k, scope)
+    elif not cfg.feedback_terms:
         hits = kb.store.keyword(terms, k, scope)
     else:
         from zhiku.retrieve.prf import Feedback, keyword_with_feedback
@@ -225,6 +241,10 @@ def _keyword(kb: Any, terms: list[str], k: int, scope: Scope, detail: dict[str, 
         hits, extra = keyword_with_feedback(kb.store.keyword, kb.segment, kb.idf, terms, k, scope,
                                             Feedback(cfg.feedback_docs, cfg.feedback_terms))
         detail.update(feedback=extra)
+    if structured and cfg.unnumbered_weight < 1:  # numbered provisions before case reports and guides
+        from zhiku.retrieve.provisions import unnumbered_down
+
+        hits = unnumbered_down(hits, cfg.unnumbered_weight)
     if cfg.heading_weight:  # chapter headings as a field of their own (see zhiku.retrieve.fields)
         from zhiku.retrieve.fields import heading_boost
 
@@ -303,11 +323,13 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
         if structured and kb.config.heading_similarity and not any("dense" in h.sources for h in hits[n:k]):
             # the headings' meaning stands in for the dense list a keyword-only ranking lacks;
             # beside a dense list it only blurs it (gate set, hybrid: MRR@10 0.734 -> 0.720)
-            hits = hits[:n] + _by_headings(kb, p.question, hits[n:k], d) + hits[k:]
+            from zhiku.retrieve.fields import by_headings
+
+            hits = hits[:n] + by_headings(kb, p.question, hits[n:k], d) + hits[k:]
         if structured and kb.config.in_force_first and p.scope.versions == "all" and not p.ref.version:
             hits = hits[:n] + in_force_first(kb, hits[n:])  # 公司法 2023 before 2018
         if scoped is not None and kb.config.named_first:  # 按劳动争议调解仲裁法…: that law's hits first
-            hits = named_first(hits, p.ref.doc_ids)
+            hits = named_first(hits, p.ref.doc_ids)  # (zhiku.retrieve.clause)
         d.update(mode=fmode.value, lists=len(lists), top=brief(hits))
     groups: dict[str, list[int]] = {}
     if route is not None:
@@ -315,48 +337,6 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
 
         groups = group_by_document(hits[:k])
     return Retrieval(hits[:k], p.terms, p.ref, bool(p.exact), trace, route, groups, p.question)
-
-
-NAMED_WINDOW = 10  # the places a named law's hits are moved to the front of
-
-
-def named_first(hits: list[Hit], doc_ids: tuple[str, ...], window: int = NAMED_WINDOW) -> list[Hit]:
-    """``hits`` with those of the named documents first among the best ``window``: a
-    question naming its law (按劳动争议调解仲裁法, 刑法上这算犯罪吗) asks about that law, yet
-    RRF of the whole-index list and the list inside the law can put another law's stray
-    article above it. Only the order of the first ``window`` changes, so another law's
-    hits stay among the candidates (the question may name the wrong law).
-
-    Args:
-        hits: the fused candidates, best first.
-        doc_ids: the documents the question names.
-        window: how many of the first hits are reordered.
-
-    Returns:
-        The same hits; among the first ``window``, the named documents' ones first (each
-        group in its own order).
-    """
-    ids = set(doc_ids)
-    head = hits[:window]
-    return [h for h in head if h.chunk.doc_id in ids] + [h for h in head if h.chunk.doc_id not in ids] + hits[window:]
-
-
-def _by_headings(kb: Any, question: str, hits: list[Hit], detail: dict[str, Any]) -> list[Hit]:
-    """``hits`` re-ranked with the question↔chapter-heading cosine as a soft field (see
-    :func:`zhiku.retrieve.fields.heading_similarity`); heading vectors are kept in the
-    vector cache, so each distinct heading is embedded once."""
-    from zhiku.embed.base import embed_through_cache
-    from zhiku.retrieve.fields import heading_similarity, heading_text
-
-    if len(hits) < 2:
-        return hits
-    texts = [heading_text(h.chunk) for h in hits]
-    distinct = list(dict.fromkeys(texts))
-    vecs = embed_through_cache(kb.embedder, kb.config.cache_path, distinct, kb.config.embed_batch)
-    q = kb.dense_query(question)
-    cos = {t: float(v @ q) for t, v in zip(distinct, vecs)}
-    detail.update(headings=len(distinct))
-    return heading_similarity(hits, [cos[t] for t in texts], kb.config.heading_similarity)
 
 
 def retrieve(kb: Any, question: str, mode: Mode = Mode.HYBRID, scope: Scope = Scope(),

@@ -282,6 +282,11 @@ class LanceStore(LanceWrites, VectorTables):
         self._refresh()
         return self._stats.read.get(token, 0)
 
+    def term_counts(self) -> dict[str, int]:
+        """Every BM25 token with how many chunks contain it (the keyword index's vocabulary)."""
+        self._refresh()
+        return dict(self._stats.read)
+
     def count(self, groups: tuple[str, ...] | None = None) -> dict[str, int]:
         """Row counts of documents, chunks and vectors (readable by ``groups``; None: all,
         counted once per published state: every search asks whether there are rows)."""

@@ -220,6 +220,12 @@ class MilvusReads:
         self._refresh()
         return self._df.get(token, 0)
 
+    @reading
+    def term_counts(self) -> dict[str, int]:
+        """Every BM25 token with how many chunks contain it (the keyword index's vocabulary)."""
+        self._refresh()
+        return dict(self._df)
+
     # -- chunks and vectors ---------------------------------------------------------------
     @reading
     def count(self, groups: tuple[str, ...] | None = None) -> dict[str, int]:

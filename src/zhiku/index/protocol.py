@@ -115,6 +115,9 @@ class Store(Protocol):
     def doc_frequency(self, token: str) -> int:
         """How many chunks contain ``token``."""
 
+    def term_counts(self) -> dict[str, int]:
+        """Every BM25 token with how many chunks contain it (the keyword index's vocabulary)."""
+
     def count(self, groups: tuple[str, ...] | None = None) -> dict[str, int]:
         """Row counts readable by ``groups`` (None: all): ``documents``, ``chunks``, ``vectors``."""
 

@@ -10,6 +10,7 @@ from zhiku.chunk import cn_to_int, int_to_cn
 from zhiku.index.store import DocRecord
 from zhiku.retrieve.segment import normalise
 from zhiku.retrieve.twins import find_twins
+from zhiku.types import Hit
 
 ARTICLE_IN_QUESTION = re.compile(
     r"第\s*([零〇一二两三四五六七八九十百千万\d]+)\s*条(之[一二三四五六七八九十]+)?"
@@ -143,3 +144,27 @@ class TitleIndex:
             version=version if len(picked) < len(order) else None,
             other_versions=tuple(d.doc_id for d in order if d not in picked),
         )
+
+
+NAMED_WINDOW = 10  # the places a named law's hits are moved to the front of
+
+
+def named_first(hits: list[Hit], doc_ids: tuple[str, ...], window: int = NAMED_WINDOW) -> list[Hit]:
+    """``hits`` with those of the named documents first among the best ``window``: a
+    question naming its law (按劳动争议调解仲裁法, 刑法上这算犯罪吗) asks about that law, yet
+    RRF of the whole-index list and the list inside the law can put another law's stray
+    article above it. Only the order of the first ``window`` changes, so another law's
+    hits stay among the candidates (the question may name the wrong law).
+
+    Args:
+        hits: the fused candidates, best first.
+        doc_ids: the documents the question names.
+        window: how many of the first hits are reordered.
+
+    Returns:
+        The same hits; among the first ``window``, the named documents' ones first (each
+        group in its own order).
+    """
+    ids = set(doc_ids)
+    head = hits[:window]
+    return [h for h in head if h.chunk.doc_id in ids] + [h for h in head if h.chunk.doc_id not in ids] + hits[window:]

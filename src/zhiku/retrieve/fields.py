@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from zhiku.types import Chunk, Hit
 
@@ -83,3 +84,20 @@ def heading_similarity(hits: Sequence[Hit], cosines: Sequence[float], share: flo
     return [Hit(hits[i].chunk, scores[i], hits[i].source,
                 {**hits[i].sources, "headings": (rank, round(cosines[i], 4))})
             for rank, i in enumerate(order, 1)]
+
+
+def by_headings(kb: Any, question: str, hits: list[Hit], detail: dict[str, Any]) -> list[Hit]:
+    """``hits`` re-ranked with the question↔chapter-heading cosine as a soft field (see
+    :func:`heading_similarity`); heading vectors are kept in the
+    vector cache, so each distinct heading is embedded once."""
+    from zhiku.embed.base import embed_through_cache
+
+    if len(hits) < 2:
+        return hits
+    texts = [heading_text(h.chunk) for h in hits]
+    distinct = list(dict.fromkeys(texts))
+    vecs = embed_through_cache(kb.embedder, kb.config.cache_path, distinct, kb.config.embed_batch)
+    q = kb.dense_query(question)
+    cos = {t: float(v @ q) for t, v in zip(distinct, vecs)}
+    detail.update(headings=len(distinct))
+    return heading_similarity(hits, [cos[t] for t in texts], kb.config.heading_similarity)

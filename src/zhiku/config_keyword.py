@@ -1,0 +1,58 @@
+"""The keyword-recall levers of the configuration: how a question becomes keyword terms and
+how its keyword hits are ordered (each an ablation row in docs/eval.md)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+
+class KeywordLevers(BaseModel):
+    """Settings of the keyword search: question focus, term dictionary, expansion, field
+    weights and the order of the candidates. :class:`zhiku.config.Config` inherits them, so
+    each is read from the config file and ``ZHIKU_*`` variables like every other key."""
+
+    query_focus: bool = Field(default=True, description="cut question phrases (多久, 是否, 可以…吗) "
+                                                         "from keyword queries")
+    char_backoff: bool = Field(default=False, description="search a question's single characters only "
+                                                          "for its words no chunk holds")
+    feedback_terms: int = Field(default=0, ge=0, description="pseudo-relevance feedback (RM3): words "
+                                                               "added to a keyword query; 0 = off")
+    feedback_docs: int = Field(default=10, ge=1, description="first-pass passages feedback reads")
+    age_bounds: bool = Field(default=False, description="an age in digits (15岁) searches its Chinese "
+                             "numerals and the nearest age bounds the index holds (十四周岁, 十六周岁)")
+    term_expansion: int = Field(default=0, ge=0, description="search each question word's nearest "
+                                "words of the index vocabulary (bundled embedder, computed at ingest) "
+                                "too: this many per word; 0 = off")
+    question_expansion: int = Field(default=0, ge=0, description="search this many words of the index "
+                                    "vocabulary nearest to the question's vector (bundled embedder) too; "
+                                    "0 = off")
+    expansion_floor: float = Field(default=0.9, ge=0.0, le=1.0, description="least cosine of an "
+                                   "added neighbour word")
+    expansion_weight: float = Field(default=0.5, gt=0.0, le=1.0, description="weight of an added word "
+                                    "against a question word (the question's words count "
+                                    "round(1 / weight) times)")
+    unnumbered_weight: float = Field(default=0.7, gt=0.0, le=1.0, description="factor of a keyword hit's "
+                                     "score when it is no numbered provision (第X条: a case report, a guide) "
+                                     "and other candidates are; 1 = off")
+    heading_weight: float = Field(default=0.0, ge=0.0, description="weight of the question's words found "
+                                  "in a keyword hit's chapter headings (share of their IDF, times the "
+                                  "best hit's score); 0 = off")
+    heading_similarity: float = Field(default=0.1, ge=0.0, lt=1.0, description="share of the "
+                                      "question↔chapter-heading cosine (bundled embedder) in the order of "
+                                      "the candidates, blended with their retrieval scores, when none came from dense search; 0 = off")
+    doc_weight: float = Field(default=0.0, ge=0.0, description="weight of a keyword hit's document "
+                              "evidence (its document's best three hit scores, as a share of the best "
+                              "document's, times the best hit's score); 0 = off")
+    answer_type_weight: float = Field(default=0.2, ge=0.0, description="gain of a keyword hit stating "
+                                      "the kind of answer the question asks for (多久 → a period, 罚多少钱 → "
+                                      "a sum), times the best hit's score; 0 = off")
+    builtin_synonyms: bool = Field(default=True, description="use the built-in term dictionary "
+                                                              "(报账 → 报销) besides the user's file")
+    name_free_inside: bool = Field(default=True, description="the search inside the documents a "
+                                   "question names leaves their names' words out of its keyword terms")
+    named_first: bool = Field(default=True, description="a question naming a law (no article) ranks "
+                              "that law's hits before the others")
+    drop_twins: bool = Field(default=True, description="cite one law version kept in two folders once")
+    in_force_first: bool = Field(default=True, description="searching every version, a question naming "
+                                 "no version ranks a superseded law's hits behind those of its "
+                                 "version in force")
