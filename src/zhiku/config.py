@@ -81,7 +81,7 @@ class Config(KeywordLevers, BaseSettings):
                                    description="the offline answer quotes a numbered provision (第X条) "
                                    "over unnumbered text among its evidence (a case report, a post) "
                                    "when it scores at least this share of it; 0 = off")
-    list_answers: bool = Field(default=True, description="the offline answer to a question asking which "
+    list_answers: bool = Field(default=False, description="the offline answer to a question asking which "
                                "ones (哪些, 几种, 什么条件) quotes a list's lead-in and its items over a "
                                "better-scoring single sentence")
     answer_doc_name: bool = Field(default=True, description="the offline answer reads each sentence "
