@@ -215,7 +215,9 @@ BENCH = ROOT / "docs" / "benchmarks.md"
 QUALITY_INTRO = ("`make bench-quality` runs every golden set and writes one block per run (each "
                  "block says when and at which commit it ran). Flat rows use `--flat` (no clause "
                  "resolution or title scoping) and no routing; keyword-only runs cover the whole "
-                 "laws corpus, where embedding every chunk would take about 2 hours here.")
+                 "laws corpus, where embedding every chunk takes one to two hours here; the "
+                 "whole-corpus dense block (both everyday sets) runs with `--dense-laws` and reuses "
+                 "the cached vectors.")
 EVAL_INTRO = ("# Evaluation details\n\nWritten by `make bench-quality`: every kind of question of "
               "every run. Do not edit by hand.")
 
