@@ -341,10 +341,10 @@ def _shipped(row: dict, model: dict) -> float:
     probability (a weak dense match below the refusal cut replaces it), × 0.3 when the
     answerability check refused it, × 0.5 when nothing of the draft could be verified,
     else adjusted by what answering showed (:func:`answered`)."""
-    from zhiku.verify.confidence import OLD_CUT, Features, answered, probability
+    from zhiku.verify.confidence import Features, answered, probability, scaled_blend
 
     p = probability(Features(**row["features"]), model)
-    veto = 1.0 if row.get("blend") is None else row["blend"] * CUT / OLD_CUT
+    veto = scaled_blend(row.get("blend"), CUT)
     if VETO and veto < CUT:
         p = min(p, veto)
     if row["pinned_refusal"]:

@@ -12,7 +12,7 @@ import pytest
 from zhiku.ask.search import Mode, retrieve
 from zhiku.config import load_config
 from zhiku.kb import KnowledgeBase
-from zhiku.verify.confidence import _scaled, dense_blend, features, veto_coverage
+from zhiku.verify.confidence import dense_blend, features, scaled_blend, veto_coverage
 from tests.answer.conftest import with_config
 
 LAWS = Path(__file__).resolve().parents[1] / "data" / "laws"
@@ -37,7 +37,7 @@ def _veto(kb, question: str, cosine: float) -> float:
     """The scaled dense blend of ``question``'s keyword hits, each given ``cosine``."""
     r = retrieve(kb, question, Mode.BM25)
     r = replace(r, hits=[replace(h, sources={**h.sources, "dense": (i + 1, cosine)}) for i, h in enumerate(r.hits)])
-    return _scaled(kb, dense_blend(kb, r, features(kb, question, r)))
+    return scaled_blend(dense_blend(kb, r, features(kb, question, r)), kb.config.min_confidence)
 
 
 @pytest.mark.integration

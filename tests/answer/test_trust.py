@@ -315,7 +315,7 @@ def test_dense_evidence_vetoes_weak_answers_but_does_not_cap_strong_ones(laws_kb
 
     from tests.answer.conftest import with_config
     from zhiku.ask.search import retrieve
-    from zhiku.verify.confidence import _scaled, confidence, dense_blend, features
+    from zhiku.verify.confidence import confidence, dense_blend, features, scaled_blend
 
     default = with_config(laws_kb, dense_veto=False)
     assert laws_kb.config.dense_veto
@@ -324,7 +324,7 @@ def test_dense_evidence_vetoes_weak_answers_but_does_not_cap_strong_ones(laws_kb
     assert r.hits and not r.exact
     strong = replace(r, hits=[replace(h, sources={**h.sources, "dense": (i + 1, 0.95)}) for i, h in enumerate(r.hits)])
     p, _ = confidence(laws_kb, strong, q)
-    blend = _scaled(laws_kb, dense_blend(laws_kb, strong, features(laws_kb, q, strong)))
+    blend = scaled_blend(dense_blend(laws_kb, strong, features(laws_kb, q, strong)), laws_kb.config.min_confidence)
     assert p == pytest.approx(probability(features(laws_kb, q, strong))) and p > blend  # not capped by it
     off = "比亚迪刀片电池的能量密度是多少？"
     weak = replace(strong, hits=[replace(h, sources={**h.sources, "dense": (i + 1, 0.70)}) for i, h in enumerate(r.hits)],

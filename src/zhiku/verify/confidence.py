@@ -180,9 +180,10 @@ def answered(p: float, weak: bool, share: float, met: int = 0, model: dict[str, 
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
-def _scaled(kb: Any, blend: float | None) -> float:
-    """The blend scaled so its old refusal cut (0.40) falls on ``min_confidence``; 1.0 for none."""
-    return 1.0 if blend is None else kb.config.min_confidence / OLD_CUT * blend
+def scaled_blend(blend: float | None, min_confidence: float) -> float:
+    """The dense blend scaled so its old refusal cut (0.40) falls on ``min_confidence``; 1.0
+    for none (the ask and benchmarks/fit_confidence.py's simulation of the veto both call it)."""
+    return 1.0 if blend is None else min_confidence / OLD_CUT * blend
 
 
 def veto_coverage(terms: list[str], text: str, idf: Callable[[str], float], most: int) -> float:
@@ -202,7 +203,7 @@ def veto_coverage(terms: list[str], text: str, idf: Callable[[str], float], most
 def dense_blend(kb: Any, r: Any, f: Features) -> float | None:
     """With vectors, the earlier blend of term coverage and the best dense cosine, which
     was calibrated on indexes with vectors (e5 cosines of 0.78–0.90 rescaled to 0..1):
-    ``0.9 × (0.6 × coverage + 0.4 × cosine)``; :func:`_scaled` puts its old refusal cut
+    ``0.9 × (0.6 × coverage + 0.4 × cosine)``; :func:`scaled_blend` puts its old refusal cut
     (0.40) on ``min_confidence``. With ``dense_veto`` on, below ``min_confidence`` it
     replaces the model's probability (a refusal); above it, it is not a cap (as a cap,
     confidence with vectors never passed 0.675, and CMRC answers at 0.6–0.7 were right 88 %
@@ -239,7 +240,7 @@ def confidence(kb: Any, r: Any, question: str = "", note: dict | None = None) ->
     # the fitting sets hold no named-clause lookups; a clause found exactly keeps 0.95
     p = max(probability(f), EXACT) if r.exact else probability(f)
     blend = None if r.exact else dense_blend(kb, r, f)
-    veto = _scaled(kb, blend) if kb.config.dense_veto else 1.0
+    veto = scaled_blend(blend, kb.config.min_confidence) if kb.config.dense_veto else 1.0
     if note is not None:
         note["features"] = {k: round(v, 4) for k, v in asdict(f).items()}
         if blend is not None:
