@@ -104,10 +104,11 @@ def features(kb: Any, question: str, r: Any) -> Features:
     top = hits[:3]
     cov = _coverage(terms, "".join(h.chunk.text for h in top), kb.idf)
     cov1 = _coverage(terms, hits[0].chunk.text, kb.idf)
-    sentences = [(h.chunk, s) for h in top for _, s in split_sentences(h.chunk.text)]
+    doc_names = [document_name(h.chunk) for h in top]  # once per passage, not per sentence
+    sentences = [(name, s) for h, name in zip(top, doc_names) for _, s in split_sentences(h.chunk.text)]
     sent = max((_coverage(terms, s, kb.idf) for _, s in sentences), default=0.0)
     # each sentence read as the composer reads it: under its document's name when answer_doc_name is on
-    named = max((_coverage(terms, f"{document_name(c)} {s}", kb.idf) for c, s in sentences),
+    named = max((_coverage(terms, f"{name} {s}", kb.idf) for name, s in sentences),
                 default=0.0) if getattr(kb.config, "answer_doc_name", False) else sent
     s1 = hits[0].score
     s2 = hits[1].score if len(hits) > 1 else 0.0
@@ -117,7 +118,7 @@ def features(kb: Any, question: str, r: Any) -> Features:
     return Features(cov, cov1, sent, max(0.0, min(1.0, margin)), float(r.exact),
                     max(dense) if dense else 0.0, 1.0 if dense else 0.0,
                     math.log1p(len(terms)), float(len(pinned(question))), both / len(top) if dense else 0.0,
-                    named, _coverage(terms, document_name(hits[0].chunk), kb.idf))
+                    named, _coverage(terms, doc_names[0], kb.idf))
 
 
 @lru_cache(maxsize=4)
