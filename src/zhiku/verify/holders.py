@@ -72,6 +72,14 @@ def _subject(t: str) -> str:
     return "" if SAYS.search(first) else first
 
 
+def _subject_names(t: str, word: str, kind: str, asked: str) -> bool:
+    """Whether ``word`` (a role, an act's first character) comes after the sentence's subject
+    clause (:func:`_subject`) and that clause names someone of ``kind`` the question does not
+    (``asked``): the subject holds the role or does the act."""
+    subject = _subject(t)
+    return word in t and word not in subject and bool(names(kind, subject, asked))
+
+
 ROLE_WINDOW = 20
 
 
@@ -85,8 +93,7 @@ def names_role(head: str, sentence: str, clauses: bool = True) -> bool:
     With ``clauses`` off the window runs over the whole sentence (an ablation)."""
     t = norm(undated(normalise(sentence)))
     kind = "country" if head.endswith("国") else "person"
-    subject = _subject(t)
-    if head in t and head not in subject and names(kind, subject, ""):
+    if _subject_names(t, head, kind, ""):
         return True
     for scope in scopes(t, head) if clauses else [t]:
         for m in re.finditer(re.escape(head), scope):
@@ -124,8 +131,7 @@ def doer_stated(act: str, kind: str, sentence: str, asked: str, clauses: bool = 
     first = act[:1]
     if not clauses:
         return first in t
-    subject = _subject(t)
-    if first in t and first not in subject and names(kind, subject, asked):
+    if _subject_names(t, first, kind, asked):
         return True
     return any(names(kind, scope, asked) or _agent(first, scope, asked) for scope in scopes(t, first))
 
