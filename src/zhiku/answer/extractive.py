@@ -278,11 +278,11 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
     if not cands:
         return []
     whole = [coverage(terms, f"{ctx[r]} {h.chunk.text}", idf, names[r]) for r, h in enumerate(hits)]
-    total = lambda s: s.score + BLOCK_WEIGHT * whole[s.hit_rank]
+    total = lambda s, whole=whole: s.score + BLOCK_WEIGHT * whole[s.hit_rank]
     cands.sort(key=lambda s: -total(s))
     first = cands[0]
     if name_weight < 1 and any(names) and len({h.chunk.doc_id for h in hits}) > 1:
-        first = _stated_document(cands, hits, terms, idf, read, ctx, names, name_weight)
+        first = _stated_document(cands, hits, terms, idf, read, ctx, names, name_weight, total)
     if provision and hits[first.hit_rank].chunk.article is None:  # a provision over a story about it
         first = next((c for c in cands if hits[c.hit_rank].chunk.article is not None
                       and total(c) >= provision * total(first)), first)
@@ -319,18 +319,19 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
 
 def _stated_document(cands: list[Sentence], hits: Sequence[Hit], terms: Sequence[str],
                      idf: Callable[[str], float], read: dict, ctx: list[str], names: list[str],
-                     name_weight: float) -> Sentence:
-    """The best sentence (``cands`` sorted best first) of the document whose own
-    best sentence scores highest when a question word only its name holds counts
-    ``name_weight`` of its weight: between documents, a block stating the question's words
-    beats one whose document name supplies them (「…侵权责任编」 lends 责任 to each of its
-    articles); inside a document the name reads under every passage alike, so a sentence
-    leaving its subject to the title still answers a question naming it."""
+                     name_weight: float, total: Callable[..., float]) -> Sentence:
+    """The best sentence (``cands`` sorted best first by ``total``, a sentence's score given
+    the blocks' whole coverage) of the document whose own best sentence scores highest when a
+    question word only its name holds counts ``name_weight`` of its weight: between documents,
+    a block stating the question's words beats one whose document name supplies them
+    (「…侵权责任编」 lends 责任 to each of its articles); inside a document the name reads under
+    every passage alike, so a sentence leaving its subject to the title still answers a
+    question naming it."""
     whole = [coverage(terms, f"{ctx[r]} {h.chunk.text}", idf, names[r], name_weight) for r, h in enumerate(hits)]
     best: dict[str, float] = {}
     for c in cands:
-        score = (coverage(terms, read[c.hit_rank, c.pos], idf, names[c.hit_rank], name_weight)
-                 + RANK_BONUS / (c.hit_rank + 1) + BLOCK_WEIGHT * whole[c.hit_rank])
+        cover = coverage(terms, read[c.hit_rank, c.pos], idf, names[c.hit_rank], name_weight)
+        score = total(Sentence(c.hit_rank, c.pos, c.text, cover), whole)
         doc = hits[c.hit_rank].chunk.doc_id
         best[doc] = max(best.get(doc, score), score)
     top = max(best.values())
