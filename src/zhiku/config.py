@@ -12,6 +12,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from zhiku.access import AccessRule
+from zhiku.config_answer import AnswerLevers
 from zhiku.config_keyword import KeywordLevers
 from zhiku.errors import ZhikuError
 from zhiku.structured.spec import SourceSpec
@@ -19,8 +20,9 @@ from zhiku.structured.spec import SourceSpec
 DEFAULT_REFUSAL = "知识库中未找到相关内容"
 
 
-class Config(KeywordLevers, BaseSettings):
-    """Every knob zhiku has (the keyword-recall levers in :class:`KeywordLevers`). Built once by
+class Config(KeywordLevers, AnswerLevers, BaseSettings):
+    """Every knob zhiku has (the keyword-recall levers in :class:`KeywordLevers`, the offline
+    composer's in :class:`AnswerLevers`). Built once by
     :func:`load_config` and passed down explicitly."""
 
     model_config = SettingsConfigDict(env_prefix="ZHIKU_", extra="forbid", frozen=True)
@@ -77,16 +79,6 @@ class Config(KeywordLevers, BaseSettings):
                                 "answered on confidence alone")
     answerability_clauses: bool = Field(default=True, description="read a doer, a role's holder and a sum "
                                         "in the clause of their act or role; off: anywhere in the sentence")
-    provision_share: float = Field(default=0.6, ge=0.0, le=1.0,
-                                   description="the offline answer quotes a numbered provision (第X条) "
-                                   "over unnumbered text among its evidence (a case report, a post) "
-                                   "when it scores at least this share of it; 0 = off")
-    list_answers: bool = Field(default=False, description="the offline answer to a question asking which "
-                               "ones (哪些, 几种, 什么条件) quotes a list's lead-in and its items over a "
-                               "better-scoring single sentence")
-    answer_doc_name: bool = Field(default=True, description="the offline answer reads each sentence "
-                                  "under its document's name (title, file name, its version): words "
-                                  "naming the document choose none of its passages over another")
     low_confidence: float = Field(default=0.5, ge=0.0, le=1.0,
                                   description="answers below this are marked low confidence")
     reranker: str = Field(default="none", description="none or a registered reranker: dense, "

@@ -195,7 +195,7 @@ def veto_coverage(terms: list[str], text: str, idf: Callable[[str], float], most
     share falls with its length however well the evidence matches what it describes; a
     short question about something the documents do not hold keeps its share. 0: every
     term counts."""
-    from zhiku.answer.extractive import coverage
+    from zhiku.answer.reading import coverage
 
     share = coverage(terms, text, idf)
     return min(1.0, share * len(terms) / most) if most and len(terms) > most else share
