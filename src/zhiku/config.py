@@ -13,6 +13,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from zhiku.access import AccessRule
 from zhiku.config_answer import AnswerLevers
+from zhiku.config_fusion import FusionLevers
 from zhiku.config_keyword import KeywordLevers
 from zhiku.errors import ZhikuError
 from zhiku.structured.spec import SourceSpec
@@ -20,9 +21,9 @@ from zhiku.structured.spec import SourceSpec
 DEFAULT_REFUSAL = "知识库中未找到相关内容"
 
 
-class Config(KeywordLevers, AnswerLevers, BaseSettings):
+class Config(KeywordLevers, AnswerLevers, FusionLevers, BaseSettings):
     """Every knob zhiku has (the keyword-recall levers in :class:`KeywordLevers`, the offline
-    composer's in :class:`AnswerLevers`). Built once by
+    composer's in :class:`AnswerLevers`, fusion in :class:`FusionLevers`). Built once by
     :func:`load_config` and passed down explicitly."""
 
     model_config = SettingsConfigDict(env_prefix="ZHIKU_", extra="forbid", frozen=True)
@@ -42,9 +43,6 @@ class Config(KeywordLevers, AnswerLevers, BaseSettings):
     embed_prompt: str = Field(default="auto", description="auto, e5, bge-zh, bge-en, none, server")
     embed_dim: int = Field(default=0, ge=0, description="expected vector size; 0 = ask the backend")
     segmenter: str = Field(default="mixed", description="Chinese segmenter for BM25")
-    fusion: str = Field(default="rrf", description="rrf or weighted")
-    rrf_k: int = Field(default=60, ge=1, description="RRF constant (Cormack et al. 2009)")
-    alpha: float = Field(default=0.5, ge=0.0, le=1.0, description="dense weight in weighted fusion")
     answer_chunks: int = Field(default=5, ge=1, description="passages the answer is composed from "
                                "(read from top_k too, its old name)")
     candidates: int = Field(default=50, ge=1, description="hits fetched per retriever before fusion")
@@ -225,13 +223,6 @@ class Config(KeywordLevers, AnswerLevers, BaseSettings):
         from zhiku.route.qtype import QType, check_params
 
         return {QType.from_str(k).value: check_params(k, o) for k, o in v.items()}
-
-    @field_validator("fusion")
-    @classmethod
-    def _check_fusion(cls, v: str) -> str:
-        from zhiku.retrieve.fusion import FusionMode
-
-        return FusionMode.from_str(v).value
 
     @field_validator("vector_index")
     @classmethod

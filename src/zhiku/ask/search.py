@@ -11,7 +11,7 @@ from typing import Any
 from zhiku.index.store import Scope
 from zhiku.registry import Choice
 from zhiku.retrieve.clause import ClauseRef, named_first
-from zhiku.retrieve.fusion import FusionMode, fuse
+from zhiku.retrieve.fusion import fuse_search
 from zhiku.retrieve.inforce import in_force_first
 from zhiku.retrieve.segment import focus_terms, query_terms
 from zhiku.retrieve.terms import keyword_terms
@@ -311,8 +311,7 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
         # the one ask passes a tuple; inside the named law its name's words are left out
         lists = [*lists, *fuzzy(kb, p, scoped, trace, terms=p.inner_terms)]
     with _Timer(trace, "fuse") as d:
-        fmode = FusionMode.from_str(kb.config.fusion)
-        out = fuse(lists, fmode, k=kb.config.rrf_k, alpha=kb.config.alpha) if len(lists) > 1 else (lists or [[]])[0]
+        out = fuse_search(lists, kb.config) if len(lists) > 1 else (lists or [[]])[0]
         seen = {h.chunk.id for h in p.exact}
         hits = p.exact + [h for h in out if h.chunk.id not in seen]
         if structured and kb.config.drop_twins:  # one law version in two folders: cited once
@@ -330,7 +329,7 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
             hits = hits[:n] + in_force_first(kb, hits[n:])  # 公司法 2023 before 2018
         if scoped is not None and kb.config.named_first:  # 按劳动争议调解仲裁法…: that law's hits first
             hits = named_first(hits, p.ref.doc_ids)  # (zhiku.retrieve.clause)
-        d.update(mode=fmode.value, lists=len(lists), top=brief(hits))
+        d.update(mode=kb.config.fusion, lists=len(lists), top=brief(hits))
     groups: dict[str, list[int]] = {}
     if route is not None:
         from zhiku.route.search import group_by_document

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from zhiku.index.store import Scope
-from zhiku.retrieve.fusion import FusionMode, fuse, rrf
+from zhiku.retrieve.fusion import fuse_search, rrf
 from zhiku.route.chapters import pick_chapters, routed_docs, title_weight
 from zhiku.types import ChapterPick, Hit, Route, TraceStep
 
@@ -41,7 +41,7 @@ def _one(lists: list[list[Hit]], cfg: Any, alpha: float) -> list[Hit]:
     lists = [x for x in lists if x]
     if len(lists) <= 1:
         return lists[0] if lists else []
-    return fuse(lists, FusionMode.from_str(cfg.fusion), k=cfg.rrf_k, alpha=alpha)
+    return fuse_search(lists, cfg, alpha)
 
 
 def routed_search(kb: Any, route: Route, scope: Scope, search: Searcher, terms: list[str],
