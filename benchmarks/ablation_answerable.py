@@ -12,8 +12,8 @@ in their clause (``answerability_clauses``), switch the composer's levers beside
 story about it, ``provision_share``; on: a list's lead-in quoted for a question asking which
 ones, ``list_answers``), switch off reading a sentence under its
 document's name (``answer_doc_name``), switch off the dense veto (``dense_veto``: with vectors,
-a weak blend of coverage and cosine refuses) and have the veto count every term of a long
-question (``dense_veto_terms`` 0).
+a weak blend of coverage and cosine refuses), have the veto count every term of a long
+question (``dense_veto_terms`` 0) or every term whole (``dense_veto_pieces`` off).
 """
 
 from __future__ import annotations
@@ -45,7 +45,9 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           # the refusal lever beside it: with vectors, a weak coverage/cosine blend refuses (on shipped)
           "on, dense veto off": {"ZHIKU_DENSE_VETO": "0"},
           # and the veto weighing a long question as one of dense_veto_terms terms (8 shipped)
-          "on, dense veto over every term": {"ZHIKU_DENSE_VETO_TERMS": "0"}}
+          "on, dense veto over every term": {"ZHIKU_DENSE_VETO_TERMS": "0"},
+          # and the veto counting a guessed word by its pieces, no pronoun or verb character (on shipped)
+          "on, dense veto pieces off": {"ZHIKU_DENSE_VETO_PIECES": "0"}}
 
 
 def _path(base: Path, rel: str) -> str:
@@ -84,5 +86,6 @@ def answerable_ablation(shared: Path, log: Path) -> str:
                 "provision first off: ZHIKU_PROVISION_SHARE=0; "
                 "document name off: ZHIKU_ANSWER_DOC_NAME=0; list answers on: ZHIKU_LIST_ANSWERS=1; "
                 "dense veto off: ZHIKU_DENSE_VETO=0; "
-                "dense veto over every term: ZHIKU_DENSE_VETO_TERMS=0)\n")
+                "dense veto over every term: ZHIKU_DENSE_VETO_TERMS=0; "
+                "dense veto pieces off: ZHIKU_DENSE_VETO_PIECES=0)\n")
     return "\n".join(lines)
