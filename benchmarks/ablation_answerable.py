@@ -13,7 +13,8 @@ story about it, ``provision_share``; on: a list's lead-in quoted for a question 
 ones, ``list_answers``), switch off reading a sentence under its
 document's name (``answer_doc_name``), switch off the dense veto (``dense_veto``: with vectors,
 a weak blend of coverage and cosine refuses), have the veto count every term of a long
-question (``dense_veto_terms`` 0) or every term whole (``dense_veto_pieces`` off).
+question (``dense_veto_terms`` 0) or every term whole (``dense_veto_pieces`` off), and have the
+check read dates and a role's own word only (``answerability_forms`` off).
 """
 
 from __future__ import annotations
@@ -47,7 +48,9 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           # and the veto weighing a long question as one of dense_veto_terms terms (8 shipped)
           "on, dense veto over every term": {"ZHIKU_DENSE_VETO_TERMS": "0"},
           # and the veto counting a guessed word by its pieces, no pronoun or verb character (on shipped)
-          "on, dense veto pieces off": {"ZHIKU_DENSE_VETO_PIECES": "0"}}
+          "on, dense veto pieces off": {"ZHIKU_DENSE_VETO_PIECES": "0"},
+          # a value in the other forms a text states it: when not as a date, a role's kin or act (on shipped)
+          "on, other forms off": {"ZHIKU_ANSWERABILITY_FORMS": "0"}}
 
 
 def _path(base: Path, rel: str) -> str:
@@ -87,5 +90,6 @@ def answerable_ablation(shared: Path, log: Path) -> str:
                 "document name off: ZHIKU_ANSWER_DOC_NAME=0; list answers on: ZHIKU_LIST_ANSWERS=1; "
                 "dense veto off: ZHIKU_DENSE_VETO=0; "
                 "dense veto over every term: ZHIKU_DENSE_VETO_TERMS=0; "
-                "dense veto pieces off: ZHIKU_DENSE_VETO_PIECES=0)\n")
+                "dense veto pieces off: ZHIKU_DENSE_VETO_PIECES=0; "
+                "other forms off: ZHIKU_ANSWERABILITY_FORMS=0)\n")
     return "\n".join(lines)

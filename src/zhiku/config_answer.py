@@ -26,3 +26,9 @@ class RefusalLevers(BaseModel):
                                 "answered on confidence alone")
     answerability_clauses: bool = Field(default=True, description="read a doer, a role's holder and a sum "
                                         "in the clause of their act or role; off: anywhere in the sentence")
+    answerability_forms: bool = Field(default=True, description="the answerability check takes a value "
+                                      "in the other forms a text states it: when in other terms than a "
+                                      "date for 什么时候/何时 (孔雀王朝时期, 四国征伐后), a role's holder as "
+                                      "its kin character (弟为…), after 由 (由袁丽嫦原唱) or as the doer of "
+                                      "the act the role is named for (创造者: 由…所创作); off: dates and "
+                                      "the role's own word only")
