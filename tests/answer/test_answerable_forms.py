@@ -12,7 +12,7 @@ from zhiku.verify.pins import Kind, pinned
 
 # CMRC 2018 trial paragraphs (Chinese Wikipedia, CC BY-SA 4.0; tests/data/eval/SOURCE.md),
 # sentences quoted verbatim: TRIAL_777, TRIAL_569, TRIAL_311, TRIAL_496, TRIAL_131, TRIAL_47,
-# TRIAL_355, TRIAL_142, TRIAL_534, TRIAL_519 and TRIAL_114
+# TRIAL_355, TRIAL_142, TRIAL_534, TRIAL_519, TRIAL_114 and TRIAL_678
 PERIOD = "不过，自在奥义书是13部主要奥义书中成书较晚的，可能晚至孔雀王朝时期才出现。"
 AFTER = "四国征伐后，长宗我部家随即成为丰臣家的从属势力。"
 SCHOOL = "原本是模特儿的张天霖MARCUS，高二的时候拍了周华健的MV「朋友」。"
@@ -115,3 +115,16 @@ def test_what_a_word_means_is_no_word_the_answer_repeats():
     assert not [c for c in pinned("西班牙语言的定义是什么？") if c.kind is Kind.FOCUS]
     assert _ok("西班牙语言的定义是什么？", TONGUES)
     assert _decisively_refused("西班牙语言的地位是什么？", TONGUES)
+
+
+@pytest.mark.unit
+def test_today_before_a_place_it_describes_is_the_present_not_a_day():
+    """「今天的路口镇是由哪两个乡镇合并的」 asks about the town as it is now (CMRC 2018 TRIAL_678,
+    quoted verbatim): no day is pinned, and the sentence saying which two it merged from
+    answers. 「今天的北京天气」 still asks about one day: the same sentence, not dated today,
+    does not answer it."""
+    merged = "今路口镇在1995年长沙地区撤区并乡镇之前属路口区路口镇和麻林乡地域，1995年，二乡镇合并组建路口镇。"
+    assert not [c for c in pinned("今天的路口镇是由哪两个乡镇合并的？") if c.kind is Kind.TIME]
+    assert _ok("今天的路口镇是由哪两个乡镇合并的？", merged)
+    assert [c.text for c in pinned("今天的北京天气怎么样？") if c.kind is Kind.TIME] == ["今天"]
+    assert _decisively_refused("今天的北京天气怎么样？", merged)

@@ -49,6 +49,9 @@ _RELATIVE = re.compile(r"今天|明天|昨天|今年|去年|明年|本周|下周
 # a yes/no question (「…能挪到明年接着扣吗」, 是否, 能不能): it asks whether a rule allows
 # something; 今年/明年 in it relate periods to each other, they pin no calendar year (明天 in
 # 「明天北京会下雨吗」 still pins the day)
+# 「今天的路口镇是由哪两个乡镇合并的」: the place as it is now, not a day (「今天的北京天气」 still
+# pins the day: there the place is no subject of its own)
+_PRESENT = re.compile(r"今天的[\u4e00-\u9fff]{1,6}?(?:省|市|县|镇|乡|村|州|国|城|地区)(?=是|在|位于|属于|由|叫|称|曾|隶属)")
 _YES_NO = re.compile(r"[吗么][？?]?$|是否|能否|可否|(.)不\1")
 _NAME_TAGS = {"nr", "nrt", "ns", "nt", "nz", "eng"}
 # the words that ask which one of a kind (哪位帝王, 什么武功): the noun after them is the kind
@@ -133,7 +136,8 @@ def pinned(question: str) -> tuple[Constraint, ...]:
     if found is None and (where := _WHERE.search(clause)):
         found = ("place", where)
     rule = not found and _YES_NO.search(clause)  # 「今年的扣除没扣完，能挪到明年吗」: a rule, not a year's fact
-    out += [Constraint(Kind.TIME, m.group()) for m in _RELATIVE.finditer(rest) if not (rule and m.group().endswith("年"))]
+    out += [Constraint(Kind.TIME, m.group()) for m in _RELATIVE.finditer(rest)
+            if not (rule and m.group().endswith("年")) and not _PRESENT.match(rest, m.start())]
     out += _events(rest)
     out += _instance(rest)
     if found:
