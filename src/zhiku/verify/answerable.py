@@ -198,19 +198,8 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
                 if c.text not in _TIMES or len(heads) != 1 or _dates_event(heads[0], c.text, sent):
                     return True
         return False
-    if c.kind is Kind.FOCUS and c.about in ("act", "sum"):  # its doer, or its sum, in the act's clause
-        asked = next((x for x in others if x.kind is Kind.QUANTITY), Constraint(Kind.QUANTITY, "person"))
-        if c.about == "sum":
-            return any(sum_stated(c.text, t, lambda x: has_quantity(asked.text, x, asked.about))
-                       for t in _SENTENCE.findall(said or block))
-        return any(doer_stated(_norm(act), asked.text, t, asked.about, clauses)
-                   for t in _SENTENCE.findall(said or block) for act in c.text.split("|"))
-    if c.kind is Kind.FOCUS and c.about == "role":
-        asked = next((x.about for x in others if x.kind is Kind.QUANTITY), "")
-        return any(holds_role(c.text, t, asked, clauses, forms) for t in _SENTENCE.findall(said or block))
-    if c.kind is Kind.FOCUS:  # the word or its two-character stem (增长率: 「同比增长2.6%」)
-        stem = _norm(c.text)[:2]
-        return any(_loosely_in(_norm(c.text), _norm(t)) or stem in _norm(t) for t in _SENTENCE.findall(said or block))
+    if c.kind is Kind.FOCUS:
+        return _focus_met(c, _SENTENCE.findall(said or block), others, clauses, forms)
     b = _norm(undated(block.strip()))
     if c.kind is Kind.TIME:
         if c.text.isdigit():
@@ -242,6 +231,23 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         return w in b or (_LATIN_NAME.fullmatch(w) is not None and _joined(w) in _joined(b)) or _versioned(w, b)
     grams = [w[i : i + 2] for i in range(len(w) - 1)]  # a tagged name: most of its bigrams
     return sum(g in b for g in grams) >= len(grams) / 2
+
+
+def _focus_met(c: Constraint, sentences: Sequence[str], others: Sequence[Constraint], clauses: bool,
+               forms: bool) -> bool:
+    """Whether one of ``sentences`` meets the attribute ``c`` asks for (:func:`meets`): the
+    doer of its act or the sum it moved in the act's clause, the holder of its role, or else
+    the word itself or its two-character stem (增长率: 「同比增长2.6%」)."""
+    asked = next((x for x in others if x.kind is Kind.QUANTITY), Constraint(Kind.QUANTITY, "person", ""))
+    if c.about == "sum":
+        return any(sum_stated(c.text, t, lambda x: has_quantity(asked.text, x, asked.about)) for t in sentences)
+    if c.about == "act":  # 配合|开展: either act
+        return any(doer_stated(_norm(act), asked.text, t, asked.about, clauses)
+                   for t in sentences for act in c.text.split("|"))
+    if c.about == "role":
+        return any(holds_role(c.text, t, asked.about, clauses, forms) for t in sentences)
+    stem = _norm(c.text)[:2]
+    return any(_loosely_in(_norm(c.text), _norm(t)) or stem in _norm(t) for t in sentences)
 
 
 _NAME_VERSION = re.compile(r"([a-z][a-z0-9\-]*)\s*(v?\d+(?:\.\d+)+)")
