@@ -13,8 +13,9 @@ story about it, ``provision_share``; on: a list's lead-in quoted for a question 
 ones, ``list_answers``), switch off reading a sentence under its
 document's name (``answer_doc_name``), count a word only a document's name lends in full between
 documents (``answer_name_weight`` 1), switch off the dense veto (``dense_veto``: with vectors,
-a weak blend of coverage and cosine refuses) and have the veto count every term of a long
-question (``dense_veto_terms`` 0).
+a weak blend of coverage and cosine refuses), have the veto count every term of a long
+question (``dense_veto_terms`` 0) or every term whole (``dense_veto_pieces`` off), and have the
+check read dates and a role's own word only (``answerability_forms`` off).
 """
 
 from __future__ import annotations
@@ -48,7 +49,11 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           # the refusal lever beside it: with vectors, a weak coverage/cosine blend refuses (on shipped)
           "on, dense veto off": {"ZHIKU_DENSE_VETO": "0"},
           # and the veto weighing a long question as one of dense_veto_terms terms (8 shipped)
-          "on, dense veto over every term": {"ZHIKU_DENSE_VETO_TERMS": "0"}}
+          "on, dense veto over every term": {"ZHIKU_DENSE_VETO_TERMS": "0"},
+          # and the veto counting a guessed word by its pieces, no pronoun or verb character (on shipped)
+          "on, dense veto pieces off": {"ZHIKU_DENSE_VETO_PIECES": "0"},
+          # a value in the other forms a text states it: when not as a date, a role's kin or act (on shipped)
+          "on, other forms off": {"ZHIKU_ANSWERABILITY_FORMS": "0"}}
 
 
 def _path(base: Path, rel: str) -> str:
@@ -88,5 +93,7 @@ def answerable_ablation(shared: Path, log: Path) -> str:
                 "document name off: ZHIKU_ANSWER_DOC_NAME=0; name words in full: ZHIKU_ANSWER_NAME_WEIGHT=1; "
                 "list answers on: ZHIKU_LIST_ANSWERS=1; "
                 "dense veto off: ZHIKU_DENSE_VETO=0; "
-                "dense veto over every term: ZHIKU_DENSE_VETO_TERMS=0)\n")
+                "dense veto over every term: ZHIKU_DENSE_VETO_TERMS=0; "
+                "dense veto pieces off: ZHIKU_DENSE_VETO_PIECES=0; "
+                "other forms off: ZHIKU_ANSWERABILITY_FORMS=0)\n")
     return "\n".join(lines)

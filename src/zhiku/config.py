@@ -12,7 +12,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from zhiku.access import AccessRule
-from zhiku.config_answer import AnswerLevers
+from zhiku.config_answer import AnswerLevers, RefusalLevers
 from zhiku.config_fusion import FusionLevers
 from zhiku.config_keyword import KeywordLevers
 from zhiku.errors import ZhikuError
@@ -21,9 +21,10 @@ from zhiku.structured.spec import SourceSpec
 DEFAULT_REFUSAL = "知识库中未找到相关内容"
 
 
-class Config(KeywordLevers, AnswerLevers, FusionLevers, BaseSettings):
+class Config(KeywordLevers, AnswerLevers, RefusalLevers, FusionLevers, BaseSettings):
     """Every knob zhiku has (the keyword-recall levers in :class:`KeywordLevers`, the offline
-    composer's in :class:`AnswerLevers`, fusion in :class:`FusionLevers`). Built once by
+    composer's in :class:`AnswerLevers`, those of refusing in :class:`RefusalLevers`, fusion in
+    :class:`FusionLevers`). Built once by
     :func:`load_config` and passed down explicitly."""
 
     model_config = SettingsConfigDict(env_prefix="ZHIKU_", extra="forbid", frozen=True)
@@ -65,18 +66,7 @@ class Config(KeywordLevers, AnswerLevers, FusionLevers, BaseSettings):
     min_section: int = Field(default=40, ge=0, description="merge shorter prose sections")
     max_file_mb: float = Field(default=200.0, gt=0, description="refuse larger files")
     min_confidence: float = Field(default=0.25, ge=0.0, le=1.0, description="refuse below this")
-    dense_veto: bool = Field(default=True, description="with vectors, refuse when the blend of term "
-                             "coverage and the best dense cosine falls below min_confidence (off: the "
-                             "fitted model alone decides)")
-    dense_veto_terms: int = Field(default=8, ge=0, description="the dense veto weighs a question of more "
-                                  "terms as one of this many (a case narrative's names and dates are in "
-                                  "no rule); 0 = every term")
     refusal_text: str = Field(default=DEFAULT_REFUSAL)
-    answerability: bool = Field(default=True, description="check that the cited evidence meets what the "
-                                "question pins down (subject, place, time, kind of value); off: "
-                                "answered on confidence alone")
-    answerability_clauses: bool = Field(default=True, description="read a doer, a role's holder and a sum "
-                                        "in the clause of their act or role; off: anywhere in the sentence")
     low_confidence: float = Field(default=0.5, ge=0.0, le=1.0,
                                   description="answers below this are marked low confidence")
     reranker: str = Field(default="none", description="none or a registered reranker: dense, "
