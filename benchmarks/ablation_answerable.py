@@ -11,9 +11,11 @@ precision. Further rows per set read doers, role holders and sums sentence-wide 
 in their clause (``answerability_clauses``), switch the composer's levers beside the check (off: a numbered provision quoted over a
 story about it, ``provision_share``; on: a list's lead-in quoted for a question asking which
 ones, ``list_answers``), switch off reading a sentence under its
-document's name (``answer_doc_name``), switch off the dense veto (``dense_veto``: with vectors,
-a weak blend of coverage and cosine refuses) and have the veto count every term of a long
-question (``dense_veto_terms`` 0).
+document's name (``answer_doc_name``), count a word only a document's name lends in full between
+documents (``answer_name_weight`` 1), switch off the dense veto (``dense_veto``: with vectors,
+a weak blend of coverage and cosine refuses), have the veto count every term of a long
+question (``dense_veto_terms`` 0) or every term whole (``dense_veto_pieces`` off), and have the
+check read dates and a role's own word only (``answerability_forms`` off).
 """
 
 from __future__ import annotations
@@ -40,12 +42,18 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, provision first off": {"ZHIKU_PROVISION_SHARE": "0"},
           # and a sentence read under its document's name (on shipped)
           "on, document name off": {"ZHIKU_ANSWER_DOC_NAME": "0"},
+          # and a word only a document's name lends counting in full between documents (0 shipped)
+          "on, name words in full": {"ZHIKU_ANSWER_NAME_WEIGHT": "1"},
           # and a list's lead-in quoted for a question asking which ones (off shipped)
           "on, list answers on": {"ZHIKU_LIST_ANSWERS": "1"},
           # the refusal lever beside it: with vectors, a weak coverage/cosine blend refuses (on shipped)
           "on, dense veto off": {"ZHIKU_DENSE_VETO": "0"},
           # and the veto weighing a long question as one of dense_veto_terms terms (8 shipped)
-          "on, dense veto over every term": {"ZHIKU_DENSE_VETO_TERMS": "0"}}
+          "on, dense veto over every term": {"ZHIKU_DENSE_VETO_TERMS": "0"},
+          # and the veto counting a guessed word by its pieces, no pronoun or verb character (on shipped)
+          "on, dense veto pieces off": {"ZHIKU_DENSE_VETO_PIECES": "0"},
+          # a value in the other forms a text states it: when not as a date, a role's kin or act (on shipped)
+          "on, other forms off": {"ZHIKU_ANSWERABILITY_FORMS": "0"}}
 
 
 def _path(base: Path, rel: str) -> str:
@@ -82,7 +90,10 @@ def answerable_ablation(shared: Path, log: Path) -> str:
     with log.open("a", encoding="utf-8") as f:
         f.write("\n".join(cmds) + "\n(off: ZHIKU_ANSWERABILITY=0; clauses off: ZHIKU_ANSWERABILITY_CLAUSES=0; "
                 "provision first off: ZHIKU_PROVISION_SHARE=0; "
-                "document name off: ZHIKU_ANSWER_DOC_NAME=0; list answers on: ZHIKU_LIST_ANSWERS=1; "
+                "document name off: ZHIKU_ANSWER_DOC_NAME=0; name words in full: ZHIKU_ANSWER_NAME_WEIGHT=1; "
+                "list answers on: ZHIKU_LIST_ANSWERS=1; "
                 "dense veto off: ZHIKU_DENSE_VETO=0; "
-                "dense veto over every term: ZHIKU_DENSE_VETO_TERMS=0)\n")
+                "dense veto over every term: ZHIKU_DENSE_VETO_TERMS=0; "
+                "dense veto pieces off: ZHIKU_DENSE_VETO_PIECES=0; "
+                "other forms off: ZHIKU_ANSWERABILITY_FORMS=0)\n")
     return "\n".join(lines)

@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -191,7 +192,8 @@ def main() -> int:
             _write_block(BENCH, "## Quality against baselines", QUALITY_INTRO, run, block, order)
             _write_block(ROOT / "docs" / "eval.md", None, EVAL_INTRO, run,
                          log.read_text(encoding="utf-8").strip(), order)
-    for extra, fn, intro in ((ABLATION, ablation, ABLATION_INTRO), (ANSWERABLE, answerable_ablation, "")):
+    with_dense = partial(ablation, dense=dense_laws)  # the hybrid rows need whole-corpus vectors
+    for extra, fn, intro in ((ABLATION, with_dense, ABLATION_INTRO), (ANSWERABLE, answerable_ablation, "")):
         if a.only and extra.name not in a.only.split(","):
             continue
         t0 = time.perf_counter()

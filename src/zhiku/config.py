@@ -12,6 +12,8 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from zhiku.access import AccessRule
+from zhiku.config_answer import AnswerLevers, RefusalLevers
+from zhiku.config_fusion import FusionLevers
 from zhiku.config_keyword import KeywordLevers
 from zhiku.config_route import RouteLevers
 from zhiku.errors import ZhikuError
@@ -20,9 +22,10 @@ from zhiku.structured.spec import SourceSpec
 DEFAULT_REFUSAL = "知识库中未找到相关内容"
 
 
-class Config(KeywordLevers, RouteLevers, BaseSettings):
-    """Every knob zhiku has (the keyword-recall levers in :class:`KeywordLevers`, the routing
-    ones in :class:`RouteLevers`). Built once by
+class Config(KeywordLevers, AnswerLevers, RefusalLevers, FusionLevers, RouteLevers, BaseSettings):
+    """Every knob zhiku has (the keyword-recall levers in :class:`KeywordLevers`, the offline
+    composer's in :class:`AnswerLevers`, those of refusing in :class:`RefusalLevers`, fusion in
+    :class:`FusionLevers`, routing in :class:`RouteLevers`). Built once by
     :func:`load_config` and passed down explicitly."""
 
     model_config = SettingsConfigDict(env_prefix="ZHIKU_", extra="forbid", frozen=True)
@@ -42,9 +45,6 @@ class Config(KeywordLevers, RouteLevers, BaseSettings):
     embed_prompt: str = Field(default="auto", description="auto, e5, bge-zh, bge-en, none, server")
     embed_dim: int = Field(default=0, ge=0, description="expected vector size; 0 = ask the backend")
     segmenter: str = Field(default="mixed", description="Chinese segmenter for BM25")
-    fusion: str = Field(default="rrf", description="rrf or weighted")
-    rrf_k: int = Field(default=60, ge=1, description="RRF constant (Cormack et al. 2009)")
-    alpha: float = Field(default=0.5, ge=0.0, le=1.0, description="dense weight in weighted fusion")
     answer_chunks: int = Field(default=5, ge=1, description="passages the answer is composed from "
                                "(read from top_k too, its old name)")
     candidates: int = Field(default=50, ge=1, description="hits fetched per retriever before fusion")
@@ -67,28 +67,7 @@ class Config(KeywordLevers, RouteLevers, BaseSettings):
     min_section: int = Field(default=40, ge=0, description="merge shorter prose sections")
     max_file_mb: float = Field(default=200.0, gt=0, description="refuse larger files")
     min_confidence: float = Field(default=0.25, ge=0.0, le=1.0, description="refuse below this")
-    dense_veto: bool = Field(default=True, description="with vectors, refuse when the blend of term "
-                             "coverage and the best dense cosine falls below min_confidence (off: the "
-                             "fitted model alone decides)")
-    dense_veto_terms: int = Field(default=8, ge=0, description="the dense veto weighs a question of more "
-                                  "terms as one of this many (a case narrative's names and dates are in "
-                                  "no rule); 0 = every term")
     refusal_text: str = Field(default=DEFAULT_REFUSAL)
-    answerability: bool = Field(default=True, description="check that the cited evidence meets what the "
-                                "question pins down (subject, place, time, kind of value); off: "
-                                "answered on confidence alone")
-    answerability_clauses: bool = Field(default=True, description="read a doer, a role's holder and a sum "
-                                        "in the clause of their act or role; off: anywhere in the sentence")
-    provision_share: float = Field(default=0.6, ge=0.0, le=1.0,
-                                   description="the offline answer quotes a numbered provision (第X条) "
-                                   "over unnumbered text among its evidence (a case report, a post) "
-                                   "when it scores at least this share of it; 0 = off")
-    list_answers: bool = Field(default=False, description="the offline answer to a question asking which "
-                               "ones (哪些, 几种, 什么条件) quotes a list's lead-in and its items over a "
-                               "better-scoring single sentence")
-    answer_doc_name: bool = Field(default=True, description="the offline answer reads each sentence "
-                                  "under its document's name (title, file name, its version): words "
-                                  "naming the document choose none of its passages over another")
     low_confidence: float = Field(default=0.5, ge=0.0, le=1.0,
                                   description="answers below this are marked low confidence")
     reranker: str = Field(default="none", description="none or a registered reranker: dense, "
@@ -197,12 +176,6 @@ class Config(KeywordLevers, RouteLevers, BaseSettings):
     def _comma_list(cls, v: Any) -> Any:
         return [x.strip() for x in v.split(",") if x.strip()] if isinstance(v, str) else v
 
-    @field_validator("fusion")
-    @classmethod
-    def _check_fusion(cls, v: str) -> str:
-        from zhiku.retrieve.fusion import FusionMode
-
-        return FusionMode.from_str(v).value
 
     @field_validator("vector_index")
     @classmethod

@@ -76,3 +76,23 @@ def test_veto_coverage_scales_only_past_the_limit():
     assert veto_coverage(terms, text, idf, 16) == pytest.approx(share)
     assert veto_coverage(terms, text, idf, 8) == pytest.approx(share * 2)
     assert veto_coverage(terms, text, idf, 4) == 1.0
+
+
+@pytest.mark.unit
+def test_a_word_the_segmenter_guessed_counts_by_its_pieces():
+    """A name the segmenter does not know is glued to the word beside it (「黄华麒是」 of
+    「黄华麒是哪个大学毕业的」; CMRC 2018 TRIAL_488, quoted verbatim, tests/data/eval/SOURCE.md):
+    no passage holds it whole, though the passage names 黄华麒; it counts by the share of its characters its two-character pieces
+    found cover (黄华, 华麒: 3 of 4). A dictionary word (男朋友; 民法典 第一千一百零七条 says
+    朋友) is whole or missing, a
+    pronoun (谁) matches no text and is not counted; off (``dense_veto_pieces``), every term
+    whole, as before."""
+    idf = lambda t: 1.0
+    text = "黄华麒早年就读圣保罗书院，及后于香港大学地理系毕业，其后于英国广播公司接受电视台与电台制作培训。"
+    assert veto_coverage(["黄华麒是", "毕业"], text, idf, 8) == pytest.approx((0.75 + 1) / 2)
+    assert veto_coverage(["黄华麒是", "毕业"], text, idf, 8, pieces=False) == pytest.approx(0.5)
+    assert veto_coverage(["香港", "谁", "播映权"], text, idf, 8) == pytest.approx(0.5)
+    assert veto_coverage(["香港", "谁", "播映权"], text, idf, 8, pieces=False) == pytest.approx(1 / 3)
+    adoption = (LAWS / "民法典" / "婚姻家庭编.md").read_text(encoding="utf-8")
+    art = next(line for line in adoption.splitlines() if line.startswith("第一千一百零七条"))
+    assert "朋友" in art and veto_coverage(["男朋友", "领证"], art, idf, 8) == 0.0

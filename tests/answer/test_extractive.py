@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from zhiku.answer.extractive import compose, counted_terms
+from zhiku.answer.extractive import compose
+from zhiku.answer.reading import counted_terms
 from zhiku.types import Chunk, Hit
 
 pytestmark = pytest.mark.unit
@@ -197,3 +198,47 @@ def test_a_question_asking_which_ones_is_answered_by_a_list():
 
     assert LIST_ASK.search("哪些个人所得可以免征个人所得税？")
     assert not LIST_ASK.search("教育储蓄存款的利息所得免征个人所得税吗？")
+
+
+# 民法典 侵权责任编 第一千二百零三条 and 产品质量法 (2018-12-29) 第四十一条 (real text, first paragraphs)
+CIVIL = ("第一千二百零三条 因产品存在缺陷造成他人损害的，被侵权人可以向产品的生产者请求赔偿，也可以向产品的"
+         "销售者请求赔偿。")
+QUALITY = ("第四十一条 因产品存在缺陷造成人身、缺陷产品以外的其他财产（以下简称他人财产）损害的，生产者应当承担"
+           "赔偿责任。")
+
+
+def _named_hit(doc: str, path: str, title: str, article: str, text: str, score: float) -> Hit:
+    return Hit(Chunk(f"{doc}-{article}", doc, path, title, "1", (), article, text, 0, len(text)), score, "rrf")
+
+
+def test_between_documents_a_word_the_sentence_states_beats_one_the_name_lends():
+    """「产品缺陷让人受了损害，生产者负什么赔偿责任？」: 第一千二百零三条 ranks first and states every
+    word but 责任, which its document's name 「侵权责任编」 holds inside a longer word; 第四十一条
+    states all of them. Read under their names, the two tie and the first hit was quoted; with
+    such a word counting ``name_weight`` (0) between documents, 第四十一条 is."""
+    hits = [_named_hit("civil", "民法典/侵权责任编.md", "中华人民共和国民法典", "第一千二百零三条", CIVIL, 0.034),
+            _named_hit("quality", "经济法/产品质量法(2018-12-29).md", "中华人民共和国产品质量法", "第四十一条",
+                       QUALITY, 0.033)]
+    terms, idf = ["产品", "缺陷", "损害", "生产者", "赔偿", "责任"], lambda t: 1.0
+    _, cites = compose(terms, hits, idf, doc_name=True, name_weight=0.0)
+    assert [c.article for c in cites] == ["第四十一条"]
+    _, cites = compose(terms, hits, idf, doc_name=True, name_weight=1.0)  # the lever off
+    assert [c.article for c in cites] == ["第一千二百零三条"]
+
+
+def test_a_word_naming_the_document_still_counts_in_full():
+    """The twins: a question word that names a document counts in full between documents. A
+    CMRC-style article leaves its subject to its title 「五月艾」: its sentence naming the place
+    asked about is quoted over a better-ranked passage of another document that states the
+    name; a law's short name (消防法 of 「中华人民共和国消防法」) counts as its text would."""
+    from zhiku.answer.reading import coverage
+
+    own = "艾（名医别录、台湾植物志），野艾蒿（植物名实图考），白蒿（四川），白艾（浙江），黑蒿（云南）"
+    other = "五月艾与牡蒿同为菊科蒿属的植物。"
+    hits = [_named_hit("mu", "cmrc/牡蒿.md", "牡蒿", None, other, 0.034),
+            _named_hit("wu", "cmrc/五月艾.md", "五月艾", None, own, 0.033)]
+    terms = ["四川", "五月", "艾", "称之为"]
+    text, cites = compose(terms, hits, lambda t: 1.0, doc_name=True, name_weight=0.0)
+    assert "白蒿（四川）" in text and [c.title for c in cites] == ["五月艾"]
+    assert coverage(["消防法", "罚款"], "处五百元以下罚款", lambda t: 1.0, "中华人民共和国消防法", 0.0) == 1.0
+    assert coverage(["责任", "赔偿"], "应当赔偿", lambda t: 1.0, "中华人民共和国民法典 侵权责任编", 0.0) == 0.5

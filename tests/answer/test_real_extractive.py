@@ -150,7 +150,7 @@ def test_the_file_name_counts_as_what_a_block_is_about(tmp_path):
 def _compose(question: str, chunks: list[Chunk], doc_name: bool = False) -> tuple[str, list[str]]:
     """Compose from the chunks in the order given, as the ask does (options the question
     names among the terms); returns the text and the cited sections."""
-    from zhiku.answer.extractive import options
+    from zhiku.answer.reading import options
 
     hits = [Hit(c, 0.033 - i * 0.001, "rrf") for i, c in enumerate(chunks)]
     terms = list(dict.fromkeys([*query_terms(_words()(question)), *options(question)]))

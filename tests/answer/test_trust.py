@@ -344,7 +344,7 @@ def test_a_figure_the_question_states_is_met_by_a_value_of_its_kind(laws_kb):
     sum of money, which the article does not state a value of: still vetoed."""
     from dataclasses import replace
 
-    from zhiku.answer.extractive import coverage
+    from zhiku.answer.reading import coverage
     from zhiku.ask.search import retrieve
     from zhiku.verify.confidence import confidence
 

@@ -43,3 +43,79 @@ def test_fuse_dispatch_and_limit():
 def test_bad_mode_lists_valid_ones():
     with pytest.raises(ZhikuError, match="rrf, weighted"):
         FusionMode.from_str("borda")
+
+
+# 天天上班，连一天休息都没有: the dense list's best passage (劳动法 第三十八条, one day of
+# rest a week) stands ninth in the keyword list; the keyword and dense lists of 50 share
+# many middling passages, which outrank it at RRF's k = 60
+NO_REST_DAY = "我们厂一个月到头天天上班，连一天休息都没有，这合法吗？"
+
+
+def _lists(kb, question: str, mode=None):
+    from zhiku.ask.search import Mode, fuzzy, prepare
+    from zhiku.index.store import Scope
+
+    trace: list = []
+    p = prepare(kb, question, mode or Mode.HYBRID, Scope(), trace)
+    return p, fuzzy(kb, p, Scope(), trace)
+
+
+def _expected(lists, k: int) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for hits in lists:
+        for rank, h in enumerate(hits, 1):
+            out[h.chunk.id] = out.get(h.chunk.id, 0.0) + 1 / (k + rank)
+    return out
+
+
+@pytest.mark.integration
+def test_a_keyword_and_a_dense_list_fuse_with_the_hybrid_constant(kb):
+    from zhiku.retrieve.fusion import fuse_search
+
+    _, lists = _lists(kb, NO_REST_DAY)
+    assert [h.source for h in lists[0][:1] + lists[1][:1]] == ["bm25", "dense"]
+    for k in (10, 60):
+        cfg = kb.config.model_copy(update={"hybrid_rrf_k": k})
+        want = _expected(lists, k)
+        got = fuse_search(lists, cfg)
+        assert {h.chunk.id: h.score for h in got} == pytest.approx(want)
+        assert [h.score for h in got] == sorted((h.score for h in got), reverse=True)
+    # 0: the shared constant
+    shared = fuse_search(lists, kb.config.model_copy(update={"hybrid_rrf_k": 0}))
+    assert {h.chunk.id: h.score for h in shared} == pytest.approx(_expected(lists, kb.config.rrf_k))
+
+
+@pytest.mark.integration
+def test_each_lists_best_passage_comes_through_the_fusion(kb):
+    from zhiku.ask.search import Mode, retrieve
+    from zhiku.kb import KnowledgeBase
+
+    _, (kw, de) = _lists(kb, NO_REST_DAY)
+    best = de[0].chunk
+    assert best.article == "第三十八条" and best.doc_path.startswith("社会法/劳动法")
+    assert next(i for i, h in enumerate(kw, 1) if h.chunk.id == best.id) > 5
+    shipped = retrieve(kb, NO_REST_DAY, Mode.HYBRID, route=False).hits
+    shared = KnowledgeBase(kb.config.model_copy(update={"hybrid_rrf_k": 0}))
+    old = retrieve(shared, NO_REST_DAY, Mode.HYBRID, route=False).hits
+    assert shipped[0].chunk.id == best.id
+    assert old[0].chunk.id != best.id  # at k = 60 a passage both lists hold lower down wins
+    # the same candidates, only their order differs; both retrievers' ranks are kept
+    assert {h.chunk.id for h in shipped} == {h.chunk.id for h in old}
+    assert {"bm25", "dense"} <= set(shipped[0].sources)
+
+
+@pytest.mark.integration
+def test_keyword_lists_alone_keep_the_shared_constant(kb):
+    """Keyword-only search is unchanged: a named law's own keyword list is fused with the
+    whole index's by ``rrf_k`` whatever ``hybrid_rrf_k`` says."""
+    from zhiku.ask.search import Mode, fuzzy, narrow
+    from zhiku.retrieve.fusion import fuse_search
+
+    p, (kw,) = _lists(kb, "按劳动法，" + NO_REST_DAY, Mode.BM25)
+    assert p.ref.doc_ids
+    inside = fuzzy(kb, p, narrow(p.scope, p.ref.doc_ids), [], terms=p.inner_terms)
+    assert len(inside) == 1 and inside[0]
+    lists = [kw, *inside]
+    for k in (1, 10):
+        got = fuse_search(lists, kb.config.model_copy(update={"hybrid_rrf_k": k}))
+        assert {h.chunk.id: h.score for h in got} == pytest.approx(_expected(lists, kb.config.rrf_k))

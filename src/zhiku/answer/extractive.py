@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from zhiku.answer.reading import counted_terms, coverage
 from zhiku.chunk.context import block_text, context, document_name, heading
 from zhiku.retrieve.segment import normalise
 from zhiku.types import Citation, Hit
@@ -127,53 +128,6 @@ def item_label(text: str, pos: int) -> str:
     return head.group()[:-1] if head else ""
 
 
-# a command-line option a question names (「clusterList 命令里 -i 这个选项」, --use-version): the
-# segmenter drops it (「i」 is an English stop word), yet it is what the question is about
-_OPTION = re.compile(r"(?<![\w-])--?[a-z][a-z0-9-]*")
-# a Latin term this short (an option -i, a letter, 「ip」) is found only as a token of its own:
-# inside a longer word (「i」 in clusterlist, 「-i」 in -in) it names nothing
-_SHORT = re.compile(r"-{0,2}[a-z0-9]{1,2}")
-
-
-def options(question: str) -> list[str]:
-    """The command-line options a question names (「-i」, 「--use-version」), normalised."""
-    return list(dict.fromkeys(_OPTION.findall(normalise(question))))
-
-
-def _holds(term: str, text: str) -> bool:
-    """Whether normalised ``text`` holds ``term`` (:func:`zhiku.verify.support.term_in`); a
-    short Latin term (:data:`_SHORT`) only as a token of its own."""
-    if _SHORT.fullmatch(term) and not term.isdigit():
-        return re.search(rf"(?<![a-z0-9-]){re.escape(term)}(?![a-z0-9])", text) is not None
-    return term_in(term, text)
-
-
-def coverage(terms: Sequence[str], text: str, idf: Callable[[str], float]) -> float:
-    """IDF-weighted share of the query terms that occur in ``text`` (0..1); a figure the
-    question states (二十一岁) counts where the text states one of its kind
-    (:func:`zhiku.verify.support.term_in`), a short Latin term only as a token (:func:`_holds`)."""
-    total = sum(idf(t) for t in terms)
-    if total <= 0:
-        return 0.0
-    t_norm = normalise(text)
-    return sum(idf(t) for t in terms if _holds(t, t_norm)) / total
-
-
-# parts of speech of a single character that says nothing of what a passage is about (小, 看,
-# 不, 里, 给): it matches any text
-_FUNCTION_TAGS = {"a", "ad", "v", "vd", "d", "p", "c", "u", "uj", "ul", "uz", "ug", "uv", "ud", "f", "y", "e", "o"}
-
-
-def counted_terms(terms: Sequence[str]) -> list[str]:
-    """The terms a sentence's coverage counts: a single character only when it can name
-    something (蓍, a plant; 钱, 房), not an adjective, verb, adverb or preposition (「规模较小」
-    is no answer about 小股东); all of them when no longer term is left."""
-    from zhiku.verify.pins import word_tags
-
-    kept = [t for t in terms if len(t) >= 2 or not all(tag in _FUNCTION_TAGS for _, tag in word_tags(t))]
-    return kept if any(len(t) >= 2 for t in kept) else list(terms)
-
-
 def compose(
     terms: Sequence[str],
     hits: Sequence[Hit],
@@ -186,6 +140,7 @@ def compose(
     provision: float = PROVISION,
     doc_name: bool = False,
     lists: bool = False,
+    name_weight: float = 1.0,
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -210,6 +165,9 @@ def compose(
 
         lists: the question asks which ones (:data:`LIST_ASK`): a list's lead-in, its items
             after it, is preferred as the source (:data:`PREFER`).
+        name_weight: a question's word only the document's name holds, not the sentence or
+            its block, counts this share of its weight between documents (config
+            ``answer_name_weight``; 1: in full).
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
@@ -220,7 +178,7 @@ def compose(
         picked.append(Sentence(0, 0, hits[0].chunk.text, 1.0))
     else:
         picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name,
-                       lists)
+                       lists, name_weight)
     picked = _with_lists(picked, hits, terms, idf)
     picked.sort(key=lambda s: (s.hit_rank, s.pos))
     return _render(_headed(picked, hits, terms), hits)
@@ -299,29 +257,32 @@ def _announced_row(lead: Sentence, hits: Sequence[Hit], terms: Sequence[str],
 
 def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
           meets: Callable[[str, str], bool] | None = None, provision: float = PROVISION,
-          doc_name: bool = False, lists: bool = False) -> list[Sentence]:
+          doc_name: bool = False, lists: bool = False, name_weight: float = 1.0) -> list[Sentence]:
     """The best-covering sentence first, then the best sentences of the same block scoring at
     least :data:`FILL` of it: an answer states what one block says and cites that block
     (a second block's sentence, even one covering as much of the question, was mostly a
     neighbouring article or passage: citation precision, see :data:`ONE_SOURCE`)."""
-    cands = []
-    ctx = [f"{document_name(h.chunk) if doc_name else ''} {context(h.chunk)}" for h in hits]
+    cands, read = [], {}
+    ctx = [context(h.chunk) for h in hits]
+    names = [document_name(h.chunk) if doc_name else "" for h in hits]
     for r, h in enumerate(hits):
         asked = ""
         for pos, s in split_sentences(h.chunk.text):
             if question_line(h.chunk.text, pos, s):
                 asked = s  # an FAQ entry's question: the lines after it answer it
-            label = item_label(h.chunk.text, pos)
-            cands.append(Sentence(r, pos, s, coverage(terms, f"{ctx[r]} {asked} {label} {s}", idf)))
+            read[r, pos] = f"{ctx[r]} {asked} {item_label(h.chunk.text, pos)} {s}"
+            cands.append(Sentence(r, pos, s, coverage(terms, read[r, pos], idf, names[r])))
     # a question line in the evidence (an FAQ entry's own, 「1. **消息…保存多长时间？**」) asks,
     # it does not answer: it is quoted only when the evidence holds nothing else
     cands = [c for c in cands if not question_line(hits[c.hit_rank].chunk.text, c.pos, c.text)] or cands
     if not cands:
         return []
-    whole = [coverage(terms, f"{ctx[r]} {h.chunk.text}", idf) for r, h in enumerate(hits)]
-    total = lambda s: s.score + BLOCK_WEIGHT * whole[s.hit_rank]
+    whole = [coverage(terms, f"{ctx[r]} {h.chunk.text}", idf, names[r]) for r, h in enumerate(hits)]
+    total = lambda s, whole=whole: s.score + BLOCK_WEIGHT * whole[s.hit_rank]
     cands.sort(key=lambda s: -total(s))
     first = cands[0]
+    if name_weight < 1 and any(names) and len({h.chunk.doc_id for h in hits}) > 1:
+        first = _stated_document(cands, hits, terms, idf, read, ctx, names, name_weight, total)
     if provision and hits[first.hit_rank].chunk.article is None:  # a provision over a story about it
         first = next((c for c in cands if hits[c.hit_rank].chunk.article is not None
                       and total(c) >= provision * total(first)), first)
@@ -354,6 +315,28 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
         picked.append(s)
         used += len(s.text)
     return picked
+
+
+def _stated_document(cands: list[Sentence], hits: Sequence[Hit], terms: Sequence[str],
+                     idf: Callable[[str], float], read: dict, ctx: list[str], names: list[str],
+                     name_weight: float, total: Callable[..., float]) -> Sentence:
+    """The best sentence (``cands`` sorted best first by ``total``, a sentence's score given
+    the blocks' whole coverage) of the document whose own best sentence scores highest when a
+    question word only its name holds counts ``name_weight`` of its weight: between documents,
+    a block stating the question's words beats one whose document name supplies them
+    (「…侵权责任编」 lends 责任 to each of its articles); inside a document the name reads under
+    every passage alike, so a sentence leaving its subject to the title still answers a
+    question naming it."""
+    whole = [coverage(terms, f"{ctx[r]} {h.chunk.text}", idf, names[r], name_weight) for r, h in enumerate(hits)]
+    best: dict[str, float] = {}
+    for c in cands:
+        cover = coverage(terms, read[c.hit_rank, c.pos], idf, names[c.hit_rank], name_weight)
+        score = total(Sentence(c.hit_rank, c.pos, c.text, cover), whole)
+        doc = hits[c.hit_rank].chunk.doc_id
+        best[doc] = max(best.get(doc, score), score)
+    top = max(best.values())
+    doc = next(hits[c.hit_rank].chunk.doc_id for c in cands if best[hits[c.hit_rank].chunk.doc_id] >= top)
+    return next(c for c in cands if hits[c.hit_rank].chunk.doc_id == doc)
 
 
 def _announces(text: str, pos: int) -> bool:

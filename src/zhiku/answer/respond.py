@@ -9,7 +9,8 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from zhiku.answer.extractive import LIST_ASK, compose, options, split_sentences
+from zhiku.answer.extractive import LIST_ASK, compose, split_sentences
+from zhiku.answer.reading import options
 from zhiku.answer.prompts import QType, answer_messages, judge_messages
 from zhiku.index.store import Scope
 from zhiku.llm import LLMError, client_for
@@ -122,7 +123,7 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
     terms = list(dict.fromkeys([*terms, *options(question)]))  # 「-i」: a stop word to the segmenter
     text, cites = compose(terms, blocks, kb.idf, whole_first=exact, provision=kb.config.provision_share,
                           meets=(lambda sent, block: meets_all(cons, sent, block)) if cons else None,
-                          doc_name=kb.config.answer_doc_name,
+                          doc_name=kb.config.answer_doc_name, name_weight=kb.config.answer_name_weight,
                           lists=kb.config.list_answers and LIST_ASK.search(question) is not None)
     pos = {h.chunk.id: i for i, h in enumerate(evidence, 1)}
     to_block = {c.marker: pos[c.chunk_id] for c in cites}

@@ -11,7 +11,7 @@ from typing import Any
 from zhiku.index.store import Scope
 from zhiku.registry import Choice
 from zhiku.retrieve.clause import ClauseRef, named_first
-from zhiku.retrieve.fusion import FusionMode, fuse
+from zhiku.retrieve.fusion import fuse_search
 from zhiku.retrieve.inforce import in_force_first
 from zhiku.retrieve.segment import focus_terms, query_terms
 from zhiku.retrieve.terms import keyword_terms
@@ -327,9 +327,7 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
     inner = inside(kb, p, trace, structured) if inner is None else inner
     lists = [*lists, *inner]
     with _Timer(trace, "fuse") as d:
-        fmode = FusionMode.from_str(kb.config.fusion)
-        alpha = kb.config.alpha if alpha is None else alpha
-        out = fuse(lists, fmode, k=kb.config.rrf_k, alpha=alpha) if len(lists) > 1 else (lists or [[]])[0]
+        out = fuse_search(lists, kb.config, alpha) if len(lists) > 1 else (lists or [[]])[0]
         seen = {h.chunk.id for h in p.exact}
         hits = p.exact + [h for h in out if h.chunk.id not in seen]
         if structured and kb.config.drop_twins:  # one law version in two folders: cited once
@@ -347,7 +345,7 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
             hits = hits[:n] + in_force_first(kb, hits[n:])  # 公司法 2023 before 2018
         if inner and kb.config.named_first:  # 按劳动争议调解仲裁法…: that law's hits first
             hits = named_first(hits, p.ref.doc_ids)  # (zhiku.retrieve.clause)
-        d.update(mode=fmode.value, lists=len(lists), top=brief(hits))
+        d.update(mode=kb.config.fusion, lists=len(lists), top=brief(hits))
     groups: dict[str, list[int]] = {}
     if route is not None:
         from zhiku.route.search import group_by_document

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from zhiku.errors import ZhikuError
 from zhiku.registry import Choice
@@ -88,3 +89,24 @@ def fuse(
         return rrf(lists, k=k, limit=limit)
     weights = [1.0 - alpha, alpha] if len(lists) == 2 else [1.0] * len(lists)
     return weighted(lists, weights, limit=limit)
+
+
+def fuse_search(lists: Sequence[Sequence[Hit]], cfg: Any, alpha: float | None = None) -> list[Hit]:
+    """The ranked lists of one search fused as the config says (``fusion``; ``alpha`` for
+    weighted fusion, default the ``alpha`` setting).
+
+    RRF's constant is ``hybrid_rrf_k`` when a dense list is among them and ``rrf_k`` when
+    all are keyword lists. A keyword and a dense list of 50 candidates each disagree on
+    most of them, so with Cormack's k = 60 (set for TREC runs of 1,000) any passage both
+    lists hold, at ranks as low as 60 each, outranks the one passage either list ranks
+    first alone (2 / 120 > 1 / 61); a smaller constant lets each list's best ones through
+    while agreement still counts.
+
+    Args:
+        lists: ranked hits per retriever (keyword first, best first).
+        cfg: the configuration (``fusion``, ``rrf_k``, ``hybrid_rrf_k``, ``alpha``).
+        alpha: the dense weight of weighted fusion.
+    """
+    dense = any(h.source == "dense" for hits in lists for h in hits[:1])
+    k = cfg.hybrid_rrf_k if dense and cfg.hybrid_rrf_k else cfg.rrf_k
+    return fuse(lists, FusionMode.from_str(cfg.fusion), k=k, alpha=cfg.alpha if alpha is None else alpha)

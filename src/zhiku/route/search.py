@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from zhiku.index.store import Scope
-from zhiku.retrieve.fusion import FusionMode, fuse, rrf
+from zhiku.retrieve.fusion import fuse_search, rrf
 from zhiku.route.chapters import pick_chapters, routed_docs, span_share, title_weight
 from zhiku.types import ChapterPick, Hit, Route, TraceStep
 
@@ -59,7 +59,7 @@ def fused_order(lists: list[list[Hit]], cfg: Any, alpha: float) -> list[Hit]:
     lists = [x for x in lists if x]
     if len(lists) <= 1:
         return lists[0] if lists else []
-    return fuse(lists, FusionMode.from_str(cfg.fusion), k=cfg.rrf_k, alpha=alpha)
+    return fuse_search(lists, cfg, alpha)
 
 
 def _per_retriever(found: list[list[list[Hit]]], k: int) -> list[list[Hit]]:

@@ -14,10 +14,10 @@ from zhiku.verify.forms import (
     day_forms as _day_forms, joined as _joined, loosely_in as _loosely_in, norm as _norm,
     ordinal_forms as _ordinal_forms, place_forms as _place_forms,
 )
-from zhiku.verify.holders import NO_PLACE, doer_stated, names, names_role, sum_stated
+from zhiku.verify.holders import NO_PLACE, doer_stated, holds_role, names, sum_stated
 from zhiku.verify.pins import PLACES, Constraint, Kind, pinned, word_tags
 from zhiku.verify.stated import (
-    CLOCK, DATE, EDITION_YEAR, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE, STAMP, STATED_YEAR, UNITS,
+    CLOCK, DATE, EDITION_YEAR, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE, STAMP, STATED_YEAR, UNITS, WHEN,
     relative_years, undated,
 )
 from zhiku.verify.support import quantities
@@ -36,8 +36,9 @@ _SENTENCE = re.compile(r"[^。！？；\n]+")
 # a search snippet's pieces, cut at its elisions (「… 16支参赛队名单 ... 浙江省第二届…」: cut from
 # different places of the page)
 _PIECE = re.compile(r"(?:[^.…]|(?<!\.)\.(?!\.))+")
+_TIMES = ("date", "clock", "when")  # the kinds that say when
 _KIND_WORDS = {"money": "金额", "amount": "金额", "person": "人或机构", "country": "国家", "place": "地点", "age": "年龄", "days": "天数", "people": "人数", "duration": "期限",
-               "date": "时间", "clock": "时间", "number": "数目"}
+               "date": "时间", "clock": "时间", "when": "时间", "number": "数目"}
 
 
 def has_quantity(kind: str, text: str, asked: str = "") -> bool:
@@ -47,6 +48,8 @@ def has_quantity(kind: str, text: str, asked: str = "") -> bool:
     t = undated(normalise(text))
     if kind in ("person", "country", "place"):
         return bool(names(kind, t, asked))
+    if kind == "when":  # a date, or when in other terms: 「孔雀王朝时期」, 「四国征伐后，」, 「高二的时候」
+        return has_quantity("date", text, asked) or bool(WHEN.search(t))
     if kind == "date":  # an age says when, too (「九岁的一天，…他开始写第一本寓言」)
         if asked and "年" not in asked:  # 「…举办时间」: not the year naming the edition; 「哪一年」 asks it
             t = EDITION_YEAR.sub(" ", t)
@@ -103,7 +106,7 @@ def about_other(sentence: str, others: Sequence[Constraint], kind: str = "") -> 
     people count: a sentence dating something often names where it happened, not which
     instance it is about (「2006年度财政报告显示…位于美国」 beside 台湾)."""
     asked_people = [c.text for c in others if c.kind is Kind.SUBJECT and c.about in ("tag:nr", "tag:nrt")]
-    asked_places = [c.text for c in others if c.kind is Kind.PLACE and kind not in ("date", "clock")]
+    asked_places = [c.text for c in others if c.kind is Kind.PLACE and kind not in _TIMES]
     if not asked_people and not asked_places:
         return False
     t = _norm(undated(normalise(sentence)))
@@ -176,34 +179,27 @@ def instance_words(mod: str) -> list[str]:
     return [w.strip() for w, _ in word_tags(mod) if w.strip()]
 
 
-def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (), clauses: bool = True) -> bool:
+def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (), clauses: bool = True,
+          forms: bool = True) -> bool:
     """Whether one block (its title and text: ``block``) and what the answer quotes from it
     (``said``) meet constraint ``c``: a quantity must be stated in what is quoted (beside
     one of the words it is the quantity of, and not of a person or place other than those
     the question pins, ``others``: :func:`about_other`), a year must be the year the quoted sentences
     name when they name one (「台湾人口于2023年…」 does not answer 2022年) and otherwise appear in
     the block; a leading news dateline counts for neither. ``clauses``: a doer, a role's holder
-    and a sum are read in the clause of their act or role (:mod:`zhiku.verify.holders`)."""
+    and a sum are read in the clause of their act or role (:mod:`zhiku.verify.holders`);
+    ``forms``: a role's holder also in the other forms a text names it (:func:`holds_role`)."""
     if c.kind is Kind.QUANTITY:
         heads = [_norm(h) for h in c.about.split("|") if h]
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
             if (not heads or any(_loosely_in(h, _norm(sent)) for h in heads)) and any(
                     has_quantity(c.text, q, c.about) and not about_other(q, others, c.text)
                     for q in (_own(p, others) for p in _PIECE.findall(sent)) if q):
-                if c.text not in ("date", "clock") or len(heads) != 1 or _dates_event(heads[0], c.text, sent):
+                if c.text not in _TIMES or len(heads) != 1 or _dates_event(heads[0], c.text, sent):
                     return True
         return False
-    if c.kind is Kind.FOCUS and c.about in ("act", "sum"):  # its doer, or its sum, in the act's clause
-        asked = next((x for x in others if x.kind is Kind.QUANTITY), Constraint(Kind.QUANTITY, "person"))
-        if c.about == "sum":
-            return any(sum_stated(c.text, t, lambda x: has_quantity(asked.text, x, asked.about))
-                       for t in _SENTENCE.findall(said or block))
-        return any(doer_stated(_norm(c.text), asked.text, t, asked.about, clauses) for t in _SENTENCE.findall(said or block))
-    if c.kind is Kind.FOCUS and c.about == "role":
-        return any(names_role(_norm(c.text)[-2:], t, clauses) for t in _SENTENCE.findall(said or block))
-    if c.kind is Kind.FOCUS:  # the word or its two-character stem (增长率: 「同比增长2.6%」)
-        stem = _norm(c.text)[:2]
-        return any(_loosely_in(_norm(c.text), _norm(t)) or stem in _norm(t) for t in _SENTENCE.findall(said or block))
+    if c.kind is Kind.FOCUS:
+        return _focus_met(c, _SENTENCE.findall(said or block), others, clauses, forms)
     b = _norm(undated(block.strip()))
     if c.kind is Kind.TIME:
         if c.text.isdigit():
@@ -237,6 +233,23 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
     return sum(g in b for g in grams) >= len(grams) / 2
 
 
+def _focus_met(c: Constraint, sentences: Sequence[str], others: Sequence[Constraint], clauses: bool,
+               forms: bool) -> bool:
+    """Whether one of ``sentences`` meets the attribute ``c`` asks for (:func:`meets`): the
+    doer of its act or the sum it moved in the act's clause, the holder of its role, or else
+    the word itself or its two-character stem (增长率: 「同比增长2.6%」)."""
+    asked = next((x for x in others if x.kind is Kind.QUANTITY), Constraint(Kind.QUANTITY, "person", ""))
+    if c.about == "sum":
+        return any(sum_stated(c.text, t, lambda x: has_quantity(asked.text, x, asked.about)) for t in sentences)
+    if c.about == "act":  # 配合|开展: either act
+        return any(doer_stated(_norm(act), asked.text, t, asked.about, clauses)
+                   for t in sentences for act in c.text.split("|"))
+    if c.about == "role":
+        return any(holds_role(c.text, t, asked.about, clauses, forms) for t in sentences)
+    stem = _norm(c.text)[:2]
+    return any(_loosely_in(_norm(c.text), _norm(t)) or stem in _norm(t) for t in sentences)
+
+
 _NAME_VERSION = re.compile(r"([a-z][a-z0-9\-]*)\s*(v?\d+(?:\.\d+)+)")
 
 
@@ -266,7 +279,7 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str) -> bool:
 _COMMON_HEAD = tuple("工员人者局所院部处站厅委会科队名")
 # quantities a rule states as a number (天数, 年龄, 人数, 日期, a price) and places asked for;
 # an amount or a period is often a rule instead (「不得超过服务期尚未履行部分所应分摊的培训费用」)
-_NUMERIC_KINDS = {"days", "age", "people", "date", "clock", "money", "country"}
+_NUMERIC_KINDS = {"days", "age", "people", "date", "clock", "when", "money", "country"}
 # figures a fact of one instance states (a count, a period, a sum): a name asked for (谁, 在哪)
 # may be one the tagger does not know, so it never decides on its own
 _FIGURES = {"number", "duration", "amount"}
@@ -311,7 +324,7 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = ()) -> bool:
 
 
 def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] = (),
-          clauses: bool = True) -> Answerability:
+          clauses: bool = True, forms: bool = True) -> Answerability:
     """Does one cited block meet every constraint the question pins?
 
     Args:
@@ -320,19 +333,24 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
         topic: the question's content terms the evidence does hold (named in the reason).
         clauses: read a doer, a role's holder and a sum in their act's or role's clause
             (config ``answerability_clauses``); off, no sum is pinned.
+        forms: take a value in the other forms a text states it (config
+            ``answerability_forms``): when in other terms than a date for 什么时候/何时, a
+            role's holder as :func:`zhiku.verify.holders.holds_role` reads it; off, a
+            when-question asks a date.
 
     Returns:
         ``ok`` with nothing missing, or the best block's missing constraints and a
         sentence naming them (「知识库中有「最低工资」的相关内容，但没有 2023 年上海市的信息」).
     """
-    cons = tuple(c for c in pinned(question) if clauses or c.about != "sum")
+    cons = tuple(c if forms or c.text != "when" or c.kind is not Kind.QUANTITY  # off: when asks a date
+                 else Constraint(c.kind, "date", c.about) for c in pinned(question) if clauses or c.about != "sum")
     if not cons:
         return Answerability(True, cons)
     if not cited:
         return Answerability(False, cons, cons, _reason(cons, topic))
     best: tuple[Constraint, ...] | None = None
     for block, said in cited:
-        miss = tuple(c for c in cons if not meets(c, *_unechoed(c, question, block, said), cons, clauses))
+        miss = tuple(c for c in cons if not meets(c, *_unechoed(c, question, block, said), cons, clauses, forms))
         if best is None or len(miss) < len(best):
             best = miss
         if not miss:
@@ -353,7 +371,8 @@ def _unechoed(c: Constraint, question: str, block: str, said: str) -> tuple[str,
 
 def _reason(missing: Sequence[Constraint], topic: Sequence[str]) -> str:
     """「知识库中有「最低工资」的相关内容，但没有 2023 年、上海市的信息」."""
-    names = [f"{c.text} 年" if c.kind is Kind.TIME and c.text.isdigit() else c.text
+    names = [f"{c.text} 年" if c.kind is Kind.TIME and c.text.isdigit()
+             else c.text.replace("|", "或" if c.about == "act" else "")  # 配合或开展; 北京奥运会
              for c in missing if c.kind is not Kind.QUANTITY]
     qty = [_KIND_WORDS[c.text] for c in missing if c.kind is Kind.QUANTITY]
     what = "、".join(names)

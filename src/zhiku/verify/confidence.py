@@ -14,7 +14,7 @@ from typing import Any
 
 from zhiku.answer.extractive import split_sentences
 from zhiku.chunk.context import document_name
-from zhiku.retrieve.segment import QUESTION_WORDS
+from zhiku.retrieve.segment import QUESTION_WORDS, normalise
 from zhiku.verify.pins import pinned
 
 COEFFICIENTS = Path(__file__).with_name("confidence.json")
@@ -187,18 +187,56 @@ def scaled_blend(blend: float | None, min_confidence: float) -> float:
     return 1.0 if blend is None else min_confidence / OLD_CUT * blend
 
 
-def veto_coverage(terms: list[str], text: str, idf: Callable[[str], float], most: int) -> float:
+def veto_coverage(terms: list[str], text: str, idf: Callable[[str], float], most: int,
+                  pieces: bool = True) -> float:
     """The dense veto's term coverage: the IDF-weighted share of ``terms`` in ``text``
     (:func:`zhiku.answer.extractive.coverage`), with a question of more than ``most`` terms
     weighed as one of ``most`` average terms (the share times len(terms) / ``most``, at most
     1). A long case narrative names people, places, dates and sums no rule states, so its
     share falls with its length however well the evidence matches what it describes; a
     short question about something the documents do not hold keeps its share. 0: every
-    term counts."""
-    from zhiku.answer.extractive import coverage
+    term counts. With ``pieces`` (config ``dense_veto_pieces``) a single character counts
+    only when it can name something (:func:`_veto_terms`) and a word the segmenter guessed
+    (:func:`_pieces_held`) counts by its pieces the text holds."""
+    from zhiku.answer.reading import coverage
 
-    share = coverage(terms, text, idf)
+    if not pieces:
+        share = coverage(terms, text, idf)
+        return min(1.0, share * len(terms) / most) if most and len(terms) > most else share
+    terms = _veto_terms(terms)
+    total = sum(idf(t) for t in terms)
+    t_norm = normalise(text)
+    held = sum(idf(t) * (1.0 if coverage([t], t_norm, idf) else _pieces_held(t, t_norm)) for t in terms)
+    share = held / total if total > 0 else 0.0
     return min(1.0, share * len(terms) / most) if most and len(terms) > most else share
+
+
+def _veto_terms(terms: list[str]) -> list[str]:
+    """The terms the veto counts: a single character only when it can name something (閦 of
+    阿閦佛, which the segmenter cuts into characters), not a verb, an adverb or a pronoun
+    that matches any text or none (称, 指, 谁: :func:`zhiku.answer.extractive.counted_terms`)."""
+    from zhiku.answer.extractive import counted_terms
+    from zhiku.verify.pins import word_tags
+
+    kept = [t for t in counted_terms(terms) if len(t) > 1 or not all(tag == "r" for _, tag in word_tags(t))]
+    return kept or list(terms)
+
+
+def _pieces_held(term: str, text: str) -> float:
+    """The share of ``term``'s characters covered by its two-character pieces (at every
+    offset) that ``text`` holds, for a word of three characters or more that is not in the
+    segmenter's dictionary: it glued a name it does not know to the word beside it
+    (「黄华麒是」, 「魏舒史」 of 魏舒史称, 「史继偕著」), a word no passage holds whole. A
+    dictionary word (男朋友, 民政局) is whole or missing: 0."""
+    import rjieba
+
+    if len(term) < 3 or rjieba.has_word(term):
+        return 0.0
+    covered: set[int] = set()
+    for i in range(len(term) - 1):
+        if term[i:i + 2] in text:
+            covered |= {i, i + 1}
+    return len(covered) / len(term)
 
 
 def dense_blend(kb: Any, r: Any, f: Features) -> float | None:
@@ -217,7 +255,7 @@ def dense_blend(kb: Any, r: Any, f: Features) -> float | None:
     if not f.has_dense:
         return None
     cov = veto_coverage(list(r.terms), "".join(h.chunk.text for h in r.hits[:3]), kb.idf,
-                        kb.config.dense_veto_terms)
+                        kb.config.dense_veto_terms, kb.config.dense_veto_pieces)
     dn = min(max((f.dense - 0.78) / 0.12, 0.0), 1.0)
     return 0.9 * (0.6 * cov + 0.4 * dn)
 

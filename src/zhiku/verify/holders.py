@@ -18,6 +18,9 @@ _NAME_OF = {"person": ("nr", "nrt", "nrfg", "nt"), "country": ("ns",)}
 # a role or institution answers 「由谁规定」 as well as a name does (人民政府, 用人单位, 劳动者)
 _ROLE = re.compile(r"(?:政府|单位|机关|部门|机构|法院|检察院|委员会|公司|组织|协会|学会|集团|大学|学院|"
                    r"劳动者|用人单位|当事人|个人|人员|者)$")
+# a word of Chinese characters the tagger cannot place (a name written with a rare character:
+# 袁丽嫦, 黄霑): a name, for a question asking who
+_UNKNOWN = re.compile(r"[\u4e00-\u9fff]{2,4}")
 # a clause that only says who speaks (「电影节大使郭富城表示」): the speaker is not the sentence's subject
 SAYS = re.compile(r"(?:表示|说|称|指出|认为|介绍|透露|坦言|回忆|强调)$")
 
@@ -36,7 +39,7 @@ def names(kind: str, text: str, asked: str) -> list[str]:
         elif kind == "place" and (w in PLACES or tag == "ns" or _ROLE.search(w)):  # 向仲裁委员会申请
             out.append(w)
         elif kind == "person" and (tag in _NAME_OF["person"] or tag == "eng" and w[:1].isupper()
-                                   or _ROLE.search(w)):
+                                   or _ROLE.search(w) or tag == "x" and _UNKNOWN.fullmatch(w)):
             out.append(w)
     return out
 
@@ -100,6 +103,26 @@ def names_role(head: str, sentence: str, clauses: bool = True) -> bool:
             if names(kind, _own_window(scope, m.start(), m.end()), ""):
                 return True
     return False
+
+
+# a role named for what its holder does (创造者, 代理人, 创办人): its holder is the act's doer
+_DOER_SUFFIX = ("者", "人")
+
+
+def holds_role(role: str, sentence: str, asked: str = "", clauses: bool = True, forms: bool = True) -> bool:
+    """Whether ``sentence`` names the holder of ``role`` (:func:`names_role` on its last two
+    characters), or states it another way a text does: a doubled kin word (弟弟, 姐姐) as its
+    one character (「弟为北宋文人魏泰」); a role named for an act (创造者, 代理人) by the act's
+    doer (「由伊恩·法兰明所创作的虚构人物」, :func:`doer_stated`), someone the question
+    (``asked``, its words ``|``-joined) does not name. With ``forms`` (config
+    ``answerability_forms``) or ``clauses`` off, the role's own word only (ablations)."""
+    head = norm(role)[-2:]
+    kin = forms and len(head) == 2 and head[0] == head[1]  # 弟弟 → 弟
+    if any(names_role(h, sentence, clauses) for h in ([head, head[0]] if kin else [head])):
+        return True
+    if not (clauses and forms):
+        return False
+    return len(role) >= 3 and role.endswith(_DOER_SUFFIX) and doer_stated(norm(role)[:-1], "person", sentence, asked)
 
 
 # a field label of a listing (「导演: 辛爽 主演:」): the names after it fill that field

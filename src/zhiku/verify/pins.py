@@ -49,8 +49,13 @@ _RELATIVE = re.compile(r"今天|明天|昨天|今年|去年|明年|本周|下周
 # a yes/no question (「…能挪到明年接着扣吗」, 是否, 能不能): it asks whether a rule allows
 # something; 今年/明年 in it relate periods to each other, they pin no calendar year (明天 in
 # 「明天北京会下雨吗」 still pins the day)
+# 「今天的路口镇是由哪两个乡镇合并的」: the place as it is now, not a day (「今天的北京天气」 still
+# pins the day: there the place is no subject of its own)
+_PRESENT = re.compile(r"今天的[\u4e00-\u9fff]{1,6}?(?:省|市|县|镇|乡|村|州|国|城|地区)(?=是|在|位于|属于|由|叫|称|曾|隶属)")
 _YES_NO = re.compile(r"[吗么][？?]?$|是否|能否|可否|(.)不\1")
 _NAME_TAGS = {"nr", "nrt", "ns", "nt", "nz", "eng"}
+# the words that ask which one of a kind (哪位帝王, 什么武功): the noun after them is the kind
+_WHICH = re.compile(r"哪|哪[位个些种类]|哪一[位个种]|什么|何")
 # question phrasing → the kind of quantity the answer states
 _QTY = [
     # 「按什么价格」 asks what a price is based on (投资本金加利息), not a sum
@@ -64,7 +69,9 @@ _QTY = [
     ("clock", re.compile(r"几点|几时|星期几|周几|礼拜几")),
     # 几号 is a day after a month (几月几号) or alone at the end (「…是几号」), not a number
     # naming a thing (「引脚是几号」, 几号线)
-    ("date", re.compile(r"什么时候|何时|哪天|哪一天|哪一?年|几月|(?<![脚线楼门位口房][是为])(?<![脚线楼门位口房])几号|日期|时间$|时间是|开幕时间|时间？")),
+    # 什么时候/何时 asks when in any terms (「四国征伐后」, 「高二的时候」); 时间/日期 ask for a date
+    ("when", re.compile(r"什么时候|何时|哪个时候")),
+    ("date", re.compile(r"哪天|哪一天|哪一?年|几月|(?<![脚线楼门位口房][是为])(?<![脚线楼门位口房])几号|日期|时间$|时间是|开幕时间|时间？")),
     ("country", re.compile(r"哪个国家|哪些国家|哪国|什么国家|研发国家|国籍")),
     ("person", re.compile(r"谁|哪位|哪些人|(?:主演|导演|编剧|作者|扮演者|得主|创始人|创办人)(?:是|有|都|$)")),
     ("number", re.compile(r"多少|几[个种项条支次倍级号]")),
@@ -112,11 +119,13 @@ def pinned(question: str) -> tuple[Constraint, ...]:
     rest = _QUOTED.sub(" ", clause)
     latin = [m.group().strip() for m in _LATIN.finditer(rest.casefold()) if len(m.group().strip()) >= 2]
     out += [Constraint(Kind.SUBJECT, w) for w in latin if not YEAR.fullmatch(w)]
+    prev = ""
     for word, tag in word_tags(rest):
-        word = word.strip()
+        word, after = word.strip(), prev
+        prev = word or prev
         if (tag not in _NAME_TAGS or tag == "eng" or word in QUESTION_WORDS or word in _GENERIC
-                or len(word) < 2 or YEAR.fullmatch(word)):
-            continue
+                or len(word) < 2 or YEAR.fullmatch(word) or _WHICH.fullmatch(after)):
+            continue  # 「哪位帝王」: the kind asked for, whatever the tagger calls it, is no name
         if word in PLACES or _PLACE_SUFFIX_STRICT.search(word) and tag == "ns":
             out.append(Constraint(Kind.PLACE, word))
         elif tag != "ns":
@@ -127,11 +136,12 @@ def pinned(question: str) -> tuple[Constraint, ...]:
     if found is None and (where := _WHERE.search(clause)):
         found = ("place", where)
     rule = not found and _YES_NO.search(clause)  # 「今年的扣除没扣完，能挪到明年吗」: a rule, not a year's fact
-    out += [Constraint(Kind.TIME, m.group()) for m in _RELATIVE.finditer(rest) if not (rule and m.group().endswith("年"))]
+    out += [Constraint(Kind.TIME, m.group()) for m in _RELATIVE.finditer(rest)
+            if not (rule and m.group().endswith("年")) and not _PRESENT.match(rest, m.start())]
     out += _events(rest)
     out += _instance(rest)
     if found:
-        event = _event(clause) if found[0] in ("date", "clock") else ""
+        event = _event(clause) if found[0] in ("date", "clock", "when") else ""
         out.append(Constraint(Kind.QUANTITY, found[0], event or _head(clause, found[1].start())))
         if found[0] == "person" and (role := _role(clause)):
             out.append(Constraint(Kind.FOCUS, role, "role"))
@@ -232,13 +242,18 @@ _DOER = re.compile(r"谁|哪位|哪些人|哪[些个]?国家?")
 def _act(clause: str) -> str:
     """The act a 「谁」 or 「哪些国家」 question asks the doer of: the verb right after the
     question word (「是谁创办的」 → 创办, 「哪些国家参加了…」 → 参加), or empty; a name quoted
-    beside another act (「果果以为合唱团是到那里演出」) names nobody who founded it."""
+    beside another act (「果果以为合唱团是到那里演出」) names nobody who founded it. After a
+    verb whose object it is (「配合谁开展禁烟运动」) the question word is that verb's object and
+    the next verb's doer: either act, ``|``-joined (配合|开展), the text may state
+    (「积极配合两广总督邓廷桢和林则徐的禁烟运动」)."""
     tags = [(w.strip(), t) for w, t in word_tags(clause) if w.strip()]
     words = [w for w, _ in tags]
     for i in range(len(tags) - 1):
         for j in range(i + 1, min(i + 3, len(tags))):
             if _DOER.fullmatch("".join(words[i:j])) and tags[j][1] == "v" and len(words[j]) == 2:
-                return words[j]
+                pivot = words[i - 1] if i > 0 and tags[i - 1][1] == "v" and len(words[i - 1]) == 2 \
+                    and words[i - 1] not in QUESTION_WORDS else ""
+                return f"{pivot}|{words[j]}" if pivot else words[j]
     return ""
 
 
@@ -253,7 +268,9 @@ _ORDINAL = re.compile(r"第[零〇一二两三四五六七八九十百\d]+(?:届
 # 「12人死亡」 (a count), 发生的地点 by a place name
 _WHERE = re.compile(r"地点|地方是|哪里|哪儿|在哪(?![部个些种位年天次届类本首])|位置|举办地|所在地")
 _VAGUE = {"人数", "数量", "数目", "次数", "名字", "名称", "地点", "地方", "位置", "时间", "日期", "内容", "东西", "意思", "情况", "方面", "问题", "事情", "标准", "规定", "要求", "条件", "程序",
-          "手续", "责任", "后果", "作用", "意义", "原因", "区别", "关系", "方式", "办法", "措施", "时候"}
+          "手续", "责任", "后果", "作用", "意义", "原因", "区别", "关系", "方式", "办法", "措施", "时候",
+          # what a word means or how a thing stands: answered by 「X指…」, 「每星期只开6天」
+          "定义", "含义", "涵义", "概念", "状况", "现状"}
 _ASK_AFTER = {"什么", "哪个", "哪些", "哪种", "哪类", "哪一个"}
 _QWORD = re.compile(r"什么|哪|谁|多少|多久|多长|多大|几|怎么|怎样|如何|吗|呢|是否|能否|有没有|可不可以|能不能|还是")
 _ASK_BEFORE = re.compile(r"^(?:是|叫|为|有)(?:什么|哪|谁|多少)")
@@ -300,4 +317,4 @@ def _head(clause: str, at: int) -> str:
     return "|".join(dict.fromkeys(words))
 
 
-_QTY_WORD = re.compile(r"多少|几|多久|多长|多大|时间|价格|年龄|是否|什么")
+_QTY_WORD = re.compile(r"多少|几|多久|多长|多大|时间|时候|何时|价格|年龄|是否|什么")

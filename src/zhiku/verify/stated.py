@@ -22,6 +22,11 @@ DATE = re.compile(r"\d{1,2}\s*月\s*\d{1,2}\s*日|[零〇一二三四五六七�
 # a weekday or an hour says when only to a question asking for one (几点, 星期几)
 CLOCK = re.compile(r"[上下]午|周[一二三四五六日]|星期|\d{1,2}\s*[点时](?:\d|整|半)?")
 
+# when, in other terms than a date: a period (孔雀王朝时期, 万历年间), a stage of a life (高二的
+# 时候, 晚年), a time of day or week (平日早上), an event a leading clause names (「四国征伐后，」)
+WHEN = re.compile(r"的时候|时期|时代|年间|初期|末期|中期|晚年|早年|幼年|童年|少年时|青年时|"
+                  r"早上|早晨|上午|中午|下午|傍晚|晚上|夜间|凌晨|平日|周末|工作日|节假日|"
+                  r"(?:^|[，,。；;])[^，,。；;]{2,16}(?:之后|以后|后|之前|以前|期间|时)(?:[，,]|$)")
 HALF = re.compile(r"半(?:年|个月|天|小时)|[一二两三四五六七八九十]+(?:个)?(?:年|月|日|天|周|小时)")
 
 

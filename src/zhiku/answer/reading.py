@@ -1,0 +1,80 @@
+"""How much of a question a sentence covers, as the offline composer reads it: IDF-weighted
+terms, a short Latin term only as a token, a word its document's name lends."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from zhiku.retrieve.segment import normalise
+from zhiku.verify.support import term_in
+
+
+# a command-line option a question names (「clusterList 命令里 -i 这个选项」, --use-version): the
+# segmenter drops it (「i」 is an English stop word), yet it is what the question is about
+_OPTION = re.compile(r"(?<![\w-])--?[a-z][a-z0-9-]*")
+# a Latin term this short (an option -i, a letter, 「ip」) is found only as a token of its own:
+# inside a longer word (「i」 in clusterlist, 「-i」 in -in) it names nothing
+_SHORT = re.compile(r"-{0,2}[a-z0-9]{1,2}")
+
+
+def options(question: str) -> list[str]:
+    """The command-line options a question names (「-i」, 「--use-version」), normalised."""
+    return list(dict.fromkeys(_OPTION.findall(normalise(question))))
+
+
+def _holds(term: str, text: str) -> bool:
+    """Whether normalised ``text`` holds ``term`` (:func:`zhiku.verify.support.term_in`); a
+    short Latin term (:data:`_SHORT`) only as a token of its own."""
+    if _SHORT.fullmatch(term) and not term.isdigit():
+        return re.search(rf"(?<![a-z0-9-]){re.escape(term)}(?![a-z0-9])", text) is not None
+    return term_in(term, text)
+
+
+# what separates the parts of a document's name (title words, file-name words, a version)
+_NAME_PARTS = re.compile(r"[\s·・:：\-—_()（）《》〈〉,，、/]+")
+
+
+def coverage(terms: Sequence[str], text: str, idf: Callable[[str], float], named: str = "",
+             name_weight: float = 1.0) -> float:
+    """IDF-weighted share of the query terms that occur in ``text`` (0..1); a figure the
+    question states (二十一岁) counts where the text states one of its kind
+    (:func:`zhiku.verify.support.term_in`), a short Latin term only as a token (:func:`_holds`).
+    A term only ``named`` holds (the document's name the text is read under) counts in full
+    when it names the document (:func:`_names`), else ``name_weight`` of its weight."""
+    total = sum(idf(t) for t in terms)
+    if total <= 0:
+        return 0.0
+    t_norm, n_norm = normalise(text), normalise(named) if named else ""
+    said = sum(idf(t) for t in terms if _holds(t, t_norm))
+    if not n_norm:
+        return said / total
+    lent = [t for t in terms if not _holds(t, t_norm) and _holds(t, n_norm)]
+    if not lent:
+        return said / total
+    parts, asked = _NAME_PARTS.split(n_norm), normalise("".join(terms))
+    return (said + sum(idf(t) * (1.0 if _names(t, parts, asked) else name_weight) for t in lent)) / total
+
+
+def _names(term: str, parts: Sequence[str], asked: str) -> bool:
+    """Whether a question's ``term`` names a document whose name has these ``parts``: it begins
+    or ends a part (消防法 of 「中华人民共和国消防法」, 五月 and 艾 of 「五月艾」), or lies in a part
+    the question's terms spell out whole (克罗莫维焦约); a piece inside a longer word of the name
+    (责任 of 「侵权责任编」) does not."""
+    return any(p.startswith(term) or p.endswith(term) or (term in p and len(p) > 1 and p in asked)
+               for p in parts)
+
+
+# parts of speech of a single character that says nothing of what a passage is about (小, 看,
+# 不, 里, 给): it matches any text
+_FUNCTION_TAGS = {"a", "ad", "v", "vd", "d", "p", "c", "u", "uj", "ul", "uz", "ug", "uv", "ud", "f", "y", "e", "o"}
+
+
+def counted_terms(terms: Sequence[str]) -> list[str]:
+    """The terms a sentence's coverage counts: a single character only when it can name
+    something (蓍, a plant; 钱, 房), not an adjective, verb, adverb or preposition (「规模较小」
+    is no answer about 小股东); all of them when no longer term is left."""
+    from zhiku.verify.pins import word_tags
+
+    kept = [t for t in terms if len(t) >= 2 or not all(tag in _FUNCTION_TAGS for _, tag in word_tags(t))]
+    return kept if any(len(t) >= 2 for t in kept) else list(terms)

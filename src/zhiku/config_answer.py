@@ -1,0 +1,56 @@
+"""The answer's levers of the configuration: how the offline composer chooses the sentence and
+the block it quotes among the evidence, and when the ask refuses what the documents do not answer
+(the dense veto and the answerability check). Each is an ablation row in docs/eval.md."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+
+class AnswerLevers(BaseModel):
+    """Settings of the offline answer's choice of source. :class:`zhiku.config.Config` inherits
+    them, so each is read from the config file and ``ZHIKU_*`` variables like every other key."""
+
+    provision_share: float = Field(default=0.6, ge=0.0, le=1.0,
+                                   description="the offline answer quotes a numbered provision (第X条) "
+                                   "over unnumbered text among its evidence (a case report, a post) "
+                                   "when it scores at least this share of it; 0 = off")
+    list_answers: bool = Field(default=False, description="the offline answer to a question asking which "
+                               "ones (哪些, 几种, 什么条件) quotes a list's lead-in and its items over a "
+                               "better-scoring single sentence")
+    answer_doc_name: bool = Field(default=True, description="the offline answer reads each sentence "
+                                  "under its document's name (title, file name, its version): words "
+                                  "naming the document choose none of its passages over another")
+    answer_name_weight: float = Field(default=0.0, ge=0.0, le=1.0, description="choosing between "
+                                      "documents, the offline answer counts a question's word that only "
+                                      "a block's document name holds (责任 of 「…侵权责任编」) at this share "
+                                      "of its weight, unless the question spells out that part of the "
+                                      "name; inside a document the name counts in full; 1 = off")
+
+
+class RefusalLevers(BaseModel):
+    """Settings of refusing what the documents do not answer: the dense veto and what the
+    answerability check reads. :class:`zhiku.config.Config` inherits them, so each is read
+    from the config file and ``ZHIKU_*`` variables like every other key."""
+
+    dense_veto: bool = Field(default=True, description="with vectors, refuse when the blend of term "
+                             "coverage and the best dense cosine falls below min_confidence (off: the "
+                             "fitted model alone decides)")
+    dense_veto_terms: int = Field(default=8, ge=0, description="the dense veto weighs a question of more "
+                                  "terms as one of this many (a case narrative's names and dates are in "
+                                  "no rule); 0 = every term")
+    dense_veto_pieces: bool = Field(default=True, description="the dense veto counts a single character "
+                                    "only when it can name something (not 谁, 称) and a word the segmenter "
+                                    "guessed by gluing a name to its neighbour (黄华麒是) by the two-character "
+                                    "pieces the evidence holds; off: every term, whole")
+    answerability: bool = Field(default=True, description="check that the cited evidence meets what the "
+                                "question pins down (subject, place, time, kind of value); off: "
+                                "answered on confidence alone")
+    answerability_clauses: bool = Field(default=True, description="read a doer, a role's holder and a sum "
+                                        "in the clause of their act or role; off: anywhere in the sentence")
+    answerability_forms: bool = Field(default=True, description="the answerability check takes a value "
+                                      "in the other forms a text states it: when in other terms than a "
+                                      "date for 什么时候/何时 (孔雀王朝时期, 四国征伐后), a role's holder as "
+                                      "its kin character (弟为…), after 由 (由袁丽嫦原唱) or as the doer of "
+                                      "the act the role is named for (创造者: 由…所创作); off: dates and "
+                                      "the role's own word only")
