@@ -4,8 +4,8 @@ default, routing off and on, written to docs/eval.md by `make bench-quality` (or
 `python benchmarks/bench_quality.py --only ablation`).
 
 Each row flips one lever against the defaults (every other lever as shipped), so a row
-shows what that lever is worth alone; lever rows run without routing (routing costs seconds
-a question on the whole corpus), the defaults run both ways. Items are split by their position in the set file:
+shows what that lever is worth alone; keyword lever rows run without routing, routing lever
+rows with it, the defaults both ways. Items are split by their position in the set file:
 even positions were used while developing the levers, odd ones were held out.
 """
 
@@ -47,6 +47,17 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_NAME_FREE_INSIDE": "0"}),
     ("− a named law's hits first among the 10 best (按劳动争议调解仲裁法…, 刑法上这算犯罪吗)",
      {"ZHIKU_NAMED_FIRST": "0"}),
+]
+# levers of routing: their rows run with routing on (compare with "defaults, routing on")
+ROUTE_LEVERS: list[tuple[str, dict[str, str]]] = [
+    ("routing on, + a question naming a law searched inside that law's sub-index too (not only the law)",
+     {"ZHIKU_ROUTE_NAMED_SUBINDEX": "1"}),
+    ("routing on, − a sure chapter orders its own document's hits when the router did not decide "
+     "(documents' places kept)", {"ZHIKU_CHAPTERS_WITHIN_DOCUMENTS": "0"}),
+    ("routing on, − a chapter spanning over half its document is not put first (刑法's 第二编 分则)",
+     {"ZHIKU_CHAPTER_MAX_SHARE": "1"}),
+    ("routing on, any route narrows (route_min_confidence 0 instead of 0.6)",
+     {"ZHIKU_ROUTE_MIN_CONFIDENCE": "0"}),
 ]
 # levers of hybrid search (keyword and dense fused): rows only with whole-corpus vectors
 # (`--dense-laws`: embedding the 66k chunks takes one to two hours the first time)
@@ -122,12 +133,16 @@ def ablation(shared: Path, log: Path, dense: bool = False) -> str:
     rows.append(("flat BM25 (no focus, no resolution, no routing)", flat, "bm25"))
     cmds = [f"`zhiku eval {shown} --flat --route off`"]
     for i, (label, env) in enumerate(LEVERS):
-        route = "both" if i == 0 else "off"  # routing on costs ~5 s a question here: defaults only
+        route = "both" if i == 0 else "off"  # routing's own levers have rows of their own below
         data, _ = run_eval([*base, "--route", route], env, f"ablation ({label})")
         cmds.append(f"`{''.join(f'{k}={v} ' for k, v in env.items())}zhiku eval {shown} --route {route}`")
         rows.append((label, data, "bm25"))
         if route == "both":
             rows.append((label + ", routing on", data, "bm25+route"))
+    for label, env in ROUTE_LEVERS:
+        data, _ = run_eval([*base, "--route", "on"], env, f"ablation ({label})")
+        cmds.append(f"`{''.join(f'{k}={v} ' for k, v in env.items())}zhiku eval {shown} --route on`")
+        rows.append((label, data, "bm25"))
     for label, env in HYBRID_LEVERS if dense else ():
         hybrid = [*sets, "--corpus", str(shared / "laws"), "--mode", "hybrid", "--route", "off"]
         data, _ = run_eval(hybrid, env, f"ablation ({label})")

@@ -15,16 +15,17 @@ from zhiku.access import AccessRule
 from zhiku.config_answer import AnswerLevers, RefusalLevers
 from zhiku.config_fusion import FusionLevers
 from zhiku.config_keyword import KeywordLevers
+from zhiku.config_route import RouteLevers
 from zhiku.errors import ZhikuError
 from zhiku.structured.spec import SourceSpec
 
 DEFAULT_REFUSAL = "知识库中未找到相关内容"
 
 
-class Config(KeywordLevers, AnswerLevers, RefusalLevers, FusionLevers, BaseSettings):
+class Config(KeywordLevers, AnswerLevers, RefusalLevers, FusionLevers, RouteLevers, BaseSettings):
     """Every knob zhiku has (the keyword-recall levers in :class:`KeywordLevers`, the offline
     composer's in :class:`AnswerLevers`, those of refusing in :class:`RefusalLevers`, fusion in
-    :class:`FusionLevers`). Built once by
+    :class:`FusionLevers`, routing in :class:`RouteLevers`). Built once by
     :func:`load_config` and passed down explicitly."""
 
     model_config = SettingsConfigDict(env_prefix="ZHIKU_", extra="forbid", frozen=True)
@@ -161,29 +162,6 @@ class Config(KeywordLevers, AnswerLevers, RefusalLevers, FusionLevers, BaseSetti
     structured_row_limit: int = Field(default=200, ge=1, le=10000, description="rows a query may return")
     structured_timeout: float = Field(default=5.0, gt=0, description="seconds a table query may run")
 
-    routing: bool = Field(default=True, description="route questions to sub-indexes and chapters")
-    route_rules: Path | None = Field(
-        default=None, description="TOML file of keyword rules; default $ZHIKU_HOME/route_rules.toml")
-    subindexes: dict[str, dict[str, Any]] = Field(
-        default_factory=dict,
-        description="declared sub-indexes and summary overrides: [subindexes.NAME] "
-                    "globs = [\"社会法/劳动*\"], summary = \"...\"")
-    route_embedding: bool = Field(default=True, description="embedding tier of the router")
-    route_threshold: float = Field(default=0.92, ge=0.0, le=1.0,
-                                   description="embedding tier: least summary score to route")
-    route_margin: float = Field(default=0.01, ge=0.0, le=1.0,
-                                description="embedding tier: also route to sub-indexes this close to the best")
-    route_max: int = Field(default=3, ge=1, description="most sub-indexes one question is sent to")
-    route_docs: int = Field(default=3, ge=0, description="documents whose chapters are routed; 0 = off")
-    route_chapters: int = Field(default=3, ge=1, le=3, description="most chapters picked per question")
-    chapter_confidence: float = Field(default=0.7, ge=0.0, le=1.0,
-                                      description="below this a chapter is widened to its parent")
-    route_log: bool = Field(default=True, description="record every ask's route in routes.sqlite")
-    qtypes: dict[str, dict[str, Any]] = Field(
-        default_factory=dict,
-        description="retrieval parameters per question type (fact, process, comparison, "
-                    "synthesis): candidates, alpha, answer_chunks")
-
     @model_validator(mode="before")
     @classmethod
     def _old_names(cls, data: Any) -> Any:
@@ -198,21 +176,6 @@ class Config(KeywordLevers, AnswerLevers, RefusalLevers, FusionLevers, BaseSetti
     def _comma_list(cls, v: Any) -> Any:
         return [x.strip() for x in v.split(",") if x.strip()] if isinstance(v, str) else v
 
-    @field_validator("subindexes")
-    @classmethod
-    def _check_subindexes(cls, v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-        for name, o in v.items():
-            bad = sorted(set(o) - {"globs", "summary"})
-            if bad:
-                raise ValueError(f"subindexes.{name} has unknown keys {bad}; valid keys: globs, summary")
-        return v
-
-    @field_validator("qtypes")
-    @classmethod
-    def _check_qtypes(cls, v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-        from zhiku.route.qtype import QType, check_params
-
-        return {QType.from_str(k).value: check_params(k, o) for k, o in v.items()}
 
     @field_validator("vector_index")
     @classmethod

@@ -27,18 +27,26 @@ def _step(ans, stage):
     return [t for t in ans.trace if t.stage == stage]
 
 
-def test_a_route_the_rules_decide_comes_first_and_the_one_search_follows_it(kb_with):
-    # the question names its law: the keyword rules decide the route before any search, so
-    # no unrouted search runs beside the router (its result would be thrown away)
-    ans = ask(kb_with(), "劳动合同法规定试用期最长多久？")
+def test_a_question_naming_its_law_is_searched_inside_the_law_and_everywhere_once(kb_with):
+    # the question names its law: the keyword rules decide the route at once, and the law is
+    # searched on its own (its hits first) beside the one unrouted search, which the routed
+    # step reuses instead of searching the law's whole sub-index again
+    q = "劳动合同法规定试用期最长多久？"
+    ans = ask(kb_with(), q)
     router = _step(ans, "role:router")[0]
-    searches = _step(ans, "role:searcher")
-    assert len(searches) == 1 and searches[0].detail["start"] >= router.detail["end"] - 0.01
     assert "fallback" not in router.detail
     route = _step(ans, "route")[0].detail  # the router's decision, not routed again
     assert route["subindexes"] == ["社会法"] and route["tier"] == "rules"
+    assert sum(t.stage == "keyword" for t in ans.trace) == 2  # everywhere once, inside the law once
     assert any("劳动合同法" in c.title and c.article == "第十九条" for c in ans.citations)
-    assert {h.chunk.doc_path.split("/")[0] for h in ans.hits} == {"社会法"}
+    assert ans.hits[0].chunk.doc_path.endswith("劳动合同法(2012-12-28).md")
+    # the positive twin: narrowed to the law's sub-index too, the rules route comes first
+    # and the one search follows it (an unrouted search beside it would be thrown away)
+    sub = ask(kb_with(route_named_subindex=True), q)
+    router = _step(sub, "role:router")[0]
+    searches = _step(sub, "role:searcher")
+    assert len(searches) == 1 and searches[0].detail["start"] >= router.detail["end"] - 0.01
+    assert {h.chunk.doc_path.split("/")[0] for h in sub.hits} == {"社会法"}
 
 
 def test_a_router_the_rules_cannot_decide_runs_beside_the_first_search(kb_with):

@@ -19,6 +19,7 @@ from zhiku.kb import KnowledgeBase
 from zhiku.ask.search import Mode, retrieve
 from tests.asking import ask
 from zhiku.route.log import list_routes
+from zhiku.route.chapters import pick_chapters
 from zhiku.route.qtype import QType, classify_rules, params_for
 
 pytestmark = pytest.mark.integration
@@ -187,9 +188,15 @@ def test_chapter_routing_picks_widens_and_falls_back(home):
     assert r.hits[0].chunk.section_id.startswith(best.section_id)
     assert any(t.stage == "chapters" for t in r.trace)
     # a high bar widens every pick to its parent (the whole document for a top chapter)
-    wide = retrieve(open_kb(home, chapter_confidence=0.999), q, Mode.BM25).route.chapters
+    high = open_kb(home, chapter_confidence=0.999)
+    plain = retrieve(open_kb(home, route_docs=0), q, Mode.BM25).hits  # the same search, unlifted
+    wide = pick_chapters([high.store.get_doc(best.doc_id)], high.words(q), plain, high.config)
     assert wide and all(p.widened for p in wide) and wide[0].section_id == ""
     assert wide[0].picked == best.section_id
+    # a widened pick is no choice: the route records no chapter and the order is the search's
+    widened = retrieve(high, q, Mode.BM25)
+    assert widened.route.chapters == ()
+    assert [h.chunk.id for h in widened.hits] == [h.chunk.id for h in plain]
 
 
 def test_chapter_without_hits_falls_back_to_whole_document(home):
@@ -219,7 +226,8 @@ def test_chapter_without_hits_falls_back_to_whole_document(home):
             p.section_id, (h.chunk.section_id, *h.chunk.section_ids)) for p in chosen)]
             for hits in fuzzy(kb, prepared, scope, trace)]
 
-    out = routed_search(kb, route, Scope(), without, terms, (), 0.5, [])
+    # without its hits the chapter is sure by its title alone only under a lower bar
+    out = routed_search(open_kb(home, chapter_confidence=0.3), route, Scope(), without, terms, (), 0.5, [])
     back = {p.picked: p for p in out.route.chapters}
     gone = [back[p.section_id] for p in chosen if p.section_id in back]
     assert gone and all(p.section_id == "" and p.widened for p in gone)
@@ -248,7 +256,7 @@ def test_a_chapter_only_the_hits_chose_does_not_reorder_guessed_documents(home):
     trace: list = []
     blind = routed_search(kb, route, Scope(), search, ["每日"], (), 0.5, trace)
     step = next(t for t in trace if t.stage == "chapters")
-    assert blind.route.chapters and any(not p.widened for p in blind.route.chapters)
+    assert step.detail["picks"] and blind.route.chapters == ()  # picked, not used
     assert step.detail["skipped"] == "no sure chapter's title holds the question's words"
     assert [h.chunk.id for h in blind.hits] == unrouted
     # a document the question names is decided: its sure chapter comes first as before

@@ -266,25 +266,29 @@ def route_question(kb: Any, p: Prepared) -> Route:
 
 
 def reuses_first(kb: Any, p: Prepared, route: Route) -> bool:
-    """Whether the routed search of ``route`` reuses the first, unrouted search: the
-    default route (every sub-index) with the question type's candidate count unchanged."""
+    """Whether the routed search of ``route`` reuses the first, unrouted search: a route
+    that does not narrow it (the fallback, below ``route_min_confidence``, or a question
+    naming documents) with the question type's candidate count unchanged."""
     from zhiku.route import params_for
+    from zhiku.route.search import narrows
 
     k = params_for(kb.config, route.qtype).candidates or p.candidates
-    return (route.tier == "fallback" or not route.subindexes) and k == p.candidates
+    return not narrows(route, kb.config, p.ref.doc_ids) and k == p.candidates
 
 
-def routed(kb: Any, p: Prepared, route: Route, first: list[list[Hit]],
-           trace: list[TraceStep]) -> tuple[list[Hit], Route]:
+def routed(kb: Any, p: Prepared, route: Route, first: list[list[Hit]], trace: list[TraceStep],
+           structured: bool = True) -> Retrieval:
     """Search where ``route`` sends the question: its sub-indexes (in parallel), then its
-    chapters first (see :func:`zhiku.route.search.routed_search`). The default route
-    (every sub-index) reuses ``first``, the unrouted search, instead of searching again.
+    chapters first (see :func:`zhiku.route.search.routed_search`), fused as
+    :func:`fused` does. A route that does not narrow reuses ``first``, the unrouted
+    search, instead of searching again; the chapters of documents the question names are
+    picked from the search inside them (which the fusion uses too).
 
     Returns:
-        The routed hits and the route completed with its chapters.
+        The retrieval, its route completed with the chapters used.
     """
     from zhiku.route import params_for
-    from zhiku.route.search import routed_search
+    from zhiku.route.search import fused_order, routed_search
 
     params = params_for(kb.config, route.qtype)
     k = params.candidates or p.candidates
@@ -296,22 +300,34 @@ def routed(kb: Any, p: Prepared, route: Route, first: list[list[Hit]],
             return first
         return fuzzy(kb, p, scope, t, k)
 
-    got = routed_search(kb, route, p.scope, search, p.terms, p.ref.doc_ids, alpha, trace)
-    return got.hits, got.route
+    inner = inside(kb, p, trace, structured)
+    evidence = fused_order(inner, kb.config, alpha) if inner else None
+    got = routed_search(kb, route, p.scope, search, p.terms, p.ref.doc_ids, alpha, trace, evidence)
+    return fused(kb, p, got.lists, trace, got.route, structured, alpha, inner)
+
+
+def inside(kb: Any, p: Prepared, trace: list[TraceStep], structured: bool = True) -> list[list[Hit]]:
+    """The keyword and dense lists inside the documents the question names (their names'
+    words left out), or none: no document named, or the named article found exactly."""
+    named = replace(p.scope, versions="all") if p.ref.version else p.scope  # 「2018年修正的公司法」
+    scoped = narrow(named, p.ref.doc_ids) if structured and p.ref.doc_ids and not p.exact else None
+    if scoped is None:
+        return []
+    # the one ask passes a tuple; inside the named law its name's words are left out
+    return fuzzy(kb, p, scoped, trace, terms=p.inner_terms)
 
 
 def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
-          route: Route | None = None, structured: bool = True) -> Retrieval:
-    """The exact clause first, then the fused lists (plus a search inside the documents
-    the question names, when no exact clause was found), cut to the candidate count."""
+          route: Route | None = None, structured: bool = True, alpha: float | None = None,
+          inner: list[list[Hit]] | None = None) -> Retrieval:
+    """The exact clause first, then the fused lists (plus the search inside the documents
+    the question names — ``inner`` when already made, see :func:`inside`), cut to the
+    candidate count; ``alpha`` (default: the setting) weighs dense in weighted fusion."""
     k = p.candidates
-    named = replace(p.scope, versions="all") if p.ref.version else p.scope  # 「2018年修正的公司法」
-    scoped = narrow(named, p.ref.doc_ids) if structured and p.ref.doc_ids and not p.exact else None
-    if scoped is not None:
-        # the one ask passes a tuple; inside the named law its name's words are left out
-        lists = [*lists, *fuzzy(kb, p, scoped, trace, terms=p.inner_terms)]
+    inner = inside(kb, p, trace, structured) if inner is None else inner
+    lists = [*lists, *inner]
     with _Timer(trace, "fuse") as d:
-        out = fuse_search(lists, kb.config) if len(lists) > 1 else (lists or [[]])[0]
+        out = fuse_search(lists, kb.config, alpha) if len(lists) > 1 else (lists or [[]])[0]
         seen = {h.chunk.id for h in p.exact}
         hits = p.exact + [h for h in out if h.chunk.id not in seen]
         if structured and kb.config.drop_twins:  # one law version in two folders: cited once
@@ -327,7 +343,7 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
             hits = hits[:n] + by_headings(kb, p.question, hits[n:k], d) + hits[k:]
         if structured and kb.config.in_force_first and p.scope.versions == "all" and not p.ref.version:
             hits = hits[:n] + in_force_first(kb, hits[n:])  # 公司法 2023 before 2018
-        if scoped is not None and kb.config.named_first:  # 按劳动争议调解仲裁法…: that law's hits first
+        if inner and kb.config.named_first:  # 按劳动争议调解仲裁法…: that law's hits first
             hits = named_first(hits, p.ref.doc_ids)  # (zhiku.retrieve.clause)
         d.update(mode=kb.config.fusion, lists=len(lists), top=brief(hits))
     groups: dict[str, list[int]] = {}
@@ -371,9 +387,8 @@ def retrieve(kb: Any, question: str, mode: Mode = Mode.HYBRID, scope: Scope = Sc
         decided = route if isinstance(route, Route) else route_question(kb, p)
         d.update(decided.to_dict())
     first = fuzzy(kb, p, scope, trace) if reuses_first(kb, p, decided) else []
-    hits, decided = routed(kb, p, decided, first, trace)
-    r = fused(kb, p, [hits], trace, decided, structured)
-    note_route(trace, decided, r.groups)
+    r = routed(kb, p, decided, first, trace, structured)
+    note_route(trace, r.route, r.groups)
     return r
 
 

@@ -101,11 +101,10 @@ class SearcherRole(Role[SearchJob, Searched]):
         if job.route is None:
             lists = fuzzy(self.kb, p, p.scope, trace)
             return Searched(tuple(lists), None, tuple(trace))
-        hits, route = routed(self.kb, p, job.route, list(job.reuse), trace)
-        r = fused(self.kb, p, [hits], trace, route)
+        r = routed(self.kb, p, job.route, list(job.reuse), trace)
         trace = list(r.trace)
-        note_route(trace, route, r.groups)
-        return Searched(([*hits],), r, tuple(trace))
+        note_route(trace, r.route, r.groups)
+        return Searched((list(r.hits),), r, tuple(trace))
 
     def fallback(self, job: SearchJob) -> Searched:
         """Nothing found."""

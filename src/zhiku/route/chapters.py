@@ -42,6 +42,16 @@ def title_weight(terms: Sequence[str], label: str) -> float:
     return float(sum(len(t) for t in terms if len(t) > 1 and t in head))
 
 
+def span_share(doc: DocRecord, sec_id: str) -> float:
+    """The share of ``doc``'s text that chapter ``sec_id`` spans (1.0 for the whole
+    document, an empty id, or a chapter the tree does not hold)."""
+    sec = next((s for s in doc.sections if s.id == sec_id), None)
+    total = max((s.end for s in doc.sections), default=0) - min((s.start for s in doc.sections), default=0)
+    if sec is None or total <= 0:
+        return 1.0
+    return (sec.end - sec.start) / total
+
+
 def under(sec_id: str, chunk_sections: Sequence[str]) -> bool:
     """Whether a chunk in ``chunk_sections`` lies in section ``sec_id`` or below it."""
     return any(s == sec_id or s.startswith(sec_id + ".") for s in chunk_sections)
