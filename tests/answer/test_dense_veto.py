@@ -96,3 +96,19 @@ def test_a_word_the_segmenter_guessed_counts_by_its_pieces():
     adoption = (LAWS / "民法典" / "婚姻家庭编.md").read_text(encoding="utf-8")
     art = next(line for line in adoption.splitlines() if line.startswith("第一千一百零七条"))
     assert "朋友" in art and veto_coverage(["男朋友", "领证"], art, idf, 8) == 0.0
+
+
+@pytest.mark.unit
+def test_the_pieces_reading_never_lowers_the_share():
+    """The pieces reading drops single characters that name nothing (领, 归, 谁); when the
+    evidence holds them, the whole reading's share stands (the higher of the two counts):
+    「捡到钱包交到派出所后一直没人来领，最后归谁？」 over 民法典 第三百一十八条 (quoted verbatim)
+    keeps the share of the characters the article states, as with ``dense_veto_pieces`` off."""
+    idf = lambda t: 1.0
+    art = "第三百一十八条 遗失物自发布招领公告之日起一年内无人认领的，归国家所有。"
+    terms = ["捡到", "钱包", "派出所", "没人", "领", "最后", "归", "谁"]
+    assert veto_coverage(terms, art, idf, 8, pieces=False) == pytest.approx(2 / 8)
+    assert veto_coverage(terms, art, idf, 8) == pytest.approx(2 / 8)
+    # its twin: text holding none of them has no share either way
+    other = "第一千一百零七条 孤儿或者生父母无力抚养的子女，可以由生父母的亲属、朋友抚养。"
+    assert veto_coverage(terms, other, idf, 8) == 0.0

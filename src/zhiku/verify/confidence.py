@@ -195,20 +195,26 @@ def veto_coverage(terms: list[str], text: str, idf: Callable[[str], float], most
     1). A long case narrative names people, places, dates and sums no rule states, so its
     share falls with its length however well the evidence matches what it describes; a
     short question about something the documents do not hold keeps its share. 0: every
-    term counts. With ``pieces`` (config ``dense_veto_pieces``) a single character counts
-    only when it can name something (:func:`_veto_terms`) and a word the segmenter guessed
-    (:func:`_pieces_held`) counts by its pieces the text holds."""
+    term counts. With ``pieces`` (config ``dense_veto_pieces``) the share is also read with
+    a single character counted only when it can name something (:func:`_veto_terms`) and a
+    word the segmenter guessed (:func:`_pieces_held`) by its pieces the text holds, and the
+    higher of the two readings counts: the pieces only ever let more through (dropping a
+    character the evidence holds, 领 and 归 of 「…没人来领，最后归谁？」, must not lower the share)."""
     from zhiku.answer.reading import coverage
 
+    whole = _weighed(coverage(terms, text, idf), len(terms), most)
     if not pieces:
-        share = coverage(terms, text, idf)
-        return min(1.0, share * len(terms) / most) if most and len(terms) > most else share
-    terms = _veto_terms(terms)
-    total = sum(idf(t) for t in terms)
+        return whole
+    counted = _veto_terms(terms)
+    total = sum(idf(t) for t in counted)
     t_norm = normalise(text)
-    held = sum(idf(t) * (1.0 if coverage([t], t_norm, idf) else _pieces_held(t, t_norm)) for t in terms)
-    share = held / total if total > 0 else 0.0
-    return min(1.0, share * len(terms) / most) if most and len(terms) > most else share
+    held = sum(idf(t) * (1.0 if coverage([t], t_norm, idf) else _pieces_held(t, t_norm)) for t in counted)
+    return max(whole, _weighed(held / total if total > 0 else 0.0, len(counted), most))
+
+
+def _weighed(share: float, n: int, most: int) -> float:
+    """A coverage ``share`` of ``n`` terms weighed as one of ``most`` terms when there are more."""
+    return min(1.0, share * n / most) if most and n > most else share
 
 
 def _veto_terms(terms: list[str]) -> list[str]:
