@@ -23,7 +23,7 @@ def options(question: str) -> list[str]:
     return list(dict.fromkeys(_OPTION.findall(normalise(question))))
 
 
-def _holds(term: str, text: str) -> bool:
+def holds(term: str, text: str) -> bool:
     """Whether normalised ``text`` holds ``term`` (:func:`zhiku.verify.support.term_in`); a
     short Latin term (:data:`_SHORT`) only as a token of its own."""
     if _SHORT.fullmatch(term) and not term.isdigit():
@@ -39,17 +39,17 @@ def coverage(terms: Sequence[str], text: str, idf: Callable[[str], float], named
              name_weight: float = 1.0) -> float:
     """IDF-weighted share of the query terms that occur in ``text`` (0..1); a figure the
     question states (二十一岁) counts where the text states one of its kind
-    (:func:`zhiku.verify.support.term_in`), a short Latin term only as a token (:func:`_holds`).
+    (:func:`zhiku.verify.support.term_in`), a short Latin term only as a token (:func:`holds`).
     A term only ``named`` holds (the document's name the text is read under) counts in full
     when it names the document (:func:`_names`), else ``name_weight`` of its weight."""
     total = sum(idf(t) for t in terms)
     if total <= 0:
         return 0.0
     t_norm, n_norm = normalise(text), normalise(named) if named else ""
-    said = sum(idf(t) for t in terms if _holds(t, t_norm))
+    said = sum(idf(t) for t in terms if holds(t, t_norm))
     if not n_norm:
         return said / total
-    lent = [t for t in terms if not _holds(t, t_norm) and _holds(t, n_norm)]
+    lent = [t for t in terms if not holds(t, t_norm) and holds(t, n_norm)]
     if not lent:
         return said / total
     parts, asked = _NAME_PARTS.split(n_norm), normalise("".join(terms))

@@ -15,7 +15,7 @@ from zhiku.verify.forms import (
     ordinal_forms as _ordinal_forms, place_forms as _place_forms,
 )
 from zhiku.verify.holders import NO_PLACE, doer_stated, holds_role, names, sum_stated
-from zhiku.verify.pins import PLACES, Constraint, Kind, pinned, word_tags
+from zhiku.verify.pins import PLACES, TIME_KINDS, Constraint, Kind, pinned, word_tags
 from zhiku.verify.stated import (
     CLOCK, DATE, EDITION_YEAR, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE, STAMP, STATED_YEAR, UNITS, WHEN,
     relative_years, undated,
@@ -36,7 +36,6 @@ _SENTENCE = re.compile(r"[^。！？；\n]+")
 # a search snippet's pieces, cut at its elisions (「… 16支参赛队名单 ... 浙江省第二届…」: cut from
 # different places of the page)
 _PIECE = re.compile(r"(?:[^.…]|(?<!\.)\.(?!\.))+")
-_TIMES = ("date", "clock", "when")  # the kinds that say when
 _KIND_WORDS = {"money": "金额", "amount": "金额", "person": "人或机构", "country": "国家", "place": "地点", "age": "年龄", "days": "天数", "people": "人数", "duration": "期限",
                "date": "时间", "clock": "时间", "when": "时间", "number": "数目"}
 
@@ -106,7 +105,7 @@ def about_other(sentence: str, others: Sequence[Constraint], kind: str = "") -> 
     people count: a sentence dating something often names where it happened, not which
     instance it is about (「2006年度财政报告显示…位于美国」 beside 台湾)."""
     asked_people = [c.text for c in others if c.kind is Kind.SUBJECT and c.about in ("tag:nr", "tag:nrt")]
-    asked_places = [c.text for c in others if c.kind is Kind.PLACE and kind not in _TIMES]
+    asked_places = [c.text for c in others if c.kind is Kind.PLACE and kind not in TIME_KINDS]
     if not asked_people and not asked_places:
         return False
     t = _norm(undated(normalise(sentence)))
@@ -195,7 +194,7 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
             if (not heads or any(_loosely_in(h, _norm(sent)) for h in heads)) and any(
                     has_quantity(c.text, q, c.about) and not about_other(q, others, c.text)
                     for q in (_own(p, others) for p in _PIECE.findall(sent)) if q):
-                if c.text not in _TIMES or len(heads) != 1 or _dates_event(heads[0], c.text, sent):
+                if c.text not in TIME_KINDS or len(heads) != 1 or _dates_event(heads[0], c.text, sent):
                     return True
         return False
     if c.kind is Kind.FOCUS:

@@ -190,7 +190,7 @@ def scaled_blend(blend: float | None, min_confidence: float) -> float:
 def veto_coverage(terms: list[str], text: str, idf: Callable[[str], float], most: int,
                   pieces: bool = True) -> float:
     """The dense veto's term coverage: the IDF-weighted share of ``terms`` in ``text``
-    (:func:`zhiku.answer.extractive.coverage`), with a question of more than ``most`` terms
+    (:func:`zhiku.answer.reading.coverage`), with a question of more than ``most`` terms
     weighed as one of ``most`` average terms (the share times len(terms) / ``most``, at most
     1). A long case narrative names people, places, dates and sums no rule states, so its
     share falls with its length however well the evidence matches what it describes; a
@@ -200,7 +200,7 @@ def veto_coverage(terms: list[str], text: str, idf: Callable[[str], float], most
     word the segmenter guessed (:func:`_pieces_held`) by its pieces the text holds, and the
     higher of the two readings counts: the pieces only ever let more through (dropping a
     character the evidence holds, 领 and 归 of 「…没人来领，最后归谁？」, must not lower the share)."""
-    from zhiku.answer.reading import coverage
+    from zhiku.answer.reading import coverage, holds
 
     whole = _weighed(coverage(terms, text, idf), len(terms), most)
     if not pieces:
@@ -208,7 +208,7 @@ def veto_coverage(terms: list[str], text: str, idf: Callable[[str], float], most
     counted = _veto_terms(terms)
     total = sum(idf(t) for t in counted)
     t_norm = normalise(text)
-    held = sum(idf(t) * (1.0 if coverage([t], t_norm, idf) else _pieces_held(t, t_norm)) for t in counted)
+    held = sum(idf(t) * (1.0 if holds(t, t_norm) else _pieces_held(t, t_norm)) for t in counted)
     return max(whole, _weighed(held / total if total > 0 else 0.0, len(counted), most))
 
 
@@ -220,8 +220,8 @@ def _weighed(share: float, n: int, most: int) -> float:
 def _veto_terms(terms: list[str]) -> list[str]:
     """The terms the veto counts: a single character only when it can name something (閦 of
     阿閦佛, which the segmenter cuts into characters), not a verb, an adverb or a pronoun
-    that matches any text or none (称, 指, 谁: :func:`zhiku.answer.extractive.counted_terms`)."""
-    from zhiku.answer.extractive import counted_terms
+    that matches any text or none (称, 指, 谁: :func:`zhiku.answer.reading.counted_terms`)."""
+    from zhiku.answer.reading import counted_terms
     from zhiku.verify.pins import word_tags
 
     kept = [t for t in counted_terms(terms) if len(t) > 1 or not all(tag == "r" for _, tag in word_tags(t))]

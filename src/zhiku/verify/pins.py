@@ -56,6 +56,8 @@ _YES_NO = re.compile(r"[吗么][？?]?$|是否|能否|可否|(.)不\1")
 _NAME_TAGS = {"nr", "nrt", "ns", "nt", "nz", "eng"}
 # the words that ask which one of a kind (哪位帝王, 什么武功): the noun after them is the kind
 _WHICH = re.compile(r"哪|哪[位个些种类]|哪一[位个种]|什么|何")
+# the kinds of value that say when (a date, a clock time, or when in any terms)
+TIME_KINDS = ("date", "clock", "when")
 # question phrasing → the kind of quantity the answer states
 _QTY = [
     # 「按什么价格」 asks what a price is based on (投资本金加利息), not a sum
@@ -141,7 +143,7 @@ def pinned(question: str) -> tuple[Constraint, ...]:
     out += _events(rest)
     out += _instance(rest)
     if found:
-        event = _event(clause) if found[0] in ("date", "clock", "when") else ""
+        event = _event(clause) if found[0] in TIME_KINDS else ""
         out.append(Constraint(Kind.QUANTITY, found[0], event or _head(clause, found[1].start())))
         if found[0] == "person" and (role := _role(clause)):
             out.append(Constraint(Kind.FOCUS, role, "role"))
