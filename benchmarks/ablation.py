@@ -41,6 +41,11 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      "cosine ≥ 0.97, weight 1/2)", {"ZHIKU_TERM_EXPANSION": "3", "ZHIKU_EXPANSION_FLOOR": "0.97"}),
     ("+ question expansion (10 vocabulary words nearest to the question's vector, weight 1/2)",
      {"ZHIKU_QUESTION_EXPANSION": "10"}),
+    ("+ thesaurus expansion (2 synonyms of each question word held by ≤ 20 chunks, from the bundled "
+     "cnsyn groups of ≤ 10 words, only words the index holds more often; weight 1/2)",
+     {"ZHIKU_THESAURUS_EXPANSION": "2", "ZHIKU_THESAURUS_GROUP": "10"}),
+    ("+ laws before their judicial interpretations (an interpretation's hit weighs 0.7 among provisions of laws)",
+     {"ZHIKU_INTERPRETATION_WEIGHT": "0.7"}),
     ("− version in force first (a superseded law's hits behind those of its version in force)",
      {"ZHIKU_IN_FORCE_FIRST": "0"}),
     ("− a named law searched without its name's words (劳动争议调解仲裁法 → 劳动, 争议, 仲, 裁 left out inside it)",

@@ -26,6 +26,12 @@ class KeywordLevers(BaseModel):
     question_expansion: int = Field(default=0, ge=0, description="search this many words of the index "
                                     "vocabulary nearest to the question's vector (bundled embedder) too; "
                                     "0 = off")
+    thesaurus_expansion: int = Field(default=0, ge=0, description="search this many synonyms of each "
+                                     "question word the index rarely holds from the bundled thesaurus "
+                                     "(cnsyn's groups) too, of those the index holds more often than the "
+                                     "word itself; 0 = off")
+    thesaurus_group: int = Field(default=10, ge=2, description="the most words a thesaurus group may "
+                                 "have to be read (broad groups gather loosely related words)")
     expansion_floor: float = Field(default=0.9, ge=0.0, le=1.0, description="least cosine of an "
                                    "added neighbour word")
     expansion_weight: float = Field(default=0.5, gt=0.0, le=1.0, description="weight of an added word "
@@ -34,6 +40,9 @@ class KeywordLevers(BaseModel):
     unnumbered_weight: float = Field(default=0.7, gt=0.0, le=1.0, description="factor of a keyword hit's "
                                      "score when it is no numbered provision (第X条: a case report, a guide) "
                                      "and other candidates are; 1 = off")
+    interpretation_weight: float = Field(default=1.0, gt=0.0, le=1.0, description="factor of a keyword "
+                                         "hit's score when it is a judicial interpretation's (最高人民法院关于"
+                                         "适用《…》的解释) and the provisions of laws are among the candidates; 1 = off")
     heading_weight: float = Field(default=0.0, ge=0.0, description="weight of the question's words found "
                                   "in a keyword hit's chapter headings (share of their IDF, times the "
                                   "best hit's score); 0 = off")

@@ -161,7 +161,7 @@ def prepare(kb: Any, question: str, mode: Mode, scope: Scope, trace: list[TraceS
         texts = (question, canon) if used else (question,)
         inner = tuple(dict.fromkeys(t for q in texts for t in _without_names(kb, q, ref.names, df, focus, backoff)))
     added: tuple[str, ...] = ()
-    if structured and (cfg.term_expansion or cfg.question_expansion):  # see zhiku.retrieve.expand
+    if structured and (cfg.thesaurus_expansion or cfg.term_expansion or cfg.question_expansion):  # expand.py
         from zhiku.retrieve.expand import added_words
 
         added = tuple(added_words(kb, kw_terms, question))
@@ -241,10 +241,10 @@ def _keyword(kb: Any, terms: list[str], k: int, scope: Scope, detail: dict[str, 
         hits, extra = keyword_with_feedback(kb.store.keyword, kb.segment, kb.idf, terms, k, scope,
                                             Feedback(cfg.feedback_docs, cfg.feedback_terms))
         detail.update(feedback=extra)
-    if structured and cfg.unnumbered_weight < 1:  # numbered provisions before case reports and guides
-        from zhiku.retrieve.provisions import unnumbered_down
+    if structured:  # numbered provisions before case reports and guides, laws before interpretations
+        from zhiku.retrieve.provisions import interpretations_down, unnumbered_down
 
-        hits = unnumbered_down(hits, cfg.unnumbered_weight)
+        hits = interpretations_down(unnumbered_down(hits, cfg.unnumbered_weight), cfg.interpretation_weight)
     if cfg.heading_weight:  # chapter headings as a field of their own (see zhiku.retrieve.fields)
         from zhiku.retrieve.fields import heading_boost
 

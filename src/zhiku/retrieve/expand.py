@@ -1,5 +1,6 @@
-"""Corpus-derived term expansion: each question word's nearest words of the index vocabulary,
-by the bundled embedder, searched below the question's own words."""
+"""Term expansion: words searched below the question's own — each question word's synonyms
+of the bundled thesaurus the index holds, its nearest words of the index vocabulary by the
+bundled embedder, the vocabulary's words nearest to the question."""
 
 from __future__ import annotations
 
@@ -169,9 +170,11 @@ def load_expansions(path: Path) -> Expansions | None:
 
 
 def added_words(kb: Any, terms: Sequence[str], question: str) -> list[str]:
-    """What term expansion adds to a question's keyword terms: each term's nearest words
-    (``term_expansion`` of them at ``expansion_floor`` or more) and the words nearest to the
-    question's vector (``question_expansion``); none before an ingest has built the table.
+    """What term expansion adds to a question's keyword terms: each term's synonyms of the
+    bundled thesaurus the index holds (``thesaurus_expansion`` of them, see
+    :mod:`zhiku.retrieve.thesaurus`), its nearest words of the vocabulary (``term_expansion``
+    of them at ``expansion_floor`` or more) and the words nearest to the question's vector
+    (``question_expansion``); the last two none before an ingest has built the table.
 
     Args:
         kb: the knowledge base (its config, home and embedder).
@@ -179,13 +182,25 @@ def added_words(kb: Any, terms: Sequence[str], question: str) -> list[str]:
         question: the question.
     """
     cfg = kb.config
+    added = _thesaurus_words(kb, terms) if cfg.thesaurus_expansion else []
+    if not (cfg.term_expansion or cfg.question_expansion):
+        return added
     table = load_expansions(table_path(cfg.home))
     if table is None:
-        return []
-    added = table.expand(terms, cfg.term_expansion, cfg.expansion_floor) if cfg.term_expansion else []
+        return added
+    if cfg.term_expansion:
+        added += [w for w in table.expand(terms, cfg.term_expansion, cfg.expansion_floor) if w not in added]
     if cfg.question_expansion and table.embedder == kb.embedder.name:
         added += table.nearest(kb.dense_query(question), cfg.question_expansion, [*terms, *added])
     return added
+
+
+def _thesaurus_words(kb: Any, terms: Sequence[str]) -> list[str]:
+    """The bundled thesaurus's synonyms of ``terms`` (see :mod:`zhiku.retrieve.thesaurus`)."""
+    from zhiku.retrieve.thesaurus import load_thesaurus
+
+    cfg = kb.config
+    return load_thesaurus().expand(terms, kb.store.doc_frequency, cfg.thesaurus_expansion, cfg.thesaurus_group)
 
 
 def table_key(embedder_name: str, words: Sequence[str]) -> str:

@@ -1,8 +1,10 @@
-"""Numbered provisions first in keyword ranking: a passage that is no 第X条 (a case report, a
-guide, a preamble) weighs less among candidates that hold provisions."""
+"""Primary provisions first in keyword ranking: a passage that is no 第X条 (a case report, a
+guide, a preamble), or one of a judicial interpretation, weighs less among candidates that
+hold the provisions of laws."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from zhiku.types import Hit
@@ -32,3 +34,46 @@ def unnumbered_down(hits: Sequence[Hit], weight: float) -> list[Hit]:
     return [Hit(hits[i].chunk, scored[i][0], hits[i].source,
                 {**hits[i].sources, "provision": (rank, 1.0 if hits[i].chunk.article else weight)})
             for rank, i in enumerate(order, 1)]
+
+
+# A court's or procuratorate's interpretation: 最高人民法院关于适用《…》…的解释, …的规定, …的批复,
+# also without the issuer (关于审理…案件适用法律若干问题的规定); （一）, （试行） may follow.
+_ISSUER = re.compile(r"^(最高人民(法院|检察院)[、，,\s和与]*)+")
+_APPLIES = re.compile(r"^关于.*(适用|应用)(法律|《)")
+_KIND = re.compile(r"(解释|规定|批复)(（[^）]*）)*$")
+
+
+def interprets(title: str) -> bool:
+    """Whether a document titled ``title`` is a judicial interpretation: a court's or
+    procuratorate's 解释, 规定 or 批复 (最高人民法院关于适用《中华人民共和国民法典》婚姻家庭编的
+    解释（一）), or one without its issuer that says it applies law (关于审理…适用法律若干问题的规定)."""
+    t = title.strip()
+    return bool(_KIND.search(t) and (_ISSUER.match(t) or _APPLIES.match(t)))
+
+
+def interpretations_down(hits: Sequence[Hit], weight: float) -> list[Hit]:
+    """Keyword hits re-ranked with the score of each hit of a judicial interpretation (see
+    :func:`interprets`) multiplied by ``weight``, where other numbered provisions are among them.
+
+    An interpretation restates the words of the law it interprets around a narrower case
+    (婚前个人财产 in a marriage law interpretation beside 民法典's 夫妻的个人财产), and several of
+    them often crowd the article of the law itself out of the first five; an everyday question
+    asks for the law first. A list of interpretations alone keeps its order.
+
+    Args:
+        hits: keyword hits, best first.
+        weight: the factor of an interpretation's score; ``1`` leaves ``hits`` as they are.
+
+    Returns:
+        New hits, re-ranked (ties keep their order); each keeps its sources and records the
+        factor under ``primary``.
+    """
+    if weight >= 1:
+        return list(hits)
+    secondary = [interprets(h.chunk.title) for h in hits]
+    if not any(secondary) or not any(h.chunk.article and not s for h, s in zip(hits, secondary)):
+        return list(hits)
+    factor = [weight if s else 1.0 for s in secondary]
+    order = sorted(range(len(hits)), key=lambda i: (-hits[i].score * factor[i], i))
+    return [Hit(hits[i].chunk, hits[i].score * factor[i], hits[i].source,
+                {**hits[i].sources, "primary": (rank, factor[i])}) for rank, i in enumerate(order, 1)]
