@@ -12,7 +12,7 @@ from zhiku.answer.respond import Verified, conflict_notes
 from zhiku.chunk.context import block_text
 from zhiku.types import Answer, Hit, TraceStep
 from zhiku.verify.answerable import Answerability, check, decisive, has_quantity
-from zhiku.verify.confidence import answered, quoted_coverage
+from zhiku.verify.confidence import REFUSED, answered, quoted_coverage
 from zhiku.verify.pins import Kind
 
 
@@ -76,7 +76,7 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
     if draft.refused:
         reason = ("the model said the evidence does not hold the answer" if draft.generator == "llm"
                   and not draft.removed else "no statement of the draft could be verified against the evidence")
-        ans = refusal(kb, question, terms, considered, conf * 0.5, reason, trace, draft.generator)
+        ans = refusal(kb, question, terms, considered, conf * REFUSED, reason, trace, draft.generator)
         return _with(ans, draft)
     verdict, step = answerability(kb, question, terms, draft)
     trace = (*trace, step)
@@ -86,7 +86,7 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
     elif not verdict.ok:
         # what was missing is said; the related passages are named in ``searched``, not
         # cited, since they do not support an answer
-        ans = refusal(kb, question, terms, considered, conf * 0.3, verdict.reason, trace, draft.generator)
+        ans = refusal(kb, question, terms, considered, conf * REFUSED, verdict.reason, trace, draft.generator)
         return _with(ans, draft, text=f"{cfg.refusal_text}。{verdict.reason}。")
     share = draft.kept / draft.checked if draft.checked else 1.0
     met = len(verdict.constraints) if verdict.ok else 0
