@@ -31,6 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _doc import ROOT, machine, replace_section  # noqa: E402
+from _logistic import fit_logistic, fit_offset  # noqa: E402
 
 ROWS = ROOT / "benchmarks" / "data" / "confidence_rows.jsonl"
 MODEL = ROOT / "src" / "zhiku" / "verify" / "confidence.json"
@@ -74,27 +75,15 @@ HEADING = "## Confidence calibration"
 # 0.187 / 0.714; other documents whose best sentence covers the question as well 0.094 /
 # 0.812, but within RGB more of them go with right answers (AUROC there 0.815 -> 0.764): it
 # only tells the corpora apart.
-# Measured again on 1072 rows (named + title; removed, met, below), held out one set at a
-# time, ECE / AUROC (and by a fit on the other half of every set): 0.108 / 0.810 (0.065 /
-# 0.831). A refusal (the answerability check's × 0.3, an unverifiable draft's × 0.5) is
-# never right, yet sat at 0.2-0.3: at × 0.1 (confidence.REFUSED, shipped) 0.099 / 0.811,
-# × 0.05 0.096 / 0.811. With × 0.1: + margin (a share of the first score, the same scale in
-# every corpus now that the coverage and the name carry the rest) 0.062 / 0.816 (0.044 /
-# 0.840); + top_agree (keyword and dense both rank the first hit first; 0 without vectors)
-# 0.094 / 0.819 (0.055 / 0.839); both 0.072 / 0.829 (0.053 / 0.847, shipped: named +0.86,
-# title +0.10, margin +0.44, top_agree +0.67); both + agree 0.073 / 0.828. At × 0.05, named,
-# title, margin + the first hit among the first 1 / 2 / 3 / 5 / 10 of both lists: 0.069 /
-# 0.829, 0.064 / 0.827, 0.063 / 0.825, 0.069 / 0.820, 0.064 / 0.819; + agree 0.076 / 0.822;
-# + doc_margin (the first score's lead over the first hit of another document) and the first
-# three of both lists 0.055 / 0.821, but case → article ECE 0.20 -> 0.26. Beside named and
-# title at × 0.05 (0.096 / 0.811), left out: how much of the question the answer's best
-# sentence holds, in characters, 0.104 / 0.814 (first stage), 0.089 / 0.814 (after
-# answering); the share of that sentence the question does not say (an answer echoing the
-# question) 0.056 / 0.774 (case → article ECE 0.39); the answer's length, its sentence count,
-# the cited block's rank, the first document's share of the top five: AUROC 0.79-0.81. L2 10
-# in place of 1: within 0.01. Per set, right against wrong, no feature of the answered rows
-# passes 0.72 AUROC on CMRC (best 0.67) or natural2 (0.72): the 0.85 goal held out still
-# needs a signal these features do not carry.
+# 1072 rows, held out one set at a time, ECE / AUROC (other half of every set): named, title
+# 0.108 / 0.810 (0.065 / 0.831); a refusal × 0.1 (confidence.REFUSED; was × 0.3 / × 0.5, and
+# no refusal is right) 0.099 / 0.811; + margin 0.062 / 0.816 (0.044 / 0.840); + top_agree
+# 0.094 / 0.819; + both 0.072 / 0.829 (0.053 / 0.847, shipped); + agree 0.073 / 0.828; the
+# first hit among the first 2 / 3 / 5 / 10 of both lists (× 0.05) 0.064 / 0.827 ... 0.064 /
+# 0.819. Left out (× 0.05, beside named, title: 0.096 / 0.811): the question's characters the
+# answer's best sentence holds 0.089 / 0.814; the share of it the question does not say
+# 0.056 / 0.774 (case ECE 0.39); answer length, sentence count, cited block's rank, first
+# document's share of the top five, doc_margin: AUROC 0.79-0.82; L2 10: within 0.01.
 # A named clause found exactly is not in these sets; it keeps confidence.EXACT.
 USED = os.environ.get("ZHIKU_FIT_USED", "named,title,margin,top_agree").split(",")
 # what answering showed, as :func:`zhiku.verify.confidence.answered` sees it
@@ -164,53 +153,6 @@ def collect(shared: Path, only: list[str], mode: str = "bm25") -> None:
         print(f"{name} ({mode}): {len(items)} questions", file=sys.stderr)
     ROWS.parent.mkdir(parents=True, exist_ok=True)
     ROWS.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-
-
-def fit_logistic(X: list[list[float]], y: list[bool], l2: float = 1.0, iters: int = 50,
-                 weight: Sequence[float] | None = None) -> dict:
-    """Standardised L2-regularised logistic regression by Newton's method (``weight``: per row,
-    default 1)."""
-    import numpy as np
-
-    A = np.asarray(X, float)
-    t = np.asarray(y, float)
-    v = np.ones(len(A)) if weight is None else np.asarray(weight, float)
-    mean, scale = A.mean(0), A.std(0)
-    scale[scale == 0] = 1.0
-    Z = np.hstack([np.ones((len(A), 1)), (A - mean) / scale])
-    w = np.zeros(Z.shape[1])
-    reg = np.eye(Z.shape[1]) * l2
-    reg[0, 0] = 0.0
-    for _ in range(iters):
-        p = 1.0 / (1.0 + np.exp(-np.clip(Z @ w, -30, 30)))
-        g = Z.T @ (v * (p - t)) + reg @ w
-        H = (Z.T * (v * p * (1 - p))) @ Z + reg
-        step = np.linalg.solve(H, g)
-        w -= step
-        if np.abs(step).max() < 1e-8:
-            break
-    return {"bias": float(w[0]), "weights": [float(x) for x in w[1:]], "mean": [float(x) for x in mean],
-            "scale": [float(x) for x in scale]}
-
-
-def fit_offset(X: list[list[float]], y: list[bool], offset: list[float], l2: float = 1.0,
-               iters: int = 50, weight: Sequence[float] | None = None) -> list[float]:
-    """Logistic regression without intercept on top of a fixed log-odds ``offset`` (the
-    retrieval model's), by Newton's method: the weights of what answering showed."""
-    import numpy as np
-
-    A, t, o = np.asarray(X, float), np.asarray(y, float), np.asarray(offset, float)
-    v = np.ones(len(A)) if weight is None else np.asarray(weight, float)
-    w = np.zeros(A.shape[1])
-    for _ in range(iters):
-        p = 1.0 / (1.0 + np.exp(-np.clip(o + A @ w, -30, 30)))
-        g = A.T @ (v * (p - t)) + l2 * w
-        H = (A.T * (v * p * (1 - p))) @ A + l2 * np.eye(A.shape[1])
-        step = np.linalg.solve(H, g)
-        w -= step
-        if np.abs(step).max() < 1e-8:
-            break
-    return [float(x) for x in w]
 
 
 def _answered(rows: list[dict], idx: list[int], model: dict, names: Sequence[str], balance: bool) -> dict:
