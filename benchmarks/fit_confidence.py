@@ -83,11 +83,13 @@ HEADING = "## Confidence calibration"
 # 0.819. Left out (× 0.05, beside named, title: 0.096 / 0.811): the question's characters the
 # answer's best sentence holds 0.089 / 0.814; the share of it the question does not say
 # 0.056 / 0.774 (case ECE 0.39); answer length, sentence count, cited block's rank, first
-# document's share of the top five, doc_margin: AUROC 0.79-0.82; L2 10: within 0.01.
+# document's share of the top five, doc_margin: AUROC 0.79-0.82; L2 10: within 0.01. After
+# answering, + conflict (the answer flags evidence that disagrees: 6 answered rows, RGB and
+# natural2, none right) 0.069 / 0.833 (0.050 / 0.851, shipped, weight -2.26).
 # A named clause found exactly is not in these sets; it keeps confidence.EXACT.
 USED = os.environ.get("ZHIKU_FIT_USED", "named,title,margin,top_agree").split(",")
 # what answering showed, as :func:`zhiku.verify.confidence.answered` sees it
-ANSWERED = os.environ.get("ZHIKU_FIT_ANSWERED", "removed,met,below").split(",")
+ANSWERED = os.environ.get("ZHIKU_FIT_ANSWERED", "removed,met,below,conflict").split(",")
 # every set weighs the same in the fit (ZHIKU_FIT_BALANCE=0: every row the same)
 BALANCE = os.environ.get("ZHIKU_FIT_BALANCE", "1") != "0"
 # the features of the previous model: the comparison columns of the table
@@ -189,7 +191,7 @@ def _shown(row: dict) -> dict:
     weak = bool(row.get("weak"))
     a = row.get("after") or {}
     return {"weak": weak, "share": row.get("share", 1.0), "met": a.get("met", 0 if weak else int(row["features"]["pinned"])),
-            **{k: a[k] for k in ("quoted", "top", "asks", "typed") if k in a}}
+            **{k: a[k] for k in ("quoted", "top", "asks", "typed", "conflict") if k in a}}
 
 
 def _logit(p: float) -> float:

@@ -1,6 +1,7 @@
-"""Confidence reads whether the keyword and the dense search agree on the first hit, and a
-refusal keeps only a small share of the evidence's confidence (a refusal is never a right
-answer). Real law text, the bundled embedder."""
+"""Confidence reads whether the keyword and the dense search agree on the first hit and
+whether the answer flags evidence that disagrees, and a refusal keeps only a small share of
+the evidence's confidence (a refusal is never a right answer). Real law text, the bundled
+embedder."""
 
 from __future__ import annotations
 
@@ -43,3 +44,31 @@ def test_a_refusal_keeps_a_small_share_of_the_evidence_confidence(kb):
     assert no.low_confidence
     yes = ask(kb, "用人单位支付劳动者的工资不得低于什么标准？", Mode.BM25)
     assert not yes.refused and yes.confidence > no.confidence
+
+
+@pytest.mark.integration
+def test_evidence_that_disagrees_with_itself_lowers_confidence(tmp_path):
+    """A handbook stating two values for 年假 is answered with both sides flagged and a
+    lower confidence than the same answer would have without the conflict; its twin, the
+    handbook without the second value, flags nothing."""
+    from zhiku.config import load_config
+    from zhiku.kb import KnowledgeBase
+    from zhiku.verify.confidence import answered
+
+    rule = "# 员工手册\n\n## 第三章 休假\n\n第十条 公司员工每年享有带薪年假十五天。\n\n"
+    got = {}
+    for name, extra in (("two", "第十一条 公司年假为零天。\n"), ("one", "第十一条 病假须提交医院证明。\n")):
+        d = tmp_path / name / "手册"
+        d.mkdir(parents=True)
+        (d / "员工手册.md").write_text(rule + extra, encoding="utf-8")
+        kb = KnowledgeBase(load_config(home=tmp_path / name / "h"))
+        kb.ingest([d], dense=False, progress=False)
+        ans = ask(kb, "公司年假有多少天？", Mode.BM25)
+        steps = {t.stage: t.detail for t in ans.trace}
+        got[name] = (ans, steps["confidence"]["confidence"], steps["finish"]["after"])
+    ans, p, after = got["two"]
+    assert ans.conflicts and after["conflict"] is True
+    assert ans.confidence == pytest.approx(answered(p, **after), abs=1e-3)
+    assert ans.confidence < answered(p, **{**after, "conflict": False})
+    twin, _, after = got["one"]
+    assert not twin.refused and not twin.conflicts and after["conflict"] is False

@@ -107,13 +107,14 @@ def shown_features(kb: Any, terms: Sequence[str], draft: Verified, considered: S
     """What the answer's own text shows, for :func:`zhiku.verify.confidence.answered`: how
     much of the question's content words it holds (``quoted``), whether it cites the first
     hit (``top``), whether the question asks for a kind of value (an amount, a period, an
-    age, a date, a name: ``asks``) and the answer states one (``typed``)."""
+    age, a date, a name: ``asks``) and the answer states one (``typed``), whether it flags
+    evidence that disagrees on the point (``conflict``)."""
     first = considered[0].chunk if considered else None
     top = first is not None and any(c.id in (first.id, first.parent_id) for c in draft.blocks.values())
     kinds = [c for c in verdict.constraints if c.kind is Kind.QUANTITY]
     said = re.sub(r"\[\d+\]", "", draft.text)
     return {"quoted": round(quoted_coverage(kb, list(terms), draft.text), 4), "top": top, "asks": bool(kinds),
-            "typed": any(has_quantity(c.text, said, c.about) for c in kinds)}
+            "typed": any(has_quantity(c.text, said, c.about) for c in kinds), "conflict": bool(draft.conflicts)}
 
 
 def _with(ans: Answer, draft: Verified, **more: Any) -> Answer:

@@ -145,17 +145,18 @@ def probability(f: Features, model: dict[str, Any] | None = None) -> float:
 
 
 def after_features(weak: bool, share: float, met: int, quoted: float = 1.0, top: bool = True,
-                   asks: bool = False, typed: bool = False) -> dict[str, float]:
+                   asks: bool = False, typed: bool = False, conflict: bool = False) -> dict[str, float]:
     """What answering showed, as the ``answered`` weights see it: ``weak`` (a constraint
     that does not refuse is missing), ``removed`` (share of checked sentences verification
     removed), ``met`` (log of 1 + the constraints the cited blocks meet), ``unquoted`` (the
     share of the question's content words, IDF-weighted, the answer's own sentences leave
     out: :func:`quoted_coverage`), ``below`` (the answer does not cite the first hit),
     ``untyped`` (the question asks for a kind of value, an amount, a period, an age, a
-    date, a name, and the answer states none)."""
+    date, a name, and the answer states none), ``conflict`` (the answer flags evidence that
+    disagrees with itself on the point: two values, two rules)."""
     return {"weak": float(weak), "removed": 1.0 - min(max(share, 0.0), 1.0), "met": math.log1p(max(met, 0)),
             "unquoted": 1.0 - min(max(quoted, 0.0), 1.0), "below": float(not top),
-            "untyped": float(asks and not typed)}
+            "untyped": float(asks and not typed), "conflict": float(conflict)}
 
 
 def quoted_coverage(kb: Any, terms: list[str], text: str) -> float:
@@ -178,7 +179,7 @@ def answered(p: float, weak: bool, share: float, met: int = 0, model: dict[str, 
         met: how many constraints the question pins that the cited blocks meet.
         model: the fitted model (default: the shipped one).
         more: the other arguments of :func:`after_features` (``quoted``, ``top``,
-            ``asks``, ``typed``); left out, they are neutral.
+            ``asks``, ``typed``, ``conflict``); left out, they are neutral.
     """
     m = (model or load_model()).get("answered")
     if not m:
