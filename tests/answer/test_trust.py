@@ -274,6 +274,7 @@ def test_what_answering_showed_moves_the_probability_as_fitted():
     assert answered(p, False, 0.5, 0) < answered(p, False, 1.0, 0)  # so does removing half the draft
     assert 0.0 < answered(0.99, True, 0.0, 0) < 0.99
     assert answered(p, False, 1.0, 0, top=False) < p  # so does quoting a lower hit than the first
+    assert answered(p, False, 1.0, 0, conflict=True) < p  # and flagging evidence that disagrees
 
 
 @pytest.mark.integration

@@ -12,7 +12,7 @@ from zhiku.answer.respond import Verified, conflict_notes
 from zhiku.chunk.context import block_text
 from zhiku.types import Answer, Hit, TraceStep
 from zhiku.verify.answerable import Answerability, check, decisive, has_quantity
-from zhiku.verify.confidence import answered, quoted_coverage
+from zhiku.verify.confidence import REFUSED, answered, quoted_coverage
 from zhiku.verify.pins import Kind
 
 
@@ -76,7 +76,7 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
     if draft.refused:
         reason = ("the model said the evidence does not hold the answer" if draft.generator == "llm"
                   and not draft.removed else "no statement of the draft could be verified against the evidence")
-        ans = refusal(kb, question, terms, considered, conf * 0.5, reason, trace, draft.generator)
+        ans = refusal(kb, question, terms, considered, conf * REFUSED, reason, trace, draft.generator)
         return _with(ans, draft)
     verdict, step = answerability(kb, question, terms, draft)
     trace = (*trace, step)
@@ -86,7 +86,7 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
     elif not verdict.ok:
         # what was missing is said; the related passages are named in ``searched``, not
         # cited, since they do not support an answer
-        ans = refusal(kb, question, terms, considered, conf * 0.3, verdict.reason, trace, draft.generator)
+        ans = refusal(kb, question, terms, considered, conf * REFUSED, verdict.reason, trace, draft.generator)
         return _with(ans, draft, text=f"{cfg.refusal_text}。{verdict.reason}。")
     share = draft.kept / draft.checked if draft.checked else 1.0
     met = len(verdict.constraints) if verdict.ok else 0
@@ -107,13 +107,14 @@ def shown_features(kb: Any, terms: Sequence[str], draft: Verified, considered: S
     """What the answer's own text shows, for :func:`zhiku.verify.confidence.answered`: how
     much of the question's content words it holds (``quoted``), whether it cites the first
     hit (``top``), whether the question asks for a kind of value (an amount, a period, an
-    age, a date, a name: ``asks``) and the answer states one (``typed``)."""
+    age, a date, a name: ``asks``) and the answer states one (``typed``), whether it flags
+    evidence that disagrees on the point (``conflict``)."""
     first = considered[0].chunk if considered else None
     top = first is not None and any(c.id in (first.id, first.parent_id) for c in draft.blocks.values())
     kinds = [c for c in verdict.constraints if c.kind is Kind.QUANTITY]
     said = re.sub(r"\[\d+\]", "", draft.text)
     return {"quoted": round(quoted_coverage(kb, list(terms), draft.text), 4), "top": top, "asks": bool(kinds),
-            "typed": any(has_quantity(c.text, said, c.about) for c in kinds)}
+            "typed": any(has_quantity(c.text, said, c.about) for c in kinds), "conflict": bool(draft.conflicts)}
 
 
 def _with(ans: Answer, draft: Verified, **more: Any) -> Answer:

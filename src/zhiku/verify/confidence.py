@@ -20,6 +20,9 @@ from zhiku.verify.pins import pinned
 COEFFICIENTS = Path(__file__).with_name("confidence.json")
 EXACT = 0.95
 OLD_CUT = 0.40  # the refusal cut the dense blend was calibrated for
+# the share of the evidence's probability a refusal keeps: a refusal is never a right answer
+# (the refusals of the fitting rows: none right), so its confidence stays near 0
+REFUSED = 0.1
 
 
 @dataclass(frozen=True)
@@ -38,7 +41,8 @@ class Features:
     under its document's name when ``answer_doc_name`` is on (else ``sentence``); ``title``:
     the share of the question the first hit's document name (title, file name) holds, how
     much of the question's subject the document supplies (an encyclopedia article named for
-    it, a law the question names).
+    it, a law the question names); ``top_agree``: with vectors, 1 when the keyword and the
+    dense search both rank the first hit first (0 without vectors).
     """
 
     coverage: float
@@ -53,6 +57,7 @@ class Features:
     agree: float = 0.0
     named: float = 0.0
     title: float = 0.0
+    top_agree: float = 0.0
 
     def vector(self) -> list[float]:
         """The features in model order."""
@@ -115,10 +120,12 @@ def features(kb: Any, question: str, r: Any) -> Features:
     margin = (s1 - s2) / s1 if s1 > 0 else 0.0
     dense = [h.sources["dense"][1] for h in hits[:10] if "dense" in h.sources]
     both = sum(h.sources.get("dense", (99, 0))[0] <= 10 and h.sources.get("bm25", (99, 0))[0] <= 10 for h in top)
+    first = hits[0].sources
     return Features(cov, cov1, sent, max(0.0, min(1.0, margin)), float(r.exact),
                     max(dense) if dense else 0.0, 1.0 if dense else 0.0,
                     math.log1p(len(terms)), float(len(pinned(question))), both / len(top) if dense else 0.0,
-                    named, _coverage(terms, doc_names[0], kb.idf))
+                    named, _coverage(terms, doc_names[0], kb.idf),
+                    float(first.get("bm25", (0, 0))[0] == 1 and first.get("dense", (0, 0))[0] == 1))
 
 
 @lru_cache(maxsize=4)
@@ -138,17 +145,18 @@ def probability(f: Features, model: dict[str, Any] | None = None) -> float:
 
 
 def after_features(weak: bool, share: float, met: int, quoted: float = 1.0, top: bool = True,
-                   asks: bool = False, typed: bool = False) -> dict[str, float]:
+                   asks: bool = False, typed: bool = False, conflict: bool = False) -> dict[str, float]:
     """What answering showed, as the ``answered`` weights see it: ``weak`` (a constraint
     that does not refuse is missing), ``removed`` (share of checked sentences verification
     removed), ``met`` (log of 1 + the constraints the cited blocks meet), ``unquoted`` (the
     share of the question's content words, IDF-weighted, the answer's own sentences leave
     out: :func:`quoted_coverage`), ``below`` (the answer does not cite the first hit),
     ``untyped`` (the question asks for a kind of value, an amount, a period, an age, a
-    date, a name, and the answer states none)."""
+    date, a name, and the answer states none), ``conflict`` (the answer flags evidence that
+    disagrees with itself on the point: two values, two rules)."""
     return {"weak": float(weak), "removed": 1.0 - min(max(share, 0.0), 1.0), "met": math.log1p(max(met, 0)),
             "unquoted": 1.0 - min(max(quoted, 0.0), 1.0), "below": float(not top),
-            "untyped": float(asks and not typed)}
+            "untyped": float(asks and not typed), "conflict": float(conflict)}
 
 
 def quoted_coverage(kb: Any, terms: list[str], text: str) -> float:
@@ -171,7 +179,7 @@ def answered(p: float, weak: bool, share: float, met: int = 0, model: dict[str, 
         met: how many constraints the question pins that the cited blocks meet.
         model: the fitted model (default: the shipped one).
         more: the other arguments of :func:`after_features` (``quoted``, ``top``,
-            ``asks``, ``typed``); left out, they are neutral.
+            ``asks``, ``typed``, ``conflict``); left out, they are neutral.
     """
     m = (model or load_model()).get("answered")
     if not m:

@@ -1,0 +1,52 @@
+"""The two logistic fits of benchmarks/fit_confidence.py (Newton's method, L2-regularised)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def fit_logistic(X: list[list[float]], y: list[bool], l2: float = 1.0, iters: int = 50,
+                 weight: Sequence[float] | None = None) -> dict:
+    """Standardised L2-regularised logistic regression by Newton's method (``weight``: per row,
+    default 1)."""
+    import numpy as np
+
+    A = np.asarray(X, float)
+    t = np.asarray(y, float)
+    v = np.ones(len(A)) if weight is None else np.asarray(weight, float)
+    mean, scale = A.mean(0), A.std(0)
+    scale[scale == 0] = 1.0
+    Z = np.hstack([np.ones((len(A), 1)), (A - mean) / scale])
+    w = np.zeros(Z.shape[1])
+    reg = np.eye(Z.shape[1]) * l2
+    reg[0, 0] = 0.0
+    for _ in range(iters):
+        p = 1.0 / (1.0 + np.exp(-np.clip(Z @ w, -30, 30)))
+        g = Z.T @ (v * (p - t)) + reg @ w
+        H = (Z.T * (v * p * (1 - p))) @ Z + reg
+        step = np.linalg.solve(H, g)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return {"bias": float(w[0]), "weights": [float(x) for x in w[1:]], "mean": [float(x) for x in mean],
+            "scale": [float(x) for x in scale]}
+
+
+def fit_offset(X: list[list[float]], y: list[bool], offset: list[float], l2: float = 1.0,
+               iters: int = 50, weight: Sequence[float] | None = None) -> list[float]:
+    """Logistic regression without intercept on top of a fixed log-odds ``offset`` (the
+    retrieval model's), by Newton's method: the weights of what answering showed."""
+    import numpy as np
+
+    A, t, o = np.asarray(X, float), np.asarray(y, float), np.asarray(offset, float)
+    v = np.ones(len(A)) if weight is None else np.asarray(weight, float)
+    w = np.zeros(A.shape[1])
+    for _ in range(iters):
+        p = 1.0 / (1.0 + np.exp(-np.clip(o + A @ w, -30, 30)))
+        g = A.T @ (v * (p - t)) + l2 * w
+        H = (A.T * (v * p * (1 - p))) @ A + l2 * np.eye(A.shape[1])
+        step = np.linalg.solve(H, g)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return [float(x) for x in w]
