@@ -191,3 +191,33 @@ def test_words_naming_the_document_choose_none_of_its_passages():
     assert "项目维护者有义务诠释何谓“妥当行为”" in text and sections == ["我们的义务"]
     text, sections = _compose("参与者公约 1.4 版是改编自哪里？", [duty, scope, source], True)  # the twin
     assert sections == ["来源"] and "改编自" in text
+
+
+def test_a_troubleshooting_entry_is_answered_by_its_solution_not_its_problem():
+    # 「问题描述：…会出现下面的异常信息：connect to <null> failed」 repeats the question's words; the
+    # solution after it (「解决方法：…export NAMESRV_ADDR=ip:9876…」) answers it
+    name = "RocketMQ运维管理.md"
+    entry = _find(name, "3.1 RocketMQ的mqadmin命令报错问题")
+    other = _find(name, "3.2 RocketMQ生产端和消费端版本不一致导致不能正常消费的问题")
+    question = "运维时跑 mqadmin 报 connect to <null> failed，怎么解决？"
+    hits = [Hit(c, 0.033 - i * 0.001, "rrf") for i, c in enumerate([entry, other])]
+    terms = query_terms(_words()(question))
+    text, cites = compose(terms, hits, lambda t: 1.0)
+    assert "NAMESRV_ADDR" in text and "RemotingConnectException" not in text
+    assert [c.section_path[-1] for c in cites] == ["3.1 RocketMQ的mqadmin命令报错问题"]
+    off, _ = compose(terms, hits, lambda t: 1.0, problems=False)  # the lever off: the problem quoted
+    assert "RemotingConnectException" in off
+    # the twin: the other entry's question gets that entry's solution
+    text, sections = _compose("生产端和消费端版本不一致，B 消费端无法消费怎么办？", [other, entry])
+    assert "相同的version" in text and "Not found the consumer group" not in text
+
+
+def test_a_problem_span_needs_a_solution_after_it():
+    from zhiku.answer.reading import problem_span
+
+    entry = _find("RocketMQ运维管理.md", "3.1 RocketMQ的mqadmin命令报错问题")
+    lo, hi = problem_span(entry.text)
+    assert "connect to <null> failed" in entry.text[lo:hi] and entry.text[hi:].startswith("解决方法")
+    faq = _find("RocketMQ常见问题.md", "消息在服务器上可以保存多长时间？")  # no problem/solution labels
+    assert problem_span(faq.text) == (0, 0)
+    assert problem_span("问题：端口被占用。") == (0, 0)  # a problem without a solution

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from zhiku.answer.reading import counted_terms, coverage
+from zhiku.answer.reading import counted_terms, coverage, in_problem, problem_span
 from zhiku.chunk.context import block_text, context, document_name, heading
 from zhiku.retrieve.segment import normalise
 from zhiku.types import Citation, Hit
@@ -141,6 +141,7 @@ def compose(
     doc_name: bool = False,
     lists: bool = False,
     name_weight: float = 1.0,
+    problems: bool = True,
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -168,6 +169,11 @@ def compose(
         name_weight: a question's word only the document's name holds, not the sentence or
             its block, counts this share of its weight between documents (config
             ``answer_name_weight``; 1: in full).
+        problems: a troubleshooting entry's problem statement (「问题描述：…connect to <null>
+            failed」, :func:`zhiku.answer.reading.problem_span`) is read as the entry's
+            question, as an FAQ entry's question line is: its solution's sentences are read
+            under it, and it is quoted only when the evidence holds nothing else (config
+            ``answer_problems``).
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
@@ -178,7 +184,7 @@ def compose(
         picked.append(Sentence(0, 0, hits[0].chunk.text, 1.0))
     else:
         picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name,
-                       lists, name_weight)
+                       lists, name_weight, problems)
     picked = _with_lists(picked, hits, terms, idf)
     picked.sort(key=lambda s: (s.hit_rank, s.pos))
     return _render(_headed(picked, hits, terms), hits)
@@ -257,24 +263,30 @@ def _announced_row(lead: Sentence, hits: Sequence[Hit], terms: Sequence[str],
 
 def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
           meets: Callable[[str, str], bool] | None = None, provision: float = PROVISION,
-          doc_name: bool = False, lists: bool = False, name_weight: float = 1.0) -> list[Sentence]:
+          doc_name: bool = False, lists: bool = False, name_weight: float = 1.0,
+          problems: bool = False) -> list[Sentence]:
     """The best-covering sentence first, then the best sentences of the same block scoring at
     least :data:`FILL` of it: an answer states what one block says and cites that block
     (a second block's sentence, even one covering as much of the question, was mostly a
     neighbouring article or passage: citation precision, see :data:`ONE_SOURCE`)."""
-    cands, read = [], {}
+    cands, read, asks = [], {}, set()
     ctx = [context(h.chunk) for h in hits]
     names = [document_name(h.chunk) if doc_name else "" for h in hits]
     for r, h in enumerate(hits):
-        asked = ""
+        asked, span = "", problem_span(h.chunk.text) if problems else (0, 0)
         for pos, s in split_sentences(h.chunk.text):
             if question_line(h.chunk.text, pos, s):
                 asked = s  # an FAQ entry's question: the lines after it answer it
+                asks.add((r, pos))
+            elif in_problem(span, pos, s):  # 问题描述：… : the solution after it answers it
+                asked = h.chunk.text[span[0]:span[1]]
+                asks.add((r, pos))
             read[r, pos] = f"{ctx[r]} {asked} {item_label(h.chunk.text, pos)} {s}"
             cands.append(Sentence(r, pos, s, coverage(terms, read[r, pos], idf, names[r])))
-    # a question line in the evidence (an FAQ entry's own, 「1. **消息…保存多长时间？**」) asks,
-    # it does not answer: it is quoted only when the evidence holds nothing else
-    cands = [c for c in cands if not question_line(hits[c.hit_rank].chunk.text, c.pos, c.text)] or cands
+    # a question line in the evidence (an FAQ entry's own, 「1. **消息…保存多长时间？**」) or a
+    # troubleshooting entry's problem statement asks, it does not answer: it is quoted only
+    # when the evidence holds nothing else
+    cands = [c for c in cands if (c.hit_rank, c.pos) not in asks] or cands
     if not cands:
         return []
     whole = [coverage(terms, f"{ctx[r]} {h.chunk.text}", idf, names[r]) for r, h in enumerate(hits)]

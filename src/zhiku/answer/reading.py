@@ -78,3 +78,33 @@ def counted_terms(terms: Sequence[str]) -> list[str]:
 
     kept = [t for t in terms if len(t) >= 2 or not all(tag in _FUNCTION_TAGS for _, tag in word_tags(t))]
     return kept if any(len(t) >= 2 for t in kept) else list(terms)
+
+
+# the labels of a troubleshooting entry: what went wrong (问题描述：…) and what to do about it
+# (解决方法：…). The problem restates what a question asks; the solution answers it.
+_PROBLEM = re.compile(r"(?:问题描述|问题现象|故障现象|故障描述|现象描述|错误现象|问题)\s*[：:]")
+_SOLUTION = re.compile(r"(?:解决方法|解决方案|解决办法|解决措施|处理方法|处理办法|处理方案)\s*[：:]")
+
+
+def problem_span(text: str) -> tuple[int, int]:
+    """Where a troubleshooting entry's problem statement lies in a chunk's text: from the line
+    of its label (「问题描述：…」, the error it quotes under it) up to the label of the solution
+    after it (「解决方法：…」); (0, 0) when the text holds no such pair.
+
+    Args:
+        text: a chunk's text.
+
+    Returns:
+        The span's start and end offsets.
+    """
+    problem = _PROBLEM.search(text)
+    solution = _SOLUTION.search(text, problem.end()) if problem else None
+    if solution is None:
+        return 0, 0
+    return text.rfind("\n", 0, problem.start()) + 1, solution.start()
+
+
+def in_problem(span: tuple[int, int], pos: int, sentence: str) -> bool:
+    """Whether the sentence at ``pos`` belongs to the problem statement spanning ``span``
+    (:func:`problem_span`); the sentence opening the solution does not."""
+    return span[0] <= pos < span[1] and not _SOLUTION.search(sentence)
