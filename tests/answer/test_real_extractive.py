@@ -221,3 +221,22 @@ def test_a_problem_span_needs_a_solution_after_it():
     faq = _find("RocketMQ常见问题.md", "消息在服务器上可以保存多长时间？")  # no problem/solution labels
     assert problem_span(faq.text) == (0, 0)
     assert problem_span("问题：端口被占用。") == (0, 0)  # a problem without a solution
+
+
+def test_a_heading_holding_the_figure_asked_is_quoted_though_the_list_names_its_word():
+    # 「版本 1.1.0」 over 「• 升级 RT-thread 4.0.1 版本 • 添加 31 MicroPython 例程 …」: the quoted list
+    # names 版本 (another one), so the heading was left out and the answer never said 1.1.0
+    from zhiku.answer.extractive import Sentence, _headed, split_sentences
+
+    name = "IoT-Board-SDK发布说明.pdf"
+    v110 = next(c for c in _chunks(name) if c.kind == "text" and "添加 31 MicroPython" in c.text)
+    quoted = [Sentence(0, pos, t, 0.5) for pos, t in split_sentences(v110.text)
+              if "4.0.1 版本" in t or "MicroPython" in t]
+    assert len(quoted) == 2
+    terms = query_terms(_words()("IoT Board SDK 从哪个版本开始加入 MicroPython 例程？"))
+    hits = [Hit(v110, 0.033, "rrf")]
+    assert _headed(quoted, hits, terms, figures=True)[0].text.startswith("版本 1.1.0：")
+    assert not _headed(quoted, hits, terms, figures=False)[0].text.startswith("版本 1.1.0")  # off
+    # the twin: a heading holding no word of the question is not quoted for its figure
+    terms = query_terms(_words()("SDK 中添加了哪些 MicroPython 例程？"))
+    assert not _headed(quoted, hits, terms, figures=True)[0].text.startswith("版本")

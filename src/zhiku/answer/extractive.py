@@ -61,6 +61,7 @@ LIST_ASK = re.compile(r"哪些|哪几|几种|什么条件|什么情况|什么情
 _LEAD_IN = re.compile(r"[：:]\s*$")
 _ASKS = re.compile(r"[？?](?:\*\*)?\s*$")
 _FENCE = ("```", "~~~")
+_FIGURE = re.compile(r"\d+(?:\.\d+)*")  # a number or a version in a heading (1.1.0, 23)
 _CLOSED = "：:。！？；，、）)」』"
 # a list item (（二）…, 二、…, 2. …): out of its list it can say the opposite of its lead-in
 _ITEM = re.compile(r"^(?:（[一二三四五六七八九十百]+）|[一二三四五六七八九十]+、|\d+[.、．]\s*\D)")
@@ -142,6 +143,7 @@ def compose(
     lists: bool = False,
     name_weight: float = 1.0,
     problems: bool = True,
+    head_figures: bool = True,
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -174,6 +176,9 @@ def compose(
             question, as an FAQ entry's question line is: its solution's sentences are read
             under it, and it is quoted only when the evidence holds nothing else (config
             ``answer_problems``).
+        head_figures: a section heading holding a word of the question and a figure the
+            quoted sentences lack (「版本 1.1.0」) is quoted before them (config
+            ``answer_head_figures``).
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
@@ -187,20 +192,26 @@ def compose(
                        lists, name_weight, problems)
     picked = _with_lists(picked, hits, terms, idf)
     picked.sort(key=lambda s: (s.hit_rank, s.pos))
-    return _render(_headed(picked, hits, terms), hits)
+    return _render(_headed(picked, hits, terms, head_figures), hits)
 
 
-def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str]) -> list[Sentence]:
+def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str],
+            figures: bool = False) -> list[Sentence]:
     """The first quoted sentence of each block under its section's heading (「版本 1.2.0：
     新增串口 DMA 例程」, an FAQ entry's question) when the heading holds a word of the question
-    that the quoted sentences do not: the heading then says part of the answer."""
+    that the quoted sentences do not: the heading then says part of the answer. With
+    ``figures``, also when it holds a word of the question and a figure the quoted sentences
+    lack (「版本 1.1.0」 over 「添加 31 MicroPython 例程」 for 「从哪个版本开始加入…」, whose
+    sentences name another 版本: the section's label is the value asked)."""
     out, seen = [], set()
     for s in picked:
         head = heading(hits[s.hit_rank].chunk) if s.hit_rank not in seen else ""
         seen.add(s.hit_rank)
         if head:
             said = normalise(" ".join(p.text for p in picked if p.hit_rank == s.hit_rank))
-            if any(term_in(t, normalise(head)) and not term_in(t, said) for t in terms):
+            named = [t for t in terms if term_in(t, normalise(head))]
+            if any(not term_in(t, said) for t in named) or (
+                    figures and named and any(f not in said for f in _FIGURE.findall(normalise(head)))):
                 joint = "" if _ASKS.search(head) else "："  # an FAQ entry's question ends itself
                 s = Sentence(s.hit_rank, s.pos, f"{head}{joint}{s.text}", s.cover)
         out.append(s)
