@@ -13,7 +13,8 @@ story about it, ``provision_share``; on: a list's lead-in quoted for a question 
 ones, ``list_answers``), switch off reading a sentence under its
 document's name (``answer_doc_name``) or reading a troubleshooting entry's problem as its
 question (``answer_problems``) or quoting a heading for the figure it holds
-(``answer_head_figures``), count a word only a document's name lends in full between
+(``answer_head_figures``) or reading a code listing's comment as a question
+(``answer_code_comments``), count a word only a document's name lends in full between
 documents (``answer_name_weight`` 1), switch off the dense veto (``dense_veto``: with vectors,
 a weak blend of coverage and cosine refuses), have the veto count every term of a long
 question (``dense_veto_terms`` 0) or every term whole (``dense_veto_pieces`` off), and have the
@@ -50,6 +51,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, problem statements off": {"ZHIKU_ANSWER_PROBLEMS": "0"},
           # and a heading quoted for a figure it holds that the quoted sentences lack (on shipped)
           "on, heading figures off": {"ZHIKU_ANSWER_HEAD_FIGURES": "0"},
+          # and a code listing's comment line read as the question of the commands under it (on shipped)
+          "on, code comments off": {"ZHIKU_ANSWER_CODE_COMMENTS": "0"},
           # and a list's lead-in quoted for a question asking which ones (off shipped)
           "on, list answers on": {"ZHIKU_LIST_ANSWERS": "1"},
           # the refusal lever beside it: with vectors, a weak coverage/cosine blend refuses (on shipped)
@@ -99,6 +102,7 @@ def answerable_ablation(shared: Path, log: Path) -> str:
                 "document name off: ZHIKU_ANSWER_DOC_NAME=0; name words in full: ZHIKU_ANSWER_NAME_WEIGHT=1; "
                 "problem statements off: ZHIKU_ANSWER_PROBLEMS=0; "
                 "heading figures off: ZHIKU_ANSWER_HEAD_FIGURES=0; "
+                "code comments off: ZHIKU_ANSWER_CODE_COMMENTS=0; "
                 "list answers on: ZHIKU_LIST_ANSWERS=1; "
                 "dense veto off: ZHIKU_DENSE_VETO=0; "
                 "dense veto over every term: ZHIKU_DENSE_VETO_TERMS=0; "

@@ -24,6 +24,9 @@ class AnswerLevers(BaseModel):
     answer_head_figures: bool = Field(default=True, description="the offline answer quotes a section's "
                                       "heading before its sentences when it holds a word of the question "
                                       "and a figure they lack (版本 1.1.0 over the list of that release)")
+    answer_code_comments: bool = Field(default=True, description="the offline answer reads a comment "
+                                       "line of a code listing (### 验证…是否启动成功) as a question line: "
+                                       "it quotes the commands and output under it")
     answer_doc_name: bool = Field(default=True, description="the offline answer reads each sentence "
                                   "under its document's name (title, file name, its version): words "
                                   "naming the document choose none of its passages over another")

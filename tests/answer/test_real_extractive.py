@@ -240,3 +240,22 @@ def test_a_heading_holding_the_figure_asked_is_quoted_though_the_list_names_its_
     # the twin: a heading holding no word of the question is not quoted for its figure
     terms = query_terms(_words()("SDK 中添加了哪些 MicroPython 例程？"))
     assert not _headed(quoted, hits, terms, figures=True)[0].text.startswith("版本")
+
+
+def test_a_comment_in_a_code_listing_is_read_as_the_question_of_the_commands_under_it():
+    # 「### 验证Name Server 是否启动成功」 in a ```bash block names what the question asks; the
+    # command and output under it (「$ tail -f ~/logs/rocketmqlogs/namesrv.log」) answer it
+    from zhiku.answer.reading import code_comment
+
+    name = "RocketMQ运维管理.md"
+    start = next(c for c in _chunks(name) if c.kind == "text" and "验证Name Server" in c.text)
+    question = "怎么确认 NameServer 已经启动成功了？"
+    hits = [Hit(start, 0.033, "rrf")]
+    terms = query_terms(_words()(question))
+    text, _ = compose(terms, hits, lambda t: 1.0)
+    assert "namesrv.log" in text and "验证Name Server" not in text and "```" not in text
+    off, _ = compose(terms, hits, lambda t: 1.0, comments=False)  # the lever off: the comment quoted
+    assert "验证Name Server 是否启动成功" in off
+    # a Markdown heading outside a listing is no comment
+    assert not code_comment("### 验证\n$ ls", 0, "### 验证")
+    assert code_comment(start.text, start.text.index("### 验证"), "### 验证Name Server 是否启动成功")

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from zhiku.answer.reading import counted_terms, coverage, in_problem, problem_span
+from zhiku.answer.reading import code_comment, counted_terms, coverage, in_problem, problem_span
 from zhiku.chunk.context import block_text, context, document_name, heading
 from zhiku.retrieve.segment import normalise
 from zhiku.types import Citation, Hit
@@ -144,6 +144,7 @@ def compose(
     name_weight: float = 1.0,
     problems: bool = True,
     head_figures: bool = True,
+    comments: bool = True,
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -179,6 +180,10 @@ def compose(
         head_figures: a section heading holding a word of the question and a figure the
             quoted sentences lack (「版本 1.1.0」) is quoted before them (config
             ``answer_head_figures``).
+        comments: a comment line of a code listing (「### 验证Name Server 是否启动成功」,
+            :func:`zhiku.answer.reading.code_comment`) is read as a question line too: the
+            commands and output under it are read under it and quoted (config
+            ``answer_code_comments``).
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
@@ -189,7 +194,7 @@ def compose(
         picked.append(Sentence(0, 0, hits[0].chunk.text, 1.0))
     else:
         picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name,
-                       lists, name_weight, problems)
+                       lists, name_weight, problems, comments)
     picked = _with_lists(picked, hits, terms, idf)
     picked.sort(key=lambda s: (s.hit_rank, s.pos))
     return _render(_headed(picked, hits, terms, head_figures), hits)
@@ -275,7 +280,7 @@ def _announced_row(lead: Sentence, hits: Sequence[Hit], terms: Sequence[str],
 def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
           meets: Callable[[str, str], bool] | None = None, provision: float = PROVISION,
           doc_name: bool = False, lists: bool = False, name_weight: float = 1.0,
-          problems: bool = False) -> list[Sentence]:
+          problems: bool = False, comments: bool = False) -> list[Sentence]:
     """The best-covering sentence first, then the best sentences of the same block scoring at
     least :data:`FILL` of it: an answer states what one block says and cites that block
     (a second block's sentence, even one covering as much of the question, was mostly a
@@ -292,12 +297,16 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
             elif in_problem(span, pos, s):  # 问题描述：… : the solution after it answers it
                 asked = h.chunk.text[span[0]:span[1]]
                 asks.add((r, pos))
+            elif comments and code_comment(h.chunk.text, pos, s):  # 「### 验证…是否启动成功」
+                asked = s
+                asks.add((r, pos))
             read[r, pos] = f"{ctx[r]} {asked} {item_label(h.chunk.text, pos)} {s}"
             cands.append(Sentence(r, pos, s, coverage(terms, read[r, pos], idf, names[r])))
     # a question line in the evidence (an FAQ entry's own, 「1. **消息…保存多长时间？**」) or a
     # troubleshooting entry's problem statement asks, it does not answer: it is quoted only
-    # when the evidence holds nothing else
-    cands = [c for c in cands if (c.hit_rank, c.pos) not in asks] or cands
+    # when the evidence holds nothing else; a code fence's own line (「```」) says nothing
+    cands = [c for c in cands if (c.hit_rank, c.pos) not in asks
+             and not (comments and c.text.startswith(_FENCE))] or cands
     if not cands:
         return []
     whole = [coverage(terms, f"{ctx[r]} {h.chunk.text}", idf, names[r]) for r, h in enumerate(hits)]

@@ -108,3 +108,17 @@ def in_problem(span: tuple[int, int], pos: int, sentence: str) -> bool:
     """Whether the sentence at ``pos`` belongs to the problem statement spanning ``span``
     (:func:`problem_span`); the sentence opening the solution does not."""
     return span[0] <= pos < span[1] and not _SOLUTION.search(sentence)
+
+
+# a comment line of a code listing (「### 验证Name Server 是否启动成功」 in a ```bash block)
+_COMMENT = re.compile(r"(?:#+|//|--)\s*\S")
+
+
+def code_comment(text: str, pos: int, sentence: str) -> bool:
+    """Whether the sentence at ``pos`` of a chunk's ``text`` is a comment line inside a code
+    listing (an odd number of ``` or ~~~ fences before it): it says what the commands under
+    it do, as an FAQ entry's question says what its lines answer."""
+    if not _COMMENT.match(sentence):
+        return False
+    before = text[:pos]
+    return (before.count("```") + before.count("~~~")) % 2 == 1
