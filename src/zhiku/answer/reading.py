@@ -10,6 +10,45 @@ from zhiku.retrieve.segment import normalise
 from zhiku.verify.support import term_in
 
 
+# a sentence ending in a question mark (bold markup after it allowed)
+ASKS = re.compile(r"[？?](?:\*\*)?\s*$")
+# a list item (（二）…, 二、…, 2. …): out of its list it can say the opposite of its lead-in
+ITEM = re.compile(r"^(?:（[一二三四五六七八九十百]+）|[一二三四五六七八九十]+、|\d+[.、．]\s*\D)")
+
+
+def question_line(text: str, pos: int, sentence: str) -> bool:
+    """Whether the sentence at ``pos`` is a question that ends its line (an FAQ entry's
+    question, 「1. **消息…保存多长时间？**」); a question inside running prose
+    (「…为什么增长率却是5.7%？事实上，…」) is part of what the text says."""
+    if not ASKS.search(sentence):
+        return False
+    start = text.find(sentence, pos)
+    if start < 0:
+        return True
+    end = text.find("\n", start + len(sentence))
+    return not text[start + len(sentence):None if end < 0 else end].strip(" \t*_")
+
+
+def item_label(text: str, pos: int) -> str:
+    """The label of the list item whose line holds the sentence at ``pos`` when the sentence
+    is not the line's first (「七、国庆节：10月1日至7日放假调休，共7天。9月29日…上班。」: the
+    second sentence is about 国庆节 too); "" otherwise.
+
+    Args:
+        text: a chunk's text.
+        pos: a sentence's offset in it.
+
+    Returns:
+        The item's label (「七、国庆节」), or "".
+    """
+    start = text.rfind("\n", 0, pos) + 1
+    line = text[start:pos]
+    if not line.strip() or not ITEM.match(line.lstrip()):
+        return ""
+    head = re.match(r"[^：:。，]{1,16}[：:]", line.lstrip())
+    return head.group()[:-1] if head else ""
+
+
 # a command-line option a question names (「clusterList 命令里 -i 这个选项」, --use-version): the
 # segmenter drops it (「i」 is an English stop word), yet it is what the question is about
 _OPTION = re.compile(r"(?<![\w-])--?[a-z][a-z0-9-]*")
