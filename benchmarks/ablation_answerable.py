@@ -11,7 +11,10 @@ precision. Further rows per set read doers, role holders and sums sentence-wide 
 in their clause (``answerability_clauses``), switch the composer's levers beside the check (off: a numbered provision quoted over a
 story about it, ``provision_share``; on: a list's lead-in quoted for a question asking which
 ones, ``list_answers``), switch off reading a sentence under its
-document's name (``answer_doc_name``), count a word only a document's name lends in full between
+document's name (``answer_doc_name``) or reading a troubleshooting entry's problem as its
+question (``answer_problems``) or quoting a heading for the figure it holds
+(``answer_head_figures``) or reading a code listing's comment as a question
+(``answer_code_comments``), count a word only a document's name lends in full between
 documents (``answer_name_weight`` 1), switch off the dense veto (``dense_veto``: with vectors,
 a weak blend of coverage and cosine refuses), have the veto count every term of a long
 question (``dense_veto_terms`` 0) or every term whole (``dense_veto_pieces`` off), and have the
@@ -44,6 +47,12 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, document name off": {"ZHIKU_ANSWER_DOC_NAME": "0"},
           # and a word only a document's name lends counting in full between documents (0 shipped)
           "on, name words in full": {"ZHIKU_ANSWER_NAME_WEIGHT": "1"},
+          # and a troubleshooting entry's problem read as its question, its solution quoted (on shipped)
+          "on, problem statements off": {"ZHIKU_ANSWER_PROBLEMS": "0"},
+          # and a heading quoted for a figure it holds that the quoted sentences lack (on shipped)
+          "on, heading figures off": {"ZHIKU_ANSWER_HEAD_FIGURES": "0"},
+          # and a code listing's comment line read as the question of the commands under it (on shipped)
+          "on, code comments off": {"ZHIKU_ANSWER_CODE_COMMENTS": "0"},
           # and a list's lead-in quoted for a question asking which ones (off shipped)
           "on, list answers on": {"ZHIKU_LIST_ANSWERS": "1"},
           # the refusal lever beside it: with vectors, a weak coverage/cosine blend refuses (on shipped)
@@ -91,6 +100,9 @@ def answerable_ablation(shared: Path, log: Path) -> str:
         f.write("\n".join(cmds) + "\n(off: ZHIKU_ANSWERABILITY=0; clauses off: ZHIKU_ANSWERABILITY_CLAUSES=0; "
                 "provision first off: ZHIKU_PROVISION_SHARE=0; "
                 "document name off: ZHIKU_ANSWER_DOC_NAME=0; name words in full: ZHIKU_ANSWER_NAME_WEIGHT=1; "
+                "problem statements off: ZHIKU_ANSWER_PROBLEMS=0; "
+                "heading figures off: ZHIKU_ANSWER_HEAD_FIGURES=0; "
+                "code comments off: ZHIKU_ANSWER_CODE_COMMENTS=0; "
                 "list answers on: ZHIKU_LIST_ANSWERS=1; "
                 "dense veto off: ZHIKU_DENSE_VETO=0; "
                 "dense veto over every term: ZHIKU_DENSE_VETO_TERMS=0; "

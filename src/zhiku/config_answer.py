@@ -18,6 +18,15 @@ class AnswerLevers(BaseModel):
     list_answers: bool = Field(default=False, description="the offline answer to a question asking which "
                                "ones (哪些, 几种, 什么条件) quotes a list's lead-in and its items over a "
                                "better-scoring single sentence")
+    answer_problems: bool = Field(default=True, description="the offline answer reads a troubleshooting "
+                                  "entry's problem statement (问题描述：…) as its question, as an FAQ "
+                                  "entry's question line: it quotes the solution (解决方法：…) read under it")
+    answer_head_figures: bool = Field(default=True, description="the offline answer quotes a section's "
+                                      "heading before its sentences when it holds a word of the question "
+                                      "and a figure they lack (版本 1.1.0 over the list of that release)")
+    answer_code_comments: bool = Field(default=True, description="the offline answer reads a comment "
+                                       "line of a code listing (### 验证…是否启动成功) as a question line: "
+                                       "it quotes the commands and output under it")
     answer_doc_name: bool = Field(default=True, description="the offline answer reads each sentence "
                                   "under its document's name (title, file name, its version): words "
                                   "naming the document choose none of its passages over another")

@@ -191,3 +191,71 @@ def test_words_naming_the_document_choose_none_of_its_passages():
     assert "项目维护者有义务诠释何谓“妥当行为”" in text and sections == ["我们的义务"]
     text, sections = _compose("参与者公约 1.4 版是改编自哪里？", [duty, scope, source], True)  # the twin
     assert sections == ["来源"] and "改编自" in text
+
+
+def test_a_troubleshooting_entry_is_answered_by_its_solution_not_its_problem():
+    # 「问题描述：…会出现下面的异常信息：connect to <null> failed」 repeats the question's words; the
+    # solution after it (「解决方法：…export NAMESRV_ADDR=ip:9876…」) answers it
+    name = "RocketMQ运维管理.md"
+    entry = _find(name, "3.1 RocketMQ的mqadmin命令报错问题")
+    other = _find(name, "3.2 RocketMQ生产端和消费端版本不一致导致不能正常消费的问题")
+    question = "运维时跑 mqadmin 报 connect to <null> failed，怎么解决？"
+    hits = [Hit(c, 0.033 - i * 0.001, "rrf") for i, c in enumerate([entry, other])]
+    terms = query_terms(_words()(question))
+    text, cites = compose(terms, hits, lambda t: 1.0)
+    assert "NAMESRV_ADDR" in text and "RemotingConnectException" not in text
+    assert [c.section_path[-1] for c in cites] == ["3.1 RocketMQ的mqadmin命令报错问题"]
+    off, _ = compose(terms, hits, lambda t: 1.0, problems=False)  # the lever off: the problem quoted
+    assert "RemotingConnectException" in off
+    # the twin: the other entry's question gets that entry's solution
+    text, sections = _compose("生产端和消费端版本不一致，B 消费端无法消费怎么办？", [other, entry])
+    assert "相同的version" in text and "Not found the consumer group" not in text
+
+
+def test_a_problem_span_needs_a_solution_after_it():
+    from zhiku.answer.reading import problem_span
+
+    entry = _find("RocketMQ运维管理.md", "3.1 RocketMQ的mqadmin命令报错问题")
+    lo, hi = problem_span(entry.text)
+    assert "connect to <null> failed" in entry.text[lo:hi] and entry.text[hi:].startswith("解决方法")
+    faq = _find("RocketMQ常见问题.md", "消息在服务器上可以保存多长时间？")  # no problem/solution labels
+    assert problem_span(faq.text) == (0, 0)
+    assert problem_span("问题：端口被占用。") == (0, 0)  # a problem without a solution
+
+
+def test_a_heading_holding_the_figure_asked_is_quoted_though_the_list_names_its_word():
+    # 「版本 1.1.0」 over 「• 升级 RT-thread 4.0.1 版本 • 添加 31 MicroPython 例程 …」: the quoted list
+    # names 版本 (another one), so the heading was left out and the answer never said 1.1.0
+    from zhiku.answer.extractive import Sentence, _headed, split_sentences
+
+    name = "IoT-Board-SDK发布说明.pdf"
+    v110 = next(c for c in _chunks(name) if c.kind == "text" and "添加 31 MicroPython" in c.text)
+    quoted = [Sentence(0, pos, t, 0.5) for pos, t in split_sentences(v110.text)
+              if "4.0.1 版本" in t or "MicroPython" in t]
+    assert len(quoted) == 2
+    terms = query_terms(_words()("IoT Board SDK 从哪个版本开始加入 MicroPython 例程？"))
+    hits = [Hit(v110, 0.033, "rrf")]
+    assert _headed(quoted, hits, terms, figures=True)[0].text.startswith("版本 1.1.0：")
+    assert not _headed(quoted, hits, terms, figures=False)[0].text.startswith("版本 1.1.0")  # off
+    # the twin: a heading holding no word of the question is not quoted for its figure
+    terms = query_terms(_words()("SDK 中添加了哪些 MicroPython 例程？"))
+    assert not _headed(quoted, hits, terms, figures=True)[0].text.startswith("版本")
+
+
+def test_a_comment_in_a_code_listing_is_read_as_the_question_of_the_commands_under_it():
+    # 「### 验证Name Server 是否启动成功」 in a ```bash block names what the question asks; the
+    # command and output under it (「$ tail -f ~/logs/rocketmqlogs/namesrv.log」) answer it
+    from zhiku.answer.reading import code_comment
+
+    name = "RocketMQ运维管理.md"
+    start = next(c for c in _chunks(name) if c.kind == "text" and "验证Name Server" in c.text)
+    question = "怎么确认 NameServer 已经启动成功了？"
+    hits = [Hit(start, 0.033, "rrf")]
+    terms = query_terms(_words()(question))
+    text, _ = compose(terms, hits, lambda t: 1.0)
+    assert "namesrv.log" in text and "验证Name Server" not in text and "```" not in text
+    off, _ = compose(terms, hits, lambda t: 1.0, comments=False)  # the lever off: the comment quoted
+    assert "验证Name Server 是否启动成功" in off
+    # a Markdown heading outside a listing is no comment
+    assert not code_comment("### 验证\n$ ls", 0, "### 验证")
+    assert code_comment(start.text, start.text.index("### 验证"), "### 验证Name Server 是否启动成功")

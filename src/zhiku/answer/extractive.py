@@ -6,7 +6,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from zhiku.answer.reading import counted_terms, coverage
+from zhiku.answer.reading import (ASKS, ITEM, code_comment, counted_terms, coverage, in_problem, item_label,
+                                  problem_span, question_line)
 from zhiku.chunk.context import block_text, context, document_name, heading
 from zhiku.retrieve.segment import normalise
 from zhiku.types import Citation, Hit
@@ -59,11 +60,9 @@ LIST_CHARS = 400  # a lead-in ending in a colon brings the list items under it, 
 # (config ``list_answers``)
 LIST_ASK = re.compile(r"哪些|哪几|几种|什么条件|什么情况|什么情形")
 _LEAD_IN = re.compile(r"[：:]\s*$")
-_ASKS = re.compile(r"[？?](?:\*\*)?\s*$")
 _FENCE = ("```", "~~~")
+_FIGURE = re.compile(r"\d+(?:\.\d+)*")  # a number or a version in a heading (1.1.0, 23)
 _CLOSED = "：:。！？；，、）)」』"
-# a list item (（二）…, 二、…, 2. …): out of its list it can say the opposite of its lead-in
-_ITEM = re.compile(r"^(?:（[一二三四五六七八九十百]+）|[一二三四五六七八九十]+、|\d+[.、．]\s*\D)")
 
 
 @dataclass(frozen=True)
@@ -95,39 +94,6 @@ def split_sentences(text: str) -> list[tuple[int, str]]:
     return [(pos, s.strip()) for pos, s in out if s.strip()]
 
 
-def question_line(text: str, pos: int, sentence: str) -> bool:
-    """Whether the sentence at ``pos`` is a question that ends its line (an FAQ entry's
-    question, 「1. **消息…保存多长时间？**」); a question inside running prose
-    (「…为什么增长率却是5.7%？事实上，…」) is part of what the text says."""
-    if not _ASKS.search(sentence):
-        return False
-    start = text.find(sentence, pos)
-    if start < 0:
-        return True
-    end = text.find("\n", start + len(sentence))
-    return not text[start + len(sentence):None if end < 0 else end].strip(" \t*_")
-
-
-def item_label(text: str, pos: int) -> str:
-    """The label of the list item whose line holds the sentence at ``pos`` when the sentence
-    is not the line's first (「七、国庆节：10月1日至7日放假调休，共7天。9月29日…上班。」: the
-    second sentence is about 国庆节 too); "" otherwise.
-
-    Args:
-        text: a chunk's text.
-        pos: a sentence's offset in it.
-
-    Returns:
-        The item's label (「七、国庆节」), or "".
-    """
-    start = text.rfind("\n", 0, pos) + 1
-    line = text[start:pos]
-    if not line.strip() or not _ITEM.match(line.lstrip()):
-        return ""
-    head = re.match(r"[^：:。，]{1,16}[：:]", line.lstrip())
-    return head.group()[:-1] if head else ""
-
-
 def compose(
     terms: Sequence[str],
     hits: Sequence[Hit],
@@ -141,6 +107,9 @@ def compose(
     doc_name: bool = False,
     lists: bool = False,
     name_weight: float = 1.0,
+    problems: bool = True,
+    head_figures: bool = True,
+    comments: bool = True,
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -168,6 +137,18 @@ def compose(
         name_weight: a question's word only the document's name holds, not the sentence or
             its block, counts this share of its weight between documents (config
             ``answer_name_weight``; 1: in full).
+        problems: a troubleshooting entry's problem statement (「问题描述：…connect to <null>
+            failed」, :func:`zhiku.answer.reading.problem_span`) is read as the entry's
+            question, as an FAQ entry's question line is: its solution's sentences are read
+            under it, and it is quoted only when the evidence holds nothing else (config
+            ``answer_problems``).
+        head_figures: a section heading holding a word of the question and a figure the
+            quoted sentences lack (「版本 1.1.0」) is quoted before them (config
+            ``answer_head_figures``).
+        comments: a comment line of a code listing (「### 验证Name Server 是否启动成功」,
+            :func:`zhiku.answer.reading.code_comment`) is read as a question line too: the
+            commands and output under it are read under it and quoted (config
+            ``answer_code_comments``).
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
@@ -178,24 +159,30 @@ def compose(
         picked.append(Sentence(0, 0, hits[0].chunk.text, 1.0))
     else:
         picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name,
-                       lists, name_weight)
+                       lists, name_weight, problems, comments)
     picked = _with_lists(picked, hits, terms, idf)
     picked.sort(key=lambda s: (s.hit_rank, s.pos))
-    return _render(_headed(picked, hits, terms), hits)
+    return _render(_headed(picked, hits, terms, head_figures), hits)
 
 
-def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str]) -> list[Sentence]:
+def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str],
+            figures: bool = False) -> list[Sentence]:
     """The first quoted sentence of each block under its section's heading (「版本 1.2.0：
     新增串口 DMA 例程」, an FAQ entry's question) when the heading holds a word of the question
-    that the quoted sentences do not: the heading then says part of the answer."""
+    that the quoted sentences do not: the heading then says part of the answer. With
+    ``figures``, also when it holds a word of the question and a figure the quoted sentences
+    lack (「版本 1.1.0」 over 「添加 31 MicroPython 例程」 for 「从哪个版本开始加入…」, whose
+    sentences name another 版本: the section's label is the value asked)."""
     out, seen = [], set()
     for s in picked:
         head = heading(hits[s.hit_rank].chunk) if s.hit_rank not in seen else ""
         seen.add(s.hit_rank)
         if head:
             said = normalise(" ".join(p.text for p in picked if p.hit_rank == s.hit_rank))
-            if any(term_in(t, normalise(head)) and not term_in(t, said) for t in terms):
-                joint = "" if _ASKS.search(head) else "："  # an FAQ entry's question ends itself
+            named = [t for t in terms if term_in(t, normalise(head))]
+            if any(not term_in(t, said) for t in named) or (
+                    figures and named and any(f not in said for f in _FIGURE.findall(normalise(head)))):
+                joint = "" if ASKS.search(head) else "："  # an FAQ entry's question ends itself
                 s = Sentence(s.hit_rank, s.pos, f"{head}{joint}{s.text}", s.cover)
         out.append(s)
     return out
@@ -257,24 +244,15 @@ def _announced_row(lead: Sentence, hits: Sequence[Hit], terms: Sequence[str],
 
 def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
           meets: Callable[[str, str], bool] | None = None, provision: float = PROVISION,
-          doc_name: bool = False, lists: bool = False, name_weight: float = 1.0) -> list[Sentence]:
+          doc_name: bool = False, lists: bool = False, name_weight: float = 1.0,
+          problems: bool = False, comments: bool = False) -> list[Sentence]:
     """The best-covering sentence first, then the best sentences of the same block scoring at
     least :data:`FILL` of it: an answer states what one block says and cites that block
     (a second block's sentence, even one covering as much of the question, was mostly a
     neighbouring article or passage: citation precision, see :data:`ONE_SOURCE`)."""
-    cands, read = [], {}
     ctx = [context(h.chunk) for h in hits]
     names = [document_name(h.chunk) if doc_name else "" for h in hits]
-    for r, h in enumerate(hits):
-        asked = ""
-        for pos, s in split_sentences(h.chunk.text):
-            if question_line(h.chunk.text, pos, s):
-                asked = s  # an FAQ entry's question: the lines after it answer it
-            read[r, pos] = f"{ctx[r]} {asked} {item_label(h.chunk.text, pos)} {s}"
-            cands.append(Sentence(r, pos, s, coverage(terms, read[r, pos], idf, names[r])))
-    # a question line in the evidence (an FAQ entry's own, 「1. **消息…保存多长时间？**」) asks,
-    # it does not answer: it is quoted only when the evidence holds nothing else
-    cands = [c for c in cands if not question_line(hits[c.hit_rank].chunk.text, c.pos, c.text)] or cands
+    cands, read = _candidates(terms, hits, idf, ctx, names, problems, comments)
     if not cands:
         return []
     whole = [coverage(terms, f"{ctx[r]} {h.chunk.text}", idf, names[r]) for r, h in enumerate(hits)]
@@ -299,7 +277,7 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
         cands = [c for c in cands if c.hit_rank == first.hit_rank]
     else:
         # another hit's list items are not quoted without the sentence that introduces them
-        cands = [c for c in cands if c.hit_rank == first.hit_rank or not _ITEM.match(c.text)]
+        cands = [c for c in cands if c.hit_rank == first.hit_rank or not ITEM.match(c.text)]
         for r in (0, 1):
             top = next((c for c in cands if c.hit_rank == r), None)
             close = r < len(hits) and hits[r].score >= 0.8 * hits[0].score
@@ -315,6 +293,35 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
         picked.append(s)
         used += len(s.text)
     return picked
+
+
+def _candidates(terms, hits, idf, ctx: list[str], names: list[str], problems: bool,
+                comments: bool) -> tuple[list[Sentence], dict]:
+    """Every sentence of the evidence scored as it is read (under its block's context, the
+    question line, problem statement or code comment before it, its list item's label, its
+    document's name), and the text each was read as; what asks (those lines) is left out
+    unless nothing else is left."""
+    cands, read, asks = [], {}, set()
+    for r, h in enumerate(hits):
+        asked, span = "", problem_span(h.chunk.text) if problems else (0, 0)
+        for pos, s in split_sentences(h.chunk.text):
+            if question_line(h.chunk.text, pos, s):
+                asked = s  # an FAQ entry's question: the lines after it answer it
+                asks.add((r, pos))
+            elif in_problem(span, pos, s):  # 问题描述：… : the solution after it answers it
+                asked = h.chunk.text[span[0]:span[1]]
+                asks.add((r, pos))
+            elif comments and code_comment(h.chunk.text, pos, s):  # 「### 验证…是否启动成功」
+                asked = s
+                asks.add((r, pos))
+            read[r, pos] = f"{ctx[r]} {asked} {item_label(h.chunk.text, pos)} {s}"
+            cands.append(Sentence(r, pos, s, coverage(terms, read[r, pos], idf, names[r])))
+    # a question line in the evidence (an FAQ entry's own, 「1. **消息…保存多长时间？**」) or a
+    # troubleshooting entry's problem statement asks, it does not answer: it is quoted only
+    # when the evidence holds nothing else; a code fence's own line (「```」) says nothing
+    cands = [c for c in cands if (c.hit_rank, c.pos) not in asks
+             and not (comments and c.text.startswith(_FENCE))] or cands
+    return cands, read
 
 
 def _stated_document(cands: list[Sentence], hits: Sequence[Hit], terms: Sequence[str],
@@ -349,7 +356,7 @@ def _led(hits: Sequence[Hit], s: Sentence) -> str:
     标准定额扣除：」 + 「（一）纳税人为独生子女的，按照每月2000元…」): what the item is about is
     said there, and the answer quotes the two together (:func:`_with_lists`); other
     sentences as they are."""
-    if not _ITEM.match(s.text):
+    if not ITEM.match(s.text):
         return s.text
     lead = next((t for pos, t in reversed(split_sentences(hits[s.hit_rank].chunk.text))
                  if pos < s.pos and _LEAD_IN.search(t)), "")

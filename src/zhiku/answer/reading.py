@@ -10,6 +10,45 @@ from zhiku.retrieve.segment import normalise
 from zhiku.verify.support import term_in
 
 
+# a sentence ending in a question mark (bold markup after it allowed)
+ASKS = re.compile(r"[？?](?:\*\*)?\s*$")
+# a list item (（二）…, 二、…, 2. …): out of its list it can say the opposite of its lead-in
+ITEM = re.compile(r"^(?:（[一二三四五六七八九十百]+）|[一二三四五六七八九十]+、|\d+[.、．]\s*\D)")
+
+
+def question_line(text: str, pos: int, sentence: str) -> bool:
+    """Whether the sentence at ``pos`` is a question that ends its line (an FAQ entry's
+    question, 「1. **消息…保存多长时间？**」); a question inside running prose
+    (「…为什么增长率却是5.7%？事实上，…」) is part of what the text says."""
+    if not ASKS.search(sentence):
+        return False
+    start = text.find(sentence, pos)
+    if start < 0:
+        return True
+    end = text.find("\n", start + len(sentence))
+    return not text[start + len(sentence):None if end < 0 else end].strip(" \t*_")
+
+
+def item_label(text: str, pos: int) -> str:
+    """The label of the list item whose line holds the sentence at ``pos`` when the sentence
+    is not the line's first (「七、国庆节：10月1日至7日放假调休，共7天。9月29日…上班。」: the
+    second sentence is about 国庆节 too); "" otherwise.
+
+    Args:
+        text: a chunk's text.
+        pos: a sentence's offset in it.
+
+    Returns:
+        The item's label (「七、国庆节」), or "".
+    """
+    start = text.rfind("\n", 0, pos) + 1
+    line = text[start:pos]
+    if not line.strip() or not ITEM.match(line.lstrip()):
+        return ""
+    head = re.match(r"[^：:。，]{1,16}[：:]", line.lstrip())
+    return head.group()[:-1] if head else ""
+
+
 # a command-line option a question names (「clusterList 命令里 -i 这个选项」, --use-version): the
 # segmenter drops it (「i」 is an English stop word), yet it is what the question is about
 _OPTION = re.compile(r"(?<![\w-])--?[a-z][a-z0-9-]*")
@@ -78,3 +117,47 @@ def counted_terms(terms: Sequence[str]) -> list[str]:
 
     kept = [t for t in terms if len(t) >= 2 or not all(tag in _FUNCTION_TAGS for _, tag in word_tags(t))]
     return kept if any(len(t) >= 2 for t in kept) else list(terms)
+
+
+# the labels of a troubleshooting entry: what went wrong (问题描述：…) and what to do about it
+# (解决方法：…). The problem restates what a question asks; the solution answers it.
+_PROBLEM = re.compile(r"(?:问题描述|问题现象|故障现象|故障描述|现象描述|错误现象|问题)\s*[：:]")
+_SOLUTION = re.compile(r"(?:解决方法|解决方案|解决办法|解决措施|处理方法|处理办法|处理方案)\s*[：:]")
+
+
+def problem_span(text: str) -> tuple[int, int]:
+    """Where a troubleshooting entry's problem statement lies in a chunk's text: from the line
+    of its label (「问题描述：…」, the error it quotes under it) up to the label of the solution
+    after it (「解决方法：…」); (0, 0) when the text holds no such pair.
+
+    Args:
+        text: a chunk's text.
+
+    Returns:
+        The span's start and end offsets.
+    """
+    problem = _PROBLEM.search(text)
+    solution = _SOLUTION.search(text, problem.end()) if problem else None
+    if solution is None:
+        return 0, 0
+    return text.rfind("\n", 0, problem.start()) + 1, solution.start()
+
+
+def in_problem(span: tuple[int, int], pos: int, sentence: str) -> bool:
+    """Whether the sentence at ``pos`` belongs to the problem statement spanning ``span``
+    (:func:`problem_span`); the sentence opening the solution does not."""
+    return span[0] <= pos < span[1] and not _SOLUTION.search(sentence)
+
+
+# a comment line of a code listing (「### 验证Name Server 是否启动成功」 in a ```bash block)
+_COMMENT = re.compile(r"(?:#+|//|--)\s*\S")
+
+
+def code_comment(text: str, pos: int, sentence: str) -> bool:
+    """Whether the sentence at ``pos`` of a chunk's ``text`` is a comment line inside a code
+    listing (an odd number of ``` or ~~~ fences before it): it says what the commands under
+    it do, as an FAQ entry's question says what its lines answer."""
+    if not _COMMENT.match(sentence):
+        return False
+    before = text[:pos]
+    return (before.count("```") + before.count("~~~")) % 2 == 1

@@ -124,7 +124,9 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
     text, cites = compose(terms, blocks, kb.idf, whole_first=exact, provision=kb.config.provision_share,
                           meets=(lambda sent, block: meets_all(cons, sent, block)) if cons else None,
                           doc_name=kb.config.answer_doc_name, name_weight=kb.config.answer_name_weight,
-                          lists=kb.config.list_answers and LIST_ASK.search(question) is not None)
+                          lists=kb.config.list_answers and LIST_ASK.search(question) is not None,
+                          problems=kb.config.answer_problems, head_figures=kb.config.answer_head_figures,
+                          comments=kb.config.answer_code_comments)
     pos = {h.chunk.id: i for i, h in enumerate(evidence, 1)}
     to_block = {c.marker: pos[c.chunk_id] for c in cites}
     return re.sub(r"\[(\d+)\]", lambda m: f"[{to_block.get(int(m.group(1)), int(m.group(1)))}]", text)
