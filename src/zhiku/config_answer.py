@@ -48,6 +48,11 @@ class RefusalLevers(BaseModel):
                                 "answered on confidence alone")
     answerability_clauses: bool = Field(default=True, description="read a doer, a role's holder and a sum "
                                         "in the clause of their act or role; off: anywhere in the sentence")
+    answerability_stems: bool = Field(default=True, description="the answerability check takes the "
+                                      "word a quantity is asked of (无偿献血 of 「多大年纪…参加无偿献血」) in "
+                                      "the sentence stating the value by its last word (献血) when the cited "
+                                      "block holds it whole: a provision names its subject once, then states "
+                                      "the value; off: the whole word in that sentence")
     answerability_forms: bool = Field(default=True, description="the answerability check takes a value "
                                       "in the other forms a text states it: when in other terms than a "
                                       "date for 什么时候/何时 (孔雀王朝时期, 四国征伐后), a role's holder as "
