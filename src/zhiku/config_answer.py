@@ -36,6 +36,10 @@ class RefusalLevers(BaseModel):
     dense_veto: bool = Field(default=True, description="with vectors, refuse when the blend of term "
                              "coverage and the best dense cosine falls below min_confidence (off: the "
                              "fitted model alone decides)")
+    keyword_veto: bool = Field(default=True, description="without vectors, refuse when the top three "
+                               "passages (text and document name) hold none of the question's content "
+                               "words that name something (not 突然, 除了, 的话); off: the fitted model "
+                               "alone decides (it answered such evidence at 0.31)")
     dense_veto_terms: int = Field(default=8, ge=0, description="the dense veto weighs a question of more "
                                   "terms as one of this many (a case narrative's names and dates are in "
                                   "no rule); 0 = every term")
