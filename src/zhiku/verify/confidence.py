@@ -321,8 +321,11 @@ def confidence(kb: Any, r: Any, question: str = "", note: dict | None = None) ->
             note["blend"] = round(blend, 4)
     if veto < kb.config.min_confidence:  # weak dense evidence refuses; it does not cap the rest
         p = min(p, veto)
-    if blend is None and not r.exact and kb.config.keyword_veto and not names_any(kb, r):
+    if blend is None and not r.exact and kb.config.keyword_veto and p >= kb.config.min_confidence \
+            and not names_any(kb, r):
         p = 0.0  # without vectors, evidence holding none of the question's naming words says nothing of it
+        if note is not None:
+            note["keyword_veto"] = True
     why = f"关键词覆盖 {f.coverage:.0%}，最佳句覆盖 {f.sentence:.0%}"
     if r.exact:
         why = "问题点名的条文已精确定位；" + why
