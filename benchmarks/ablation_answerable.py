@@ -18,7 +18,10 @@ question (``answer_problems``) or quoting a heading for the figure it holds
 documents (``answer_name_weight`` 1), switch off the dense veto (``dense_veto``: with vectors,
 a weak blend of coverage and cosine refuses), have the veto count every term of a long
 question (``dense_veto_terms`` 0) or every term whole (``dense_veto_pieces`` off), and have the
-check read dates and a role's own word only (``answerability_forms`` off).
+check read dates and a role's own word only (``answerability_forms`` off), or have a quantity's
+word in the sentence stating the value whole only, not by its last word where the block holds it
+whole (``answerability_stems`` off), or, without vectors, let the fitted model answer evidence
+holding none of the question's naming words (``keyword_veto`` off; the everyday sets' row).
 """
 
 from __future__ import annotations
@@ -62,7 +65,11 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           # and the veto counting a guessed word by its pieces, no pronoun or verb character (on shipped)
           "on, dense veto pieces off": {"ZHIKU_DENSE_VETO_PIECES": "0"},
           # a value in the other forms a text states it: when not as a date, a role's kin or act (on shipped)
-          "on, other forms off": {"ZHIKU_ANSWERABILITY_FORMS": "0"}}
+          "on, other forms off": {"ZHIKU_ANSWERABILITY_FORMS": "0"},
+          # a quantity's word by its last word (献血 of 无偿献血) where the block holds it whole (on shipped)
+          "on, last words off": {"ZHIKU_ANSWERABILITY_STEMS": "0"},
+          # without vectors, evidence holding none of the question's naming words refuses (on shipped)
+          "on, keyword veto off": {"ZHIKU_KEYWORD_VETO": "0"}}
 
 
 def _path(base: Path, rel: str) -> str:
@@ -107,5 +114,6 @@ def answerable_ablation(shared: Path, log: Path) -> str:
                 "dense veto off: ZHIKU_DENSE_VETO=0; "
                 "dense veto over every term: ZHIKU_DENSE_VETO_TERMS=0; "
                 "dense veto pieces off: ZHIKU_DENSE_VETO_PIECES=0; "
-                "other forms off: ZHIKU_ANSWERABILITY_FORMS=0)\n")
+                "other forms off: ZHIKU_ANSWERABILITY_FORMS=0; "
+                "last words off: ZHIKU_ANSWERABILITY_STEMS=0; keyword veto off: ZHIKU_KEYWORD_VETO=0)\n")
     return "\n".join(lines)

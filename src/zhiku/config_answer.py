@@ -45,6 +45,10 @@ class RefusalLevers(BaseModel):
     dense_veto: bool = Field(default=True, description="with vectors, refuse when the blend of term "
                              "coverage and the best dense cosine falls below min_confidence (off: the "
                              "fitted model alone decides)")
+    keyword_veto: bool = Field(default=True, description="without vectors, refuse when the top three "
+                               "passages (text and document name) hold none of the question's content "
+                               "words that name something (not 突然, 除了, 的话); off: the fitted model "
+                               "alone decides (it answered such evidence at 0.31)")
     dense_veto_terms: int = Field(default=8, ge=0, description="the dense veto weighs a question of more "
                                   "terms as one of this many (a case narrative's names and dates are in "
                                   "no rule); 0 = every term")
@@ -57,6 +61,11 @@ class RefusalLevers(BaseModel):
                                 "answered on confidence alone")
     answerability_clauses: bool = Field(default=True, description="read a doer, a role's holder and a sum "
                                         "in the clause of their act or role; off: anywhere in the sentence")
+    answerability_stems: bool = Field(default=True, description="the answerability check takes the "
+                                      "word a quantity is asked of (无偿献血 of 「多大年纪…参加无偿献血」) in "
+                                      "the sentence stating the value by its last word (献血) when the cited "
+                                      "block holds it whole: a provision names its subject once, then states "
+                                      "the value; off: the whole word in that sentence")
     answerability_forms: bool = Field(default=True, description="the answerability check takes a value "
                                       "in the other forms a text states it: when in other terms than a "
                                       "date for 什么时候/何时 (孔雀王朝时期, 四国征伐后), a role's holder as "

@@ -122,7 +122,8 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
     blocks = evidence[:1] if exact else in_force_first(kb, evidence)
     terms = list(dict.fromkeys([*terms, *options(question)]))  # 「-i」: a stop word to the segmenter
     text, cites = compose(terms, blocks, kb.idf, whole_first=exact, provision=kb.config.provision_share,
-                          meets=(lambda sent, block: meets_all(cons, sent, block)) if cons else None,
+                          meets=(lambda sent, block: meets_all(cons, sent, block, kb.config.answerability_stems))
+                          if cons else None,
                           doc_name=kb.config.answer_doc_name, name_weight=kb.config.answer_name_weight,
                           lists=kb.config.list_answers and LIST_ASK.search(question) is not None,
                           problems=kb.config.answer_problems, head_figures=kb.config.answer_head_figures,

@@ -7,6 +7,7 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from zhiku.retrieve.segment import normalise
 from zhiku.verify.forms import (
@@ -179,7 +180,7 @@ def instance_words(mod: str) -> list[str]:
 
 
 def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (), clauses: bool = True,
-          forms: bool = True) -> bool:
+          forms: bool = True, stems: bool = True) -> bool:
     """Whether one block (its title and text: ``block``) and what the answer quotes from it
     (``said``) meet constraint ``c``: a quantity must be stated in what is quoted (beside
     one of the words it is the quantity of, and not of a person or place other than those
@@ -187,11 +188,14 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
     name when they name one (「台湾人口于2023年…」 does not answer 2022年) and otherwise appear in
     the block; a leading news dateline counts for neither. ``clauses``: a doer, a role's holder
     and a sum are read in the clause of their act or role (:mod:`zhiku.verify.holders`);
-    ``forms``: a role's holder also in the other forms a text names it (:func:`holds_role`)."""
+    ``forms``: a role's holder also in the other forms a text names it (:func:`holds_role`);
+    ``stems``: a quantity's word also by its last word where the block holds it whole
+    (:func:`_head_in`)."""
     if c.kind is Kind.QUANTITY:
         heads = [_norm(h) for h in c.about.split("|") if h]
+        whole = _norm(block)
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
-            if (not heads or any(_loosely_in(h, _norm(sent)) for h in heads)) and any(
+            if (not heads or any(_head_in(h, _norm(sent), whole, stems) for h in heads)) and any(
                     has_quantity(c.text, q, c.about) and not about_other(q, others, c.text)
                     for q in (_own(p, others) for p in _PIECE.findall(sent)) if q):
                 if c.text not in TIME_KINDS or len(heads) != 1 or _dates_event(heads[0], c.text, sent):
@@ -232,6 +236,29 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
     return sum(g in b for g in grams) >= len(grams) / 2
 
 
+def _head_in(head: str, sent: str, block: str, stems: bool) -> bool:
+    """Whether sentence ``sent`` speaks of ``head``, a word the quantity asked is of: it holds
+    the word (loosely), or, with ``stems``, the word's last word (献血 of 无偿献血, 工资 of
+    最低工资) while its block holds the whole word: a provision names its subject in full once
+    and states the value in the next sentence (「国家实行无偿献血制度。国家提倡十八周岁至五十五
+    周岁的健康公民自愿献血。」). All normalised."""
+    if _loosely_in(head, sent):
+        return True
+    stem = _stem(head) if stems else ""
+    return bool(stem) and stem in sent and _loosely_in(head, block)
+
+
+@lru_cache(maxsize=4096)
+def _stem(word: str) -> str:
+    """The head of a compound of two dictionary words, its last two characters (无偿献血 →
+    献血, 最低工资 → 工资), or empty: a shorter word's last characters are seldom a word of
+    their own (养老金, 开发商), a longer one's first part seldom one word (经济补偿金)."""
+    import rjieba
+
+    ok = len(word) >= 4 and rjieba.has_word(word[-2:]) and rjieba.has_word(word[:-2])
+    return word[-2:] if ok else ""
+
+
 def _focus_met(c: Constraint, sentences: Sequence[str], others: Sequence[Constraint], clauses: bool,
                forms: bool) -> bool:
     """Whether one of ``sentences`` meets the attribute ``c`` asks for (:func:`meets`): the
@@ -260,7 +287,7 @@ def _versioned(w: str, b: str) -> bool:
         rf"(?<![\d.]){re.escape(m.group(2).lstrip('v'))}(?![\d.])", b) is not None
 
 
-def meets_all(cons: Sequence[Constraint], sentence: str, block: str) -> bool:
+def meets_all(cons: Sequence[Constraint], sentence: str, block: str, stems: bool = True) -> bool:
     """Whether a sentence of a block (``block``: its title and text) meets every constraint
     in ``cons`` (a quantity in the sentence itself).
 
@@ -268,9 +295,12 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str) -> bool:
         cons: the question's constraints (:func:`pinned`).
         sentence: the sentence an answer would quote.
         block: the text of the block holding it.
+        stems: a quantity's word may be in the sentence by its last word where the block
+            holds it whole (config ``answerability_stems``, :func:`_head_in`); off, the
+            sentence must hold it.
     """
-    return all(meets(c, sentence if c.kind is Kind.QUANTITY else block, sentence, cons) for c in cons
-               if c.kind is not Kind.FOCUS)  # a literal attribute word is no reason to prefer a sentence
+    return all(meets(c, block if c.kind is not Kind.QUANTITY or stems else sentence, sentence, cons, stems=stems)
+               for c in cons if c.kind is not Kind.FOCUS)  # a literal attribute word is no reason to prefer a sentence
 
 
 # heads of common nouns for roles and institutions (钟点工, 民政局, 仲裁委) and for kinds of
@@ -323,7 +353,7 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = ()) -> bool:
 
 
 def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] = (),
-          clauses: bool = True, forms: bool = True) -> Answerability:
+          clauses: bool = True, forms: bool = True, stems: bool = True) -> Answerability:
     """Does one cited block meet every constraint the question pins?
 
     Args:
@@ -336,6 +366,8 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             ``answerability_forms``): when in other terms than a date for 什么时候/何时, a
             role's holder as :func:`zhiku.verify.holders.holds_role` reads it; off, a
             when-question asks a date.
+        stems: a quantity's word counts in the sentence stating the value by its last word
+            where the block holds it whole (config ``answerability_stems``, :func:`_head_in`).
 
     Returns:
         ``ok`` with nothing missing, or the best block's missing constraints and a
@@ -349,7 +381,8 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
         return Answerability(False, cons, cons, _reason(cons, topic))
     best: tuple[Constraint, ...] | None = None
     for block, said in cited:
-        miss = tuple(c for c in cons if not meets(c, *_unechoed(c, question, block, said), cons, clauses, forms))
+        miss = tuple(c for c in cons if not meets(c, *_unechoed(c, question, block, said), cons, clauses, forms,
+                                                   stems))
         if best is None or len(miss) < len(best):
             best = miss
         if not miss:

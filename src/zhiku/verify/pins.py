@@ -319,4 +319,4 @@ def _head(clause: str, at: int) -> str:
     return "|".join(dict.fromkeys(words))
 
 
-_QTY_WORD = re.compile(r"多少|几|多久|多长|多大|时间|时候|何时|价格|年龄|是否|什么")
+_QTY_WORD = re.compile(r"多少|几|多久|多长|多大|时间|时候|何时|价格|年龄|年纪|岁数|是否|什么")

@@ -1,0 +1,57 @@
+"""Without vectors, evidence holding none of the question's words that name something is no
+evidence (keyword_veto): a question the laws do not answer whose only word found is an
+adverbial (直接) is refused; a question whose naming words the law holds is still answered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from zhiku.ask import Query, ask
+from zhiku.ask.search import Mode, retrieve
+from zhiku.config import load_config
+from zhiku.kb import KnowledgeBase
+from zhiku.verify.confidence import names_any, naming_terms
+from tests.answer.conftest import with_config
+
+LAWS = Path(__file__).resolve().parents[1] / "data" / "laws"
+PET = "家里的猫直接不吃饭了怎么办？"
+
+
+@pytest.fixture(scope="module")
+def keyword_kb(tmp_path_factory):
+    """The test laws, keyword only."""
+    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("kwveto")))
+    kb.ingest([LAWS], dense=False, progress=False)
+    return kb
+
+
+@pytest.mark.unit
+def test_words_that_name_nothing_are_left_out():
+    """Adverbial adjectives, prepositions, conjunctions and particles name nothing; nouns,
+    verbs and Latin names do (同意 too, which the tagger calls an adverb out of context)."""
+    assert naming_terms(["猫", "突然", "直接", "除了", "的话", "所以", "吃饭", "同意", "lpr"]) == [
+        "猫", "吃饭", "同意", "lpr"]
+    assert naming_terms(["突然", "的话"]) == ["突然", "的话"]  # nothing else left: all of them
+
+
+@pytest.mark.integration
+def test_evidence_holding_only_an_adverbial_is_refused(keyword_kb):
+    """The laws hold 直接 (「直接涉及劳动者切身利益」) but no cat and no meal: refused at 0; with
+    the veto off the fitted model answers that evidence."""
+    r = retrieve(keyword_kb, PET, Mode.BM25)
+    assert r.hits and not names_any(keyword_kb, r)
+    ans = ask(keyword_kb, Query(PET, mode=Mode.BM25, use_cache=False))
+    assert ans.refused and ans.confidence == 0.0
+    off = ask(with_config(keyword_kb, keyword_veto=False), Query(PET, mode=Mode.BM25, use_cache=False))
+    assert not off.refused and off.confidence >= keyword_kb.config.min_confidence
+
+
+@pytest.mark.integration
+def test_a_question_whose_naming_words_the_law_holds_is_answered(keyword_kb):
+    """Its twin asks with the same adverbial about what the labour laws rule on (怀孕, 女职工):
+    the evidence names what it asks, so the veto lets it through."""
+    q = "用人单位可以直接辞退怀孕的女职工吗？"
+    assert names_any(keyword_kb, retrieve(keyword_kb, q, Mode.BM25))
+    assert not ask(keyword_kb, Query(q, mode=Mode.BM25, use_cache=False)).refused
