@@ -40,12 +40,19 @@ class KeywordLevers(BaseModel):
     heading_similarity: float = Field(default=0.1, ge=0.0, lt=1.0, description="share of the "
                                       "question↔chapter-heading cosine (bundled embedder) in the order of "
                                       "the candidates, blended with their retrieval scores, when none came from dense search; 0 = off")
+    heading_max_words: int = Field(default=30, ge=0, description="a question of more words than this "
+                                   "(a case narrative) skips the heading cosine: encoding it takes the "
+                                   "bundled embedder ~400 ms; 0 = no limit")
     doc_weight: float = Field(default=0.0, ge=0.0, description="weight of a keyword hit's document "
                               "evidence (its document's best three hit scores, as a share of the best "
                               "document's, times the best hit's score); 0 = off")
     answer_type_weight: float = Field(default=0.2, ge=0.0, description="gain of a keyword hit stating "
                                       "the kind of answer the question asks for (多久 → a period, 罚多少钱 → "
                                       "a sum), times the best hit's score; 0 = off")
+    offence_type: bool = Field(default=True, description="a question asking which provision applies to "
+                               "an act (适用刑法哪一条, 构成什么罪, 会判刑吗) is one more answer type: "
+                               "the provisions defining an offence and its penalty (…的，处…有期徒刑) "
+                               "gain answer_type_weight over general rules")
     builtin_synonyms: bool = Field(default=True, description="use the built-in term dictionary "
                                                               "(报账 → 报销) besides the user's file")
     name_free_inside: bool = Field(default=True, description="the search inside the documents a "

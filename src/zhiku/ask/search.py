@@ -85,8 +85,7 @@ class _Timer:
 
 def brief(hits: list[Hit], n: int = 5) -> list[dict[str, Any]]:
     """The top hits in a trace: document, article, score."""
-    return [{"doc": h.chunk.doc_path, "article": h.chunk.article, "score": round(h.score, 4)}
-            for h in hits[:n]]
+    return [{"doc": h.chunk.doc_path, "article": h.chunk.article, "score": round(h.score, 4)} for h in hits[:n]]
 
 
 def narrow(scope: Scope, doc_ids: tuple[str, ...]) -> Scope | None:
@@ -170,7 +169,7 @@ def prepare(kb: Any, question: str, mode: Mode, scope: Scope, trace: list[TraceS
     if structured and cfg.answer_type_weight:  # 多久 → passages stating a period first
         from zhiku.retrieve.answertype import answer_types
 
-        asks = answer_types(question)
+        asks = answer_types(question, cfg.offence_type)
     return Prepared(question, terms, kw_terms, ref, exact, mode.retrievers(), scope, k, asks, inner, added,
                     structured)
 
@@ -335,7 +334,8 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
         if p.ref.other_versions:  # 「2018年修正的公司法」: not the 2023 公司法
             hits = [h for h in hits if h.chunk.doc_id not in p.ref.other_versions]
         n = len(p.exact)  # the exact clause stays first
-        if structured and kb.config.heading_similarity and not any("dense" in h.sources for h in hits[n:k]):
+        if (structured and kb.config.heading_similarity and not any("dense" in h.sources for h in hits[n:k])
+                and not 0 < kb.config.heading_max_words < len(p.terms)):  # a narrative: ~400 ms to encode
             # the headings' meaning stands in for the dense list a keyword-only ranking lacks;
             # beside a dense list it only blurs it (gate set, hybrid: MRR@10 0.734 -> 0.720)
             from zhiku.retrieve.fields import by_headings
