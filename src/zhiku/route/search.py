@@ -196,7 +196,10 @@ def _chapters(kb: Any, route: Route, terms: list[str], named: tuple[str, ...], h
 def _unsure(picks: list[ChapterPick], docs: list[Any], terms: list[str], named: tuple[str, ...],
             cfg: Any) -> str | None:
     """Why no pick is sure enough to re-rank, or None when one is: a pick at or above
-    ``chapter_confidence`` (not widened); in documents guessed from the hits, not named, one
+    ``chapter_confidence`` (not widened), for a question of at most ``chapter_max_words``
+    words (a case narrative's names and places meet chapter titles by chance: a chapter its
+    hits cluster in, picked by one such word, put 刑法's 第二百八十条 out of the top five); in
+    documents guessed from the hits, not named, one
     whose title holds the question's words (第四章 工作时间和休息休假 for 每天工作时间: one
     picked only because its document's hits cluster in it says nothing about that document,
     and a guide's 参数说明 would push the manual holding the best hit down); and one spanning
@@ -204,6 +207,8 @@ def _unsure(picks: list[ChapterPick], docs: list[Any], terms: list[str], named: 
     confident = [p for p in picks if not p.widened]
     if not confident:
         return "no chapter reached chapter_confidence"
+    if cfg.chapter_max_words and len(terms) > cfg.chapter_max_words:
+        return "a narrative's words meet chapter titles by chance (chapter_max_words)"
     titled = confident if named else [p for p in confident if title_weight(terms, p.label) > 0]
     if not titled:
         return "no sure chapter's title holds the question's words"
