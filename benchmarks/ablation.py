@@ -51,6 +51,8 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_NAME_FREE_INSIDE": "0"}),
     ("− a named law's hits first among the 10 best (按劳动争议调解仲裁法…, 刑法上这算犯罪吗)",
      {"ZHIKU_NAMED_FIRST": "0"}),
+    ("− articles of a named law its other candidates cite, for a narrative (依照刑法第二百六十四条的规定)",
+     {"ZHIKU_CITED_ARTICLES": "0"}),
 ]
 # levers of routing: their rows run with routing on (compare with "defaults, routing on")
 ROUTE_LEVERS: list[tuple[str, dict[str, str]]] = [

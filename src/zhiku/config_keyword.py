@@ -57,6 +57,12 @@ class KeywordLevers(BaseModel):
                                                               "(报账 → 报销) besides the user's file")
     name_free_inside: bool = Field(default=True, description="the search inside the documents a "
                                    "question names leaves their names' words out of its keyword terms")
+    cited_articles: int = Field(default=5, ge=0, description="a question naming a law (no article) also "
+                                "ranks the articles of that law its other candidates cite (an "
+                                "interpretation's 依照刑法第二百六十四条的规定): this many, as one more "
+                                "list in the fusion; 0 = off")
+    cited_min_words: int = Field(default=30, ge=0, description="cited_articles ranks cited articles only "
+                                 "for a question of more words than this (a case narrative)")
     named_first: bool = Field(default=True, description="a question naming a law (no article) ranks "
                               "that law's hits before the others")
     drop_twins: bool = Field(default=True, description="cite one law version kept in two folders once")

@@ -10,6 +10,7 @@ from typing import Any
 
 from zhiku.index.store import Scope
 from zhiku.registry import Choice
+from zhiku.retrieve.citations import named_citations
 from zhiku.retrieve.clause import ClauseRef, named_first
 from zhiku.retrieve.fusion import fuse_search
 from zhiku.retrieve.inforce import in_force_first
@@ -312,8 +313,7 @@ def inside(kb: Any, p: Prepared, trace: list[TraceStep], structured: bool = True
     scoped = narrow(named, p.ref.doc_ids) if structured and p.ref.doc_ids and not p.exact else None
     if scoped is None:
         return []
-    # the one ask passes a tuple; inside the named law its name's words are left out
-    return fuzzy(kb, p, scoped, trace, terms=p.inner_terms)
+    return fuzzy(kb, p, scoped, trace, terms=p.inner_terms)  # inside the law its name's words are left out
 
 
 def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
@@ -324,7 +324,7 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
     candidate count; ``alpha`` (default: the setting) weighs dense in weighted fusion."""
     k = p.candidates
     inner = inside(kb, p, trace, structured) if inner is None else inner
-    lists = [*lists, *inner]
+    lists = [*lists, *inner, *named_citations(kb, p, lists if inner else [])]  # see retrieve.citations
     with _Timer(trace, "fuse") as d:
         out = fuse_search(lists, kb.config, alpha) if len(lists) > 1 else (lists or [[]])[0]
         seen = {h.chunk.id for h in p.exact}
