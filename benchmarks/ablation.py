@@ -35,6 +35,8 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_ANSWER_TYPE_WEIGHT": "0"}),
     ("− offence answer type (适用刑法哪一条, 会判刑吗 → hits defining an offence and its penalty)",
      {"ZHIKU_OFFENCE_TYPE": "0"}),
+    ("− offence provisions first among the 10 best fused candidates (适用刑法哪一条)",
+     {"ZHIKU_OFFENCE_WINDOW": "0"}),
     ("− a narrative skips the chapter-heading cosine (no word limit instead of 30)",
      {"ZHIKU_HEADING_MAX_WORDS": "0"}),
     ("− numbered provisions first (a hit that is no 第X条 — a case report, a guide — weighs 0.7 among provisions)",

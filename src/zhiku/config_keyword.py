@@ -53,6 +53,8 @@ class KeywordLevers(BaseModel):
                                "an act (适用刑法哪一条, 构成什么罪, 会判刑吗) is one more answer type: "
                                "the provisions defining an offence and its penalty (…的，处…有期徒刑) "
                                "gain answer_type_weight over general rules")
+    offence_window: int = Field(default=10, ge=0, description="for such a question, the hits defining an "
+                                "offence come first among this many best fused candidates; 0 = off")
     builtin_synonyms: bool = Field(default=True, description="use the built-in term dictionary "
                                                               "(报账 → 报销) besides the user's file")
     name_free_inside: bool = Field(default=True, description="the search inside the documents a "

@@ -4,7 +4,7 @@ import pytest
 
 from zhiku.ask.search import Mode, retrieve
 from zhiku.kb import KnowledgeBase
-from zhiku.retrieve.answertype import AnswerType, answer_type_boost, answer_types, states
+from zhiku.retrieve.answertype import AnswerType, answer_type_boost, answer_types, offence_first, states
 from zhiku.retrieve.terms import keyword_terms
 
 QUESTION = "未成年工几岁才能招用？"
@@ -131,3 +131,23 @@ def test_a_case_narrative_prefers_offence_provisions_and_the_setting_turns_it_of
     q = "劳动合同期限三个月以上不满一年的，试用期不得超过多久？"
     assert [h.chunk.id for h in retrieve(kb, q, Mode.BM25, route=False).hits] == [
         h.chunk.id for h in retrieve(off, q, Mode.BM25, route=False).hits]
+
+
+@pytest.mark.integration
+def test_offence_provisions_lead_the_best_fused_candidates_of_a_narrative(criminal_kb):
+    from test_long_questions import CASE
+
+    kb = criminal_kb
+    hits = kb.store.keyword(keyword_terms(kb.segment, CASE, kb.store.doc_frequency), 30)
+    head = [states(AnswerType.OFFENCE, h.chunk.text) for h in hits[:20]]
+    assert any(head) and not all(head) and head != sorted(head, reverse=True)
+    got = offence_first(hits, answer_types(CASE), 20)
+    lead = [states(AnswerType.OFFENCE, h.chunk.text) for h in got[:20]]
+    assert lead == sorted(lead, reverse=True)  # the offence provisions first, then the rest
+    assert [h.chunk.id for h in got[:20] if states(AnswerType.OFFENCE, h.chunk.text)] == [
+        h.chunk.id for h in hits[:20] if states(AnswerType.OFFENCE, h.chunk.text)]  # each in its order
+    assert [h.chunk.id for h in got[20:]] == [h.chunk.id for h in hits[20:]]
+    # the twins: a question asking something else, or the window 0, keep the order
+    ids = [h.chunk.id for h in hits]
+    assert [h.chunk.id for h in offence_first(hits, answer_types("试用期最长多久？"), 20)] == ids
+    assert [h.chunk.id for h in offence_first(hits, answer_types(CASE), 0)] == ids

@@ -10,6 +10,7 @@ from typing import Any
 
 from zhiku.index.store import Scope
 from zhiku.registry import Choice
+from zhiku.retrieve.answertype import offence_first
 from zhiku.retrieve.citations import named_citations
 from zhiku.retrieve.clause import ClauseRef, named_first
 from zhiku.retrieve.fusion import fuse_search
@@ -18,6 +19,7 @@ from zhiku.retrieve.segment import focus_terms, query_terms
 from zhiku.retrieve.terms import keyword_terms
 from zhiku.retrieve.twins import drop_twins
 from zhiku.retrieve.synonyms import load_synonyms
+from zhiku.route.search import note_route
 from zhiku.types import Hit, Route, TraceStep
 
 
@@ -345,6 +347,7 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
             hits = hits[:n] + in_force_first(kb, hits[n:])  # 公司法 2023 before 2018
         if inner and kb.config.named_first:  # 按劳动争议调解仲裁法…: that law's hits first
             hits = named_first(hits, p.ref.doc_ids)  # (zhiku.retrieve.clause)
+        hits = hits[:n] + offence_first(hits[n:], p.asks, kb.config.offence_window)  # 适用刑法哪一条
         d.update(mode=kb.config.fusion, lists=len(lists), top=brief(hits))
     groups: dict[str, list[int]] = {}
     if route is not None:
@@ -390,11 +393,3 @@ def retrieve(kb: Any, question: str, mode: Mode = Mode.HYBRID, scope: Scope = Sc
     r = routed(kb, p, decided, first, trace, structured)
     note_route(trace, r.route, r.groups)
     return r
-
-
-def note_route(trace: list[TraceStep], route: Route, groups: dict[str, list[int]]) -> None:
-    """Complete the trace's ``route`` step with the chapters picked and the document groups."""
-    for i, t in enumerate(trace):
-        if t.stage == "route":
-            trace[i] = replace(t, detail={**t.detail, **route.to_dict(),
-                                          "groups": dict(list(groups.items())[:5])})

@@ -97,3 +97,25 @@ def answer_type_boost(hits: Sequence[Hit], types: Sequence[AnswerType], weight: 
     return [Hit(hits[i].chunk, scores[i], hits[i].source,
                 {**hits[i].sources, "answer_type": (rank, 1.0 if has[i] else 0.0)})
             for rank, i in enumerate(order, 1)]
+
+
+def offence_first(hits: Sequence[Hit], types: Sequence[AnswerType], window: int) -> list[Hit]:
+    """``hits`` with, for a question asking which provision applies to an act, the ones
+    defining an offence first among the best ``window``: after fusion a general rule (自首,
+    犯罪未遂) that a dense list or the search of the whole index ranked high can still lead the
+    provisions the narrative's act falls under. Each group keeps its order, the hits after
+    the window stay where they are.
+
+    Args:
+        hits: fused candidates, best first.
+        types: the answer types the question asks for (:func:`answer_types`).
+        window: how many of the first hits are reordered; ``0`` = none.
+
+    Returns:
+        The same hits, reordered only for :attr:`AnswerType.OFFENCE`.
+    """
+    if window <= 0 or AnswerType.OFFENCE not in types:
+        return list(hits)
+    head = list(hits[:window])
+    has = [states(AnswerType.OFFENCE, h.chunk.text) for h in head]
+    return [h for h, x in zip(head, has) if x] + [h for h, x in zip(head, has) if not x] + list(hits[window:])

@@ -237,3 +237,11 @@ def in_chapters(hits: list[Hit], picks: list[ChapterPick]) -> list[Hit]:
         if secs is not None and any(not s or under(s, (h.chunk.section_id, *h.chunk.section_ids)) for s in secs):
             out.append(h)
     return out
+
+
+def note_route(trace: list[TraceStep], route: Route, groups: dict[str, list[int]]) -> None:
+    """Complete the trace's ``route`` step with the chapters picked and the document groups."""
+    for i, t in enumerate(trace):
+        if t.stage == "route":
+            trace[i] = replace(t, detail={**t.detail, **route.to_dict(),
+                                          "groups": dict(list(groups.items())[:5])})
