@@ -33,6 +33,12 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_DOC_WEIGHT": "0.1"}),
     ("− answer types (多久 → hits stating a period, 罚多少钱 → a sum, gain 0.2)",
      {"ZHIKU_ANSWER_TYPE_WEIGHT": "0"}),
+    ("− offence answer type (适用刑法哪一条, 会判刑吗 → hits defining an offence and its penalty)",
+     {"ZHIKU_OFFENCE_TYPE": "0"}),
+    ("− offence provisions first among the 10 best fused candidates (适用刑法哪一条)",
+     {"ZHIKU_OFFENCE_WINDOW": "0"}),
+    ("− a narrative skips the chapter-heading cosine (no word limit instead of 30)",
+     {"ZHIKU_HEADING_MAX_WORDS": "0"}),
     ("− numbered provisions first (a hit that is no 第X条 — a case report, a guide — weighs 0.7 among provisions)",
      {"ZHIKU_UNNUMBERED_WEIGHT": "1"}),
     ("+ age bounds (15岁 → 十五岁 and the nearest bounds the index states, 十四周岁 / 十六周岁)",
@@ -52,6 +58,8 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_NAME_FREE_INSIDE": "0"}),
     ("− a named law's hits first among the 10 best (按劳动争议调解仲裁法…, 刑法上这算犯罪吗)",
      {"ZHIKU_NAMED_FIRST": "0"}),
+    ("− articles of a named law its other candidates cite, for a narrative (依照刑法第二百六十四条的规定)",
+     {"ZHIKU_CITED_ARTICLES": "0"}),
 ]
 # levers of routing: their rows run with routing on (compare with "defaults, routing on")
 ROUTE_LEVERS: list[tuple[str, dict[str, str]]] = [
@@ -61,6 +69,8 @@ ROUTE_LEVERS: list[tuple[str, dict[str, str]]] = [
      "(documents' places kept)", {"ZHIKU_CHAPTERS_WITHIN_DOCUMENTS": "0"}),
     ("routing on, − a chapter spanning over half its document is not put first (刑法's 第二编 分则)",
      {"ZHIKU_CHAPTER_MAX_SHARE": "1"}),
+    ("routing on, − a narrative puts no chapter first (no word limit instead of 30)",
+     {"ZHIKU_CHAPTER_MAX_WORDS": "0"}),
     ("routing on, any route narrows (route_min_confidence 0 instead of 0.6)",
      {"ZHIKU_ROUTE_MIN_CONFIDENCE": "0"}),
 ]

@@ -49,16 +49,31 @@ class KeywordLevers(BaseModel):
     heading_similarity: float = Field(default=0.1, ge=0.0, lt=1.0, description="share of the "
                                       "question↔chapter-heading cosine (bundled embedder) in the order of "
                                       "the candidates, blended with their retrieval scores, when none came from dense search; 0 = off")
+    heading_max_words: int = Field(default=30, ge=0, description="a question of more words than this "
+                                   "(a case narrative) skips the heading cosine: encoding it takes the "
+                                   "bundled embedder ~400 ms; 0 = no limit")
     doc_weight: float = Field(default=0.0, ge=0.0, description="weight of a keyword hit's document "
                               "evidence (its document's best three hit scores, as a share of the best "
                               "document's, times the best hit's score); 0 = off")
     answer_type_weight: float = Field(default=0.2, ge=0.0, description="gain of a keyword hit stating "
                                       "the kind of answer the question asks for (多久 → a period, 罚多少钱 → "
                                       "a sum), times the best hit's score; 0 = off")
+    offence_type: bool = Field(default=True, description="a question asking which provision applies to "
+                               "an act (适用刑法哪一条, 构成什么罪, 会判刑吗) is one more answer type: "
+                               "the provisions defining an offence and its penalty (…的，处…有期徒刑) "
+                               "gain answer_type_weight over general rules")
+    offence_window: int = Field(default=10, ge=0, description="for such a question, the hits defining an "
+                                "offence come first among this many best fused candidates; 0 = off")
     builtin_synonyms: bool = Field(default=True, description="use the built-in term dictionary "
                                                               "(报账 → 报销) besides the user's file")
     name_free_inside: bool = Field(default=True, description="the search inside the documents a "
                                    "question names leaves their names' words out of its keyword terms")
+    cited_articles: int = Field(default=5, ge=0, description="a question naming a law (no article) also "
+                                "ranks the articles of that law its other candidates cite (an "
+                                "interpretation's 依照刑法第二百六十四条的规定): this many, as one more "
+                                "list in the fusion; 0 = off")
+    cited_min_words: int = Field(default=30, ge=0, description="cited_articles ranks cited articles only "
+                                 "for a question of more words than this (a case narrative)")
     named_first: bool = Field(default=True, description="a question naming a law (no article) ranks "
                               "that law's hits before the others")
     drop_twins: bool = Field(default=True, description="cite one law version kept in two folders once")

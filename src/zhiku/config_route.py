@@ -41,6 +41,9 @@ class RouteLevers(BaseModel):
     chapter_max_share: float = Field(default=0.5, gt=0.0, le=1.0, description="a sure chapter "
                                      "spanning more than this share of its document's text is not "
                                      "put first (it is nearly the whole document); 1 = off")
+    chapter_max_words: int = Field(default=30, ge=0, description="a question of more words than this "
+                                   "(a case narrative) puts no chapter first: its words meet chapter "
+                                   "titles by chance (经济技术开发区 → 破坏社会主义市场经济秩序罪); 0 = off")
     chapters_within_documents: bool = Field(default=True, description="when the router did not "
                                             "decide, a sure chapter's hits still come first within "
                                             "their document, the documents' places kept; off: such a "

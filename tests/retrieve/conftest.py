@@ -1,4 +1,5 @@
-"""Fixtures of the retrieval tests: a keyword-only knowledge base over the labour laws."""
+"""Fixtures of the retrieval tests: keyword-only knowledge bases over the labour laws and over
+the 刑法 excerpt beside the test laws."""
 
 from pathlib import Path
 
@@ -7,7 +8,8 @@ import pytest
 from zhiku.config import load_config
 from zhiku.kb import KnowledgeBase
 
-LABOUR_LAWS = Path(__file__).resolve().parents[1] / "data" / "laws" / "社会法"
+DATA = Path(__file__).resolve().parents[1] / "data"
+LABOUR_LAWS = DATA / "laws" / "社会法"
 
 
 @pytest.fixture(scope="module")
@@ -17,4 +19,14 @@ def labour_kb(tmp_path_factory):
     kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("home"), heading_similarity=0.0))
     rep = kb.ingest([LABOUR_LAWS], dense=False, progress=False)
     assert not rep.failed
+    return kb
+
+
+@pytest.fixture(scope="module")
+def criminal_kb(tmp_path_factory):
+    """The 刑法 excerpt beside the test laws (so that document frequencies mean something),
+    ingested keyword-only: this stage needs no vectors."""
+    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("criminal")))
+    rep = kb.ingest([DATA / "criminal", DATA / "laws"], dense=False, progress=False)
+    assert not rep.failed and rep.chunks > 500
     return kb

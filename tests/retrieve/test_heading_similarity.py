@@ -96,3 +96,22 @@ def test_ingest_embeds_the_chapter_headings_beforehand(tmp_path):
         assert len(cache.get_many(kb.embedder.name, [VectorCache.key(t) for t in texts])) == len(texts) > 5
     finally:
         cache.close()
+
+
+@pytest.mark.integration
+def test_a_narrative_skips_the_heading_cosine_a_short_question_keeps_it(kbs):
+    """Encoding a case narrative takes the bundled embedder hundreds of milliseconds; past
+    ``heading_max_words`` words the candidates keep their retrieval order."""
+    _, on = kbs
+    story = ("申请人张某某于2019年3月1日在深圳市南山区某某科技园区入职，担任销售专员，其家人李某某、王某某"
+             "陪同到场，当日下午十五时许离开，次日上午九时许再次来到该园区东门北侧停车场，与公司人事部门"
+             "负责人赵某某协商未果。" + MARRIAGE_AGE)
+    assert len(on.words(story)) > on.config.heading_max_words >= len(on.words(MARRIAGE_AGE))
+    long = retrieve(on, story, Mode.BM25, route=False)
+    fuse = next(t for t in long.trace if t.stage == "fuse")
+    assert "headings" not in fuse.detail and not any("headings" in h.sources for h in long.hits)
+    short = retrieve(on, MARRIAGE_AGE, Mode.BM25, route=False)  # the twin
+    assert all("headings" in h.sources for h in short.hits)
+    # no limit: the narrative's candidates are re-ranked by their headings too
+    unlimited = KnowledgeBase(on.config.model_copy(update={"heading_max_words": 0}))
+    assert all("headings" in h.sources for h in retrieve(unlimited, story, Mode.BM25, route=False).hits)

@@ -1,17 +1,11 @@
 """Long narrative questions (case descriptions) search their telling words, not their
 common ones; short questions are searched as they are. Real 刑法 excerpt, real store."""
 
-from pathlib import Path
-
 import pytest
 
-from zhiku.config import load_config
-from zhiku.kb import KnowledgeBase
 from zhiku.ask.search import Mode, retrieve
 from zhiku.retrieve.segment import LONG_QUESTION_TERMS, focus_terms, query_terms
 from zhiku.retrieve.terms import keyword_terms
-
-DATA = Path(__file__).resolve().parents[1] / "data"
 
 # A case description in the style of a court judgment: names, dates, places, amounts and
 # procedure around one act (taking a phone and money secretly) that 第二百六十四条 covers.
@@ -21,16 +15,6 @@ CASE = ("公诉机关指控：2019年10月12日23时许，被告人王某某在�
         "涉案手机已追回并发还被害人。经鉴定，涉案手机价值人民币3200元。"
         "公诉机关认为被告人王某某具有坦白情节，建议判处有期徒刑一年，并处罚金。\n"
         "这种行为适用刑法哪一条？")
-
-
-@pytest.fixture(scope="module")
-def criminal_kb(tmp_path_factory):
-    """The 刑法 excerpt beside the test laws (so that document frequencies mean something),
-    ingested keyword-only: this stage needs no vectors."""
-    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("criminal")))
-    rep = kb.ingest([DATA / "criminal", DATA / "laws"], dense=False, progress=False)
-    assert not rep.failed and rep.chunks > 500
-    return kb
 
 
 @pytest.mark.unit

@@ -142,3 +142,33 @@ def test_within_documents_moves_hits_only_inside_their_document(home):
     for doc, h in last.items():
         assert next(x for x in out if x.chunk.doc_id == doc).chunk.id == h.chunk.id
     assert within_documents(hits, []) == hits
+
+
+def test_a_narrative_puts_no_chapter_first_and_a_short_question_still_does(home):
+    """A case narrative's names, places and sums meet chapter titles by chance (经济技术开发区 →
+    破坏社会主义市场经济秩序罪): past ``chapter_max_words`` words no chapter goes first."""
+    kb = open_kb(home, chapter_confidence=0.6)
+    p = prepare(kb, NAMED, Mode.BM25, Scope(), [])
+    route = kb.router().route(NAMED, Scope(), p.ref)
+    assert decides(route, kb.config.route_min_confidence)
+
+    def search(scope, trace):
+        return fuzzy(kb, p, scope, trace)
+
+    # the words a judgment's narrative adds around the same question
+    story = kb.words("申请人张某某于2019年3月1日在深圳市南山区某某科技园区入职，担任销售专员，其家人李某某、"
+                     "王某某陪同到场，当日下午十五时许离开，次日上午九时许再次来到该园区东门北侧停车场")
+    long_terms = list(dict.fromkeys([*p.terms, *story]))
+    assert len(p.terms) <= kb.config.chapter_max_words < len(long_terms)
+    short = routed_search(kb, route, Scope(), search, p.terms, p.ref.doc_ids, 0.5, [])
+    assert [c.label for c in short.route.chapters] == ["第四章 工作时间和休息休假"]  # the positive twin
+    trace: list = []
+    long = routed_search(kb, route, Scope(), search, long_terms, p.ref.doc_ids, 0.5, trace)
+    assert long.route.chapters == ()
+    assert "chapter_max_words" in next(t for t in trace if t.stage == "chapters").detail["skipped"]
+    plain = [x for x in search(Scope(), []) if x]
+    assert len(long.lists) == len(plain)  # no list of chapter hits put first
+    # the setting: at 0 the narrative's chapter is put first again
+    loose = open_kb(home, chapter_confidence=0.6, chapter_max_words=0)
+    again = routed_search(loose, route, Scope(), search, long_terms, p.ref.doc_ids, 0.5, [])
+    assert [c.label for c in again.route.chapters] == ["第四章 工作时间和休息休假"]

@@ -10,6 +10,8 @@ from typing import Any
 
 from zhiku.index.store import Scope
 from zhiku.registry import Choice
+from zhiku.retrieve.answertype import offence_first
+from zhiku.retrieve.citations import named_citations
 from zhiku.retrieve.clause import ClauseRef, named_first
 from zhiku.retrieve.fusion import fuse_search
 from zhiku.retrieve.inforce import in_force_first
@@ -17,6 +19,7 @@ from zhiku.retrieve.segment import focus_terms, query_terms
 from zhiku.retrieve.terms import keyword_terms
 from zhiku.retrieve.twins import drop_twins
 from zhiku.retrieve.synonyms import load_synonyms
+from zhiku.route.search import note_route
 from zhiku.types import Hit, Route, TraceStep
 
 
@@ -85,8 +88,7 @@ class _Timer:
 
 def brief(hits: list[Hit], n: int = 5) -> list[dict[str, Any]]:
     """The top hits in a trace: document, article, score."""
-    return [{"doc": h.chunk.doc_path, "article": h.chunk.article, "score": round(h.score, 4)}
-            for h in hits[:n]]
+    return [{"doc": h.chunk.doc_path, "article": h.chunk.article, "score": round(h.score, 4)} for h in hits[:n]]
 
 
 def narrow(scope: Scope, doc_ids: tuple[str, ...]) -> Scope | None:
@@ -170,7 +172,7 @@ def prepare(kb: Any, question: str, mode: Mode, scope: Scope, trace: list[TraceS
     if structured and cfg.answer_type_weight:  # 多久 → passages stating a period first
         from zhiku.retrieve.answertype import answer_types
 
-        asks = answer_types(question)
+        asks = answer_types(question, cfg.offence_type)
     return Prepared(question, terms, kw_terms, ref, exact, mode.retrievers(), scope, k, asks, inner, added,
                     structured)
 
@@ -313,8 +315,7 @@ def inside(kb: Any, p: Prepared, trace: list[TraceStep], structured: bool = True
     scoped = narrow(named, p.ref.doc_ids) if structured and p.ref.doc_ids and not p.exact else None
     if scoped is None:
         return []
-    # the one ask passes a tuple; inside the named law its name's words are left out
-    return fuzzy(kb, p, scoped, trace, terms=p.inner_terms)
+    return fuzzy(kb, p, scoped, trace, terms=p.inner_terms)  # inside the law its name's words are left out
 
 
 def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
@@ -325,7 +326,7 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
     candidate count; ``alpha`` (default: the setting) weighs dense in weighted fusion."""
     k = p.candidates
     inner = inside(kb, p, trace, structured) if inner is None else inner
-    lists = [*lists, *inner]
+    lists = [*lists, *inner, *named_citations(kb, p, lists if inner else [])]  # see retrieve.citations
     with _Timer(trace, "fuse") as d:
         out = fuse_search(lists, kb.config, alpha) if len(lists) > 1 else (lists or [[]])[0]
         seen = {h.chunk.id for h in p.exact}
@@ -335,7 +336,8 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
         if p.ref.other_versions:  # 「2018年修正的公司法」: not the 2023 公司法
             hits = [h for h in hits if h.chunk.doc_id not in p.ref.other_versions]
         n = len(p.exact)  # the exact clause stays first
-        if structured and kb.config.heading_similarity and not any("dense" in h.sources for h in hits[n:k]):
+        if (structured and kb.config.heading_similarity and not any("dense" in h.sources for h in hits[n:k])
+                and not 0 < kb.config.heading_max_words < len(p.terms)):  # a narrative: ~400 ms to encode
             # the headings' meaning stands in for the dense list a keyword-only ranking lacks;
             # beside a dense list it only blurs it (gate set, hybrid: MRR@10 0.734 -> 0.720)
             from zhiku.retrieve.fields import by_headings
@@ -345,6 +347,7 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
             hits = hits[:n] + in_force_first(kb, hits[n:])  # 公司法 2023 before 2018
         if inner and kb.config.named_first:  # 按劳动争议调解仲裁法…: that law's hits first
             hits = named_first(hits, p.ref.doc_ids)  # (zhiku.retrieve.clause)
+        hits = hits[:n] + offence_first(hits[n:], p.asks, kb.config.offence_window)  # 适用刑法哪一条
         d.update(mode=kb.config.fusion, lists=len(lists), top=brief(hits))
     groups: dict[str, list[int]] = {}
     if route is not None:
@@ -390,11 +393,3 @@ def retrieve(kb: Any, question: str, mode: Mode = Mode.HYBRID, scope: Scope = Sc
     r = routed(kb, p, decided, first, trace, structured)
     note_route(trace, r.route, r.groups)
     return r
-
-
-def note_route(trace: list[TraceStep], route: Route, groups: dict[str, list[int]]) -> None:
-    """Complete the trace's ``route`` step with the chapters picked and the document groups."""
-    for i, t in enumerate(trace):
-        if t.stage == "route":
-            trace[i] = replace(t, detail={**t.detail, **route.to_dict(),
-                                          "groups": dict(list(groups.items())[:5])})

@@ -8,8 +8,9 @@ from typing import Any
 
 from zhiku.answer.respond import Draft
 from zhiku.ask.roles import Role
-from zhiku.ask.search import Prepared, Retrieval, fused, fuzzy, note_route, route_question, routed
+from zhiku.ask.search import Prepared, Retrieval, fused, fuzzy, route_question, routed
 from zhiku.retrieve.clause import ClauseRef
+from zhiku.route.search import note_route
 from zhiku.types import Hit, Route, TraceStep, WebSource
 
 

@@ -1,4 +1,5 @@
-"""Answer types in keyword ranking: a question asking how long or how much prefers passages that state a period or a sum."""
+"""Answer types in keyword ranking: a question asking how long or how much prefers passages that state a period or a sum,
+one asking which provision applies to an act those that define an offence and its penalty."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ class AnswerType(Enum):
     SUM = "sum"  # 罚多少钱, 赔多少: an amount of money
     FEE = "fee"  # 要交钱吗, 收费吗: whether something costs
     AGE = "age"  # 几岁, 多大年龄: an age
+    OFFENCE = "offence"  # 适用哪一条, 构成什么罪, 判几年: a provision defining an offence and its penalty
 
 
 # the asking phrase of each type (how a layperson asks) and how a statute states its answer
@@ -26,25 +28,31 @@ _ASKS: dict[AnswerType, re.Pattern[str]] = {
     AnswerType.SUM: re.compile(r"(?:罚|赔|补|付|给|交|收|花)(?:多少|几)(?:钱|元|块)?|多少钱|多少元|几块钱|多少罚款|多少赔偿"),
     AnswerType.FEE: re.compile(r"(?:交|收|花|付|掏|要)钱|收费|付费|要钱|免费"),
     AnswerType.AGE: re.compile(r"几岁|多少岁|多大年龄|多大年纪|年龄是多少|多大才"),
+    AnswerType.OFFENCE: re.compile(r"适用[^？?。，,]{0,8}哪[一个]?条|构成[^？?。，,]{0,4}罪|(?:什么|何种|哪种|哪个)罪"
+                                   r"|罪名|怎么判|如何判|判(?:几|多少)年|判刑|坐牢|定罪|量刑"),
 }
 _STATES: dict[AnswerType, re.Pattern[str]] = {
     AnswerType.PERIOD: re.compile(_NUM + r"(?:个)?(?:日|天|小时|周|个月|月|年)(?:内|以内|以上|以下|之内|届满|为限)?|时效|期限|期间届满"),
     AnswerType.SUM: re.compile(_NUM + r"(?:元|万元)"),
     AnswerType.FEE: re.compile(r"收费|收取|费用|免费|缴纳|交纳"),
     AnswerType.AGE: re.compile(_NUM + r"周岁"),
+    # an act and what follows from it: 「…的，处三年以下有期徒刑」「…的，是贪污罪」「…的，依照…规定定罪处罚」
+    AnswerType.OFFENCE: re.compile(r"的[，,][^。；]{0,40}?(?<!判)处(?:" + _NUM + r"(?:年|日|元|倍)"
+                                   r"|拘役|管制|罚金|死刑|无期|警告|罚款|拘留)|的[，,]是[^。；，犯]{1,12}罪|定罪处罚"),
 }
 
 
-def answer_types(question: str) -> tuple[AnswerType, ...]:
+def answer_types(question: str, offence: bool = True) -> tuple[AnswerType, ...]:
     """The answer types a question's asking phrase names (none for most questions).
 
     Args:
         question: the question as asked.
+        offence: include :attr:`AnswerType.OFFENCE` (the ``offence_type`` setting).
 
     Returns:
         The types, in :class:`AnswerType` order.
     """
-    return tuple(t for t, p in _ASKS.items() if p.search(question))
+    return tuple(t for t, p in _ASKS.items() if p.search(question) and (offence or t is not AnswerType.OFFENCE))
 
 
 def states(kind: AnswerType, text: str) -> bool:
@@ -89,3 +97,25 @@ def answer_type_boost(hits: Sequence[Hit], types: Sequence[AnswerType], weight: 
     return [Hit(hits[i].chunk, scores[i], hits[i].source,
                 {**hits[i].sources, "answer_type": (rank, 1.0 if has[i] else 0.0)})
             for rank, i in enumerate(order, 1)]
+
+
+def offence_first(hits: Sequence[Hit], types: Sequence[AnswerType], window: int) -> list[Hit]:
+    """``hits`` with, for a question asking which provision applies to an act, the ones
+    defining an offence first among the best ``window``: after fusion a general rule (自首,
+    犯罪未遂) that a dense list or the search of the whole index ranked high can still lead the
+    provisions the narrative's act falls under. Each group keeps its order, the hits after
+    the window stay where they are.
+
+    Args:
+        hits: fused candidates, best first.
+        types: the answer types the question asks for (:func:`answer_types`).
+        window: how many of the first hits are reordered; ``0`` = none.
+
+    Returns:
+        The same hits, reordered only for :attr:`AnswerType.OFFENCE`.
+    """
+    if window <= 0 or AnswerType.OFFENCE not in types:
+        return list(hits)
+    head = list(hits[:window])
+    has = [states(AnswerType.OFFENCE, h.chunk.text) for h in head]
+    return [h for h, x in zip(head, has) if x] + [h for h, x in zip(head, has) if not x] + list(hits[window:])

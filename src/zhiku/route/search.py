@@ -196,7 +196,10 @@ def _chapters(kb: Any, route: Route, terms: list[str], named: tuple[str, ...], h
 def _unsure(picks: list[ChapterPick], docs: list[Any], terms: list[str], named: tuple[str, ...],
             cfg: Any) -> str | None:
     """Why no pick is sure enough to re-rank, or None when one is: a pick at or above
-    ``chapter_confidence`` (not widened); in documents guessed from the hits, not named, one
+    ``chapter_confidence`` (not widened), for a question of at most ``chapter_max_words``
+    words (a case narrative's names and places meet chapter titles by chance: a chapter its
+    hits cluster in, picked by one such word, put 刑法's 第二百八十条 out of the top five); in
+    documents guessed from the hits, not named, one
     whose title holds the question's words (第四章 工作时间和休息休假 for 每天工作时间: one
     picked only because its document's hits cluster in it says nothing about that document,
     and a guide's 参数说明 would push the manual holding the best hit down); and one spanning
@@ -204,6 +207,8 @@ def _unsure(picks: list[ChapterPick], docs: list[Any], terms: list[str], named: 
     confident = [p for p in picks if not p.widened]
     if not confident:
         return "no chapter reached chapter_confidence"
+    if cfg.chapter_max_words and len(terms) > cfg.chapter_max_words:
+        return "a narrative's words meet chapter titles by chance (chapter_max_words)"
     titled = confident if named else [p for p in confident if title_weight(terms, p.label) > 0]
     if not titled:
         return "no sure chapter's title holds the question's words"
@@ -232,3 +237,11 @@ def in_chapters(hits: list[Hit], picks: list[ChapterPick]) -> list[Hit]:
         if secs is not None and any(not s or under(s, (h.chunk.section_id, *h.chunk.section_ids)) for s in secs):
             out.append(h)
     return out
+
+
+def note_route(trace: list[TraceStep], route: Route, groups: dict[str, list[int]]) -> None:
+    """Complete the trace's ``route`` step with the chapters picked and the document groups."""
+    for i, t in enumerate(trace):
+        if t.stage == "route":
+            trace[i] = replace(t, detail={**t.detail, **route.to_dict(),
+                                          "groups": dict(list(groups.items())[:5])})
