@@ -29,10 +29,15 @@ def unnumbered_down(hits: Sequence[Hit], weight: float) -> list[Hit]:
     """
     if weight >= 1 or not any(h.chunk.article for h in hits) or all(h.chunk.article for h in hits):
         return list(hits)
-    scored = [(h.score * (1.0 if h.chunk.article else weight), i) for i, h in enumerate(hits)]
-    order = sorted(range(len(hits)), key=lambda i: (-scored[i][0], i))
-    return [Hit(hits[i].chunk, scored[i][0], hits[i].source,
-                {**hits[i].sources, "provision": (rank, 1.0 if hits[i].chunk.article else weight)})
+    return _reweighed(hits, [1.0 if h.chunk.article else weight for h in hits], "provision")
+
+
+def _reweighed(hits: Sequence[Hit], factors: Sequence[float], key: str) -> list[Hit]:
+    """``hits`` with each score multiplied by its factor, re-ranked (ties keep their order),
+    each recording its new rank and factor under the source ``key``."""
+    scores = [h.score * f for h, f in zip(hits, factors)]
+    order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
+    return [Hit(hits[i].chunk, scores[i], hits[i].source, {**hits[i].sources, key: (rank, factors[i])})
             for rank, i in enumerate(order, 1)]
 
 
@@ -73,7 +78,4 @@ def interpretations_down(hits: Sequence[Hit], weight: float) -> list[Hit]:
     secondary = [interprets(h.chunk.title) for h in hits]
     if not any(secondary) or not any(h.chunk.article and not s for h, s in zip(hits, secondary)):
         return list(hits)
-    factor = [weight if s else 1.0 for s in secondary]
-    order = sorted(range(len(hits)), key=lambda i: (-hits[i].score * factor[i], i))
-    return [Hit(hits[i].chunk, hits[i].score * factor[i], hits[i].source,
-                {**hits[i].sources, "primary": (rank, factor[i])}) for rank, i in enumerate(order, 1)]
+    return _reweighed(hits, [weight if s else 1.0 for s in secondary], "primary")
