@@ -9,7 +9,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from zhiku.chunk import cn_to_int, int_to_cn
@@ -24,7 +24,7 @@ _NUM = r"[零〇一二两三四五六七八九十百千\d]+"
 _SUB = r"(?:之[一二三四五六七八九十]+)?"
 # 「35．破坏广播电视设施、公用电信设施罪（第124条第1款）」「放火罪（第114条、第115条第1款）」
 _LISTED = re.compile(r"(?<![\u4e00-\u9fff])([\u4e00-\u9fff][\u4e00-\u9fff、]*?(?:（边）[\u4e00-\u9fff、]*?)?)罪"
-                     rf"\s*[（(]((?:第{_NUM}条{_SUB}(?:第{_NUM}款)?[、，,和及\s]*)+)[）)]")
+                     rf"\s*[（(]((?:第{_NUM}(?:条{_SUB}|款)[、，,和及\s]*)+)[）)]")
 # a table row 「| 第134条第2款 （《刑法修正案（六）》第1条第2款） |强令违章冒险作业罪 |」
 _ROW = re.compile(rf"\|\s*(第{_NUM}条{_SUB})[^|]*\|\s*([\u4e00-\u9fff][\u4e00-\u9fff、]*?(?:（边）[\u4e00-\u9fff、]*?)?)罪")
 _ARTICLE = re.compile(rf"第({_NUM})条({_SUB})")
@@ -66,12 +66,30 @@ def offence_entries(text: str) -> list[tuple[str, tuple[str, ...]]]:
 
 @dataclass(frozen=True)
 class OffenceTable:
-    """Offence names by the title of the regulation stating them, each name's words (the
-    index's segmenter) and their IDF among the names, for BM25 over the names."""
+    """Offence names by the title of the regulation stating them, each with its articles and
+    the BM25 weight of each of its words (the index's segmenter; IDF among the names, length
+    normalised: Robertson et al. 1994, k1 = 1.2, b = 0.75), so that a question's score of a
+    name is the sum of the weights of the words it holds."""
 
-    entries: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...]  # (title, name, articles, words)
-    idf: dict[str, float]
-    avg_len: float
+    # (title, name, articles, ((word, weight), …))
+    entries: tuple[tuple[str, str, tuple[str, ...], tuple[tuple[str, float], ...]], ...]
+    _laws: dict[tuple[str, ...], Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def _of(self, laws: Sequence[str]) -> tuple[dict[str, tuple[str, ...]], dict[str, list[tuple[str, float]]]]:
+        """The names of the regulations whose title names one of ``laws`` (a name restated
+        by a later regulation keeps the articles it gives last), and word → ``(name,
+        weight)`` of them (kept per set of laws)."""
+        short = tuple(sorted({n.removeprefix(_PREFIX) for n in laws} - {""}))
+        got = self._laws.get(short)
+        if got is None:
+            rows = [e for e in self.entries if any(s in e[0] for s in short)]
+            names = {name: labels for _, name, labels, _ in rows}
+            postings: dict[str, list[tuple[str, float]]] = {}
+            for name, weights in {name: weights for _, name, _, weights in rows}.items():
+                for t, w in weights:
+                    postings.setdefault(t, []).append((name, w))
+            got = self._laws[short] = (names, postings)
+        return got
 
     @classmethod
     def build(cls, store: Any, segment: Callable[[str], list[str]]) -> OffenceTable:
@@ -101,7 +119,13 @@ class OffenceTable:
         n = max(len(names), 1)
         df = Counter(t for words in names.values() for t in set(words))
         idf = {t: math.log(1.0 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
-        return cls(tuple(rows), idf, sum(len(w) for w in names.values()) / n)
+        avg = sum(len(w) for w in names.values()) / n
+
+        def weights(words: tuple[str, ...]) -> tuple[tuple[str, float], ...]:
+            norm = 1.2 * (0.25 + 0.75 * len(words) / avg)
+            return tuple((t, idf[t] * f * 2.2 / (f + norm)) for t, f in Counter(words).items())
+
+        return cls(tuple((title, name, labels, weights(words)) for title, name, labels, words in rows))
 
     def charged(self, question: str, laws: Sequence[str]) -> list[str]:
         """The articles of the offences ``question`` charges in so many words (构成销售假药罪,
@@ -113,8 +137,7 @@ class OffenceTable:
             question: the question as asked.
             laws: the names of the laws the question names (see :meth:`articles`).
         """
-        short = [n.removeprefix(_PREFIX) for n in laws if n.removeprefix(_PREFIX)]
-        names = {name: labels for title, name, labels, _ in self.entries if any(s in title for s in short)}
+        names, _ = self._of(laws)
         out: list[str] = []
         for m in _CHARGE.finditer(question):
             said = m.group(1)
@@ -124,8 +147,8 @@ class OffenceTable:
         return out
 
     def articles(self, terms: Sequence[str], laws: Sequence[str], most: int) -> dict[str, float]:
-        """The articles of the offence names ``terms`` match best (BM25 over the names:
-        Robertson et al. 1994, k1 = 1.2, b = 0.75), each with its name's score.
+        """The articles of the offence names ``terms`` match best (BM25 over the names), each
+        with its name's score.
 
         Args:
             terms: the question's keyword terms (each counted once).
@@ -136,21 +159,14 @@ class OffenceTable:
         Returns:
             Article label → score, best first (a label of several names keeps its best).
         """
-        short = [n.removeprefix(_PREFIX) for n in laws if n.removeprefix(_PREFIX)]
-        asked = set(terms)
+        names, postings = self._of(laws)
         scored: dict[str, float] = {}
-        for title, name, labels, words in self.entries:
-            if not any(s in title for s in short):
-                continue
-            tf = Counter(words)
-            norm = 1.2 * (0.25 + 0.75 * len(words) / self.avg_len)
-            s = sum(self.idf[t] * f * 2.2 / (f + norm) for t, f in tf.items() if t in asked)
-            if s > scored.get(name, 0.0):
-                scored[name] = s
-        by_name = {name: labels for _, name, labels, _ in self.entries}
+        for t in set(terms):
+            for name, w in postings.get(t, ()):
+                scored[name] = scored.get(name, 0.0) + w
         out: dict[str, float] = {}
         for name in sorted(scored, key=lambda x: -scored[x])[:most]:
-            for label in by_name[name]:
+            for label in names[name]:
                 out.setdefault(label, scored[name])
         return out
 
