@@ -58,6 +58,8 @@ def test_the_table_holds_the_names_of_both_regulations(offence_kb):
     assert table.charged(WAGES, ("中华人民共和国刑法",)) == ["第二百七十六条之一"]
     assert table.charged("以销售假药罪追究刑事责任", ("中华人民共和国刑法",)) == []  # not in this excerpt
     assert table.charged(PRIOR, ("中华人民共和国刑法",)) == []  # a prior conviction is no charge
+    # read at every place: the first 以 reaches no name, the 构成 inside it does
+    assert table.charged("以秘密手段非法占有公私财物构成盗窃罪", ("刑法",)) == ["第二百六十四条"]
     assert table.charged(WAGES, ("中华人民共和国民法典",)) == []  # the regulations name 刑法's offences
 
 

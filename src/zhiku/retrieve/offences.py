@@ -30,7 +30,7 @@ _ROW = re.compile(rf"\|\s*(第{_NUM}条{_SUB})[^|]*\|\s*([\u4e00-\u9fff][\u4e00-
 _ARTICLE = re.compile(rf"第({_NUM})条({_SUB})")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 # a charge in so many words: 「已构成销售假药罪」「应当以破坏公用电信设施罪追究」「涉嫌故意毁坏财物罪」
-_CHARGE = re.compile(r"(?:构成|以|涉嫌)([\u4e00-\u9fff、]{2,24}?)罪")
+_CHARGE = re.compile(r"(?=(?:构成|以|涉嫌)([\u4e00-\u9fff、]{2,24}?)罪)")  # at every place: 以…构成盗窃罪
 
 
 def _label(num: str, sub: str) -> str | None:
