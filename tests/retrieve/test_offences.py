@@ -13,6 +13,7 @@ from zhiku.config import load_config
 from zhiku.index.store import Scope
 from zhiku.kb import KnowledgeBase
 from zhiku.retrieve.offences import named_offences, offence_entries
+from zhiku.retrieve.segment import LONG_QUESTION_TERMS
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 ASK = "\n这种行为适用刑法哪一条？"
@@ -27,7 +28,11 @@ PRIOR = WAGES.replace("公诉机关认为，被告人王某某的行为已构成
 # villagers carrying off an overturned lorry's load: no charge, the acts in the words of 聚众哄抢罪
 LOOTING = ("经审理查明：2019年8月12日上午，一辆运送苹果的货车在某县某乡公路侧翻，被告人赵某某召集"
            "同村村民二十余人赶到现场，不顾司机劝阻，聚众哄抢车上苹果三百余箱，价值人民币二万余元。"
-           "案发后，被告人赵某某主动投案，如实供述，并退赔全部损失。")
+           "案发后，被告人赵某某主动投案，如实供述，并退赔全部损失。上述事实，被告人赵某某在开庭审理"
+           "过程中亦无异议，且有证人李某、王某甲的证言，现场勘验笔录，价格鉴定意见书，辨认笔录，户籍证明"
+           "等证据证实，足以认定。")
+# the same acts asked in a few words: a short question meets names by chance characters
+SHORT = "村里人聚众哄抢翻车的苹果，按刑法会判刑吗？"
 
 
 @pytest.fixture(scope="module")
@@ -82,6 +87,15 @@ def test_a_narrative_without_a_charge_brings_the_name_its_words_match(offence_kb
     assert named_offences(kb, p) == ["第二百六十八条"]  # 聚众哄抢罪
     hits = retrieve(kb, LOOTING + ASK, Mode.BM25, route=False).hits
     assert "第二百六十八条" in [h.chunk.article for h in hits[:kb.config.answer_chunks]]
+
+
+@pytest.mark.integration
+def test_a_short_question_matches_no_name_by_its_words(offence_kb):
+    kb = offence_kb
+    p = prepare(kb, SHORT, Mode.BM25, Scope(), [])
+    assert p.ref.names and p.asks and len(p.terms) < LONG_QUESTION_TERMS <= len(
+        prepare(kb, LOOTING + ASK, Mode.BM25, Scope(), []).terms)
+    assert named_offences(kb, p) == []
 
 
 @pytest.mark.integration

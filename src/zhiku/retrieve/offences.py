@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from zhiku.chunk import cn_to_int, int_to_cn
 from zhiku.index.store import Scope
+from zhiku.retrieve.segment import LONG_QUESTION_TERMS
 from zhiku.types import Hit
 
 if TYPE_CHECKING:
@@ -161,7 +162,7 @@ class OffenceTable:
         """
         names, postings = self._of(laws)
         scored: dict[str, float] = {}
-        for t in set(terms):
+        for t in dict.fromkeys(terms):  # in order: equal scores rank alike in every process
             for name, w in postings.get(t, ()):
                 scored[name] = scored.get(name, 0.0) + w
         out: dict[str, float] = {}
@@ -180,15 +181,18 @@ def _subsequence(short: str, name: str) -> bool:
 def named_offences(kb: Any, p: Prepared) -> list[str]:
     """The articles of the offences a question asking which provision applies (适用刑法哪一条)
     names: those it charges in so many words first (构成销售假药罪, 以破坏公用电信设施罪追究,
-    涉嫌…罪), then those of the ``offence_names`` names its words match best; none when it asks
-    no offence, names no law or an article, or the setting is 0."""
+    涉嫌…罪), then, for a narrative (``LONG_QUESTION_TERMS`` words or more), those of the
+    ``offence_names`` names its words match best; none when it asks no offence, names no law
+    or an article, or the setting is 0."""
     from zhiku.retrieve.answertype import AnswerType
 
     most, ref = kb.config.offence_names, p.ref
     if most <= 0 or AnswerType.OFFENCE not in p.asks or not ref.doc_ids or not ref.names or ref.article:
         return []
     table = kb.offences()
-    return list(dict.fromkeys([*table.charged(p.question, ref.names), *table.articles(p.kw_terms, ref.names, most)]))
+    # a short question's few words meet a name by one shared character (客户 → 用账外客户资金非法拆借…)
+    matched = table.articles(p.kw_terms, ref.names, most) if len(p.terms) >= LONG_QUESTION_TERMS else {}
+    return list(dict.fromkeys([*table.charged(p.question, ref.names), *matched]))
 
 
 def named_offence_first(kb: Any, p: Prepared, hits: Sequence[Hit]) -> list[Hit]:
