@@ -108,3 +108,23 @@ def test_a_narrative_asking_no_offence_keeps_its_order(offence_kb):
     off = retrieve(KnowledgeBase(kb.config.model_copy(update={"offence_names": 0})), question, Mode.BM25,
                    route=False).hits
     assert [h.chunk.id for h in on] == [h.chunk.id for h in off]
+
+
+@pytest.fixture(scope="module")
+def offence_kb_dense(tmp_path_factory):
+    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("offences_dense"), route_log=False))
+    rep = kb.ingest([DATA / "criminal", DATA / "offences"], dense=True, progress=False)
+    assert not rep.failed and kb.has_vectors()
+    return kb
+
+
+@pytest.mark.integration
+def test_beside_a_dense_list_only_a_charge_moves(offence_kb_dense):
+    kb = offence_kb_dense
+    off = KnowledgeBase(kb.config.model_copy(update={"offence_names": 0}))
+    on_hits = retrieve(kb, LOOTING + ASK, Mode.HYBRID, route=False).hits
+    assert any("dense" in h.sources for h in on_hits)
+    off_hits = retrieve(off, LOOTING + ASK, Mode.HYBRID, route=False).hits
+    assert [h.chunk.id for h in on_hits] == [h.chunk.id for h in off_hits]  # no word-matched name
+    hits = retrieve(kb, WAGES + ASK, Mode.HYBRID, route=False).hits
+    assert "第二百七十六条之一" in [h.chunk.article for h in hits[:kb.config.answer_chunks]]
