@@ -60,6 +60,9 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_NAMED_FIRST": "0"}),
     ("− articles of a named law its other candidates cite, for a narrative (依照刑法第二百六十四条的规定)",
      {"ZHIKU_CITED_ARTICLES": "0"}),
+    ("− offence names (适用刑法哪一条: the article the 罪名 regulations assign to the offence charged, 构成…罪, "
+     "or best matched by the question's words, moved up to the 5th passage)",
+     {"ZHIKU_OFFENCE_NAMES": "0"}),
 ]
 # levers of routing: their rows run with routing on (compare with "defaults, routing on")
 ROUTE_LEVERS: list[tuple[str, dict[str, str]]] = [

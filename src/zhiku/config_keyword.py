@@ -74,6 +74,11 @@ class KeywordLevers(BaseModel):
                                 "list in the fusion; 0 = off")
     cited_min_words: int = Field(default=30, ge=0, description="cited_articles ranks cited articles only "
                                  "for a question of more words than this (a case narrative)")
+    offence_names: int = Field(default=1, ge=0, description="a question asking which provision of a "
+                               "law it names applies to an act (适用刑法哪一条) moves the articles the corpus's "
+                               "罪名 regulations assign to the offence it charges (构成…罪) and to this many "
+                               "offence names its words match best up to the last passage an answer reads "
+                               "(answer_chunks); 0 = off")
     named_first: bool = Field(default=True, description="a question naming a law (no article) ranks "
                               "that law's hits before the others")
     drop_twins: bool = Field(default=True, description="cite one law version kept in two folders once")

@@ -64,6 +64,7 @@ class KnowledgeBase(Ingesting):
         self.store = open_store(config, name, dim, version=version)
         self._n_chunks: int | None = None
         self._titles: TitleIndex | None = None
+        self._offences: Any = None
         self._router: Any = None
         self._paths: dict[str, Any] | None = None  # document path → record
         self._idf: dict[str, float] = {}  # term → IDF
@@ -274,7 +275,7 @@ class KnowledgeBase(Ingesting):
         Args:
             gen: the generation the next builds belong to.
         """
-        self._titles = self._n_chunks = self._router = self._paths = self._coverage = None
+        self._titles = self._n_chunks = self._router = self._paths = self._coverage = self._offences = None
         self._idf = {}
         self._gen = gen
 
@@ -319,6 +320,17 @@ class KnowledgeBase(Ingesting):
             if self._titles is None:
                 self._titles = TitleIndex(self.store.documents())
             return self._titles
+
+    def offences(self):
+        """The offence names of the corpus's 罪名 regulations (see
+        :class:`zhiku.retrieve.offences.OffenceTable`; rebuilt after each publish)."""
+        from zhiku.retrieve.offences import OffenceTable
+
+        self._current()
+        with self._build:
+            if self._offences is None:
+                self._offences = OffenceTable.build(self.store, self.segment)
+            return self._offences
 
     def router(self):
         """The sub-index router of this knowledge base (rebuilt after each publish).

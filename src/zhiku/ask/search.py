@@ -15,6 +15,7 @@ from zhiku.retrieve.citations import named_citations
 from zhiku.retrieve.clause import ClauseRef, named_first
 from zhiku.retrieve.fusion import fuse_search
 from zhiku.retrieve.inforce import in_force_first
+from zhiku.retrieve.offences import named_offence_first
 from zhiku.retrieve.segment import focus_terms, query_terms
 from zhiku.retrieve.terms import keyword_terms
 from zhiku.retrieve.twins import drop_twins
@@ -348,6 +349,8 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
         if inner and kb.config.named_first:  # 按劳动争议调解仲裁法…: that law's hits first
             hits = named_first(hits, p.ref.doc_ids)  # (zhiku.retrieve.clause)
         hits = hits[:n] + offence_first(hits[n:], p.asks, kb.config.offence_window)  # 适用刑法哪一条
+        if structured:  # 盗窃 → 盗窃罪 → 第二百六十四条 (zhiku.retrieve.offences)
+            hits = hits[:n] + named_offence_first(kb, p, hits[n:])
         d.update(mode=kb.config.fusion, lists=len(lists), top=brief(hits))
     groups: dict[str, list[int]] = {}
     if route is not None:

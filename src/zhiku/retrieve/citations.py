@@ -52,7 +52,8 @@ def cited_votes(lists: Sequence[Sequence[Hit]], ref: ClauseRef, k: int) -> dict[
         for rank, h in enumerate(hits, 1):
             if h.chunk.doc_id in named:
                 continue
-            for label in {article_label(m.group()) for m in pattern.finditer(h.chunk.text)} - {None}:
+            # in the order cited (a set's order changes per process and decided ties)
+            for label in dict.fromkeys(x for m in pattern.finditer(h.chunk.text) if (x := article_label(m.group()))):
                 votes[label] = votes.get(label, 0.0) + 1.0 / (k + rank)
     return dict(sorted(votes.items(), key=lambda kv: -kv[1]))
 
