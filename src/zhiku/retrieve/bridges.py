@@ -23,6 +23,7 @@ from zhiku.retrieve.segment import _CJK_WORD
 RARE = 20  # a question word held by more chunks is the corpus's own word: not bridged
 MAX_WORDS = 4  # words bridged per question, the rarest first: a word the index lacks is embedded
 # at ask time (~10 ms each), and a case narrative holds dozens of them
+SAMPLE = 2048  # vocabulary words a word's spread of cosines is read from (to about 2 %)
 
 
 def dictionary_word(word: str) -> bool:
@@ -52,7 +53,7 @@ def bridgeable(terms: Sequence[str], df: Callable[[str], int],
 @dataclass(frozen=True)
 class Vocabulary:
     """The index vocabulary's unit vectors with what a bridge reads of them: the words holding
-    each character, and the vectors' mean and covariance (a word's mean cosine to the whole
+    each character, and an even sample of the vectors (a word's mean cosine to the whole
     vocabulary and its spread, without comparing it with every word)."""
 
     words: tuple[str, ...]
@@ -73,16 +74,15 @@ class Vocabulary:
         return {w: i for i, w in enumerate(self.words)}
 
     @cached_property
-    def moments(self) -> tuple[np.ndarray, np.ndarray]:
-        """The vectors' mean (dim,) and covariance (dim, dim)."""
-        v = np.asarray(self.vectors, dtype=np.float64)
-        return v.mean(axis=0), np.cov(v, rowvar=False, bias=True)
+    def sample(self) -> np.ndarray:
+        """Every k-th vector, :data:`SAMPLE` or fewer: what a word's spread is read from."""
+        return np.ascontiguousarray(self.vectors[:: max(1, -(-len(self.vectors) // SAMPLE))], dtype=np.float32)
 
     def spread(self, vector: np.ndarray) -> tuple[float, float]:
-        """Mean and standard deviation of ``vector``'s cosines to the vocabulary."""
-        mean, cov = self.moments
-        v = np.asarray(vector, dtype=np.float64)
-        return float(v @ mean), float(np.sqrt(max(v @ cov @ v, 1e-12)))
+        """Mean and standard deviation of ``vector``'s cosines to the vocabulary (to an even
+        sample of it: two thousand words estimate both to about 2 %, in well under a millisecond)."""
+        sims = self.sample @ np.asarray(vector, dtype=np.float32)
+        return float(sims.mean()), float(sims.std()) or 1.0
 
 
 def bridges(words: Sequence[str], vectors: np.ndarray, vocab: Vocabulary, df: Callable[[str], int],
