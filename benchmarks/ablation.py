@@ -50,6 +50,9 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
     ("+ thesaurus expansion (2 synonyms of each question word held by ≤ 20 chunks, from the bundled "
      "cnsyn groups of ≤ 10 words, only words the index holds more often; weight 1/2)",
      {"ZHIKU_THESAURUS_EXPANSION": "2", "ZHIKU_THESAURUS_GROUP": "10"}),
+    ("+ rare-word bridges (a question word held by ≤ 20 chunks searches the index's own word for it: "
+     "a bundled-embedder neighbour ≥ 6 SD above its mean cosine that is also its thesaurus synonym or "
+     "shares a character, 家暴 → 家庭暴力; 1 per word, weight 1/2)", {"ZHIKU_RARE_BRIDGES": "1"}),
     ("+ laws before their judicial interpretations (an interpretation's hit weighs 0.7 among provisions of laws)",
      {"ZHIKU_INTERPRETATION_WEIGHT": "0.7"}),
     ("− version in force first (a superseded law's hits behind those of its version in force)",

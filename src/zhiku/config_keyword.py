@@ -30,6 +30,14 @@ class KeywordLevers(BaseModel):
                                      "question word the index rarely holds from the bundled thesaurus "
                                      "(cnsyn's groups) too, of those the index holds more often than the "
                                      "word itself; 0 = off")
+    rare_bridges: int = Field(default=0, ge=0, description="a question word of two or more characters "
+                              "that the index holds in at most 20 chunks (房子, 别人, 家暴) searches this many of "
+                              "the index's more frequent words standing in for it (房屋, 他人, 家庭暴力): bundled-"
+                              "embedder neighbours that are also its thesaurus synonyms or share a character "
+                              "with it; uses the table of term_expansion (built at ingest); 0 = off")
+    bridge_z: float = Field(default=6.0, ge=0.0, description="least closeness of a rare-word bridge: its "
+                            "cosine to the word in standard deviations above the word's mean cosine to the "
+                            "index vocabulary")
     thesaurus_group: int = Field(default=10, ge=2, description="the most words a thesaurus group may "
                                  "have to be read (broad groups gather loosely related words)")
     expansion_floor: float = Field(default=0.9, ge=0.0, le=1.0, description="least cosine of an "

@@ -136,7 +136,7 @@ class Ingesting:
             with progress.phase("chapter headings", len(heads), "heading") as bar:
                 embed_through_cache(self.embedder, cfg.cache_path, sorted(heads), cfg.embed_batch,
                                     progress=bar.update)
-        if cfg.term_expansion or cfg.question_expansion:  # the vocabulary's words, for expanding questions
+        if cfg.term_expansion or cfg.question_expansion or cfg.rare_bridges:  # the vocabulary's words
             self.term_neighbours(progress)
         rep.route_seconds = time.perf_counter() - t1
         if dense:

@@ -164,7 +164,8 @@ def prepare(kb: Any, question: str, mode: Mode, scope: Scope, trace: list[TraceS
         texts = (question, canon) if used else (question,)
         inner = tuple(dict.fromkeys(t for q in texts for t in _without_names(kb, q, ref.names, df, focus, backoff)))
     added: tuple[str, ...] = ()
-    if structured and (cfg.thesaurus_expansion or cfg.term_expansion or cfg.question_expansion):  # expand.py
+    if structured and (cfg.thesaurus_expansion or cfg.term_expansion or cfg.question_expansion
+                       or cfg.rare_bridges):  # expand.py
         from zhiku.retrieve.expand import added_words
 
         added = tuple(added_words(kb, kw_terms, question))

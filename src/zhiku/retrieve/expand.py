@@ -1,6 +1,7 @@
 """Term expansion: words searched below the question's own — each question word's synonyms
-of the bundled thesaurus the index holds, its nearest words of the index vocabulary by the
-bundled embedder, the vocabulary's words nearest to the question."""
+of the bundled thesaurus the index holds, the index's own words for its rare words (bridges),
+its nearest words of the index vocabulary by the bundled embedder, the vocabulary's words
+nearest to the question."""
 
 from __future__ import annotations
 
@@ -80,6 +81,13 @@ class Expansions:
     def row(self) -> dict[str, int]:
         """Word → its row number."""
         return {w: i for i, w in enumerate(self.words)}
+
+    @cached_property
+    def vocabulary(self) -> Any:
+        """The words and vectors as rare-word bridges read them (see :mod:`zhiku.retrieve.bridges`)."""
+        from zhiku.retrieve.bridges import Vocabulary
+
+        return Vocabulary(self.words, self.vectors)
 
     def save(self, path: Path) -> None:
         """Write the table to ``path`` (numpy ``.npz``, float16 vectors), atomically."""
@@ -172,9 +180,10 @@ def load_expansions(path: Path) -> Expansions | None:
 def added_words(kb: Any, terms: Sequence[str], question: str) -> list[str]:
     """What term expansion adds to a question's keyword terms: each term's synonyms of the
     bundled thesaurus the index holds (``thesaurus_expansion`` of them, see
-    :mod:`zhiku.retrieve.thesaurus`), its nearest words of the vocabulary (``term_expansion``
+    :mod:`zhiku.retrieve.thesaurus`), the rare-word bridges (``rare_bridges``, see
+    :mod:`zhiku.retrieve.bridges`), its nearest words of the vocabulary (``term_expansion``
     of them at ``expansion_floor`` or more) and the words nearest to the question's vector
-    (``question_expansion``); the last two none before an ingest has built the table.
+    (``question_expansion``); the last three none before an ingest has built the table.
 
     Args:
         kb: the knowledge base (its config, home and embedder).
@@ -183,16 +192,39 @@ def added_words(kb: Any, terms: Sequence[str], question: str) -> list[str]:
     """
     cfg = kb.config
     added = _thesaurus_words(kb, terms) if cfg.thesaurus_expansion else []
-    if not (cfg.term_expansion or cfg.question_expansion):
+    if not (cfg.term_expansion or cfg.question_expansion or cfg.rare_bridges):
         return added
     table = load_expansions(table_path(cfg.home))
     if table is None:
         return added
+    if cfg.rare_bridges and table.embedder == kb.embedder.name:
+        added += [w for w in _bridge_words(kb, table, terms) if w not in added]
     if cfg.term_expansion:
         added += [w for w in table.expand(terms, cfg.term_expansion, cfg.expansion_floor) if w not in added]
     if cfg.question_expansion and table.embedder == kb.embedder.name:
         added += table.nearest(kb.dense_query(question), cfg.question_expansion, [*terms, *added])
     return added
+
+
+def _bridge_words(kb: Any, table: Expansions, terms: Sequence[str]) -> list[str]:
+    """The rare-word bridges of ``terms`` (see :mod:`zhiku.retrieve.bridges`): the table's
+    vectors for the words it holds, the others embedded now through the vector cache."""
+    from zhiku.embed.base import embed_through_cache
+    from zhiku.retrieve.bridges import bridgeable, bridges
+    from zhiku.retrieve.thesaurus import load_thesaurus
+
+    cfg, df = kb.config, kb.store.doc_frequency
+    words = bridgeable(terms, df)
+    if not words:
+        return []
+    missing = [w for w in words if w not in table.row]
+    got = dict(zip(missing, embed_through_cache(kb.embedder, cfg.cache_path, missing, cfg.embed_batch))) if missing else {}
+    vecs = normalise(np.stack([table.vectors[table.row[w]] if w in table.row else np.asarray(got[w], dtype=np.float32)
+                               for w in words]).astype(np.float32))
+    syn = load_thesaurus()
+    found = bridges(words, vecs, table.vocabulary, df, lambda w: syn.synonyms(w, 50),
+                    cfg.rare_bridges, cfg.bridge_z, terms)
+    return list(found)
 
 
 def _thesaurus_words(kb: Any, terms: Sequence[str]) -> list[str]:
