@@ -9,8 +9,8 @@ corpus keyword only, as in their own runs; each row is refusal
 precision/recall, the share of answerable questions refused, answer-has-gold and citation
 precision. Further rows per set read doers, role holders and sums sentence-wide instead of
 in their clause (``answerability_clauses``), switch the composer's levers beside the check (off: a numbered provision quoted over a
-story about it, ``provision_share``; on: a list's lead-in quoted for a question asking which
-ones, ``list_answers``), switch off reading a sentence under its
+story about it, ``provision_share``; a list's lead-in quoted for a question asking which
+ones, ``list_answers``, and only when it lists the kind asked, ``list_kind``), switch off reading a sentence under its
 document's name (``answer_doc_name``) or reading a troubleshooting entry's problem as its
 question (``answer_problems``) or quoting a heading for the figure it holds
 (``answer_head_figures``) or reading a code listing's comment as a question
@@ -56,8 +56,10 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, heading figures off": {"ZHIKU_ANSWER_HEAD_FIGURES": "0"},
           # and a code listing's comment line read as the question of the commands under it (on shipped)
           "on, code comments off": {"ZHIKU_ANSWER_CODE_COMMENTS": "0"},
-          # and a list's lead-in quoted for a question asking which ones (off shipped)
-          "on, list answers on": {"ZHIKU_LIST_ANSWERS": "1"},
+          # and a list's lead-in quoted for a question asking which ones (on shipped)
+          "on, list answers off": {"ZHIKU_LIST_ANSWERS": "0"},
+          # and a list's lead-in taken only when it lists the kind the question names (on shipped)
+          "on, list kind off": {"ZHIKU_LIST_KIND": "0"},
           # the refusal lever beside it: with vectors, a weak coverage/cosine blend refuses (on shipped)
           "on, dense veto off": {"ZHIKU_DENSE_VETO": "0"},
           # and the veto weighing a long question as one of dense_veto_terms terms (8 shipped)
@@ -110,7 +112,7 @@ def answerable_ablation(shared: Path, log: Path) -> str:
                 "problem statements off: ZHIKU_ANSWER_PROBLEMS=0; "
                 "heading figures off: ZHIKU_ANSWER_HEAD_FIGURES=0; "
                 "code comments off: ZHIKU_ANSWER_CODE_COMMENTS=0; "
-                "list answers on: ZHIKU_LIST_ANSWERS=1; "
+                "list answers off: ZHIKU_LIST_ANSWERS=0; list kind off: ZHIKU_LIST_KIND=0; "
                 "dense veto off: ZHIKU_DENSE_VETO=0; "
                 "dense veto over every term: ZHIKU_DENSE_VETO_TERMS=0; "
                 "dense veto pieces off: ZHIKU_DENSE_VETO_PIECES=0; "

@@ -15,9 +15,12 @@ class AnswerLevers(BaseModel):
                                    description="the offline answer quotes a numbered provision (第X条) "
                                    "over unnumbered text among its evidence (a case report, a post) "
                                    "when it scores at least this share of it; 0 = off")
-    list_answers: bool = Field(default=False, description="the offline answer to a question asking which "
+    list_answers: bool = Field(default=True, description="the offline answer to a question asking which "
                                "ones (哪些, 几种, 什么条件) quotes a list's lead-in and its items over a "
                                "better-scoring single sentence")
+    list_kind: bool = Field(default=True, description="with list_answers, a question naming the kind it asks "
+                            "which ones of (地区 of 哪些地区) takes a list's lead-in only when it names that "
+                            "kind too (not 「重点做好以下工作：」); off: any lead-in")
     answer_problems: bool = Field(default=True, description="the offline answer reads a troubleshooting "
                                   "entry's problem statement (问题描述：…) as its question, as an FAQ "
                                   "entry's question line: it quotes the solution (解决方法：…) read under it")

@@ -125,6 +125,37 @@ def test_two_items_of_one_list_are_two_entries_not_a_conflict():
     assert [c.kind for c in internal_conflicts({1: block(plain)}, {1})] == ["internal"]
 
 
+# 劳动争议调解仲裁法(2007-12-29) 第三十条, 第三十二条, 第四十三条, inlined (real text, not among
+# the test files)
+ARBITRATION_30 = ("第三十条 劳动争议仲裁委员会受理仲裁申请后，应当在五日内将仲裁申请书副本送达被申请人。\n\n"
+                  "被申请人收到仲裁申请书副本后，应当在十日内向劳动争议仲裁委员会提交答辩书。劳动争议仲裁委员会收到"
+                  "答辩书后，应当在五日内将答辩书副本送达申请人。被申请人未提交答辩书的，不影响仲裁程序的进行。")
+ARBITRATION_32 = "第三十二条 劳动争议仲裁委员会应当在受理仲裁申请之日起五日内将仲裁庭的组成情况书面通知当事人。"
+ARBITRATION_43 = ("第四十三条 仲裁庭裁决劳动争议案件，应当自劳动争议仲裁委员会受理仲裁申请之日起四十五日内结束。"
+                  "案情复杂需要延期的，经劳动争议仲裁委员会主任批准，可以延期并书面通知当事人，但是延长期限不得超过"
+                  "十五日。逾期未作出仲裁裁决的，当事人可以就该劳动争议事项向人民法院提起诉讼。")
+
+
+@pytest.mark.unit
+def test_deadlines_of_two_acts_are_not_a_conflict():
+    """A law's time limits (五日内 to serve a copy, 十日内 to answer; 四十五日内 to decide, 五日内 to
+    notify the panel) are deadlines of different acts, not two values for one point: no
+    internal conflict, so no note and no second citation; two plain values for one point in
+    the same law still conflict."""
+    from zhiku.types import Chunk
+    from zhiku.verify.conflicts import internal_conflicts
+
+    def block(cid: str, label: str, text: str) -> Chunk:
+        return Chunk(cid, "arbitration", "劳动争议调解仲裁法(2007-12-29).md", "中华人民共和国劳动争议调解仲裁法",
+                     "s", (), label, text, 0, len(text))
+
+    assert internal_conflicts({1: block("c30", "第三十条", ARBITRATION_30)}, {1}) == []
+    pair = {1: block("c43", "第四十三条", ARBITRATION_43), 2: block("c32", "第三十二条", ARBITRATION_32)}
+    assert internal_conflicts(pair, {1}) == []
+    plain = "第九条 劳动争议仲裁委员会的仲裁员为五人。劳动争议仲裁委员会的仲裁员为三人。"
+    assert [c.kind for c in internal_conflicts({1: block("c9", "第九条", plain)}, {1})] == ["internal"]
+
+
 @pytest.mark.unit
 def test_foreign_names_no_country():
     """「标明哪个国家」: 公司法 第一百九十四条 says the branch names 该外国公司的国籍 — 外国 (like

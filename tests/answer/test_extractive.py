@@ -194,10 +194,46 @@ def test_a_question_asking_which_ones_is_answered_by_a_list():
     assert [c.article for c in cites] == ["第四条"] and "（二）国债" in text
     text, cites = compose(terms, hits, idf, lists=False)
     assert [c.article for c in cites] == ["第五条"] and "教育储蓄" in text
-    from zhiku.answer.extractive import LIST_ASK
+    from zhiku.answer.reading import LIST_ASK
 
     assert LIST_ASK.search("哪些个人所得可以免征个人所得税？")
     assert not LIST_ASK.search("教育储蓄存款的利息所得免征个人所得税吗？")
+
+
+# 政府网站集约化试点工作方案 (tests/data/real, 国务院办公厅), sections 二 and 三, verbatim: the
+# sentence naming the 试点地区, and the next section's lead-in announcing its tasks
+SCOPE = ("根据各地区政府网站集约化工作进展情况和试点申报情况，确定北京、吉林、安徽、山东、湖北、湖南、广东、广西、"
+         "重庆、贵州10个省（区、市）和西藏自治区拉萨市作为试点地区。")
+TASKS = ("试点地区要认真组织实施，按照统一标准体系、统一技术平台、统一安全防护、统一运维监管的要求，推进数据融通、"
+         "服务融通、应用融通，重点做好以下工作：\n（一）建设集约化平台。平台建设可采用省级统建模式，也可根据实际情况"
+         "选择省级、地市级分建模式。")
+
+
+def test_a_list_is_the_answer_only_when_its_lead_in_names_the_kind_asked():
+    """「…试点选了哪些地区？」 asks which 地区: 三、试点任务's lead-in (「…重点做好以下工作：」) names
+    the 试点地区 only as who carries out the tasks, not the kind listed, so the sentence of 二、试点范围
+    naming them stays the source; without the kind (list_kind off) the lead-in took over.
+    The twin: 「哪些个人所得…」 still gets 第四条's lead-in, which names 个人所得."""
+    from zhiku.answer.reading import listed_kind
+
+    def part(i: int, head: str, text: str, score: float) -> Hit:
+        c = Chunk(f"p{i}", "plan", "政府网站集约化试点工作方案.html", "政府网站集约化试点工作方案", str(i), (head,),
+                  None, text, 0, len(text))
+        return Hit(c, score, "rrf")
+
+    hits = [part(1, "二、试点范围", SCOPE, 0.034), part(2, "三、试点任务", TASKS, 0.033)]
+    question, terms, idf = "政府网站集约化试点选了哪些地区？", ["政府网站", "集约化", "试点", "地区"], lambda t: 1.0
+    assert listed_kind(question, terms) == "地区"
+    text, cites = compose(terms, hits, idf, lists=True, listed=listed_kind(question, terms), doc_name=True)
+    assert [c.chunk_id for c in cites] == ["p1"] and "拉萨市" in text
+    text, cites = compose(terms, hits, idf, lists=True, doc_name=True)
+    assert [c.chunk_id for c in cites] == ["p2"] and "重点做好以下工作" in text
+    exempt = [_hit(1, "第五条", SAVINGS, 0.034), _hit(2, "第四条", EXEMPT, 0.032)]
+    asked = "哪些个人所得可以免征个人所得税？"
+    kind = listed_kind(asked, ["个人所得", "免征", "个人所得税"])
+    assert kind == "个人所得" and listed_kind("在什么情况下保险公司可以解除合同？", ["保险公司", "解除合同"]) == ""
+    text, cites = compose(["个人所得", "免征", "个人所得税"], exempt, idf, lists=True, listed=kind)
+    assert [c.article for c in cites] == ["第四条"] and "（二）国债" in text
 
 
 # 民法典 侵权责任编 第一千二百零三条 and 产品质量法 (2018-12-29) 第四十一条 (real text, first paragraphs)

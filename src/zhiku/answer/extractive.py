@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from zhiku.answer.reading import (ASKS, ITEM, code_comment, counted_terms, coverage, in_problem, item_label,
-                                  problem_span, question_line)
+                                  listing, problem_span, question_line)
 from zhiku.chunk.context import block_text, context, document_name, heading
 from zhiku.retrieve.segment import normalise
 from zhiku.types import Citation, Hit
@@ -54,11 +54,6 @@ SOURCES = 5
 # articles that are not the gold one either); RGB and CMRC unchanged (no numbered articles).
 PROVISION = 0.6
 LIST_CHARS = 400  # a lead-in ending in a colon brings the list items under it, up to this
-# a question asking which ones (哪些, 几种, 什么条件, 什么情况下): its answer is a list, so a
-# lead-in announcing one with its items after it (「下列各项个人所得，免征个人所得税：」) is the
-# source over a better-scoring single sentence when it scores at least PREFER of it
-# (config ``list_answers``)
-LIST_ASK = re.compile(r"哪些|哪几|几种|什么条件|什么情况|什么情形")
 _LEAD_IN = re.compile(r"[：:]\s*$")
 _FENCE = ("```", "~~~")
 _FIGURE = re.compile(r"\d+(?:\.\d+)*")  # a number or a version in a heading (1.1.0, 23)
@@ -106,6 +101,7 @@ def compose(
     provision: float = PROVISION,
     doc_name: bool = False,
     lists: bool = False,
+    listed: str = "",
     name_weight: float = 1.0,
     problems: bool = True,
     head_figures: bool = True,
@@ -132,8 +128,10 @@ def compose(
             document (「1.4 版参与者公约里…」) then choose no passage of it over another (its
             来源 section, the one passage repeating the title and version, was quoted).
 
-        lists: the question asks which ones (:data:`LIST_ASK`): a list's lead-in, its items
+        lists: the question asks which ones (:data:`zhiku.answer.reading.LIST_ASK`): a list's lead-in, its items
             after it, is preferred as the source (:data:`PREFER`).
+        listed: the kind the question asks which ones of (:func:`zhiku.answer.reading.listed_kind`, 地区 of
+            「选了哪些地区」): a lead-in is preferred only when it is read naming it; "": any.
         name_weight: a question's word only the document's name holds, not the sentence or
             its block, counts this share of its weight between documents (config
             ``answer_name_weight``; 1: in full).
@@ -159,7 +157,7 @@ def compose(
         picked.append(Sentence(0, 0, hits[0].chunk.text, 1.0))
     else:
         picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name,
-                       lists, name_weight, problems, comments)
+                       (lists, listed), name_weight, problems, comments)
     picked = _with_lists(picked, hits, terms, idf)
     picked.sort(key=lambda s: (s.hit_rank, s.pos))
     return _render(_headed(picked, hits, terms, head_figures), hits)
@@ -244,7 +242,7 @@ def _announced_row(lead: Sentence, hits: Sequence[Hit], terms: Sequence[str],
 
 def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
           meets: Callable[[str, str], bool] | None = None, provision: float = PROVISION,
-          doc_name: bool = False, lists: bool = False, name_weight: float = 1.0,
+          doc_name: bool = False, lists: tuple[bool, str] = (False, ""), name_weight: float = 1.0,
           problems: bool = False, comments: bool = False) -> list[Sentence]:
     """The best-covering sentence first, then the best sentences of the same block scoring at
     least :data:`FILL` of it: an answer states what one block says and cites that block
@@ -268,9 +266,10 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
     if meets is not None and not meets(_led(hits, first), block[first.hit_rank]):
         first = next((c for c in cands if (c.score >= PREFER * cands[0].score or c.hit_rank == first.hit_rank)
                       and meets(_led(hits, c), block[c.hit_rank])), first)
-    if lists and not _LEAD_IN.search(first.text):  # a list asked for: the lead-in announcing one
+    if lists[0] and not _LEAD_IN.search(first.text):  # a list asked for: the lead-in announcing one
         first = next((c for c in cands if _LEAD_IN.search(c.text) and c.score >= PREFER * first.score
-                      and _announces(hits[c.hit_rank].chunk.text, c.pos)), first)
+                      and _announces(hits[c.hit_rank].chunk.text, c.pos)
+                      and (not lists[1] or term_in(lists[1], listing(read[c.hit_rank, c.pos])))), first)
     best = first.score
     picked: list[Sentence] = [first]
     if ONE_SOURCE:

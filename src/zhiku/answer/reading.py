@@ -1,5 +1,6 @@
 """How much of a question a sentence covers, as the offline composer reads it: IDF-weighted
-terms, a short Latin term only as a token, a word its document's name lends."""
+terms, a short Latin term only as a token, a word its document's name lends; and which list a
+question asking which ones wants."""
 
 from __future__ import annotations
 
@@ -161,3 +162,39 @@ def code_comment(text: str, pos: int, sentence: str) -> bool:
         return False
     before = text[:pos]
     return (before.count("```") + before.count("~~~")) % 2 == 1
+
+
+# a question asking which ones (哪些, 几种, 什么条件, 什么情况下): its answer is a list, so a
+# lead-in announcing one with its items after it (「下列各项个人所得，免征个人所得税：」) is the
+# source over a better-scoring single sentence when it scores at least the composer's PREFER
+# share of it (config ``list_answers``)
+LIST_ASK = re.compile(r"哪些|哪几|几种|什么条件|什么情况|什么情形")
+# 「哪些地区」 asks which ones of a kind it names: a lead-in is that list only when what it lists
+# (the words after 下列/以下/如下, or the lead-in itself without them) names the kind too (「下列各项
+# 个人所得，免征个人所得税：」 for 哪些个人所得), not any list nearby (「试点地区要…重点做好以下工作：」
+# lists 工作 beside the sentence naming the 试点地区); 什么条件/情况/情形 name no kind beyond the list's
+_WHICH = re.compile(r"(?:哪些|哪几[个种类项条]?|几种)")
+_LISTS = re.compile(r"(?:下列|以下|如下)([^，,。：:；]*)")
+
+
+def listed_kind(question: str, terms: Sequence[str]) -> str:
+    """The kind a question asks which ones of: its word right after 哪些/哪几/几种 (地区 of
+    「试点选了哪些地区？」, 个人所得 of 「哪些个人所得可以免征…」), or "" when it names none there
+    (「在什么情况下…」).
+
+    Args:
+        question: the question.
+        terms: its content terms.
+    """
+    m = _WHICH.search(question)
+    if m is None:
+        return ""
+    rest = question[m.end():]
+    return next((t for t in sorted(terms, key=len, reverse=True) if len(t) >= 2 and rest.startswith(t)), "")
+
+
+def listing(lead: str) -> str:
+    """What a lead-in says it lists: the words after its 下列/以下/如下 (「各项个人所得」 of 「下列各项
+    个人所得，免征个人所得税：」), or the whole lead-in when it has none; normalised."""
+    spans = _LISTS.findall(normalise(lead))
+    return " ".join(spans) if spans else normalise(lead)

@@ -9,8 +9,8 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from zhiku.answer.extractive import LIST_ASK, compose, split_sentences
-from zhiku.answer.reading import options
+from zhiku.answer.extractive import compose, split_sentences
+from zhiku.answer.reading import LIST_ASK, listed_kind, options
 from zhiku.answer.prompts import QType, answer_messages, judge_messages
 from zhiku.index.store import Scope
 from zhiku.llm import LLMError, client_for
@@ -126,6 +126,7 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
                           if cons else None,
                           doc_name=kb.config.answer_doc_name, name_weight=kb.config.answer_name_weight,
                           lists=kb.config.list_answers and LIST_ASK.search(question) is not None,
+                          listed=listed_kind(question, terms) if kb.config.list_kind else "",
                           problems=kb.config.answer_problems, head_figures=kb.config.answer_head_figures,
                           comments=kb.config.answer_code_comments)
     pos = {h.chunk.id: i for i, h in enumerate(evidence, 1)}

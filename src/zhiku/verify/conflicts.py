@@ -88,8 +88,11 @@ def find_conflicts(blocks: Mapping[int, Chunk], cited: set[int],
 
 
 # a sentence stating a rule under a condition (「满10年不满20年的，年休假10天」) is one of
-# several cases, not a competing value
-_CONDITIONAL = re.compile(r"的[，,]|以上|以下|不满|已满|超过|以内|不少于|至少|不得|最长|最多|或者|每满")
+# several cases, not a competing value; nor is a time limit for an act, counted from an event
+# (「自…之日起四十五日内结束」, 「应当在五日内将…送达」): two of them in one law are deadlines of
+# two acts (劳动争议调解仲裁法 第三十条 gives 5 days to serve a copy and 10 to answer)
+_CONDITIONAL = re.compile(r"的[，,]|以上|以下|不满|已满|超过|以内|不少于|至少|不得|最长|最多|或者|每满"
+                          r"|日起|[日天月年周时]内")
 _SENT = re.compile(r"[^。！？；\n]+")
 _LABEL = re.compile(r"^\s*第[零〇一二两三四五六七八九十百千万\d]+条\s*")
 # an enumerated item (（二）春节，放假4天): two items of a list are two entries, not two
