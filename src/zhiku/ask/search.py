@@ -3,13 +3,11 @@ clause), search, search where the router sends it, fuse; :func:`retrieve` runs t
 
 from __future__ import annotations
 
-import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from zhiku.ask.lists import Mode, _Timer, brief, fuzzy  # noqa: F401  (Mode, fuzzy re-exported)
 from zhiku.index.store import Scope
-from zhiku.registry import Choice
 from zhiku.retrieve.answertype import offence_first
 from zhiku.retrieve.citations import named_citations
 from zhiku.retrieve.clause import ClauseRef, named_first
@@ -22,24 +20,6 @@ from zhiku.retrieve.twins import drop_twins
 from zhiku.retrieve.synonyms import load_synonyms
 from zhiku.route.search import note_route
 from zhiku.types import Hit, Route, TraceStep
-
-
-class Mode(Choice):
-    """Retrieval mode: keyword only, dense only, both fused, or the whole ask path."""
-
-    BM25 = "bm25"
-    DENSE = "dense"
-    HYBRID = "hybrid"
-    FULL = "full"
-
-    @classmethod
-    def label(cls) -> str:
-        """Name used in error messages."""
-        return "mode"
-
-    def retrievers(self) -> Mode:
-        """The retrievers this mode runs (``full`` searches like ``hybrid``)."""
-        return Mode.HYBRID if self is Mode.FULL else self
 
 
 @dataclass
@@ -73,23 +53,6 @@ class Prepared:
     inner_terms: tuple[str, ...] = ()  # keyword terms inside the named documents (their names cut)
     added: tuple[str, ...] = ()  # the vocabulary's neighbours of the keyword terms, searched below them
     structured: bool = True  # False: the flat baseline (plain BM25 order)
-
-
-class _Timer:
-    def __init__(self, trace: list[TraceStep], stage: str) -> None:
-        self.trace, self.stage, self.detail = trace, stage, {}
-
-    def __enter__(self) -> dict[str, Any]:
-        self.t = time.perf_counter()
-        return self.detail
-
-    def __exit__(self, *exc: object) -> None:
-        self.trace.append(TraceStep(self.stage, time.perf_counter() - self.t, dict(self.detail)))
-
-
-def brief(hits: list[Hit], n: int = 5) -> list[dict[str, Any]]:
-    """The top hits in a trace: document, article, score."""
-    return [{"doc": h.chunk.doc_path, "article": h.chunk.article, "score": round(h.score, 4)} for h in hits[:n]]
 
 
 def narrow(scope: Scope, doc_ids: tuple[str, ...]) -> Scope | None:
@@ -191,77 +154,6 @@ def _without_names(kb: Any, question: str, names: tuple[str, ...], df: Any, focu
     for n in sorted(names, key=len, reverse=True):
         q = q.replace(n, " ")
     return focus_terms(keyword_terms(kb.segment, q, df, focus, backoff), df, kb.chunk_count())
-
-
-_DENSE = ThreadPoolExecutor(max_workers=2, thread_name_prefix="dense")
-
-
-def fuzzy(kb: Any, p: Prepared, scope: Scope, trace: list[TraceStep], k: int | None = None,
-          terms: tuple[str, ...] | list[str] = ()) -> list[list[Hit]]:
-    """The keyword and dense lists for ``p`` inside ``scope`` (``k`` hits each); the keyword
-    list searches ``terms`` when given, else the question's keyword terms."""
-    k = k or p.candidates
-    terms = list(terms) or p.kw_terms
-    lists: list[list[Hit]] = []
-    # dense joins only where every chunk has its vector (an index still being embedded
-    # serves keyword search, sub-index by sub-index: see zhiku.retrieve.coverage)
-    dense = p.mode is not Mode.BM25 and kb.vectors_cover(scope)
-    # the dense side (encode the question, query the vectors, fetch the chunks) runs on
-    # its own thread while the keyword search runs here: both release the GIL
-    pending = _DENSE.submit(_dense, kb, p.question, k, scope) if dense and p.mode is not Mode.DENSE else None
-    if p.mode is not Mode.DENSE:
-        with _Timer(trace, "keyword") as d:
-            lists.append(_keyword(kb, terms, k, scope, d, p.asks, p.added, p.structured))
-            d.update(terms=terms, top=brief(lists[-1]))
-    if dense:
-        got, step = pending.result() if pending is not None else _dense(kb, p.question, k, scope)
-        lists.append(got)
-        trace.append(step)
-    return lists
-
-
-def _dense(kb: Any, question: str, k: int, scope: Scope) -> tuple[list[Hit], TraceStep]:
-    """Dense hits and their ``dense`` step (its time includes encoding the question)."""
-    t0 = time.perf_counter()
-    hits = kb.dense(question, k, scope)
-    return hits, TraceStep("dense", time.perf_counter() - t0, {"top": brief(hits)})
-
-
-def _keyword(kb: Any, terms: list[str], k: int, scope: Scope, detail: dict[str, Any],
-             asks: tuple[Any, ...] = (), added: tuple[str, ...] = (), structured: bool = True) -> list[Hit]:
-    """BM25 (the ``added`` words of term expansion weighing ``expansion_weight`` of a
-    question word), with pseudo-relevance feedback (see :mod:`zhiku.retrieve.prf`), the
-    chapter heading weight (:mod:`zhiku.retrieve.fields`), document evidence
-    (:mod:`zhiku.retrieve.docprior`) and the answer types the question asks for
-    (:mod:`zhiku.retrieve.answertype`) when on."""
-    cfg = kb.config
-    if added:  # a term repeated n times in a BM25 query weighs n times
-        hits = kb.store.keyword([*terms] * max(1, round(1 / cfg.expansion_weight)) + list(added), k, scope)
-    elif not cfg.feedback_terms:
-        hits = kb.store.keyword(terms, k, scope)
-    else:
-        from zhiku.retrieve.prf import Feedback, keyword_with_feedback
-
-        hits, extra = keyword_with_feedback(kb.store.keyword, kb.segment, kb.idf, terms, k, scope,
-                                            Feedback(cfg.feedback_docs, cfg.feedback_terms))
-        detail.update(feedback=extra)
-    if structured:  # numbered provisions before case reports and guides, laws before interpretations
-        from zhiku.retrieve.provisions import interpretations_down, unnumbered_down
-
-        hits = interpretations_down(unnumbered_down(hits, cfg.unnumbered_weight), cfg.interpretation_weight)
-    if cfg.heading_weight:  # chapter headings as a field of their own (see zhiku.retrieve.fields)
-        from zhiku.retrieve.fields import heading_boost
-
-        hits = heading_boost(hits, terms, kb.idf, cfg.heading_weight)
-    if cfg.doc_weight:  # the evidence of a hit's whole document (see zhiku.retrieve.docprior)
-        from zhiku.retrieve.docprior import document_boost
-
-        hits = document_boost(hits, cfg.doc_weight)
-    if asks:  # 多久 → passages stating a period first (see zhiku.retrieve.answertype)
-        from zhiku.retrieve.answertype import answer_type_boost
-
-        hits = answer_type_boost(hits, asks, cfg.answer_type_weight)
-    return hits
 
 
 def route_question(kb: Any, p: Prepared) -> Route:

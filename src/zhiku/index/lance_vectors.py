@@ -33,19 +33,6 @@ class VectorTables:
         t = self._staged[table] if table else self._read("vectors")
         return {r["id"] for r in t.search().select(["id"]).limit(None).to_list()}
 
-    def vectors_of(self, ids: list[str]) -> dict[str, Any]:
-        """Stored vectors (numpy float32) of the active table for these chunk ids; ids
-        without a vector are absent."""
-        import numpy as np
-
-        from zhiku.index.store import _sql_list
-
-        if not ids:
-            return {}
-        rows = (self._read("vectors").search().where(f"id IN ({_sql_list(ids)})")
-                .select(["id", "vector"]).limit(None).to_list())
-        return {r["id"]: np.asarray(r["vector"], dtype=np.float32) for r in rows}
-
     def switch_vectors(self, table: str, embedder: str, version: str, dim: int) -> None:
         """Make ``table`` the active vectors in one published transaction.
 

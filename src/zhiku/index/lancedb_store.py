@@ -24,6 +24,7 @@ from zhiku.index.store import (
     _vec_schema, check_versions, groups_sql, row_to_chunk, stores,
 )
 from zhiku.index.lance_indexes import matching, nearest
+from zhiku.index.lance_known import KnownReads
 from zhiku.index.lance_stats import TermStats
 from zhiku.index.lance_take import RowIds, take
 from zhiku.index.lance_rows import Records, _doc_record, _info, _searchable
@@ -34,7 +35,7 @@ from zhiku.index.vector_spec import VectorIndexSpec
 from zhiku.index.versions import in_force
 from zhiku.types import Chunk, Hit
 
-class LanceStore(LanceWrites, VectorTables):
+class LanceStore(LanceWrites, VectorTables, KnownReads):
     """Chunks, documents and vectors in three LanceDB tables under one folder.
 
     The manifest pins the embedder and segmenter the index was built with; opening it

@@ -31,6 +31,7 @@ from zhiku.types import Chunk, Hit
 
 RECHECK = 0.2  # seconds between checks of the manifest row for other writers' publishes
 QUERY_MAX = 16384  # Milvus's largest limit for one query or search
+SCORED_DEPTH = 1000  # how deep keyword_scores reads the keyword ranking
 DOC_FIELDS = ["key", "gen", "doc_id", "path", "aliases", "title", "version_date", "subindex",
               "metadata", "sections", "n_chunks", "law_key", "effective", "expiry", "supersedes",
               "superseded_by", "source_root", "deleted", "dropped", "groups"]
@@ -278,6 +279,22 @@ class MilvusReads:
         return {r["id"] for r in self._query(self.active.table, self._visible(), ["id"])}
 
     @reading
+    def vectors_of(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """Stored vectors (float32) of the active, published index for these chunk ids; ids
+        without a vector are absent."""
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return {}
+        active = self.active
+        out: dict[str, np.ndarray] = {}
+        for i in range(0, len(ids), 1000):
+            part = ids[i:i + 1000]
+            rows = self._query(active.table, self._visible(f"id in {_expr_list(part)}"), ["id", "vector"],
+                               limit=len(part))
+            out.update({r["id"]: np.asarray(r["vector"], dtype=np.float32) for r in rows})
+        return out
+
+    @reading
     def get_chunks(self, ids: Sequence[str], groups: tuple[str, ...] | None = None) -> dict[str, Chunk]:
         """Chunks by id (published state; only those readable by ``groups``, None: any)."""
         self._refresh()
@@ -315,6 +332,21 @@ class MilvusReads:
         # BM25 scores are positive; Milvus Lite reports them negated, a server as they are.
         hits = [(abs(float(h["distance"])), h["entity"]) for h in res[0]]
         return [Hit(row_to_chunk(e), s, "bm25", {"bm25": (i, s)}) for i, (s, e) in enumerate(hits, 1)]
+
+    @reading
+    def keyword_scores(self, terms: Sequence[str], ids: Sequence[str], scope: Scope = Scope()) -> dict[str, float]:
+        """The BM25 score of ``terms`` inside ``scope`` (as :meth:`keyword` scores them) of
+        each of these chunks among the :data:`SCORED_DEPTH` best; the others are absent.
+
+        Milvus computes BM25's statistics over the rows a search's filter leaves, so the
+        chunks cannot be named in the filter (their scores would be relative to themselves):
+        the keyword search runs deeper instead, and a chunk below that depth counts as not
+        retrieved (in rank fusion it would add less than 1 / 1000 anyway)."""
+        want = set(ids)
+        if not want:
+            return {}
+        hits = self.keyword(terms, min(max(SCORED_DEPTH, len(want)), QUERY_MAX), scope)
+        return {h.chunk.id: h.score for h in hits if h.chunk.id in want}
 
     @reading
     def dense(self, vector: np.ndarray, k: int, scope: Scope = Scope(),

@@ -88,6 +88,9 @@ class Store(Protocol):
     def vector_ids(self, table: str | None = None) -> set[str]:
         """Chunk ids with a vector in ``table`` (default the active one)."""
 
+    def vectors_of(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """Stored vectors of the active index for these chunk ids (ids without one are absent)."""
+
     def switch_vectors(self, table: str, embedder: str, version: str, dim: int) -> None:
         """Make a staged dense index the active one, atomically."""
 
@@ -139,6 +142,10 @@ class Store(Protocol):
 
     def keyword(self, terms: Sequence[str], k: int, scope: Scope = Scope()) -> list[Hit]:
         """BM25 (k1=1.2, b=0.75) over the segmented text, OR of ``terms``, inside ``scope``."""
+
+    def keyword_scores(self, terms: Sequence[str], ids: Sequence[str], scope: Scope = Scope()) -> dict[str, float]:
+        """The BM25 score of ``terms`` of each of these chunks of ``scope`` that holds one
+        of them, as :meth:`keyword` inside ``scope`` scores it; the others are absent."""
 
     def dense(self, vector: np.ndarray, k: int, scope: Scope = Scope(),
               active: ActiveVectors | None = None) -> list[Hit]:

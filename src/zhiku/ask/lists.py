@@ -1,0 +1,153 @@
+"""The ranked lists of one search: the keyword list (BM25 and the levers that re-weigh it)
+and the dense list inside one scope, completed with each other's candidates before fusion."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from zhiku.index.store import Scope
+from zhiku.registry import Choice
+from zhiku.types import Hit, TraceStep
+
+
+class Mode(Choice):
+    """Retrieval mode: keyword only, dense only, both fused, or the whole ask path."""
+
+    BM25 = "bm25"
+    DENSE = "dense"
+    HYBRID = "hybrid"
+    FULL = "full"
+
+    @classmethod
+    def label(cls) -> str:
+        """Name used in error messages."""
+        return "mode"
+
+    def retrievers(self) -> Mode:
+        """The retrievers this mode runs (``full`` searches like ``hybrid``)."""
+        return Mode.HYBRID if self is Mode.FULL else self
+
+
+class _Timer:
+    def __init__(self, trace: list[TraceStep], stage: str) -> None:
+        self.trace, self.stage, self.detail = trace, stage, {}
+
+    def __enter__(self) -> dict[str, Any]:
+        self.t = time.perf_counter()
+        return self.detail
+
+    def __exit__(self, *exc: object) -> None:
+        self.trace.append(TraceStep(self.stage, time.perf_counter() - self.t, dict(self.detail)))
+
+
+def brief(hits: list[Hit], n: int = 5) -> list[dict[str, Any]]:
+    """The top hits in a trace: document, article, score."""
+    return [{"doc": h.chunk.doc_path, "article": h.chunk.article, "score": round(h.score, 4)} for h in hits[:n]]
+
+
+_DENSE = ThreadPoolExecutor(max_workers=2, thread_name_prefix="dense")
+
+
+def fuzzy(kb: Any, p: Any, scope: Scope, trace: list[TraceStep], k: int | None = None,
+          terms: tuple[str, ...] | list[str] = ()) -> list[list[Hit]]:
+    """The keyword and dense lists for ``p`` (a :class:`zhiku.ask.search.Prepared`) inside
+    ``scope`` (``k`` hits each); the keyword list searches ``terms`` when given, else the
+    question's keyword terms. With ``fusion_complete`` on, each list is completed with the
+    other's candidates (see :mod:`zhiku.retrieve.complete`) before the keyword list is
+    re-weighed, so the fusion reads both retrievers' scores of every candidate."""
+    k = k or p.candidates
+    terms = list(terms) or p.kw_terms
+    lists: list[list[Hit]] = []
+    # dense joins only where every chunk has its vector (an index still being embedded
+    # serves keyword search, sub-index by sub-index: see zhiku.retrieve.coverage)
+    dense = p.mode is not Mode.BM25 and kb.vectors_cover(scope)
+    # the dense side (encode the question, query the vectors, fetch the chunks) runs on
+    # its own thread while the keyword search runs here: both release the GIL
+    pending = _DENSE.submit(_dense, kb, p.question, k, scope) if dense and p.mode is not Mode.DENSE else None
+    raw: list[Hit] = []
+    query: list[str] = terms
+    if p.mode is not Mode.DENSE:
+        with _Timer(trace, "keyword") as d:
+            raw, query = _keyword(kb, terms, k, scope, d, p.added)
+            d.update(terms=terms, top=brief(raw))
+    # the keyword candidates' stored vectors are read while the dense search still runs
+    vectors = (_DENSE.submit(kb.store.vectors_of, [h.chunk.id for h in raw])
+               if raw and pending is not None and kb.config.fusion_complete else None)
+    if dense:
+        got, step = pending.result() if pending is not None else _dense(kb, p.question, k, scope)
+        trace.append(step)
+        if vectors is not None and got:
+            raw, got = _completed(kb, p.question, raw, got, query, scope, vectors.result(), trace)
+    if p.mode is not Mode.DENSE:
+        lists.append(reweighed(kb, raw, terms, p.asks, p.structured))
+    if dense:
+        lists.append(got)
+    return lists
+
+
+def _completed(kb: Any, question: str, raw: list[Hit], got: list[Hit], query: list[str], scope: Scope,
+               vectors: dict[str, Any], trace: list[TraceStep]) -> tuple[list[Hit], list[Hit]]:
+    """The keyword and dense lists completed with each other's candidates (see
+    :func:`zhiku.retrieve.complete.complete`), with their ``complete`` step."""
+    from zhiku.retrieve.complete import complete
+
+    with _Timer(trace, "complete") as d:
+        vec = kb.query_vector(question, kb.store.active.embedder or "")  # the dense search's (cached)
+        kw, de = complete(raw, got, vec, vectors, lambda ids: kb.store.keyword_scores(query, ids, scope))
+        d.update(filled={"bm25": len(kw) - len(raw), "dense": len(de) - len(got)})
+    return kw, de
+
+
+def _dense(kb: Any, question: str, k: int, scope: Scope) -> tuple[list[Hit], TraceStep]:
+    """Dense hits and their ``dense`` step (its time includes encoding the question)."""
+    t0 = time.perf_counter()
+    hits = kb.dense(question, k, scope)
+    return hits, TraceStep("dense", time.perf_counter() - t0, {"top": brief(hits)})
+
+
+def _keyword(kb: Any, terms: list[str], k: int, scope: Scope, detail: dict[str, Any],
+             added: tuple[str, ...] = ()) -> tuple[list[Hit], list[str]]:
+    """BM25 hits and the query that found them: the ``added`` words of term expansion
+    weighing ``expansion_weight`` of a question word, or pseudo-relevance feedback (see
+    :mod:`zhiku.retrieve.prf`) when on."""
+    cfg = kb.config
+    if added:  # a term repeated n times in a BM25 query weighs n times
+        query = [*terms] * max(1, round(1 / cfg.expansion_weight)) + list(added)
+        return kb.store.keyword(query, k, scope), query
+    if not cfg.feedback_terms:
+        return kb.store.keyword(terms, k, scope), terms
+    from zhiku.retrieve.prf import Feedback, keyword_with_feedback
+
+    fb = Feedback(cfg.feedback_docs, cfg.feedback_terms)
+    hits, extra = keyword_with_feedback(kb.store.keyword, kb.segment, kb.idf, terms, k, scope, fb)
+    detail.update(feedback=extra)
+    return hits, ([*terms] * fb.original_weight + extra if extra else terms)
+
+
+def reweighed(kb: Any, hits: list[Hit], terms: list[str], asks: tuple[Any, ...] = (),
+              structured: bool = True) -> list[Hit]:
+    """Keyword hits re-weighed by the levers that are on: numbered provisions before case
+    reports and guides, laws before interpretations (:mod:`zhiku.retrieve.provisions`), the
+    chapter heading weight (:mod:`zhiku.retrieve.fields`), document evidence
+    (:mod:`zhiku.retrieve.docprior`) and the answer types the question asks for
+    (:mod:`zhiku.retrieve.answertype`)."""
+    cfg = kb.config
+    if structured:  # numbered provisions before case reports and guides, laws before interpretations
+        from zhiku.retrieve.provisions import interpretations_down, unnumbered_down
+
+        hits = interpretations_down(unnumbered_down(hits, cfg.unnumbered_weight), cfg.interpretation_weight)
+    if cfg.heading_weight:  # chapter headings as a field of their own (see zhiku.retrieve.fields)
+        from zhiku.retrieve.fields import heading_boost
+
+        hits = heading_boost(hits, terms, kb.idf, cfg.heading_weight)
+    if cfg.doc_weight:  # the evidence of a hit's whole document (see zhiku.retrieve.docprior)
+        from zhiku.retrieve.docprior import document_boost
+
+        hits = document_boost(hits, cfg.doc_weight)
+    if asks:  # 多久 → passages stating a period first (see zhiku.retrieve.answertype)
+        from zhiku.retrieve.answertype import answer_type_boost
+
+        hits = answer_type_boost(hits, asks, cfg.answer_type_weight)
+    return hits
