@@ -310,6 +310,9 @@ class StoreSuite:
         fresh.add_vectors(chunks, vecs, table=table)
         assert fresh.vector_ids(table) == {c.id for c in chunks}
         assert fresh.active.dim == laws.dim  # still the old vectors until the switch
+        assert len(fresh.vectors_of([chunks[4].id])[chunks[4].id]) == laws.dim
         fresh.switch_vectors(table, "random/8", "1", 8)
         assert (fresh.active.embedder, fresh.active.dim) == ("random/8", 8)
         assert fresh.dense(vecs[4], 1)[0].chunk.id == chunks[4].id
+        # stored vectors are read from the new table, not through the old one's row ids
+        assert np.allclose(fresh.vectors_of([chunks[4].id])[chunks[4].id], vecs[4])

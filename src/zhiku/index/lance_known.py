@@ -8,7 +8,6 @@ from typing import Any
 
 import numpy as np
 
-from zhiku.index.lance_take import RowIds
 from zhiku.index.store import Scope, _sql_list
 
 
@@ -17,16 +16,12 @@ class KnownReads:
 
     def vectors_of(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Stored vectors (float32) of the active table for these chunk ids; ids without
-        a vector are absent. Read by row id (see :class:`RowIds`, kept per published
-        version of the table): about 2 ms for 50 vectors at 66k chunks, half a filtered scan."""
+        a vector are absent. Read by row id (the store's ``_row_ids``, kept per table and
+        published version): about 2 ms for 50 vectors at 66k chunks, half a filtered scan."""
         if not ids:
             return {}
         tbl = self._read("vectors")
-        with self._lock:
-            rows = getattr(self, "_vector_rows", None)
-            if rows is None or rows.version != tbl.version:
-                rows = self._vector_rows = RowIds(tbl)
-        found = rows.find(list(ids))
+        found = self._row_ids(tbl).find(list(ids))
         got = tbl.take_row_ids(found).select(["id", "vector"]).to_arrow() if found else None
         if got is None or not got.num_rows:
             return {}

@@ -76,7 +76,7 @@ class LanceStore(LanceWrites, VectorTables, KnownReads):
         self._excl: dict[tuple, tuple[str, ...]] = {}  # exclusions of the published state
         self._doc_map: dict[str, DocRecord] | None = None
         self._counts: dict[str, int] | None = None  # row counts of the published state
-        self._rowids: RowIds | None = None  # chunk ids → row ids of the published chunks
+        self._rowids: dict[str, RowIds] = {}  # table name → its ids' row ids in the published version
         self._lockf: Any = None
         if "published" not in self.manifest:
             self._publish()
@@ -337,11 +337,12 @@ class LanceStore(LanceWrites, VectorTables, KnownReads):
         return {r["id"]: row_to_chunk(r) for r in rows}
 
     def _row_ids(self, tbl: Any) -> RowIds:
-        """Where the chunks of the published version lie (built once per version)."""
+        """Where the rows of ``tbl``'s published version lie by id (once per table name and version)."""
         with self._lock:
-            if self._rowids is None or self._rowids.version != tbl.version:
-                self._rowids = RowIds(tbl)
-            return self._rowids
+            got = self._rowids.get(tbl.name)
+            if got is None or got.version != tbl.version:
+                got = self._rowids[tbl.name] = RowIds(tbl)
+            return got
 
     def find(self, scope: Scope, limit: int = 100) -> list[Chunk]:
         """Chunks matching a scope exactly (no ranking), e.g. an article of some documents."""
