@@ -59,6 +59,8 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_IN_FORCE_FIRST": "0"}),
     ("− a named law searched without its name's words (劳动争议调解仲裁法 → 劳动, 争议, 仲, 裁 left out inside it)",
      {"ZHIKU_NAME_FREE_INSIDE": "0"}),
+    ("− shortened law names (按年休假条例: the tail of one statute's name, read where a law is cited, names it)",
+     {"ZHIKU_SHORT_NAMES": "0"}),
     ("− a named law's hits first among the 10 best (按劳动争议调解仲裁法…, 刑法上这算犯罪吗)",
      {"ZHIKU_NAMED_FIRST": "0"}),
     ("− articles of a named law its other candidates cite, for a narrative (依照刑法第二百六十四条的规定)",

@@ -76,6 +76,10 @@ class KeywordLevers(BaseModel):
                                                               "(报账 → 报销) besides the user's file")
     name_free_inside: bool = Field(default=True, description="the search inside the documents a "
                                    "question names leaves their names' words out of its keyword terms")
+    short_names: bool = Field(default=True, description="a statute cited by the tail of its name "
+                              "(按年休假条例 for 职工带薪年休假条例) counts as named: a tail from a word "
+                              "boundary, ending in 法 or 条例, held by one law's names only, read after "
+                              "按/根据/依照/违反, 《 or a punctuation mark")
     cited_articles: int = Field(default=5, ge=0, description="a question naming a law (no article) also "
                                 "ranks the articles of that law its other candidates cite (an "
                                 "interpretation's 依照刑法第二百六十四条的规定): this many, as one more "

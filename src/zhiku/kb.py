@@ -318,7 +318,7 @@ class KnowledgeBase(Ingesting):
         self._current()
         with self._build:  # built once per generation, however many asks arrive at once
             if self._titles is None:
-                self._titles = TitleIndex(self.store.documents())
+                self._titles = TitleIndex(self.store.documents(), self.words if self.config.short_names else None)
             return self._titles
 
     def offences(self):

@@ -53,3 +53,27 @@ def test_errors(tmp_path: Path) -> None:
     dup.write_text('{"id": "p1", "text": "x"}\n{"id": "p1", "text": "y"}\n', encoding="utf-8")
     with pytest.raises(ZhikuError, match=r"dup\.jsonl:2: corpus id 'p1'"):
         list(load_corpus_jsonl(dup))
+
+
+def test_one_eval_index_whichever_way_the_corpus_is_named(tmp_path, laws_dir, monkeypatch) -> None:
+    """The eval index is keyed by the corpus's absolute path: named relatively from its parent
+    folder, then absolutely, one index is built and reused; one cached under the key of the
+    path as given (earlier versions) is moved, not rebuilt."""
+    import shutil
+
+    from zhiku.config import load_config
+    from zhiku.eval.command import _eval_home, prepare
+
+    corpus = tmp_path / "docs"
+    shutil.copytree(laws_dir / "社会法", corpus)
+    cfg = load_config(home=tmp_path / "home")
+    monkeypatch.chdir(tmp_path)
+    kb, rep = prepare(cfg, "docs", [], gold_only=False, dense=False, progress=False)
+    assert rep.added and kb.chunk_count() > 0
+    again, rep2 = prepare(cfg, str(corpus), [], gold_only=False, dense=False, progress=False)
+    assert again.config.home == kb.config.home and not rep2.added
+    # an index cached under the relative path's old key moves to the absolute key
+    old = _eval_home(cfg, f"{corpus.resolve()}|docs")
+    kb.config.home.rename(old)
+    moved, rep3 = prepare(cfg, "docs", [], gold_only=False, dense=False, progress=False)
+    assert moved.config.home == kb.config.home and not old.exists() and not rep3.added

@@ -66,3 +66,34 @@ def test_mixed_tokens_are_the_same_on_first_and_later_sight():
     first = seg(text)
     assert first == seg(text)
     assert first[:4] == ["用人", "用", "人", "单位"] and "vpn" in first and "variant" in first
+
+
+def _records(*paths: str):
+    from zhiku.index.store import DocRecord
+
+    return [DocRecord(str(i), p, (), "", None, "default", 1, {}, ()) for i, p in enumerate(paths)]
+
+
+def test_a_shortened_statute_name_is_read_where_a_law_is_cited():
+    from zhiku.retrieve.clause import TitleIndex
+
+    words = segmenters.create("words")
+    idx = TitleIndex(_records("行政法规/职工带薪年休假条例(2007-12-14).md", "经济法/企业所得税法(2018-12-29).md",
+                              "行政法规/城市居民最低生活保障条例(1999-09-28).md"), words)
+    assert idx.resolve("按年休假条例没休的年假怎么折算？").doc_ids == ("0",)
+    assert idx.resolve("依照带薪年休假条例，年假几天").names == ("带薪年休假条例",)
+    assert idx.resolve("根据所得税法，工资要交税吗").doc_ids == ("1",)
+    # inside a longer name the question gives, or a company's own rules, it names no statute
+    assert idx.resolve("根据医疗保障条例能报销吗").doc_ids == ()
+    assert idx.resolve("我们公司的年休假条例规定了什么").doc_ids == ()
+    # without a segmenter only whole names count
+    assert TitleIndex(_records("行政法规/职工带薪年休假条例(2007-12-14).md")).resolve("按年休假条例").doc_ids == ()
+
+
+def test_a_tail_two_laws_share_names_neither():
+    from zhiku.retrieve.clause import TitleIndex
+
+    idx = TitleIndex(_records("经济法/企业所得税法(2018-12-29).md", "经济法/个人所得税法(2018-08-31).md",
+                              "行政法/企业所得税法(2018-12-29).md"), segmenters.create("words"))
+    assert idx.resolve("根据所得税法，工资要交税吗").doc_ids == ()  # 企业所得税法's tail, held by 个人所得税法 too
+    assert set(idx.resolve("根据企业所得税法，利润要交税吗").doc_ids) == {"0", "2"}  # one law in two folders

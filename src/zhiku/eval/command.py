@@ -44,6 +44,17 @@ def _eval_home(cfg: Config, spec: str) -> Path:
     return cfg.home / "eval" / content_hash(*parts)
 
 
+def _cached_home(cfg: Config, src: Path, files: list[Path]) -> Path:
+    """The eval index's home for these files, keyed by their absolute paths: the same corpus
+    named relatively from another folder, or by its absolute path, reuses one index. An index
+    cached under the key of the paths as given (earlier versions) is moved to it."""
+    home = _eval_home(cfg, str(src.resolve()) + "|" + ",".join(str(f.resolve()) for f in files))
+    given = _eval_home(cfg, str(src.resolve()) + "|" + ",".join(str(f) for f in files))
+    if not home.exists() and given != home and given.is_dir():
+        given.rename(home)
+    return home
+
+
 def prepare(cfg: Config, corpus: str, items: list[EvalItem], gold_only: bool, dense: bool,
             progress: bool):
     """Build (or reuse) the knowledge base an evaluation runs against."""
@@ -56,8 +67,7 @@ def prepare(cfg: Config, corpus: str, items: list[EvalItem], gold_only: bool, de
     files: list[Path] = [src]
     if gold_only and src.is_dir():
         files = versions_of(src, gold_docs(items))
-    spec = str(src.resolve()) + "|" + ",".join(str(f) for f in files)
-    kb = KnowledgeBase(cfg.model_copy(update={"home": _eval_home(cfg, spec),
+    kb = KnowledgeBase(cfg.model_copy(update={"home": _cached_home(cfg, src, files),
                                               "vector_cache": cfg.cache_path}))
     if src.suffix == ".jsonl":
         rep = kb.ingest_documents(load_corpus_jsonl(src), dense=dense, progress=progress)

@@ -1,5 +1,6 @@
-"""Reads of the LanceDB store about candidates already found, by chunk id: their stored
-vectors and their BM25 scores for a query (see :mod:`zhiku.retrieve.complete`)."""
+"""Reads of the LanceDB store by chunk id: the chunks themselves, and for candidates already
+found their stored vectors and their BM25 scores for a query (see
+:mod:`zhiku.retrieve.complete`)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,37 @@ from typing import Any
 
 import numpy as np
 
-from zhiku.index.store import Scope, _sql_list
+from zhiku.index.lance_take import RowIds, take
+from zhiku.index.store import CHUNK_COLUMNS, Scope, _sql_list, groups_sql, row_to_chunk
+from zhiku.types import Chunk
 
 
 class KnownReads:
-    """Mixin of :class:`LanceStore`: vectors and keyword scores of given chunks."""
+    """Mixin of :class:`LanceStore`: given chunks, their vectors and keyword scores."""
+
+    _lock: Any
+    _rowids: dict[str, RowIds]
+
+    def get_chunks(self, ids: Sequence[str], groups: tuple[str, ...] | None = None) -> dict[str, Chunk]:
+        """Chunks by id (only those readable by ``groups``; None: any)."""
+        if not ids:
+            return {}
+        tbl = self._read("chunks")
+        if groups is None:  # by row id (see RowIds); a caller's groups filter in the query
+            rows = take(tbl, self._row_ids(tbl).find(ids), CHUNK_COLUMNS)
+            return {r["id"]: row_to_chunk(r) for r in rows}
+        w = f"id IN ({_sql_list(ids)}) AND {groups_sql(groups)}"
+        rows = tbl.search().where(w).select(CHUNK_COLUMNS).limit(None).to_list()
+        return {r["id"]: row_to_chunk(r) for r in rows}
+
+    def _row_ids(self, tbl: Any) -> RowIds:
+        """Where the rows of ``tbl``'s published version lie by id (once per table name and version)."""
+        with self._lock:
+            got = self._rowids.get(tbl.name)
+            if got is None or got.version != tbl.version:
+                got = self._rowids[tbl.name] = RowIds(tbl)
+            return got
+
 
     def vectors_of(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Stored vectors (float32) of the active table for these chunk ids; ids without

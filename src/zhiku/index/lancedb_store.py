@@ -26,7 +26,7 @@ from zhiku.index.store import (
 from zhiku.index.lance_indexes import matching, nearest
 from zhiku.index.lance_known import KnownReads
 from zhiku.index.lance_stats import TermStats
-from zhiku.index.lance_take import RowIds, take
+from zhiku.index.lance_take import RowIds
 from zhiku.index.lance_rows import Records, _doc_record, _info, _searchable
 from zhiku.index.lance_vectors import ActiveVectors, VectorTables
 from zhiku.index.lance_write import TABLES, LanceWrites
@@ -323,26 +323,6 @@ class LanceStore(LanceWrites, VectorTables, KnownReads):
         missing = [i for i in ids("chunks", _searchable(None)) if i not in have]
         got = self.get_chunks(missing) if missing else {}
         return [got[i] for i in missing if i in got]
-
-    def get_chunks(self, ids: Sequence[str], groups: tuple[str, ...] | None = None) -> dict[str, Chunk]:
-        """Chunks by id (only those readable by ``groups``; None: any)."""
-        if not ids:
-            return {}
-        tbl = self._read("chunks")
-        if groups is None:  # by row id (see RowIds); a caller's groups filter in the query
-            rows = take(tbl, self._row_ids(tbl).find(ids), CHUNK_COLUMNS)
-            return {r["id"]: row_to_chunk(r) for r in rows}
-        w = f"id IN ({_sql_list(ids)}) AND {groups_sql(groups)}"
-        rows = tbl.search().where(w).select(CHUNK_COLUMNS).limit(None).to_list()
-        return {r["id"]: row_to_chunk(r) for r in rows}
-
-    def _row_ids(self, tbl: Any) -> RowIds:
-        """Where the rows of ``tbl``'s published version lie by id (once per table name and version)."""
-        with self._lock:
-            got = self._rowids.get(tbl.name)
-            if got is None or got.version != tbl.version:
-                got = self._rowids[tbl.name] = RowIds(tbl)
-            return got
 
     def find(self, scope: Scope, limit: int = 100) -> list[Chunk]:
         """Chunks matching a scope exactly (no ranking), e.g. an article of some documents."""

@@ -4,6 +4,7 @@ answered from metadata before any fuzzy search."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from zhiku.chunk import cn_to_int, int_to_cn
@@ -96,14 +97,60 @@ def _aliases(doc: DocRecord) -> set[str]:
     return {n for n in out if len(n) >= 2 and (_CJK.search(n) or len(n) >= 12)}
 
 
+# A shortened name (「年休假条例」 for 职工带薪年休假条例) is the tail of a statute's name from a
+# word boundary on: at least this long, not starting with a function word, held by the names
+# of one law only, and read only where a citation of a law stands (after 按/根据/依照/违反,
+# 《, a punctuation mark or the question's start) — inside a longer unknown name
+# (「医疗保障条例」) it is no reference to 城市居民最低生活保障条例.
+SHORT_MIN = 4
+_STATUTE = re.compile(r"(?<!办)法$|条例$")
+_NOT_FIRST = frozenset("的 和 及 与 或 或者 、 对 在 关于 有关 若干 暂行 实施 试行 第".split())
+_CITING = re.compile(r"(?:^|[《\s，。？！、：；,.?!:;]|按照?|根据|依据|依照|依|据|违反|适用|是|属于|看)$")
+
+
+def short_names(names: dict[str, list[DocRecord]], words: Callable[[str], list[str]]) -> dict[str, list[DocRecord]]:
+    """Shortened names of the statutes among ``names`` (alias → documents), by the tail rule
+    above; a tail one law's names share with another law's (所得税法: 个人所得税法 and
+    企业所得税法) is no name of either."""
+    law = {a: {_law(d) for d in docs} for a, docs in names.items()}
+    joined = "\x1f".join(names)
+    owner = [a for a in names for _ in range(len(a) + 1)]  # character offset → its name
+    out: dict[str, list[DocRecord]] = {}
+    for a, docs in names.items():
+        if not _STATUTE.search(a) or not _CJK.match(a):
+            continue
+        parts = words(a)
+        for i in range(1, len(parts)):
+            tail = "".join(parts[i:])
+            if len(tail) < SHORT_MIN or parts[i] in _NOT_FIRST or not _CJK.match(tail) or tail in names:
+                continue
+            held, at = set(), joined.find(tail)
+            while at >= 0 and len(held) < 2:
+                held |= law[owner[at]]
+                at = joined.find(tail, at + 1)
+            if len(held) == 1:
+                out.setdefault(tail, [])
+                out[tail] += [d for d in docs if d not in out[tail]]
+    return out
+
+
+def _law(doc: DocRecord) -> str:
+    """A law's identity: its file name without date (its versions and its copies in other
+    folders share it)."""
+    return _DATE_SUFFIX.sub("", doc.path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+
+
 class TitleIndex:
     """Finds the documents a question names, by title, short title or file name."""
 
-    def __init__(self, docs: list[DocRecord]) -> None:
+    def __init__(self, docs: list[DocRecord], words: Callable[[str], list[str]] | None = None) -> None:
+        """``words`` (a word segmenter) also reads shortened statute names (:func:`short_names`)."""
         self._by_alias: dict[str, list[DocRecord]] = {}
         for d in docs:
             for a in _aliases(d):
                 self._by_alias.setdefault(a, []).append(d)
+        self._short = short_names(self._by_alias, words) if words is not None else {}
+        self._short_list = sorted(self._short, key=len, reverse=True)
         self._alias_list = sorted(self._by_alias, key=len, reverse=True)
         # names by their first two characters: a question is checked only against the
         # names that start somewhere in it, not against every name of the corpus
@@ -125,6 +172,12 @@ class TitleIndex:
                 continue
             taken.append((i, i + len(a)))
             found.append((a, self._by_alias[a]))
+        for a in self._short_list:
+            i = q.find(a)
+            if i < 0 or any(i < e and s < i + len(a) for s, e in taken) or not _CITING.search(q[:i]):
+                continue
+            taken.append((i, i + len(a)))
+            found.append((a, self._short[a]))
         return found
 
     def resolve(self, question: str) -> ClauseRef:
