@@ -38,7 +38,7 @@ class AnswerLevers(BaseModel):
                                       "a block's document name holds (责任 of 「…侵权责任编」) at this share "
                                       "of its weight, unless the question spells out that part of the "
                                       "name; inside a document the name counts in full; 1 = off")
-    answer_meaning: float = Field(default=16.0, ge=0.0, description="over a keyword-only ranking with "
+    answer_meaning: float = Field(default=12.0, ge=0.0, description="over a keyword-only ranking with "
                                   "stored vectors, the offline answer's choice of block adds this many "
                                   "times how far a block's cosine with the question lies above the lowest "
                                   "of the evidence (the question vector the heading cosine made; none is "

@@ -9,7 +9,7 @@ the answer quoted whichever ranked first. The passage's meaning as a whole tells
 among the top five of a keyword ranking of the whole laws corpus the gold article had the best
 cosine for 35 of 49 questions, where the word choice quoted it for 33. Beside a dense list the
 ranking already holds that evidence (the same choice on a hybrid ranking: 28 of 48), so the
-bonus applies only to a keyword-only ranking, as the chapter-heading cosine does
+bonus (``answer_meaning`` 12) applies only to a keyword-only ranking, as the chapter-heading cosine does
 (:func:`zhiku.retrieve.fields.by_headings`).
 
 No question is encoded for it: the vector is the one the ranking's heading cosine already made
