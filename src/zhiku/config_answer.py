@@ -43,6 +43,10 @@ class AnswerLevers(BaseModel):
                                   "times how far a block's cosine with the question lies above the lowest "
                                   "of the evidence (the question vector the heading cosine made; none is "
                                   "encoded for it); 0 = off")
+    answer_standing: float = Field(default=0.2, ge=0.0, description="when the offline answer's evidence "
+                                   "holds numbered provisions of a statute or regulation and of a rule "
+                                   "implementing or interpreting one (a title ending in 解释, 规定, 办法, "
+                                   "细则), the former's blocks score this much more; 0 = off")
 
 
 class RefusalLevers(BaseModel):
