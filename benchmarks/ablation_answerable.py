@@ -15,7 +15,9 @@ document's name (``answer_doc_name``) or reading a troubleshooting entry's probl
 question (``answer_problems``) or quoting a heading for the figure it holds
 (``answer_head_figures``) or reading a code listing's comment as a question
 (``answer_code_comments``), count a word only a document's name lends in full between
-documents (``answer_name_weight`` 1), switch off the dense veto (``dense_veto``: with vectors,
+documents (``answer_name_weight`` 1), choose the block to quote by words alone over a keyword
+ranking (``answer_meaning`` 0) or without a statute's provision preferred over a rule's
+(``answer_standing`` 0), switch off the dense veto (``dense_veto``: with vectors,
 a weak blend of coverage and cosine refuses), have the veto count every term of a long
 question (``dense_veto_terms`` 0) or every term whole (``dense_veto_pieces`` off), and have the
 check read dates and a role's own word only (``answerability_forms`` off), or have a quantity's
@@ -60,6 +62,10 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, list answers off": {"ZHIKU_LIST_ANSWERS": "0"},
           # and a list's lead-in taken only when it lists the kind the question names (on shipped)
           "on, list kind off": {"ZHIKU_LIST_KIND": "0"},
+          # and, over a keyword-only ranking, a block's stored-vector cosine with the question (12 shipped)
+          "on, meaning off": {"ZHIKU_ANSWER_MEANING": "0"},
+          # and a statute's provision scoring more than a rule's restating it (0.2 shipped)
+          "on, standing off": {"ZHIKU_ANSWER_STANDING": "0"},
           # the refusal lever beside it: with vectors, a weak coverage/cosine blend refuses (on shipped)
           "on, dense veto off": {"ZHIKU_DENSE_VETO": "0"},
           # and the veto weighing a long question as one of dense_veto_terms terms (8 shipped)
@@ -113,6 +119,7 @@ def answerable_ablation(shared: Path, log: Path) -> str:
                 "heading figures off: ZHIKU_ANSWER_HEAD_FIGURES=0; "
                 "code comments off: ZHIKU_ANSWER_CODE_COMMENTS=0; "
                 "list answers off: ZHIKU_LIST_ANSWERS=0; list kind off: ZHIKU_LIST_KIND=0; "
+                "meaning off: ZHIKU_ANSWER_MEANING=0; standing off: ZHIKU_ANSWER_STANDING=0; "
                 "dense veto off: ZHIKU_DENSE_VETO=0; "
                 "dense veto over every term: ZHIKU_DENSE_VETO_TERMS=0; "
                 "dense veto pieces off: ZHIKU_DENSE_VETO_PIECES=0; "

@@ -38,6 +38,15 @@ class AnswerLevers(BaseModel):
                                       "a block's document name holds (责任 of 「…侵权责任编」) at this share "
                                       "of its weight, unless the question spells out that part of the "
                                       "name; inside a document the name counts in full; 1 = off")
+    answer_meaning: float = Field(default=12.0, ge=0.0, description="over a keyword-only ranking with "
+                                  "stored vectors, the offline answer's choice of block adds this many "
+                                  "times how far a block's cosine with the question lies above the lowest "
+                                  "of the evidence (the question vector the heading cosine made; none is "
+                                  "encoded for it); 0 = off")
+    answer_standing: float = Field(default=0.2, ge=0.0, description="when the offline answer's evidence "
+                                   "holds numbered provisions of a statute or regulation and of a rule "
+                                   "implementing or interpreting one (a title ending in 解释, 规定, 办法, "
+                                   "细则), the former's blocks score this much more; 0 = off")
 
 
 class RefusalLevers(BaseModel):

@@ -106,6 +106,7 @@ def compose(
     problems: bool = True,
     head_figures: bool = True,
     comments: bool = True,
+    bonus: Sequence[float] = (),
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -147,6 +148,9 @@ def compose(
             :func:`zhiku.answer.reading.code_comment`) is read as a question line too: the
             commands and output under it are read under it and quoted (config
             ``answer_code_comments``).
+        bonus: per hit, added to its block's score: what it means as a whole
+            (:func:`zhiku.answer.meaning.meaning_bonus`, config ``answer_meaning``) and the
+            standing of its document (:func:`zhiku.answer.standing.standing_bonus`); (): none.
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
@@ -157,7 +161,7 @@ def compose(
         picked.append(Sentence(0, 0, hits[0].chunk.text, 1.0))
     else:
         picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name,
-                       (lists, listed), name_weight, problems, comments)
+                       (lists, listed), name_weight, problems, comments, bonus)
     picked = _with_lists(picked, hits, terms, idf)
     picked.sort(key=lambda s: (s.hit_rank, s.pos))
     return _render(_headed(picked, hits, terms, head_figures), hits)
@@ -243,7 +247,7 @@ def _announced_row(lead: Sentence, hits: Sequence[Hit], terms: Sequence[str],
 def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
           meets: Callable[[str, str], bool] | None = None, provision: float = PROVISION,
           doc_name: bool = False, lists: tuple[bool, str] = (False, ""), name_weight: float = 1.0,
-          problems: bool = False, comments: bool = False) -> list[Sentence]:
+          problems: bool = False, comments: bool = False, bonus: Sequence[float] = ()) -> list[Sentence]:
     """The best-covering sentence first, then the best sentences of the same block scoring at
     least :data:`FILL` of it: an answer states what one block says and cites that block
     (a second block's sentence, even one covering as much of the question, was mostly a
@@ -254,7 +258,8 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
     if not cands:
         return []
     whole = [coverage(terms, f"{ctx[r]} {h.chunk.text}", idf, names[r]) for r, h in enumerate(hits)]
-    total = lambda s, whole=whole: s.score + BLOCK_WEIGHT * whole[s.hit_rank]
+    sense = [bonus[r] if r < len(bonus) else 0.0 for r in range(len(hits))]
+    total = lambda s, whole=whole: s.score + BLOCK_WEIGHT * whole[s.hit_rank] + sense[s.hit_rank]
     cands.sort(key=lambda s: -total(s))
     first = cands[0]
     if name_weight < 1 and any(names) and len({h.chunk.doc_id for h in hits}) > 1:

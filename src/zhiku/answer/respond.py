@@ -9,7 +9,9 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from zhiku.answer.extractive import compose, split_sentences
+from zhiku.answer.extractive import SOURCES, compose, split_sentences
+from zhiku.answer.meaning import meaning_bonus
+from zhiku.answer.standing import standing_bonus
 from zhiku.answer.reading import LIST_ASK, listed_kind, options
 from zhiku.answer.prompts import QType, answer_messages, judge_messages
 from zhiku.index.store import Scope
@@ -128,10 +130,19 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
                           lists=kb.config.list_answers and LIST_ASK.search(question) is not None,
                           listed=listed_kind(question, terms) if kb.config.list_kind else "",
                           problems=kb.config.answer_problems, head_figures=kb.config.answer_head_figures,
-                          comments=kb.config.answer_code_comments)
+                          comments=kb.config.answer_code_comments,
+                          bonus=() if exact else _bonus(kb, question, blocks[:SOURCES]))
     pos = {h.chunk.id: i for i, h in enumerate(evidence, 1)}
     to_block = {c.marker: pos[c.chunk_id] for c in cites}
     return re.sub(r"\[(\d+)\]", lambda m: f"[{to_block.get(int(m.group(1)), int(m.group(1)))}]", text)
+
+
+def _bonus(kb: Any, question: str, blocks: Sequence[Hit]) -> tuple[float, ...]:
+    """Per block, what the composer adds to its score beside the question's words: its meaning
+    (``answer_meaning``) and its document's standing (``answer_standing``)."""
+    parts = [b for b in (meaning_bonus(kb, question, blocks, kb.config.answer_meaning),
+                         standing_bonus(blocks, kb.config.answer_standing)) if b]
+    return tuple(map(sum, zip(*parts))) if parts else ()
 
 
 def verify(kb: Any, d: Draft) -> Verified:
