@@ -128,3 +128,41 @@ def test_beside_a_dense_list_only_a_charge_moves(offence_kb_dense):
     assert [h.chunk.id for h in on_hits] == [h.chunk.id for h in off_hits]  # no word-matched name
     hits = retrieve(kb, WAGES + ASK, Mode.HYBRID, route=False).hits
     assert "第二百七十六条之一" in [h.chunk.article for h in hits[:kb.config.answer_chunks]]
+
+
+def _fuse_step(trace):
+    return next(s for s in trace if s.stage == "fuse")
+
+
+@pytest.mark.integration
+def test_a_narratives_dense_lists_fuse_at_the_narrative_weight(offence_kb_dense):
+    """A narrative fuses its dense lists at ``narrative_dense_weight`` (the fused scores are
+    the weighted RRF of its lists); a short question asking the same (the twin) fuses them
+    as every list, whatever the setting."""
+    from zhiku.ask.search import fused, fuzzy, inside
+    from zhiku.retrieve.citations import named_citations
+    from zhiku.retrieve.fusion import fuse_search
+
+    kb = offence_kb_dense
+    assert kb.config.narrative_dense_weight == 0.3
+    trace: list = []
+    p = prepare(kb, LOOTING + ASK, Mode.HYBRID, Scope(), trace)
+    assert len(p.terms) >= LONG_QUESTION_TERMS
+    lists = fuzzy(kb, p, Scope(), trace)
+    assert any(h.source == "dense" for hits in lists for h in hits[:1])
+    got = fused(kb, p, lists, trace)
+    assert _fuse_step(got.trace).detail.get("dense_weight") == 0.3
+    full = fused(KnowledgeBase(kb.config.model_copy(update={"narrative_dense_weight": 1.0})), p, lists, [])
+    assert "dense_weight" not in _fuse_step(full.trace).detail
+    assert [h.score for h in got.hits] != [h.score for h in full.hits]
+    # the scores are those of all its lists (the search inside 刑法 and the cited articles too)
+    # fused with each dense one at 0.3
+    every = [*lists, *inside(kb, p, []), *named_citations(kb, p, lists)]
+    want = {h.chunk.id: h.score for h in fuse_search(every, kb.config, None, 0.3)}
+    assert {h.chunk.id: h.score for h in got.hits} == pytest.approx({h.chunk.id: want[h.chunk.id] for h in got.hits})
+    # the twin: a short question asking the same keeps every list at 1
+    short = [retrieve(KnowledgeBase(kb.config.model_copy(update={"narrative_dense_weight": w})), SHORT,
+                      Mode.HYBRID, route=False) for w in (0.3, 1.0)]
+    assert any("dense" in h.sources for h in short[0].hits)
+    assert [h.chunk.id for h in short[0].hits] == [h.chunk.id for h in short[1].hits]
+    assert "dense_weight" not in _fuse_step(short[0].trace).detail
