@@ -23,12 +23,6 @@ class FusionLevers(BaseModel):
                                   "stored vector), so the fusion reads both retrievers on every candidate "
                                   "instead of 'not retrieved'; false = fuse the lists as retrieved")
     alpha: float = Field(default=0.5, ge=0.0, le=1.0, description="dense weight in weighted fusion")
-    narrative_dense_weight: float = Field(default=0.3, ge=0.0, le=1.0, description="a narrative question "
-                                          "(a case description of 60 words or more) fuses each dense list "
-                                          "at this weight beside its keyword lists: the embedder reads a "
-                                          "narrative's first 512 tokens, mostly names, places and the "
-                                          "proceedings, and ranks the articles about proceedings high; "
-                                          "1 = as every other question")
 
     @field_validator("fusion")
     @classmethod

@@ -99,7 +99,7 @@ def fuse(
 
 
 def fuse_search(lists: Sequence[Sequence[Hit]], cfg: Any, alpha: float | None = None,
-                dense_weight: float = 1.0) -> list[Hit]:
+                factors: Sequence[float] | None = None) -> list[Hit]:
     """The ranked lists of one search fused as the config says (``fusion``; ``alpha`` for
     weighted fusion, default the ``alpha`` setting).
 
@@ -114,10 +114,9 @@ def fuse_search(lists: Sequence[Sequence[Hit]], cfg: Any, alpha: float | None = 
         lists: ranked hits per retriever (keyword first, best first).
         cfg: the configuration (``fusion``, ``rrf_k``, ``hybrid_rrf_k``, ``alpha``).
         alpha: the dense weight of weighted fusion.
-        dense_weight: the factor of each dense list's contribution (``1``: as the others).
+        factors: one weight per list (default 1 each; see :func:`fuse`).
     """
-    is_dense = [any(h.source == "dense" for h in hits[:1]) for hits in lists]
-    k = cfg.hybrid_rrf_k if any(is_dense) and cfg.hybrid_rrf_k else cfg.rrf_k
-    factors = [dense_weight if d else 1.0 for d in is_dense] if dense_weight != 1 else None
+    dense = any(h.source == "dense" for hits in lists for h in hits[:1])
+    k = cfg.hybrid_rrf_k if dense and cfg.hybrid_rrf_k else cfg.rrf_k
     return fuse(lists, FusionMode.from_str(cfg.fusion), k=k, alpha=cfg.alpha if alpha is None else alpha,
                 factors=factors)
