@@ -76,11 +76,8 @@ def _fuse_detail(trace) -> dict:
 
 
 @pytest.fixture(scope="module")
-def cited_kb_dense(tmp_path_factory):
-    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("cited_dense"), route_log=False))
-    rep = kb.ingest([DATA / "criminal", DATA / "interpretations"], dense=True, progress=False)
-    assert not rep.failed and kb.has_vectors()
-    return kb
+def cited_kb_dense(criminal_dense):
+    return criminal_dense("interpretations")
 
 
 @pytest.mark.integration
