@@ -92,6 +92,8 @@ HYBRID_LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_FUSION_COMPLETE": "0"}),
     ("+ weighted fusion of the completed lists (min-max scores, dense weight 0.7)",
      {"ZHIKU_FUSION": "weighted", "ZHIKU_ALPHA": "0.7"}),
+    ("− the cited articles' list counts once beside the keyword and dense lists (not once per list that "
+     "voted in it)", {"ZHIKU_CITED_PER_LIST": "0"}),
 ]
 # levers of the full ask (the rerank stage): their rows are the `full` mode, its answer included
 FULL_LEVERS: list[tuple[str, dict[str, str]]] = [

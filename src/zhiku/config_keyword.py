@@ -86,6 +86,9 @@ class KeywordLevers(BaseModel):
                                 "list in the fusion; 0 = off")
     cited_min_words: int = Field(default=30, ge=0, description="cited_articles ranks cited articles only "
                                  "for a question of more words than this (a case narrative)")
+    cited_per_list: bool = Field(default=True, description="the list of cited articles counts in the fusion "
+                                 "once for each whole-index list whose candidates voted in it (keyword: "
+                                 "once; keyword and dense: twice), as those lists would; false = once")
     offence_names: int = Field(default=1, ge=0, description="a question asking which provision of a "
                                "law it names applies to an act (适用刑法哪一条) moves the articles the corpus's "
                                "罪名 regulations assign to the offence it charges (构成…罪) and to this many "

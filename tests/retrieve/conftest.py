@@ -1,5 +1,5 @@
 """Fixtures of the retrieval tests: keyword-only knowledge bases over the labour laws and over
-the 刑法 excerpt beside the test laws."""
+the 刑法 excerpt beside the test laws, and a builder of ones with vectors over the 刑法 excerpt."""
 
 from pathlib import Path
 
@@ -30,3 +30,17 @@ def criminal_kb(tmp_path_factory):
     rep = kb.ingest([DATA / "criminal", DATA / "laws"], dense=False, progress=False)
     assert not rep.failed and rep.chunks > 500
     return kb
+
+
+@pytest.fixture(scope="module")
+def criminal_dense(tmp_path_factory):
+    """Builds a knowledge base with vectors (the bundled embedder) over the 刑法 excerpt and
+    the test-data folder named (interpretations, offences): ``criminal_dense("offences")``."""
+
+    def build(beside: str) -> KnowledgeBase:
+        kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp(beside + "_dense"), route_log=False))
+        rep = kb.ingest([DATA / "criminal", DATA / beside], dense=True, progress=False)
+        assert not rep.failed and kb.has_vectors()
+        return kb
+
+    return build

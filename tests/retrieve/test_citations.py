@@ -69,3 +69,47 @@ def test_a_short_question_naming_the_law_keeps_its_own_order(cited_kb):
     assert not any("cited" in h.sources for h in on)
     assert [h.chunk.id for h in on] == [h.chunk.id for h in off]
     assert on[0].chunk.article == "第二百六十四条"  # found by the search inside 刑法 on its own words
+
+
+def _fuse_detail(trace) -> dict:
+    return next(s for s in trace if s.stage == "fuse").detail
+
+
+@pytest.fixture(scope="module")
+def cited_kb_dense(criminal_dense):
+    return criminal_dense("interpretations")
+
+
+@pytest.mark.integration
+def test_beside_dense_lists_the_cited_list_counts_for_both_retrievers(cited_kb_dense):
+    """With vectors the cited articles are voted by the whole index's keyword and dense lists,
+    and their list counts twice in the fusion, as those two lists would; keyword search alone
+    (the twin) counts it once, as before."""
+    from zhiku.ask.search import fused, inside
+    from zhiku.retrieve.citations import named_citations
+    from zhiku.retrieve.fusion import fuse_search
+
+    kb = cited_kb_dense
+    assert kb.config.cited_per_list
+    p = prepare(kb, NARRATIVE, Mode.HYBRID, Scope(), [])
+    whole = fuzzy(kb, p, Scope(), [])
+    assert [hits[0].source for hits in whole] == ["bm25", "dense"]
+    inner, cited = inside(kb, p, []), named_citations(kb, p, whole)
+    assert cited and cited[0][0].chunk.article == "第二百六十四条"
+    got = fused(kb, p, whole, [])
+    assert _fuse_detail(got.trace)["cited_weight"] == 2
+    every = [*whole, *inner, *cited]
+    want = {h.chunk.id: h.score for h in fuse_search(every, kb.config, None, [1.0] * (len(every) - 1) + [2.0])}
+    assert {h.chunk.id: h.score for h in got.hits} == pytest.approx({h.chunk.id: want[h.chunk.id] for h in got.hits})
+    once = fused(KnowledgeBase(kb.config.model_copy(update={"cited_per_list": False})), p, whole, [])
+    assert "cited_weight" not in _fuse_detail(once.trace)
+    best = cited[0][0].chunk.id  # the cited article gains one more 1 / (k + its rank in the cited list)
+    gain = {h.chunk.id: h.score for h in got.hits}[best] - {h.chunk.id: h.score for h in once.hits}[best]
+    assert gain == pytest.approx(1 / (kb.config.rrf_k + 1))
+    assert "第二百六十四条" in [h.chunk.article for h in got.hits[:kb.config.answer_chunks]]
+    # the twin: keyword search alone, one whole-index list voting: the cited list counts once
+    kw = [retrieve(KnowledgeBase(kb.config.model_copy(update={"cited_per_list": on})), NARRATIVE, Mode.BM25,
+                   route=False) for on in (True, False)]
+    assert any("cited" in h.sources for h in kw[0].hits)
+    assert "cited_weight" not in _fuse_detail(kw[0].trace)
+    assert [(h.chunk.id, h.score) for h in kw[0].hits] == [(h.chunk.id, h.score) for h in kw[1].hits]

@@ -121,3 +121,19 @@ def test_keyword_lists_alone_keep_the_shared_constant(kb):
     for k in (1, 10):
         got = fuse_search(lists, kb.config.model_copy(update={"hybrid_rrf_k": k}))
         assert {h.chunk.id: h.score for h in got} == pytest.approx(_expected(lists, kb.config.rrf_k))
+
+
+def test_weighted_rrf_scales_each_lists_reciprocal_ranks():
+    kw = [_hit("a", 9.0, "bm25"), _hit("b", 5.0, "bm25")]
+    de = [_hit("b", 0.9, "dense"), _hit("a", 0.8, "dense")]
+    even = rrf([kw, de], k=60)
+    assert even[0].score == pytest.approx(even[1].score)  # each first once, second once
+    out = rrf([kw, de], k=60, weights=[1.0, 0.3])
+    assert [h.chunk.id for h in out] == ["a", "b"]
+    assert out[0].score == pytest.approx(1 / 61 + 0.3 / 62)
+    assert out[1].score == pytest.approx(1 / 62 + 0.3 / 61)
+    # weighted fusion multiplies its weights by the factors the same way
+    plain = fuse([kw, de], FusionMode.WEIGHTED, alpha=0.5)
+    scaled = fuse([kw, de], FusionMode.WEIGHTED, alpha=0.5, factors=[1.0, 0.3])
+    assert plain[0].score == pytest.approx(plain[1].score)
+    assert [h.chunk.id for h in scaled] == ["a", "b"] and scaled[0].score == pytest.approx(0.5)

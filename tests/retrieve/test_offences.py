@@ -111,11 +111,8 @@ def test_a_narrative_asking_no_offence_keeps_its_order(offence_kb):
 
 
 @pytest.fixture(scope="module")
-def offence_kb_dense(tmp_path_factory):
-    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("offences_dense"), route_log=False))
-    rep = kb.ingest([DATA / "criminal", DATA / "offences"], dense=True, progress=False)
-    assert not rep.failed and kb.has_vectors()
-    return kb
+def offence_kb_dense(criminal_dense):
+    return criminal_dense("offences")
 
 
 @pytest.mark.integration

@@ -217,12 +217,17 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
           inner: list[list[Hit]] | None = None) -> Retrieval:
     """The exact clause first, then the fused lists (plus the search inside the documents
     the question names — ``inner`` when already made, see :func:`inside`), cut to the
-    candidate count; ``alpha`` (default: the setting) weighs dense in weighted fusion."""
+    candidate count; ``alpha`` (default: the setting) weighs dense in weighted fusion, and the
+    cited articles' list counts once per whole-index list that voted in it (``cited_per_list``)."""
     k = p.candidates
     inner = inside(kb, p, trace, structured) if inner is None else inner
-    lists = [*lists, *inner, *named_citations(kb, p, lists if inner else [])]  # see retrieve.citations
+    cited = named_citations(kb, p, lists if inner else [])  # see retrieve.citations
+    # the cited list carries the votes of each whole-index list (keyword, dense) it was made from
+    votes = sum(1 for x in lists if x) if cited and kb.config.cited_per_list else 1
+    factors = [1.0] * (len(lists) + len(inner)) + [float(votes)] * len(cited) if votes > 1 else None
+    lists = [*lists, *inner, *cited]
     with _Timer(trace, "fuse") as d:
-        out = fuse_search(lists, kb.config, alpha) if len(lists) > 1 else (lists or [[]])[0]
+        out = fuse_search(lists, kb.config, alpha, factors) if len(lists) > 1 else (lists or [[]])[0]
         seen = {h.chunk.id for h in p.exact}
         hits = p.exact + [h for h in out if h.chunk.id not in seen]
         if structured and kb.config.drop_twins:  # one law version in two folders: cited once
@@ -245,6 +250,8 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
         if structured:  # 盗窃 → 盗窃罪 → 第二百六十四条 (zhiku.retrieve.offences)
             hits = hits[:n] + named_offence_first(kb, p, hits[n:])
         d.update(mode=kb.config.fusion, lists=len(lists), top=brief(hits))
+        if votes > 1:
+            d["cited_weight"] = votes
     groups: dict[str, list[int]] = {}
     if route is not None:
         from zhiku.route.search import group_by_document

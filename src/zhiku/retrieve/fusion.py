@@ -31,7 +31,8 @@ def _merge_sources(lists: Sequence[Sequence[Hit]]) -> dict[str, tuple[Hit, dict[
     return merged
 
 
-def rrf(lists: Sequence[Sequence[Hit]], k: int = 60, limit: int | None = None) -> list[Hit]:
+def rrf(lists: Sequence[Sequence[Hit]], k: int = 60, limit: int | None = None,
+        weights: Sequence[float] | None = None) -> list[Hit]:
     """Reciprocal rank fusion: score(d) = Σ 1 / (k + rank_i(d)).
 
     Cormack, Clarke & Büttcher (2009), "Reciprocal Rank Fusion outperforms Condorcet and
@@ -41,14 +42,18 @@ def rrf(lists: Sequence[Sequence[Hit]], k: int = 60, limit: int | None = None) -
         lists: ranked hits per retriever (best first).
         k: the RRF constant.
         limit: keep this many fused hits.
+        weights: one factor per list (default 1 each): a list's reciprocal ranks count
+            that much (weighted RRF, as in Bruch et al. 2023, "An analysis of fusion
+            functions for hybrid retrieval").
 
     Returns:
         New hits (source ``rrf``) that keep each retriever's rank and score in ``sources``.
     """
     scores: dict[str, float] = {}
-    for hits in lists:
+    for i, hits in enumerate(lists):
+        w = weights[i] if weights else 1.0
         for rank, h in enumerate(hits, 1):
-            scores[h.chunk.id] = scores.get(h.chunk.id, 0.0) + 1.0 / (k + rank)
+            scores[h.chunk.id] = scores.get(h.chunk.id, 0.0) + w / (k + rank)
     merged = _merge_sources(lists)
     order = sorted(scores, key=lambda cid: -scores[cid])
     out = [Hit(merged[c][0].chunk, scores[c], "rrf", dict(merged[c][1])) for c in order]
@@ -82,16 +87,19 @@ def weighted(
 
 def fuse(
     lists: Sequence[Sequence[Hit]], mode: FusionMode, k: int = 60, alpha: float = 0.5,
-    limit: int | None = None,
+    limit: int | None = None, factors: Sequence[float] | None = None,
 ) -> list[Hit]:
-    """Fuse a keyword list and a dense list (in that order) with the chosen mode."""
+    """Fuse a keyword list and a dense list (in that order) with the chosen mode; ``factors``
+    (one per list, default 1 each) multiply each list's contribution in either mode."""
+    f = list(factors) if factors else [1.0] * len(lists)
     if mode is FusionMode.RRF:
-        return rrf(lists, k=k, limit=limit)
+        return rrf(lists, k=k, limit=limit, weights=factors)
     weights = [1.0 - alpha, alpha] if len(lists) == 2 else [1.0] * len(lists)
-    return weighted(lists, weights, limit=limit)
+    return weighted(lists, [w * x for w, x in zip(weights, f)], limit=limit)
 
 
-def fuse_search(lists: Sequence[Sequence[Hit]], cfg: Any, alpha: float | None = None) -> list[Hit]:
+def fuse_search(lists: Sequence[Sequence[Hit]], cfg: Any, alpha: float | None = None,
+                factors: Sequence[float] | None = None) -> list[Hit]:
     """The ranked lists of one search fused as the config says (``fusion``; ``alpha`` for
     weighted fusion, default the ``alpha`` setting).
 
@@ -106,7 +114,9 @@ def fuse_search(lists: Sequence[Sequence[Hit]], cfg: Any, alpha: float | None = 
         lists: ranked hits per retriever (keyword first, best first).
         cfg: the configuration (``fusion``, ``rrf_k``, ``hybrid_rrf_k``, ``alpha``).
         alpha: the dense weight of weighted fusion.
+        factors: one weight per list (default 1 each; see :func:`fuse`).
     """
     dense = any(h.source == "dense" for hits in lists for h in hits[:1])
     k = cfg.hybrid_rrf_k if dense and cfg.hybrid_rrf_k else cfg.rrf_k
-    return fuse(lists, FusionMode.from_str(cfg.fusion), k=k, alpha=cfg.alpha if alpha is None else alpha)
+    return fuse(lists, FusionMode.from_str(cfg.fusion), k=k, alpha=cfg.alpha if alpha is None else alpha,
+                factors=factors)
