@@ -67,7 +67,7 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, dense veto over every term": {"ZHIKU_DENSE_VETO_TERMS": "0"},
           # and the veto counting a guessed word by its pieces, no pronoun or verb character (on shipped)
           "on, dense veto pieces off": {"ZHIKU_DENSE_VETO_PIECES": "0"},
-          # and the veto's second look: kept when the quote is close to the question (0.88 shipped)
+          # and the veto's second look: kept when the quote is close to the question (0.89 shipped)
           "on, veto second look off": {"ZHIKU_VETO_QUOTE": "0"},
           # a value in the other forms a text states it: when not as a date, a role's kin or act (on shipped)
           "on, other forms off": {"ZHIKU_ANSWERABILITY_FORMS": "0"},

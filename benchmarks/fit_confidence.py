@@ -104,7 +104,7 @@ HEADING = "## Confidence calibration"
 # at the 0.25 cut it would refuse 10 of 43 case answers with the gold in the top 5. It costs
 # one encoding per answer (25-40 ms), so it is off. ZHIKU_FIT_ANSWERED=removed,met,below,
 # conflict,near re-runs it. The dense veto's second look (config veto_quote, LOOK here) on
-# these rows: 0.078 / 0.827 -> 0.077 / 0.827, answerable refused at the 0.25 cut 0.008 -> 0.005,
+# these rows (0.89): 0.078 / 0.827 -> 0.077 / 0.827, answerable refused at the 0.25 cut 0.008 -> 0.005,
 # unanswerable refused 0.857 both.
 # A named clause found exactly is not in these sets; it keeps confidence.EXACT.
 USED = os.environ.get("ZHIKU_FIT_USED", "named,title,margin,top_agree").split(",")
@@ -119,7 +119,7 @@ CUT = 0.25  # the default min_confidence: a dense veto below it refuses
 VETO = os.environ.get("ZHIKU_FIT_VETO", "1") != "0"
 # its second look (config veto_quote): a row whose quote is at least this close to the question
 # keeps the model's probability (ZHIKU_FIT_LOOK=0: the veto alone, as before)
-LOOK = float(os.environ.get("ZHIKU_FIT_LOOK", "0.88"))
+LOOK = float(os.environ.get("ZHIKU_FIT_LOOK", "0.89"))
 LOW = 0.5  # the default low_confidence: answers below it are marked
 # name: (question set under eval/, corpus under the shared folder, question limit)
 SETS = {

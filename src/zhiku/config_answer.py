@@ -62,7 +62,7 @@ class RefusalLevers(BaseModel):
     quote_cosine: bool = Field(default=False, description="the confidence reads how close the answer's "
                                "quoted sentence is to the question by the embedder (one encoding of "
                                "one sentence an answer); off: the retrieval and text features only")
-    veto_quote: float = Field(default=0.88, ge=0.0, le=1.0, description="when the dense veto refuses "
+    veto_quote: float = Field(default=0.89, ge=0.0, le=1.0, description="when the dense veto refuses "
                               "evidence the fitted model would answer from, compose the offline answer "
                               "and keep it when its quoted sentence's cosine to the question is at least "
                               "this (one encoding on vetoed asks only); 0 = off")
