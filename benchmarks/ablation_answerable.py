@@ -19,7 +19,8 @@ documents (``answer_name_weight`` 1), choose the block to quote by words alone o
 ranking (``answer_meaning`` 0) or without a statute's provision preferred over a rule's
 (``answer_standing`` 0), switch off the dense veto (``dense_veto``: with vectors,
 a weak blend of coverage and cosine refuses), have the veto count every term of a long
-question (``dense_veto_terms`` 0) or every term whole (``dense_veto_pieces`` off), and have the
+question (``dense_veto_terms`` 0) or every term whole (``dense_veto_pieces`` off) or refuse without
+the second look at the quote (``veto_quote`` 0), and have the
 check read dates and a role's own word only (``answerability_forms`` off), or have a quantity's
 word in the sentence stating the value whole only, not by its last word where the block holds it
 whole (``answerability_stems`` off), or, without vectors, let the fitted model answer evidence
@@ -72,6 +73,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, dense veto over every term": {"ZHIKU_DENSE_VETO_TERMS": "0"},
           # and the veto counting a guessed word by its pieces, no pronoun or verb character (on shipped)
           "on, dense veto pieces off": {"ZHIKU_DENSE_VETO_PIECES": "0"},
+          # and the veto's second look: kept when the quote is close to the question (0.89 shipped)
+          "on, veto second look off": {"ZHIKU_VETO_QUOTE": "0"},
           # a value in the other forms a text states it: when not as a date, a role's kin or act (on shipped)
           "on, other forms off": {"ZHIKU_ANSWERABILITY_FORMS": "0"},
           # a quantity's word by its last word (献血 of 无偿献血) where the block holds it whole (on shipped)
@@ -122,7 +125,7 @@ def answerable_ablation(shared: Path, log: Path) -> str:
                 "meaning off: ZHIKU_ANSWER_MEANING=0; standing off: ZHIKU_ANSWER_STANDING=0; "
                 "dense veto off: ZHIKU_DENSE_VETO=0; "
                 "dense veto over every term: ZHIKU_DENSE_VETO_TERMS=0; "
-                "dense veto pieces off: ZHIKU_DENSE_VETO_PIECES=0; "
+                "dense veto pieces off: ZHIKU_DENSE_VETO_PIECES=0; veto second look off: ZHIKU_VETO_QUOTE=0; "
                 "other forms off: ZHIKU_ANSWERABILITY_FORMS=0; "
                 "last words off: ZHIKU_ANSWERABILITY_STEMS=0; keyword veto off: ZHIKU_KEYWORD_VETO=0)\n")
     return "\n".join(lines)

@@ -86,6 +86,26 @@ HEADING = "## Confidence calibration"
 # document's share of the top five, doc_margin: AUROC 0.79-0.82; L2 10: within 0.01. After
 # answering, + conflict (the answer flags evidence that disagrees: 6 answered rows, RGB and
 # natural2, none right) 0.069 / 0.833 (0.050 / 0.851, shipped, weight -2.26).
+# Re-collected on 1072 rows (held out one set at a time, ECE / AUROC, other half in brackets;
+# shipped 0.078 / 0.827 (0.048 / 0.839)), after answering, each beside the shipped four: the
+# share of the question's three rarest naming words the answer leaves out 0.085 / 0.827
+# (0.046 / 0.839); the share of them the cited block holds that the quote does not 0.078 /
+# 0.827; with vectors, the cited block among the first three of both retrievers 0.080 / 0.827;
+# the asking phrase names a kind of fact (retrieve/answertype.py) the answer states none of
+# 0.080 / 0.827; all four 0.083 / 0.826 (their weights came out 0.00-0.35). near (the cosine
+# of the question and the answer's first quoted sentence by the bundled e5, config
+# quote_cosine; rows collected with it recorded) 0.082 / 0.834 (0.063 / 0.839): alone, over
+# the answered rows of each set it separates right from wrong better than the model does
+# (AUROC keyword / hybrid: rgb 0.76 / 0.73, natural2 0.78 / 0.70, case 0.70 / 0.65, cmrc
+# 0.63 / 0.61; the model 0.53-0.56 on rgb and cmrc), and each held-out set's AUROC rises (rgb
+# 0.841 -> 0.867, 0.823 -> 0.844; natural2 0.786 -> 0.835; cmrc 0.584 -> 0.629, 0.570 ->
+# 0.608) but not the pooled one: the largest share of misordered pairs (0.057 of all) is CMRC
+# right answers below CMRC wrong ones at 0.9+, mostly quotes of part of a long reference span;
+# at the 0.25 cut it would refuse 10 of 43 case answers with the gold in the top 5. It costs
+# one encoding per answer (25-40 ms), so it is off. ZHIKU_FIT_ANSWERED=removed,met,below,
+# conflict,near re-runs it. The dense veto's second look (config veto_quote, LOOK here) on
+# these rows (0.89): 0.078 / 0.827 -> 0.077 / 0.827, answerable refused at the 0.25 cut 0.008 -> 0.005,
+# unanswerable refused 0.857 both.
 # A named clause found exactly is not in these sets; it keeps confidence.EXACT.
 USED = os.environ.get("ZHIKU_FIT_USED", "named,title,margin,top_agree").split(",")
 # what answering showed, as :func:`zhiku.verify.confidence.answered` sees it
@@ -97,6 +117,9 @@ BEFORE = (["sentence"], ["weak", "removed", "met"])
 CUT = 0.25  # the default min_confidence: a dense veto below it refuses
 # the dense veto (config dense_veto, on by default) simulated on the hybrid rows (ZHIKU_FIT_VETO=0: off)
 VETO = os.environ.get("ZHIKU_FIT_VETO", "1") != "0"
+# its second look (config veto_quote): a row whose quote is at least this close to the question
+# keeps the model's probability (ZHIKU_FIT_LOOK=0: the veto alone, as before)
+LOOK = float(os.environ.get("ZHIKU_FIT_LOOK", "0.89"))
 LOW = 0.5  # the default low_confidence: answers below it are marked
 # name: (question set under eval/, corpus under the shared folder, question limit)
 SETS = {
@@ -124,7 +147,7 @@ def collect(shared: Path, only: list[str], mode: str = "bm25") -> None:
 
     old = [json.loads(x) for x in ROWS.read_text(encoding="utf-8").splitlines()] if ROWS.exists() else []
     rows = [r for r in old if r["set"] not in only or r.get("mode", "bm25") != mode]
-    cfg = load_config(min_confidence=0.0)
+    cfg = load_config(min_confidence=0.0, quote_cosine=True)  # the quote's cosine recorded: near's comparison row
     how = Mode.from_str(mode)
     for name in only:
         qs, corpus, limit = SETS[name]
@@ -191,7 +214,7 @@ def _shown(row: dict) -> dict:
     weak = bool(row.get("weak"))
     a = row.get("after") or {}
     return {"weak": weak, "share": row.get("share", 1.0), "met": a.get("met", 0 if weak else int(row["features"]["pinned"])),
-            **{k: a[k] for k in ("quoted", "top", "asks", "typed", "conflict") if k in a}}
+            **{k: a[k] for k in ("quoted", "top", "asks", "typed", "conflict", "cosine") if k in a}}
 
 
 def _logit(p: float) -> float:
@@ -303,14 +326,16 @@ def fit(write: bool) -> None:
 
 def _shipped(row: dict, model: dict) -> float:
     """The confidence an answer ships with (as answer/finish.py computes it): the model's
-    probability (a weak dense match below the refusal cut replaces it), × ``REFUSED`` when
+    probability (a weak dense match below the refusal cut replaces it, unless the second look
+    finds the quote close to the question: ``LOOK``), × ``REFUSED`` when
     the answerability check refused it or nothing of the draft could be verified, else
     adjusted by what answering showed (:func:`answered`)."""
     from zhiku.verify.confidence import REFUSED, Features, answered, probability, scaled_blend
 
     p = probability(Features(**row["features"]), model)
     veto = scaled_blend(row.get("blend"), CUT)
-    if VETO and veto < CUT:
+    looked = LOOK and p >= CUT and (row.get("after") or {}).get("cosine", 0.0) >= LOOK
+    if VETO and veto < CUT and not looked:
         p = min(p, veto)
     if row["refused"]:  # the answerability check's or verification's refusal
         return p * REFUSED

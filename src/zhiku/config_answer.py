@@ -68,6 +68,13 @@ class RefusalLevers(BaseModel):
                                     "only when it can name something (not 谁, 称) and a word the segmenter "
                                     "guessed by gluing a name to its neighbour (黄华麒是) by the two-character "
                                     "pieces the evidence holds; off: every term, whole")
+    quote_cosine: bool = Field(default=False, description="the confidence reads how close the answer's "
+                               "quoted sentence is to the question by the embedder (one encoding of "
+                               "one sentence an answer); off: the retrieval and text features only")
+    veto_quote: float = Field(default=0.89, ge=0.0, le=1.0, description="when the dense veto refuses "
+                              "evidence the fitted model would answer from, compose the offline answer "
+                              "and keep it when its quoted sentence's cosine to the question is at least "
+                              "this (one encoding on vetoed asks only); 0 = off")
     answerability: bool = Field(default=True, description="check that the cited evidence meets what the "
                                 "question pins down (subject, place, time, kind of value); off: "
                                 "answered on confidence alone")

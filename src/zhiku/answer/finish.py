@@ -14,6 +14,7 @@ from zhiku.types import Answer, Hit, TraceStep
 from zhiku.verify.answerable import Answerability, check, decisive, has_quantity
 from zhiku.verify.confidence import REFUSED, answered, quoted_coverage
 from zhiku.verify.pins import Kind
+from zhiku.verify.shown import answer_cosine
 
 
 def searched_summary(kb: Any, terms: Sequence[str], hits: Sequence[Hit], n: int = 3) -> str:
@@ -90,7 +91,7 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
         return _with(ans, draft, text=f"{cfg.refusal_text}。{verdict.reason}。")
     share = draft.kept / draft.checked if draft.checked else 1.0
     met = len(verdict.constraints) if verdict.ok else 0
-    shown = shown_features(kb, terms, draft, considered, verdict)
+    shown = shown_features(kb, terms, draft, considered, verdict, question)
     trace = (*trace, TraceStep("finish", 0.0, {"after": {"weak": weak, "share": round(share, 4), "met": met,
                                                          **shown}}))
     conf = answered(conf, weak, share, met, **shown)  # the fitted probability after what answering showed
@@ -103,18 +104,21 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
 
 
 def shown_features(kb: Any, terms: Sequence[str], draft: Verified, considered: Sequence[Hit],
-                   verdict: Answerability) -> dict[str, Any]:
+                   verdict: Answerability, question: str = "") -> dict[str, Any]:
     """What the answer's own text shows, for :func:`zhiku.verify.confidence.answered`: how
     much of the question's content words it holds (``quoted``), whether it cites the first
     hit (``top``), whether the question asks for a kind of value (an amount, a period, an
     age, a date, a name: ``asks``) and the answer states one (``typed``), whether it flags
-    evidence that disagrees on the point (``conflict``)."""
+    evidence that disagrees on the point (``conflict``), and with ``quote_cosine`` on how
+    close its quoted sentence is to the question (``cosine``:
+    :func:`zhiku.verify.shown.answer_cosine`)."""
     first = considered[0].chunk if considered else None
     top = first is not None and any(c.id in (first.id, first.parent_id) for c in draft.blocks.values())
     kinds = [c for c in verdict.constraints if c.kind is Kind.QUANTITY]
     said = re.sub(r"\[\d+\]", "", draft.text)
     return {"quoted": round(quoted_coverage(kb, list(terms), draft.text), 4), "top": top, "asks": bool(kinds),
-            "typed": any(has_quantity(c.text, said, c.about) for c in kinds), "conflict": bool(draft.conflicts)}
+            "typed": any(has_quantity(c.text, said, c.about) for c in kinds), "conflict": bool(draft.conflicts),
+            **answer_cosine(kb, question, draft.text)}
 
 
 def _with(ans: Answer, draft: Verified, **more: Any) -> Answer:

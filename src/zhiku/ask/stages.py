@@ -203,8 +203,26 @@ def confident(run: Any, note: dict, ranked: Ranked) -> Confidence:
     """The evidence's confidence and whether it is too weak to answer from."""
     conf, why = confidence(run.kb, ranked.retrieval, note=note)
     refuse = conf < run.kb.config.min_confidence or not ranked.hits
+    if refuse and "vetoed" in note and run.kb.config.veto_quote:  # a second look at what the answer would quote
+        conf, refuse = _looked_again(run.kb, ranked, note, conf)
     note.update({"confidence": round(conf, 4), "why": why, "refuse": refuse})
     return Confidence(conf, why, refuse)
+
+
+def _looked_again(kb: Any, ranked: Ranked, note: dict, conf: float) -> tuple[float, bool]:
+    """The dense veto's refusal read again (config ``veto_quote``): the model's probability
+    is kept when the sentence the offline answer would quote is close enough to the question
+    (:func:`zhiku.verify.shown.second_look`)."""
+    from zhiku.verify.shown import second_look
+
+    r = ranked.retrieval
+    evidence = with_parents(kb, list(ranked.hits[: answer_chunks(kb, r)]))
+    near = second_look(kb, r.question, r.terms, evidence, r.exact)
+    note["quote_cosine"] = round(near, 4)
+    if near < kb.config.veto_quote:
+        return conf, True
+    note["veto_lifted"] = True
+    return note["vetoed"], note["vetoed"] < kb.config.min_confidence
 
 
 @dataclass(frozen=True)

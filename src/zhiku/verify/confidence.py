@@ -174,7 +174,8 @@ def probability(f: Features, model: dict[str, Any] | None = None) -> float:
 
 
 def after_features(weak: bool, share: float, met: int, quoted: float = 1.0, top: bool = True,
-                   asks: bool = False, typed: bool = False, conflict: bool = False) -> dict[str, float]:
+                   asks: bool = False, typed: bool = False, conflict: bool = False,
+                   cosine: float = 0.0) -> dict[str, float]:
     """What answering showed, as the ``answered`` weights see it: ``weak`` (a constraint
     that does not refuse is missing), ``removed`` (share of checked sentences verification
     removed), ``met`` (log of 1 + the constraints the cited blocks meet), ``unquoted`` (the
@@ -182,10 +183,18 @@ def after_features(weak: bool, share: float, met: int, quoted: float = 1.0, top:
     out: :func:`quoted_coverage`), ``below`` (the answer does not cite the first hit),
     ``untyped`` (the question asks for a kind of value, an amount, a period, an age, a
     date, a name, and the answer states none), ``conflict`` (the answer flags evidence that
-    disagrees with itself on the point: two values, two rules)."""
+    disagrees with itself on the point: two values, two rules), ``near`` (with
+    ``quote_cosine`` on, how close the quoted sentence is to the question: :func:`_near`)."""
     return {"weak": float(weak), "removed": 1.0 - min(max(share, 0.0), 1.0), "met": math.log1p(max(met, 0)),
             "unquoted": 1.0 - min(max(quoted, 0.0), 1.0), "below": float(not top),
-            "untyped": float(asks and not typed), "conflict": float(conflict)}
+            "untyped": float(asks and not typed), "conflict": float(conflict), "near": _near(cosine)}
+
+
+def _near(cosine: float) -> float:
+    """The quote's cosine to the question (:func:`zhiku.verify.shown.quote_cosine`) in steps
+    of 0.02 from 0.90, within ±3 (the bundled e5's cosines of a question and a sentence lie
+    in 0.84–0.96); 0 (neutral) when it was not read."""
+    return 0.0 if cosine <= 0 else max(-3.0, min(3.0, (cosine - 0.90) / 0.02))
 
 
 def quoted_coverage(kb: Any, terms: list[str], text: str) -> float:
@@ -328,6 +337,8 @@ def confidence(kb: Any, r: Any, question: str = "", note: dict | None = None) ->
         if blend is not None:
             note["blend"] = round(blend, 4)
     if veto < kb.config.min_confidence:  # weak dense evidence refuses; it does not cap the rest
+        if note is not None and p >= kb.config.min_confidence:
+            note["vetoed"] = round(p, 4)  # what the model said: a second look may restore it
         p = min(p, veto)
     if blend is None and not r.exact and kb.config.keyword_veto and p >= kb.config.min_confidence \
             and not names_any(kb, r):
