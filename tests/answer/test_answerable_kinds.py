@@ -289,3 +289,46 @@ def test_the_act_a_who_question_asks_the_doer_of_must_be_stated():
     assert decisive(no.missing[0], no.constraints)
     assert [c.text for c in pinned("哪些国家参加了演习？") if c.about == "act"] == ["参加"]
     assert not [c for c in pinned("RCEP具体包括哪些国家") if c.about == "act"]
+
+
+# tests/data/real/fresh/Sa-Token更新日志.md (dromara/Sa-Token, Apache-2.0): a release's heading
+# dates it in figures, the year first
+RELEASE = (Path(__file__).resolve().parents[1] / "data" / "real" / "fresh" / "Sa-Token更新日志.md").read_text(
+    encoding="utf-8")
+
+
+@pytest.mark.unit
+def test_a_date_in_figures_answers_when_and_counts_no_quantity():
+    """「v1.44.0 @2025-6-7」 and a version table's 「更新日期 2022.02.03」 state a date: a question
+    asking when is answered; the release's changes alone (no date) still are not, nor is a
+    version number (1.7.1) or an address in figures a date. The same date is no count: 「多少」
+    is not answered by it."""
+    start = RELEASE.index("### v1.44.0")
+    block = RELEASE[start:RELEASE.index("### v1.43.0")]
+    head, first = block.splitlines()[0].lstrip("# "), next(l for l in block.splitlines() if l.startswith("- "))
+    q = "Sa-Token v1.44.0 是哪天发布的？"
+    assert check(q, [(block, f"{head}：{first}")]).ok
+    assert not check(q, [(block, first)]).ok  # the quoted change states no date
+    row = "版本号 1.7.1，制定团队 全球Java社区开发者，更新日期 2022.02.03，备注 黄山版，新增11条新规约。"
+    assert check("Java开发手册1.7.1版本的更新日期是哪天？", [(row, row)]).ok
+    for figures in ("版本号 1.7.1，备注 黄山版。", "服务地址 192.168.1.1，端口 8080。"):
+        assert not check("Java开发手册1.7.1版本的更新日期是哪天？", [(figures, figures)]).ok, figures
+    dated = "本次更新发布于 2025-6-7。"
+    assert not check("本次更新修复了多少个问题？", [(dated, dated)]).ok
+
+
+@pytest.mark.unit
+def test_an_articles_own_label_is_no_count():
+    """上海市城镇职工社会保险费征缴若干规定 (tests/data/real/fresh) 第二条 names the insurances the
+    rule covers and no rate: 「第二条」 says which article it is, so 「工伤保险费率是多少」 is not
+    answered by it; 第六条 stating 「缓缴期最长为一年」 still answers 「缓缴期最长多久」, and a
+    count in an article's text (劳动法 第三十六条, 四十四小时) still answers 「多少」."""
+    rule = (Path(__file__).resolve().parents[1] / "data" / "real" / "fresh"
+            / "上海市城镇职工社会保险费征缴若干规定.md").read_text(encoding="utf-8")
+    title = "上海市城镇职工社会保险费征缴若干规定\n"
+    art2, art6 = _article(rule, "第二条"), _article(rule, "第六条")
+    no = check("上海城镇职工的工伤保险费率是多少？", [(title + art2, art2)])
+    assert not no.ok and [c.kind for c in no.missing] == [Kind.QUANTITY]
+    assert check("上海单位社会保险费缓缴期最长多久？", [(title + art6, art6)]).ok
+    art36 = _article(LABOUR, "第三十六条")
+    assert check("劳动者平均每周工作时间不超过多少小时？", [(art36, art36)]).ok
