@@ -332,3 +332,22 @@ def test_an_articles_own_label_is_no_count():
     assert check("上海单位社会保险费缓缴期最长多久？", [(title + art6, art6)]).ok
     art36 = _article(LABOUR, "第三十六条")
     assert check("劳动者平均每周工作时间不超过多少小时？", [(art36, art36)]).ok
+
+
+@pytest.mark.unit
+def test_a_version_the_question_names_is_the_whole_version():
+    """「v1.44.0」 pins that release, not 「v1」 (every 1.x release): the release notes' v1.45.0
+    section, dated too, does not answer when v1.44.0 came out; the v1.44.0 section does, and
+    「SDK 1.0.1」 is still pinned whole."""
+    def section(version: str) -> tuple[str, str]:
+        start = RELEASE.index(f"### {version}")
+        block = RELEASE[start:RELEASE.index("\n### ", start + 1)]
+        change = next(line.strip() for line in block.splitlines() if line.strip().startswith("- "))
+        return block, f"{block.splitlines()[0].lstrip('# ')}：{change}"
+
+    q = "Sa-Token v1.44.0 是哪天发布的？"
+    assert "v1.44.0" in [c.text for c in pinned(q) if c.kind is Kind.SUBJECT]
+    assert check(q, [section("v1.44.0")]).ok
+    no = check(q, [section("v1.45.0")])
+    assert not no.ok and "v1.44.0" in [c.text for c in no.missing]
+    assert "sdk 1.0.1" in [c.text for c in pinned("IoT Board SDK 1.0.1 版本新加了什么分区？")]

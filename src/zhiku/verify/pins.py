@@ -41,7 +41,9 @@ class Constraint:
 # 「我在北京上班，…」, are not what the answer is about)
 _STRONG = re.compile(r"哪|谁|多少|多久|几|(.)不\1")  # 会不会, 要不要: an A-not-A question
 _NOT_ASK = re.compile(r"好几|几乎|几经|几何|没多少|多少有")
-_LATIN = re.compile(r"[a-z][a-z0-9\-]*(?:\s?[0-9]+(?:\.[0-9]+)*[a-z0-9]*)?|[0-9]+[a-z][a-z0-9\-]*")  # sdk 1.0.1: the whole version
+# sdk 1.0.1, v1.44.0, python3.11: the whole version (v1 alone is every 1.x release)
+_LATIN = re.compile(r"[a-z][a-z0-9\-]*(?:\.[0-9]+)+(?![0-9.])|[a-z][a-z0-9\-]*(?:\s?[0-9]+(?:\.[0-9]+)*[a-z0-9]*)?|"
+                    r"[0-9]+[a-z][a-z0-9\-]*")
 _GENERIC = {"中国", "我国", "全国", "国内", "城市", "国家", "地区", "省市", "当地", "本地", "外地"}
 _QUOTED = re.compile(r"《([^》]{1,30})》|“([^”]{1,30})”|「([^」]{1,30})」|\"([^\"]{1,30})\"")
 YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})(?![\d.])")
