@@ -351,3 +351,21 @@ def test_a_version_the_question_names_is_the_whole_version():
     no = check(q, [section("v1.45.0")])
     assert not no.ok and "v1.44.0" in [c.text for c in no.missing]
     assert "sdk 1.0.1" in [c.text for c in pinned("IoT Board SDK 1.0.1 版本新加了什么分区？")]
+
+
+@pytest.mark.unit
+def test_a_place_opening_the_question_pins_it():
+    """上海市劳动合同条例 (tests/data/real/fresh) 第十三条 on probation periods does not answer
+    「深圳劳动合同期限满一年不满三年的，试用期最长多久」: 深圳 qualifies the contracts asked
+    about, though its clause asks nothing; the same question of 上海 is answered, a place read
+    as context (「我在北京上班，…」) pins nothing, and off (``leading``) 深圳 is not checked."""
+    rule = (Path(__file__).resolve().parents[1] / "data" / "real" / "fresh" / "上海市劳动合同条例.md").read_text(
+        encoding="utf-8")
+    art13 = _article(rule, "第十三条")
+    block = "上海市劳动合同条例\n" + art13
+    q = "深圳劳动合同期限满一年不满三年的，试用期最长多久？"
+    no = check(q, [(block, art13)])
+    assert not no.ok and [c.text for c in no.missing] == ["深圳"] and decisive(no.missing[0])
+    assert check(q.replace("深圳", "上海"), [(block, art13)]).ok
+    assert check(q, [(block, art13)], leading=False).ok
+    assert not any(c.kind is Kind.PLACE for c in pinned("我在北京上班，试用期最长多久？"))
