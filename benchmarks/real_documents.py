@@ -10,6 +10,12 @@ questions marked ``"refuse": true`` (no document in the set answers them) count 
 when refused. The page is printed; ``--write`` also writes it to
 ``--out``. ``--extra`` adds documents that may not be committed (questions marked
 ``"extra": true`` are skipped without them).
+
+Questions marked ``"split": "fresh"`` are a held-out set: they are asked of the documents in
+tests/data/real/fresh only (their own knowledge base, so the dev set's number stays
+comparable), were written before zhiku was run on those documents, and are reported on
+their own line ("fresh documents: X of Y right"). ``--split dev`` or ``--split fresh``
+measures one of the two.
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL = ROOT / "tests" / "data" / "real"
+#: The held-out split and the folder of its documents.
+FRESH = "fresh"
 JUNK = ("列1", "列2", "列3", "OLE_LINK", "(cid:", "....")
 #: The document column of a question no document in the set answers (``"refuse": true``
 #: in questions.jsonl): it is right only when the answer refuses.
@@ -59,8 +67,16 @@ def tree_row(doc, sections) -> dict:
             "empty": empty, "junk_labels": junk, "junk_in_text": junk_body, "tables": len(doc.tables)}
 
 
-def measure(extra: Path | None) -> tuple[list[dict], list[dict]]:
-    """Ingest, build trees, ask; returns (tree rows, question rows)."""
+def _questions(split: str) -> list[dict]:
+    """The questions of one split: the dev set (no ``split`` key) or ``fresh``."""
+    items = [json.loads(line) for line in
+             (REAL / "questions.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [i for i in items if i.get("split", "dev") == split]
+
+
+def measure(extra: Path | None, split: str = "dev") -> tuple[list[dict], list[dict]]:
+    """Ingest the split's documents, build trees, ask its questions; returns (tree rows,
+    question rows)."""
     from zhiku.config import load_config
     from zhiku.ingest import load_file
     from zhiku.kb import KnowledgeBase
@@ -71,11 +87,11 @@ def measure(extra: Path | None) -> tuple[list[dict], list[dict]]:
     with tempfile.TemporaryDirectory() as tmp:
         docs = Path(tmp) / "docs"
         docs.mkdir()
-        for f in REAL.iterdir():
-            if f.suffix.lower() in (".pdf", ".docx", ".xlsx", ".csv", ".html", ".md", ".txt") \
+        for f in (REAL / FRESH if split == FRESH else REAL).iterdir():
+            if f.is_file() and f.suffix.lower() in (".pdf", ".docx", ".xlsx", ".csv", ".html", ".md", ".txt") \
                     and f.name != "SOURCE.md":
                 shutil.copy(f, docs / f.name)
-        for f in (extra.iterdir() if extra else []):
+        for f in (extra.iterdir() if extra and split != FRESH else []):
             shutil.copy(f, docs / f.name)
         trees = []
         for f in sorted(docs.iterdir()):
@@ -85,8 +101,7 @@ def measure(extra: Path | None) -> tuple[list[dict], list[dict]]:
         kb.ingest([docs], dense=True, progress=False)
         present = {f.name for f in docs.iterdir()}
         rows = []
-        for line in (REAL / "questions.jsonl").read_text(encoding="utf-8").splitlines():
-            item = json.loads(line)
+        for item in _questions(split):
             refuse = bool(item.get("refuse"))
             gold = [] if refuse else _gold_docs(item)
             if not refuse and not present.intersection(gold):
@@ -104,24 +119,9 @@ def measure(extra: Path | None) -> tuple[list[dict], list[dict]]:
     return trees, rows
 
 
-def render(trees: list[dict], rows: list[dict], extra: list[str] = ()) -> str:
-    """The Markdown page."""
-    when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    right = sum(r["right"] for r in rows)
-    refusals = [r for r in rows if r["doc"] == REFUSE]
-    refused_right = sum(r["right"] for r in refusals)
-    out = ["# Real documents: tree quality and answer accuracy", "",
-           f"Written by `python benchmarks/real_documents.py` ({when}) from tests/data/real "
-           "(public Apache-2.0/MIT documentation and official government documents, see its "
-           "SOURCE.md) and any `--extra` documents; "
-           "offline extractive answers, bundled embedder, hybrid retrieval. An answer is right "
-           "when it holds an expected phrase and cites the expected document; a question no "
-           "document answers is right when it is refused.", "",
-           *([f"Extra documents in this run (not committed): {', '.join(extra)}; see "
-              "tests/data/real/SOURCE.md.", ""] if extra else []),
-           f"**{right} of {len(rows)} answers right** ({refused_right} of {len(refusals)} "
-           "questions that no document answers refused).", "",
-           "| document | format | pages | sections | depth | empty sections | junk labels | junk in text | tables | answers right |",
+def _table(trees: list[dict], rows: list[dict]) -> list[str]:
+    """The per-document and per-question tables."""
+    out = ["| document | format | pages | sections | depth | empty sections | junk labels | junk in text | tables | answers right |",
            "|---|---|---|---|---|---|---|---|---|---|"]
     for t in trees:
         mine = [r for r in rows if r["doc"] == Path(t["doc"]).name]
@@ -130,6 +130,39 @@ def render(trees: list[dict], rows: list[dict], extra: list[str] = ()) -> str:
                    f"{sum(r['right'] for r in mine)}/{len(mine)} |")
     out += ["", "| question | document | right | first citation |", "|---|---|---|---|"]
     out += [f"| {r['q']} | {r['doc']} | {'yes' if r['right'] else 'no'} | {r['cited']} |" for r in rows]
+    return out
+
+
+def _score(rows: list[dict]) -> str:
+    refusals = [r for r in rows if r["doc"] == REFUSE]
+    return (f"{sum(r['right'] for r in rows)} of {len(rows)} answers right "
+            f"({sum(r['right'] for r in refusals)} of {len(refusals)} questions that no "
+            "document answers refused)")
+
+
+def render(trees: list[dict], rows: list[dict], extra: list[str] = (),
+           fresh: tuple[list[dict], list[dict]] | None = None) -> str:
+    """The Markdown page; ``fresh`` (tree rows, question rows) adds the held-out split."""
+    when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    out = ["# Real documents: tree quality and answer accuracy", "",
+           f"Written by `python benchmarks/real_documents.py` ({when}) from tests/data/real "
+           "(public Apache-2.0/MIT documentation and official government documents, see its "
+           "SOURCE.md) and any `--extra` documents; "
+           "offline extractive answers, bundled embedder, hybrid retrieval. An answer is right "
+           "when it holds an expected phrase and cites the expected document; a question no "
+           "document answers is right when it is refused.", "",
+           *([f"Extra documents in this run (not committed): {', '.join(extra)}; see "
+              "tests/data/real/SOURCE.md.", ""] if extra else [])]
+    if rows:
+        out += [f"**{_score(rows)}**.", ""]
+    if fresh:
+        out += [f"**fresh documents: {sum(r['right'] for r in fresh[1])} of {len(fresh[1])} right** "
+                f"({_score(fresh[1])}; tests/data/real/fresh, questions written before zhiku "
+                "was run on them).", ""]
+    if rows:
+        out += _table(trees, rows)
+    if fresh:
+        out += ["", "## Fresh documents (held out)", "", *_table(*fresh)]
     return "\n".join(out) + "\n"
 
 
@@ -139,9 +172,12 @@ def main() -> int:
     ap.add_argument("--extra", type=Path, default=None, help="folder of documents not committed")
     ap.add_argument("--write", action="store_true", help="write the page to --out (else print only)")
     ap.add_argument("--out", default=str(ROOT / "docs" / "real-documents.md"))
+    ap.add_argument("--split", choices=("all", "dev", FRESH), default="all",
+                    help="measure the dev set, the held-out fresh set, or both (default)")
     a = ap.parse_args()
-    trees, rows = measure(a.extra)
-    page = render(trees, rows, sorted(f.name for f in a.extra.iterdir()) if a.extra else [])
+    trees, rows = measure(a.extra) if a.split != FRESH else ([], [])
+    fresh = measure(None, FRESH) if a.split != "dev" else None
+    page = render(trees, rows, sorted(f.name for f in a.extra.iterdir()) if a.extra else [], fresh)
     if a.write:
         Path(a.out).write_text(page, encoding="utf-8")
     print(page)

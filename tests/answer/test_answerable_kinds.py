@@ -289,3 +289,83 @@ def test_the_act_a_who_question_asks_the_doer_of_must_be_stated():
     assert decisive(no.missing[0], no.constraints)
     assert [c.text for c in pinned("哪些国家参加了演习？") if c.about == "act"] == ["参加"]
     assert not [c for c in pinned("RCEP具体包括哪些国家") if c.about == "act"]
+
+
+# tests/data/real/fresh/Sa-Token更新日志.md (dromara/Sa-Token, Apache-2.0): a release's heading
+# dates it in figures, the year first
+RELEASE = (Path(__file__).resolve().parents[1] / "data" / "real" / "fresh" / "Sa-Token更新日志.md").read_text(
+    encoding="utf-8")
+
+
+@pytest.mark.unit
+def test_a_date_in_figures_answers_when_and_counts_no_quantity():
+    """「v1.44.0 @2025-6-7」 and a version table's 「更新日期 2022.02.03」 state a date: a question
+    asking when is answered; the release's changes alone (no date) still are not, nor is a
+    version number (1.7.1) or an address in figures a date. The same date is no count: 「多少」
+    is not answered by it."""
+    start = RELEASE.index("### v1.44.0")
+    block = RELEASE[start:RELEASE.index("### v1.43.0")]
+    head, first = block.splitlines()[0].lstrip("# "), next(l for l in block.splitlines() if l.startswith("- "))
+    q = "Sa-Token v1.44.0 是哪天发布的？"
+    assert check(q, [(block, f"{head}：{first}")]).ok
+    assert not check(q, [(block, first)]).ok  # the quoted change states no date
+    row = "版本号 1.7.1，制定团队 全球Java社区开发者，更新日期 2022.02.03，备注 黄山版，新增11条新规约。"
+    assert check("Java开发手册1.7.1版本的更新日期是哪天？", [(row, row)]).ok
+    for figures in ("版本号 1.7.1，备注 黄山版。", "服务地址 192.168.1.1，端口 8080。"):
+        assert not check("Java开发手册1.7.1版本的更新日期是哪天？", [(figures, figures)]).ok, figures
+    dated = "本次更新发布于 2025-6-7。"
+    assert not check("本次更新修复了多少个问题？", [(dated, dated)]).ok
+
+
+@pytest.mark.unit
+def test_an_articles_own_label_is_no_count():
+    """上海市城镇职工社会保险费征缴若干规定 (tests/data/real/fresh) 第二条 names the insurances the
+    rule covers and no rate: 「第二条」 says which article it is, so 「工伤保险费率是多少」 is not
+    answered by it; 第六条 stating 「缓缴期最长为一年」 still answers 「缓缴期最长多久」, and a
+    count in an article's text (劳动法 第三十六条, 四十四小时) still answers 「多少」."""
+    rule = (Path(__file__).resolve().parents[1] / "data" / "real" / "fresh"
+            / "上海市城镇职工社会保险费征缴若干规定.md").read_text(encoding="utf-8")
+    title = "上海市城镇职工社会保险费征缴若干规定\n"
+    art2, art6 = _article(rule, "第二条"), _article(rule, "第六条")
+    no = check("上海城镇职工的工伤保险费率是多少？", [(title + art2, art2)])
+    assert not no.ok and [c.kind for c in no.missing] == [Kind.QUANTITY]
+    assert check("上海单位社会保险费缓缴期最长多久？", [(title + art6, art6)]).ok
+    art36 = _article(LABOUR, "第三十六条")
+    assert check("劳动者平均每周工作时间不超过多少小时？", [(art36, art36)]).ok
+
+
+@pytest.mark.unit
+def test_a_version_the_question_names_is_the_whole_version():
+    """「v1.44.0」 pins that release, not 「v1」 (every 1.x release): the release notes' v1.45.0
+    section, dated too, does not answer when v1.44.0 came out; the v1.44.0 section does, and
+    「SDK 1.0.1」 is still pinned whole."""
+    def section(version: str) -> tuple[str, str]:
+        start = RELEASE.index(f"### {version}")
+        block = RELEASE[start:RELEASE.index("\n### ", start + 1)]
+        change = next(line.strip() for line in block.splitlines() if line.strip().startswith("- "))
+        return block, f"{block.splitlines()[0].lstrip('# ')}：{change}"
+
+    q = "Sa-Token v1.44.0 是哪天发布的？"
+    assert "v1.44.0" in [c.text for c in pinned(q) if c.kind is Kind.SUBJECT]
+    assert check(q, [section("v1.44.0")]).ok
+    no = check(q, [section("v1.45.0")])
+    assert not no.ok and "v1.44.0" in [c.text for c in no.missing]
+    assert "sdk 1.0.1" in [c.text for c in pinned("IoT Board SDK 1.0.1 版本新加了什么分区？")]
+
+
+@pytest.mark.unit
+def test_a_place_opening_the_question_pins_it():
+    """上海市劳动合同条例 (tests/data/real/fresh) 第十三条 on probation periods does not answer
+    「深圳劳动合同期限满一年不满三年的，试用期最长多久」: 深圳 qualifies the contracts asked
+    about, though its clause asks nothing; the same question of 上海 is answered, a place read
+    as context (「我在北京上班，…」) pins nothing, and off (``leading``) 深圳 is not checked."""
+    rule = (Path(__file__).resolve().parents[1] / "data" / "real" / "fresh" / "上海市劳动合同条例.md").read_text(
+        encoding="utf-8")
+    art13 = _article(rule, "第十三条")
+    block = "上海市劳动合同条例\n" + art13
+    q = "深圳劳动合同期限满一年不满三年的，试用期最长多久？"
+    no = check(q, [(block, art13)])
+    assert not no.ok and [c.text for c in no.missing] == ["深圳"] and decisive(no.missing[0])
+    assert check(q.replace("深圳", "上海"), [(block, art13)]).ok
+    assert check(q, [(block, art13)], leading=False).ok
+    assert not any(c.kind is Kind.PLACE for c in pinned("我在北京上班，试用期最长多久？"))

@@ -153,7 +153,7 @@ def answerability(kb: Any, question: str, terms: Sequence[str],
     text = " ".join(b for b, _ in cited)
     topic = sorted({t for t in terms if len(t) > 1 and t in text}, key=lambda t: -kb.idf(t))
     verdict = check(question, cited, topic, kb.config.answerability_clauses, kb.config.answerability_forms,
-                    kb.config.answerability_stems)
+                    kb.config.answerability_stems, kb.config.answerability_leading_place)
     detail: dict[str, Any] = {"ok": verdict.ok, "pinned": [f"{c.kind.value}:{c.text}" for c in verdict.constraints],
                               "missing": [c.text for c in verdict.missing]}
     if verdict.ok and blocks:

@@ -270,7 +270,8 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = ()) -> bool:
 
 
 def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] = (),
-          clauses: bool = True, forms: bool = True, stems: bool = True) -> Answerability:
+          clauses: bool = True, forms: bool = True, stems: bool = True,
+          leading: bool = True) -> Answerability:
     """Does one cited block meet every constraint the question pins?
 
     Args:
@@ -285,13 +286,16 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             when-question asks a date.
         stems: a quantity's word counts in the sentence stating the value by its last word
             where the block holds it whole (config ``answerability_stems``, :func:`_head_in`).
+        leading: pin the place a question opens with when it qualifies the noun after it,
+            outside the asking clause (config ``answerability_leading_place``).
 
     Returns:
         ``ok`` with nothing missing, or the best block's missing constraints and a
         sentence naming them (「知识库中有「最低工资」的相关内容，但没有 2023 年上海市的信息」).
     """
     cons = tuple(c if forms or c.text != "when" or c.kind is not Kind.QUANTITY  # off: when asks a date
-                 else Constraint(c.kind, "date", c.about) for c in pinned(question) if clauses or c.about != "sum")
+                 else Constraint(c.kind, "date", c.about) for c in pinned(question)
+                 if (clauses or c.about != "sum") and (leading or c.about != "leading"))
     if not cons:
         return Answerability(True, cons)
     if not cited:

@@ -41,7 +41,9 @@ class Constraint:
 # 「我在北京上班，…」, are not what the answer is about)
 _STRONG = re.compile(r"哪|谁|多少|多久|几|(.)不\1")  # 会不会, 要不要: an A-not-A question
 _NOT_ASK = re.compile(r"好几|几乎|几经|几何|没多少|多少有")
-_LATIN = re.compile(r"[a-z][a-z0-9\-]*(?:\s?[0-9]+(?:\.[0-9]+)*[a-z0-9]*)?|[0-9]+[a-z][a-z0-9\-]*")  # sdk 1.0.1: the whole version
+# sdk 1.0.1, v1.44.0, python3.11: the whole version (v1 alone is every 1.x release)
+_LATIN = re.compile(r"[a-z][a-z0-9\-]*(?:\.[0-9]+)+(?![0-9.])|[a-z][a-z0-9\-]*(?:\s?[0-9]+(?:\.[0-9]+)*[a-z0-9]*)?|"
+                    r"[0-9]+[a-z][a-z0-9\-]*")
 _GENERIC = {"中国", "我国", "全国", "国内", "城市", "国家", "地区", "省市", "当地", "本地", "外地"}
 _QUOTED = re.compile(r"《([^》]{1,30})》|“([^”]{1,30})”|「([^」]{1,30})」|\"([^\"]{1,30})\"")
 YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})(?![\d.])")
@@ -132,6 +134,8 @@ def pinned(question: str) -> tuple[Constraint, ...]:
             out.append(Constraint(Kind.PLACE, word))
         elif tag != "ns":
             out.append(Constraint(Kind.SUBJECT, word, f"tag:{tag}"))
+    if not any(c.kind is Kind.PLACE for c in out):
+        out += _leading_place(normalise(question), clause)
     out += [Constraint(Kind.SUBJECT, m.group(), "ordinal") for m in _ORDINAL.finditer(rest)]
     out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(YEAR.findall(rest))]
     found = next(((k, m) for k, rx in _QTY if (m := rx.search(clause))), None)
@@ -157,6 +161,22 @@ def pinned(question: str) -> tuple[Constraint, ...]:
     elif focus := _focus(rest):
         out.append(Constraint(Kind.FOCUS, *focus))
     return tuple(dict.fromkeys(out))
+
+
+def _leading_place(question: str, clause: str) -> list[Constraint]:
+    """The place a question opens with when it qualifies the noun after it (「深圳劳动合同期限满
+    一年不满三年的，试用期最长多久」: Shenzhen's contracts), though that clause asks nothing and
+    is left out of the asking clause; a place read as context (「我在北京上班，…」) or followed
+    by 的 pins nothing here. ``about`` is ``leading`` (config ``answerability_leading_place``)."""
+    first = re.split(r"[，,；;。！!？?]", question.strip(), maxsplit=1)[0]
+    if not first or first in clause:
+        return []
+    tags = [(w.strip(), t) for w, t in word_tags(first) if w.strip()]
+    if len(tags) < 2 or tags[1][1][:1] not in ("n", "l", "j") and tags[1][1] != "vn":
+        return []
+    word, tag = tags[0]
+    place = word in PLACES or tag == "ns" and _PLACE_SUFFIX_STRICT.search(word)
+    return [Constraint(Kind.PLACE, word, "leading")] if place and word not in _GENERIC else []
 
 
 # an event a place names (北京冬奥会, 成都大运会, 马来西亚公开赛): the place of another event,

@@ -16,7 +16,10 @@ UNITS = {
     "duration": {"年", "个月", "月", "日", "天", "周", "小时", "分钟", "个工作日"},
 }
 MONEY = re.compile(r"[\d零〇一二两三四五六七八九十百千万亿]+(?:\.\d+)?\s*(?:万|亿)?\s*(?:元|块|美元|日元|日圆|欧元|英镑|港元|韩元|卢布)")
-DATE = re.compile(r"\d{1,2}\s*月\s*\d{1,2}\s*日|[零〇一二三四五六七八九十]{1,3}月[一二三四五六七八九十]{1,3}日|"
+# a calendar date in figures (2022.02.03, 2025-6-7, 2021/07/19: a version table's or a
+# release note's date), the year first
+NUMERIC_DATE = r"(?<![\d.])(?:19|20)\d{2}([-./])(?:0?[1-9]|1[0-2])\1(?:0?[1-9]|[12]\d|3[01])(?![\d.])"
+DATE = re.compile(NUMERIC_DATE + r"|\d{1,2}\s*月\s*\d{1,2}\s*日|[零〇一二三四五六七八九十]{1,3}月[一二三四五六七八九十]{1,3}日|"
                    r"(?<!\d)(?:1\d{3}|20\d{2})\s*年|\d{1,2}\s*月|[一二三四五六七八九十正]+月|"
                    r"[春夏秋冬]季|[春夏秋冬]天|世纪|年代|[零〇一二三四五六七八九十百]+年|[唐宋元明清汉隋晋][代朝初末]")
 # a weekday or an hour says when only to a question asking for one (几点, 星期几)
@@ -39,12 +42,13 @@ _DATELINE = re.compile(rf"^\s*{_DATED}\s*", re.I)  # normalised text is lower ca
 # labels, then its text: 「印度踩踏事件频发 Sep 9, 2022 ... 」)
 _TITLED = re.compile(rf"^(\s*[^\n。！？!?]{{1,80}}?\s)({_DATED})\s*", re.I)
 # a calendar date or a year (2022年6月10日, 2022年): not a duration
-STAMP = re.compile(r"(?:19|20)\d{2}\s*年(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)?|\d{1,2}\s*月\s*\d{1,2}\s*[日号]")
+STAMP = re.compile(NUMERIC_DATE + r"|(?:19|20)\d{2}\s*年(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)?|\d{1,2}\s*月\s*\d{1,2}\s*[日号]")
 # a year a sentence is about: 2022年, 2021赛季, 2022世界杯 (not 2000多人)
 STATED_YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})(?=\s*(?:年|赛季|年度|届|世界杯|冬奥|奥运|春运|财年))")
-# which one, not how many: an ordinal (第二届, 第30起; 「连续三届」 still counts) or a year
-# naming an edition (「2022浙江省第二届龙舟公开赛」)
-NOT_COUNT = re.compile(r"第\s*[零〇一二两三四五六七八九十百千\d]+\s*[届次季期代轮名位个批起]|"
+# which one, not how many: an ordinal (第二届, 第30起; 「连续三届」 still counts), a rule's own
+# label (第二条, 第三款, 第一章: which article a quoted sentence is, not a count of anything) or
+# a year naming an edition (「2022浙江省第二届龙舟公开赛」)
+NOT_COUNT = re.compile(r"第\s*[零〇一二两三四五六七八九十百千\d]+\s*[届次季期代轮名位个批起条款项章节]|"
                         r"(?<![\d.])(?:19|20)\d{2}(?=\s*[\u4e00-\u9fff])(?!\s*[多余万亿千百个名人支家所项次条种位件辆台只座户艘架吨元])")
 # a year naming an edition of an event (「2022年世界互联网大会乌镇峰会」): it says which one, not
 # when the event the question names (举办, 开幕) took place
