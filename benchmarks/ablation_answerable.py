@@ -80,7 +80,7 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           # a quantity's word by its last word (献血 of 无偿献血) where the block holds it whole (on shipped)
           "on, last words off": {"ZHIKU_ANSWERABILITY_STEMS": "0"},
           # the place a question opens with, qualifying its noun, outside the asking clause (on shipped)
-          "on, leading place off": {"ZHIKU_ANSWERABILITY_LEADING_PLACE": "0"},
+          "on, leading place on": {"ZHIKU_ANSWERABILITY_LEADING_PLACE": "1"},
           # without vectors, evidence holding none of the question's naming words refuses (on shipped)
           "on, keyword veto off": {"ZHIKU_KEYWORD_VETO": "0"}}
 
@@ -129,5 +129,5 @@ def answerable_ablation(shared: Path, log: Path) -> str:
                 "dense veto over every term: ZHIKU_DENSE_VETO_TERMS=0; "
                 "dense veto pieces off: ZHIKU_DENSE_VETO_PIECES=0; veto second look off: ZHIKU_VETO_QUOTE=0; "
                 "other forms off: ZHIKU_ANSWERABILITY_FORMS=0; "
-                "last words off: ZHIKU_ANSWERABILITY_STEMS=0; leading place off: ZHIKU_ANSWERABILITY_LEADING_PLACE=0; keyword veto off: ZHIKU_KEYWORD_VETO=0)\n")
+                "last words off: ZHIKU_ANSWERABILITY_STEMS=0; leading place on: ZHIKU_ANSWERABILITY_LEADING_PLACE=1; keyword veto off: ZHIKU_KEYWORD_VETO=0)\n")
     return "\n".join(lines)

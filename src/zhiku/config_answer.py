@@ -85,11 +85,12 @@ class RefusalLevers(BaseModel):
                                       "the sentence stating the value by its last word (献血) when the cited "
                                       "block holds it whole: a provision names its subject once, then states "
                                       "the value; off: the whole word in that sentence")
-    answerability_leading_place: bool = Field(default=True, description="the answerability check pins "
+    answerability_leading_place: bool = Field(default=False, description="the answerability check pins "
                                               "the place a question opens with when it qualifies the "
                                               "noun after it (「深圳劳动合同期限满一年…的，试用期最长多久」), "
-                                              "though that clause asks nothing; off: only places in the "
-                                              "asking clause")
+                                              "though that clause asks nothing; off (the default): only "
+                                              "places in the asking clause — on, a case narrative's "
+                                              "「江苏省南京市人民检察院指控…」 pinned 南京 and refused it")
     answerability_forms: bool = Field(default=True, description="the answerability check takes a value "
                                       "in the other forms a text states it: when in other terms than a "
                                       "date for 什么时候/何时 (孔雀王朝时期, 四国征伐后), a role's holder as "
