@@ -22,8 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
+from zhiku.retrieve.complete import cosines
 from zhiku.types import Hit
 
 
@@ -43,8 +42,8 @@ def meaning_bonus(kb: Any, question: str, hits: Sequence[Hit], weight: float) ->
     q = kb.known_query_vector(question)
     if q is None:
         return ()
-    stored = kb.store.vectors_of([h.chunk.id for h in hits])
-    cos = [float(np.dot(stored[h.chunk.id], q)) if h.chunk.id in stored else None for h in hits]
+    sims = cosines(q, kb.store.vectors_of([h.chunk.id for h in hits]))
+    cos = [sims.get(h.chunk.id) for h in hits]
     known = [c for c in cos if c is not None]
     if len(known) < 2:
         return ()
