@@ -77,3 +77,25 @@ def test_one_eval_index_whichever_way_the_corpus_is_named(tmp_path, laws_dir, mo
     kb.config.home.rename(old)
     moved, rep3 = prepare(cfg, "docs", [], gold_only=False, dense=False, progress=False)
     assert moved.config.home == kb.config.home and not old.exists() and not rep3.added
+
+
+def test_a_keyword_run_never_reuses_an_embedded_eval_index(tmp_path, laws_dir) -> None:
+    """An eval index built with vectors serves later dense runs; a ``--no-dense`` run over
+    the same corpus builds (once) and reuses its own index without vectors, so the levers
+    that read stored vectors cannot act on a keyword number."""
+    import shutil
+
+    from zhiku.config import load_config
+    from zhiku.eval.command import prepare
+
+    corpus = tmp_path / "docs"
+    shutil.copytree(laws_dir / "社会法", corpus)
+    cfg = load_config(home=tmp_path / "home")
+    dense, _ = prepare(cfg, str(corpus), [], gold_only=False, dense=True, progress=False)
+    assert dense.store.count()["vectors"] > 0
+    kw, rep = prepare(cfg, str(corpus), [], gold_only=False, dense=False, progress=False)
+    assert kw.config.home != dense.config.home and rep.added and kw.store.count()["vectors"] == 0
+    kw2, rep2 = prepare(cfg, str(corpus), [], gold_only=False, dense=False, progress=False)
+    assert kw2.config.home == kw.config.home and not rep2.added
+    again, rep3 = prepare(cfg, str(corpus), [], gold_only=False, dense=True, progress=False)
+    assert again.config.home == dense.config.home and not rep3.added
