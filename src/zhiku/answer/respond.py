@@ -120,7 +120,7 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
     a sentence meeting what the question pins down is preferred as the source."""
     from zhiku.verify.answerable import meets_all
 
-    cons = pinned(question) if question else ()
+    cons = pinned(question, kb.config.answerability_leading_place) if question else ()
     blocks = evidence[:1] if exact else in_force_first(kb, evidence)
     terms = list(dict.fromkeys([*terms, *options(question)]))  # 「-i」: a stop word to the segmenter
     text, cites = compose(terms, blocks, kb.idf, whole_first=exact, provision=kb.config.provision_share,
