@@ -70,7 +70,7 @@ class Verified:
 
 def draft(kb: Any, question: str, terms: Sequence[str], evidence: Sequence[Hit], exact: bool,
           qtype: QType | str = QType.FACT, stream: bool = True,
-          llm: bool = True) -> Generator[AskEvent, None, Draft]:
+          llm: bool = True, composed: str = "") -> Generator[AskEvent, None, Draft]:
     """Write an answer from the evidence; yields ``delta`` events of an LLM's tokens as
     they arrive (provisional text), returns the :class:`Draft`.
 
@@ -87,6 +87,8 @@ def draft(kb: Any, question: str, terms: Sequence[str], evidence: Sequence[Hit],
         stream: stream LLM tokens (off: one non-streaming completion).
         llm: use the LLM answerer when configured (off: the extractive composer, e.g. as
             the fallback of an answerer that timed out).
+        composed: the extractive composer's text from this evidence when it was already
+            composed (the dense veto's second look): used instead of composing again.
     """
     cfg = kb.config
     trace: list[TraceStep] = []
@@ -110,8 +112,9 @@ def draft(kb: Any, question: str, terms: Sequence[str], evidence: Sequence[Hit],
         trace.append(TraceStep("generate", time.perf_counter() - t0, detail))
     if text is None:
         t0 = time.perf_counter()
-        text = _extractive(terms, evidence, kb, exact, question)
-        trace.append(TraceStep("compose", time.perf_counter() - t0, {"blocks": len(evidence)}))
+        text = composed or _extractive(terms, evidence, kb, exact, question)
+        trace.append(TraceStep("compose", time.perf_counter() - t0,
+                               {"blocks": len(evidence), "reused": bool(composed)}))
     return Draft(text, blocks, generator, trace=tuple(trace))
 
 
