@@ -134,6 +134,7 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
                           listed=listed_kind(question, terms) if kb.config.list_kind else "",
                           problems=kb.config.answer_problems, head_figures=kb.config.answer_head_figures,
                           comments=kb.config.answer_code_comments,
+                          around=question if kb.config.answer_around else "",
                           bonus=() if exact else _bonus(kb, question, blocks[:SOURCES]))
     pos = {h.chunk.id: i for i, h in enumerate(evidence, 1)}
     to_block = {c.marker: pos[c.chunk_id] for c in cites}
