@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from zhiku.answer.extractive import _CLOSED, _FENCE, _LEAD_IN, LIST_CHARS, LONG_SENTENCE, Sentence, split_sentences
+from zhiku.answer.extractive import FENCE, LEAD_IN, LIST_CHARS, LONG_SENTENCE, Sentence, split_sentences
 from zhiku.answer.reading import coverage
 from zhiku.chunk.context import context
 from zhiku.retrieve.segment import normalise
@@ -26,6 +26,7 @@ BACK = re.compile(r"^(?:因此|因而|所以|故此|故而|于是|从而|由此|
 POINTS = re.compile(r"(?:以下|如下|下列)[^。：:]{0,8}[：:]\s*(?:第一|首先|其一|一是|一、|（一）|1[.、)）])")
 # the words that ask (left out of the question before a quote is compared with it)
 ASKING = re.compile(r"为什么|什么|为何|哪些|哪个|哪|谁|多少|怎么样|怎样|怎么|如何|是否|吗|呢")
+_CLOSED = "：:。！？；，、）)」』"  # an item after one of these joins without a space
 # a quote stating fewer characters than this beyond the question's own words, none of them a
 # figure, restates it (「有些」 of 「印度野驴与非洲野驴有些分别」; a value asked, 「高丽发兵」, is more)
 ECHO = 3
@@ -103,12 +104,12 @@ def with_lists(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str]
     for s in sorted(picked, key=lambda s: (s.hit_rank, s.pos)):
         if (s.hit_rank, s.pos) in covered:
             continue
-        if _LEAD_IN.search(s.text):
+        if LEAD_IN.search(s.text):
             items, size = [], 0
             for pos, nxt in split_sentences(hits[s.hit_rank].chunk.text):
                 if pos <= s.pos:
                     continue
-                if size + len(nxt) > LIST_CHARS and items or nxt.startswith(_FENCE):
+                if size + len(nxt) > LIST_CHARS and items or nxt.startswith(FENCE):
                     break  # a code listing or log under the lead-in is not a list
                 items.append(nxt)
                 covered.add((s.hit_rank, pos))

@@ -54,10 +54,9 @@ SOURCES = 5
 # articles that are not the gold one either); RGB and CMRC unchanged (no numbered articles).
 PROVISION = 0.6
 LIST_CHARS = 400  # a lead-in ending in a colon brings the list items under it, up to this
-_LEAD_IN = re.compile(r"[：:]\s*$")
-_FENCE = ("```", "~~~")
+LEAD_IN = re.compile(r"[：:]\s*$")
+FENCE = ("```", "~~~")
 _FIGURE = re.compile(r"\d+(?:\.\d+)*")  # a number or a version in a heading (1.1.0, 23)
-_CLOSED = "：:。！？；，、）)」』"
 
 
 @dataclass(frozen=True)
@@ -223,8 +222,8 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
     if meets is not None and not meets(_led(hits, first), block[first.hit_rank]):
         first = next((c for c in cands if (c.score >= PREFER * cands[0].score or c.hit_rank == first.hit_rank)
                       and meets(_led(hits, c), block[c.hit_rank])), first)
-    if lists[0] and not _LEAD_IN.search(first.text):  # a list asked for: the lead-in announcing one
-        first = next((c for c in cands if _LEAD_IN.search(c.text) and c.score >= PREFER * first.score
+    if lists[0] and not LEAD_IN.search(first.text):  # a list asked for: the lead-in announcing one
+        first = next((c for c in cands if LEAD_IN.search(c.text) and c.score >= PREFER * first.score
                       and _announces(hits[c.hit_rank].chunk.text, c.pos)
                       and (not lists[1] or term_in(lists[1], listing(read[c.hit_rank, c.pos])))), first)
     best = first.score
@@ -276,7 +275,7 @@ def _candidates(terms, hits, idf, ctx: list[str], names: list[str], problems: bo
     # troubleshooting entry's problem statement asks, it does not answer: it is quoted only
     # when the evidence holds nothing else; a code fence's own line (「```」) says nothing
     cands = [c for c in cands if (c.hit_rank, c.pos) not in asks
-             and not (comments and c.text.startswith(_FENCE))] or cands
+             and not (comments and c.text.startswith(FENCE))] or cands
     return cands, read
 
 
@@ -315,7 +314,7 @@ def _led(hits: Sequence[Hit], s: Sentence) -> str:
     if not ITEM.match(s.text):
         return s.text
     lead = next((t for pos, t in reversed(split_sentences(hits[s.hit_rank].chunk.text))
-                 if pos < s.pos and _LEAD_IN.search(t)), "")
+                 if pos < s.pos and LEAD_IN.search(t)), "")
     return f"{lead}{s.text}"
 
 
