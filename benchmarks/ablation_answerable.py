@@ -63,6 +63,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, list answers off": {"ZHIKU_LIST_ANSWERS": "0"},
           # and a list's lead-in taken only when it lists the kind the question names (on shipped)
           "on, list kind off": {"ZHIKU_LIST_KIND": "0"},
+          # and the sentence beside a source that cannot answer alone: a restatement's, a why's reason (on shipped)
+          "on, around off": {"ZHIKU_ANSWER_AROUND": "0"},
           # and, over a keyword-only ranking, a block's stored-vector cosine with the question (12 shipped)
           "on, meaning off": {"ZHIKU_ANSWER_MEANING": "0"},
           # and a statute's provision scoring more than a rule's restating it (0.2 shipped)
@@ -124,6 +126,7 @@ def answerable_ablation(shared: Path, log: Path) -> str:
                 "heading figures off: ZHIKU_ANSWER_HEAD_FIGURES=0; "
                 "code comments off: ZHIKU_ANSWER_CODE_COMMENTS=0; "
                 "list answers off: ZHIKU_LIST_ANSWERS=0; list kind off: ZHIKU_LIST_KIND=0; "
+                "around off: ZHIKU_ANSWER_AROUND=0; "
                 "meaning off: ZHIKU_ANSWER_MEANING=0; standing off: ZHIKU_ANSWER_STANDING=0; "
                 "dense veto off: ZHIKU_DENSE_VETO=0; "
                 "dense veto over every term: ZHIKU_DENSE_VETO_TERMS=0; "

@@ -106,6 +106,15 @@ HEADING = "## Confidence calibration"
 # conflict,near re-runs it. The dense veto's second look (config veto_quote, LOOK here) on
 # these rows (0.89): 0.078 / 0.827 -> 0.077 / 0.827, answerable refused at the 0.25 cut 0.008 -> 0.005,
 # unanswerable refused 0.857 both.
+# Re-collected on 1072 rows, the keyword rows from an index without vectors (the eval cache is
+# keyed by corpus, not by vectors: over an index holding them a keyword ask reads them, for
+# answer_meaning; the previous RGB and CMRC keyword rows had), held out one set at a time ECE /
+# AUROC (other half of every set): 0.071 / 0.826 (0.048 / 0.839); with answer_around (the answer
+# quotes the sentence beside a source that cannot answer alone: 8 more CMRC rows right) 0.066 /
+# 0.840 (0.048 / 0.855, shipped). The leading place no longer counted among the pins with
+# answerability_leading_place off changes the pin count of 32 of the 60 case rows a mode and no
+# confidence (the model does not read it; read, ZHIKU_FIT_USED=...,pinned, case AUROC keyword
+# 0.596 -> 0.654, with vectors 0.704 -> 0.747).
 # A named clause found exactly is not in these sets; it keeps confidence.EXACT.
 USED = os.environ.get("ZHIKU_FIT_USED", "named,title,margin,top_agree").split(",")
 # what answering showed, as :func:`zhiku.verify.confidence.answered` sees it

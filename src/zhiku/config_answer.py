@@ -30,6 +30,11 @@ class AnswerLevers(BaseModel):
     answer_code_comments: bool = Field(default=True, description="the offline answer reads a comment "
                                        "line of a code listing (### 验证…是否启动成功) as a question line: "
                                        "it quotes the commands and output under it")
+    answer_around: bool = Field(default=True, description="the offline answer quotes the sentence "
+                                "beside its source when the source alone cannot answer: one only restating "
+                                "the question (the sentence after it, or before it when it points back: "
+                                "此战…), a consequence quoted for a why-question (因此…: the reason before "
+                                "it), one announcing points and stating the first (以下三点：第一，…)")
     answer_doc_name: bool = Field(default=True, description="the offline answer reads each sentence "
                                   "under its document's name (title, file name, its version): words "
                                   "naming the document choose none of its passages over another")

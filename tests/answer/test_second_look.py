@@ -31,6 +31,10 @@ def _confidence_step(ans) -> dict:
     return next(t.detail for t in ans.trace if t.stage == "confidence")
 
 
+def _compose_step(ans) -> dict:
+    return next(t.detail for t in ans.trace if t.stage == "compose")
+
+
 @pytest.mark.integration
 def test_the_article_that_answers_is_closer_than_one_beside_it(kb):
     """Asked at what age a man may marry, 第一千零四十七条 (the marriage ages, quoted
@@ -55,9 +59,9 @@ def test_the_second_look_reads_what_the_composer_would_quote(kb):
     hits = [h for h in r.hits if h.chunk.article == "第一千零八十四条"] or \
         [h for h in retrieve(kb, "离婚后子女由父或者母直接抚养", Mode.HYBRID).hits if h.chunk.article == "第一千零八十四条"]
     assert hits
-    assert second_look(kb, CHILD, r.terms, hits[:1], False) >= kb.config.veto_quote
+    assert second_look(kb, CHILD, r.terms, hits[:1], False)[0] >= kb.config.veto_quote
     mars = retrieve(kb, MARS, Mode.HYBRID)
-    assert second_look(kb, MARS, mars.terms, hits[:1], False) < kb.config.veto_quote
+    assert second_look(kb, MARS, mars.terms, hits[:1], False)[0] < kb.config.veto_quote
 
 
 @pytest.mark.integration
@@ -65,7 +69,7 @@ def test_a_vetoed_paraphrase_is_answered_when_its_quote_is_close_enough(kb):
     """The dense veto refuses the layperson's question (its words are in no article) though
     the fitted model would answer, and the second look records how close the quote is; with
     ``veto_quote`` at that cosine the model's probability stands and it is answered from
-    婚姻家庭编, just above it the refusal stands, and with the second look off (0) it is
+    婚姻家庭编 (the answer the second look composed, not composed again), just above it the refusal stands, and with the second look off (0) it is
     refused without one, as before."""
     strict = ask(with_config(kb, veto_quote=0.99), Query(CHILD, use_cache=False))
     step = _confidence_step(strict)
@@ -77,6 +81,11 @@ def test_a_vetoed_paraphrase_is_answered_when_its_quote_is_close_enough(kb):
     assert lifted["confidence"] == pytest.approx(step["vetoed"])
     assert lifted["confidence"] >= kb.config.min_confidence
     assert any("婚姻家庭" in c.doc_path for c in ans.citations)
+    # the offline answer the second look composed is the draft: composed once, the same
+    # answer as the ask whose veto never fired composes itself
+    assert _compose_step(ans)["reused"]
+    unvetoed = ask(with_config(kb, dense_veto=False), Query(CHILD, use_cache=False))
+    assert not _compose_step(unvetoed)["reused"] and unvetoed.text == ans.text
     assert ask(with_config(kb, veto_quote=near + 0.001), Query(CHILD, use_cache=False)).refused
     off = ask(with_config(kb, veto_quote=0.0), Query(CHILD, use_cache=False))
     assert off.refused and "quote_cosine" not in _confidence_step(off)

@@ -54,10 +54,9 @@ SOURCES = 5
 # articles that are not the gold one either); RGB and CMRC unchanged (no numbered articles).
 PROVISION = 0.6
 LIST_CHARS = 400  # a lead-in ending in a colon brings the list items under it, up to this
-_LEAD_IN = re.compile(r"[：:]\s*$")
-_FENCE = ("```", "~~~")
+LEAD_IN = re.compile(r"[：:]\s*$")
+FENCE = ("```", "~~~")
 _FIGURE = re.compile(r"\d+(?:\.\d+)*")  # a number or a version in a heading (1.1.0, 23)
-_CLOSED = "：:。！？；，、）)」』"
 
 
 @dataclass(frozen=True)
@@ -107,6 +106,7 @@ def compose(
     head_figures: bool = True,
     comments: bool = True,
     bonus: Sequence[float] = (),
+    around: str = "",
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -151,10 +151,14 @@ def compose(
         bonus: per hit, added to its block's score: what it means as a whole
             (:func:`zhiku.answer.meaning.meaning_bonus`, config ``answer_meaning``) and the
             standing of its document (:func:`zhiku.answer.standing.standing_bonus`); (): none.
+        around: the question, to quote the sentence beside the source when the source alone
+            cannot answer (:func:`zhiku.answer.around.around`, config ``answer_around``); "": off.
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
     """
+    from zhiku.answer.around import around as beside, with_lists
+
     terms = counted_terms(terms)
     picked: list[Sentence] = []
     if whole_first and hits:
@@ -162,7 +166,8 @@ def compose(
     else:
         picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name,
                        (lists, listed), name_weight, problems, comments, bonus)
-    picked = _with_lists(picked, hits, terms, idf)
+        picked = beside(picked, hits, around) if around else picked
+    picked = with_lists(picked, hits, terms, idf)
     picked.sort(key=lambda s: (s.hit_rank, s.pos))
     return _render(_headed(picked, hits, terms, head_figures), hits)
 
@@ -188,60 +193,6 @@ def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str],
                 s = Sentence(s.hit_rank, s.pos, f"{head}{joint}{s.text}", s.cover)
         out.append(s)
     return out
-
-
-def _with_lists(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str] = (),
-                idf: Callable[[str], float] | None = None) -> list[Sentence]:
-    """Each sentence that only announces a list (「下列各项个人所得，免征个人所得税：」) with
-    the items that follow it in its chunk, so the answer says what the list is; items
-    picked on their own are then dropped. A lead-in with nothing after it in its chunk
-    (「…的量程、精度如下表所示：」) announces a table: the answer adds the row of that table,
-    among the evidence, that best covers the question (:func:`_announced_row`)."""
-    out: list[Sentence] = []
-    covered: set[tuple[int, int]] = set()
-    for s in sorted(picked, key=lambda s: (s.hit_rank, s.pos)):
-        if (s.hit_rank, s.pos) in covered:
-            continue
-        if _LEAD_IN.search(s.text):
-            items, size = [], 0
-            for pos, nxt in split_sentences(hits[s.hit_rank].chunk.text):
-                if pos <= s.pos:
-                    continue
-                if size + len(nxt) > LIST_CHARS and items or nxt.startswith(_FENCE):
-                    break  # a code listing or log under the lead-in is not a list
-                items.append(nxt)
-                covered.add((s.hit_rank, pos))
-                size += len(nxt)
-            s = Sentence(s.hit_rank, s.pos, _joined(s.text, items), s.cover)
-            row = None if items or idf is None else _announced_row(s, hits, terms, idf)
-            if row is not None and all(p.hit_rank != row.hit_rank for p in picked):
-                out.append(row)
-        out.append(s)
-    return [s for s in out if (s.hit_rank, s.pos) not in covered]
-
-
-def _joined(lead: str, items: Sequence[str]) -> str:
-    """The lead-in and its items as one text; items that were lines without closing
-    punctuation keep a space between them (joined bare, 「2019」 and 「2006」 would read 20192006)."""
-    out = lead
-    for item in items:
-        out += item if not out or out[-1] in _CLOSED else f" {item}"
-    return out
-
-
-def _announced_row(lead: Sentence, hits: Sequence[Hit], terms: Sequence[str],
-                   idf: Callable[[str], float]) -> Sentence | None:
-    """The row sentence (``table_row`` evidence) of a table in the lead-in's section that
-    covers the question best, read under its context (:func:`context`); None when the
-    evidence holds no row of a table there, or none covering any of the question."""
-    at = hits[lead.hit_rank].chunk
-    rows = [(r, h.chunk) for r, h in enumerate(hits) if h.chunk.kind == "table_row"
-            and h.chunk.doc_id == at.doc_id and h.chunk.section_id == at.section_id]
-    scored = [(coverage(terms, f"{context(c)} {c.text}", idf), r, c) for r, c in rows]
-    if not scored:
-        return None
-    cover, r, c = max(scored, key=lambda x: (x[0], -x[1]))
-    return Sentence(r, 0, c.text, cover) if cover > 0 else None
 
 
 def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
@@ -271,8 +222,8 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
     if meets is not None and not meets(_led(hits, first), block[first.hit_rank]):
         first = next((c for c in cands if (c.score >= PREFER * cands[0].score or c.hit_rank == first.hit_rank)
                       and meets(_led(hits, c), block[c.hit_rank])), first)
-    if lists[0] and not _LEAD_IN.search(first.text):  # a list asked for: the lead-in announcing one
-        first = next((c for c in cands if _LEAD_IN.search(c.text) and c.score >= PREFER * first.score
+    if lists[0] and not LEAD_IN.search(first.text):  # a list asked for: the lead-in announcing one
+        first = next((c for c in cands if LEAD_IN.search(c.text) and c.score >= PREFER * first.score
                       and _announces(hits[c.hit_rank].chunk.text, c.pos)
                       and (not lists[1] or term_in(lists[1], listing(read[c.hit_rank, c.pos])))), first)
     best = first.score
@@ -324,7 +275,7 @@ def _candidates(terms, hits, idf, ctx: list[str], names: list[str], problems: bo
     # troubleshooting entry's problem statement asks, it does not answer: it is quoted only
     # when the evidence holds nothing else; a code fence's own line (「```」) says nothing
     cands = [c for c in cands if (c.hit_rank, c.pos) not in asks
-             and not (comments and c.text.startswith(_FENCE))] or cands
+             and not (comments and c.text.startswith(FENCE))] or cands
     return cands, read
 
 
@@ -363,7 +314,7 @@ def _led(hits: Sequence[Hit], s: Sentence) -> str:
     if not ITEM.match(s.text):
         return s.text
     lead = next((t for pos, t in reversed(split_sentences(hits[s.hit_rank].chunk.text))
-                 if pos < s.pos and _LEAD_IN.search(t)), "")
+                 if pos < s.pos and LEAD_IN.search(t)), "")
     return f"{lead}{s.text}"
 
 

@@ -70,7 +70,7 @@ class Verified:
 
 def draft(kb: Any, question: str, terms: Sequence[str], evidence: Sequence[Hit], exact: bool,
           qtype: QType | str = QType.FACT, stream: bool = True,
-          llm: bool = True) -> Generator[AskEvent, None, Draft]:
+          llm: bool = True, composed: str = "") -> Generator[AskEvent, None, Draft]:
     """Write an answer from the evidence; yields ``delta`` events of an LLM's tokens as
     they arrive (provisional text), returns the :class:`Draft`.
 
@@ -87,6 +87,8 @@ def draft(kb: Any, question: str, terms: Sequence[str], evidence: Sequence[Hit],
         stream: stream LLM tokens (off: one non-streaming completion).
         llm: use the LLM answerer when configured (off: the extractive composer, e.g. as
             the fallback of an answerer that timed out).
+        composed: the extractive composer's text from this evidence when it was already
+            composed (the dense veto's second look): used instead of composing again.
     """
     cfg = kb.config
     trace: list[TraceStep] = []
@@ -110,8 +112,9 @@ def draft(kb: Any, question: str, terms: Sequence[str], evidence: Sequence[Hit],
         trace.append(TraceStep("generate", time.perf_counter() - t0, detail))
     if text is None:
         t0 = time.perf_counter()
-        text = _extractive(terms, evidence, kb, exact, question)
-        trace.append(TraceStep("compose", time.perf_counter() - t0, {"blocks": len(evidence)}))
+        text = composed or _extractive(terms, evidence, kb, exact, question)
+        trace.append(TraceStep("compose", time.perf_counter() - t0,
+                               {"blocks": len(evidence), "reused": bool(composed)}))
     return Draft(text, blocks, generator, trace=tuple(trace))
 
 
@@ -120,7 +123,7 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
     a sentence meeting what the question pins down is preferred as the source."""
     from zhiku.verify.answerable import meets_all
 
-    cons = pinned(question) if question else ()
+    cons = pinned(question, kb.config.answerability_leading_place) if question else ()
     blocks = evidence[:1] if exact else in_force_first(kb, evidence)
     terms = list(dict.fromkeys([*terms, *options(question)]))  # 「-i」: a stop word to the segmenter
     text, cites = compose(terms, blocks, kb.idf, whole_first=exact, provision=kb.config.provision_share,
@@ -131,6 +134,7 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
                           listed=listed_kind(question, terms) if kb.config.list_kind else "",
                           problems=kb.config.answer_problems, head_figures=kb.config.answer_head_figures,
                           comments=kb.config.answer_code_comments,
+                          around=question if kb.config.answer_around else "",
                           bonus=() if exact else _bonus(kb, question, blocks[:SOURCES]))
     pos = {h.chunk.id: i for i, h in enumerate(evidence, 1)}
     to_block = {c.marker: pos[c.chunk_id] for c in cites}

@@ -50,7 +50,7 @@ def ask_stream(kb: Any, query: Query) -> Iterator[AskEvent]:
         if conf.refuse:
             doc = run.step("refuse", s.refuse, d, ranked, conf)
         else:
-            drafted = yield from run.stream("draft", s.draft, d, ranked)
+            drafted = yield from run.stream("draft", s.draft, d, ranked, conf)
             doc = run.step("finish", s.finish, d, ranked, run.step("verify", s.verify, drafted), conf)
     ans = ans or run.step("join", s.joined, table, doc)
     ans = ans if cached else run.step("web", s.web, q, ans)

@@ -203,35 +203,38 @@ def confident(run: Any, note: dict, ranked: Ranked) -> Confidence:
     """The evidence's confidence and whether it is too weak to answer from."""
     conf, why = confidence(run.kb, ranked.retrieval, note=note)
     refuse = conf < run.kb.config.min_confidence or not ranked.hits
+    composed = ""
     if refuse and "vetoed" in note and run.kb.config.veto_quote:  # a second look at what the answer would quote
-        conf, refuse = _looked_again(run.kb, ranked, note, conf)
+        conf, refuse, composed = _looked_again(run.kb, ranked, note, conf)
     note.update({"confidence": round(conf, 4), "why": why, "refuse": refuse})
-    return Confidence(conf, why, refuse)
+    return Confidence(conf, why, refuse, composed)
 
 
-def _looked_again(kb: Any, ranked: Ranked, note: dict, conf: float) -> tuple[float, bool]:
+def _looked_again(kb: Any, ranked: Ranked, note: dict, conf: float) -> tuple[float, bool, str]:
     """The dense veto's refusal read again (config ``veto_quote``): the model's probability
     is kept when the sentence the offline answer would quote is close enough to the question
-    (:func:`zhiku.verify.shown.second_look`)."""
+    (:func:`zhiku.verify.shown.second_look`); with it the offline answer it composed."""
     from zhiku.verify.shown import second_look
 
     r = ranked.retrieval
-    evidence = with_parents(kb, list(ranked.hits[: answer_chunks(kb, r)]))
-    near = second_look(kb, r.question, r.terms, evidence, r.exact)
+    near, text = second_look(kb, r.question, r.terms, evidence_of(kb, ranked), r.exact)
     note["quote_cosine"] = round(near, 4)
     if near < kb.config.veto_quote:
-        return conf, True
+        return conf, True, ""
     note["veto_lifted"] = True
-    return note["vetoed"], note["vetoed"] < kb.config.min_confidence
+    return note["vetoed"], note["vetoed"] < kb.config.min_confidence, text
 
 
 @dataclass(frozen=True)
 class Confidence:
-    """How sure the evidence answers the question, why, and whether to refuse."""
+    """How sure the evidence answers the question, why, and whether to refuse; ``composed``:
+    the offline answer the dense veto's second look composed from the answer's evidence (the
+    draft reuses it), empty when none was."""
 
     value: float
     why: str
     refuse: bool
+    composed: str = ""
 
 
 def considered(kb: Any, ranked: Ranked) -> tuple[Hit, ...]:
@@ -256,16 +259,25 @@ def answer_chunks(kb: Any, r: Retrieval) -> int:
     return params_for(kb.config, r.route.qtype).answer_chunks or kb.config.answer_chunks
 
 
-def draft(run: Any, note: dict, q: Query, ranked: Ranked):
+def evidence_of(kb: Any, ranked: Ranked) -> list[Hit]:
+    """The blocks the answer is written from: the exact clause alone, else the first
+    :func:`answer_chunks` hits, each child replaced by its parent."""
+    r = ranked.retrieval
+    return with_parents(kb, list(ranked.hits[:1] if r.exact else ranked.hits[: answer_chunks(kb, r)]))
+
+
+def draft(run: Any, note: dict, q: Query, ranked: Ranked, c: Confidence | None = None):
     """The answer written from the evidence (answerer role: the LLM when configured,
-    within ``answer_timeout``, else or after it the extractive composer); LLM tokens are
+    within ``answer_timeout``, else or after it the extractive composer, or the offline
+    answer the confidence stage already composed from this evidence); LLM tokens are
     yielded as ``delta`` events while they arrive."""
     from zhiku.ask.roles import perform_stream
 
     r = ranked.retrieval
     qtype = q.qtype or (r.route.qtype if r.route is not None else QType.FACT.value)
-    evidence = with_parents(run.kb, list(ranked.hits[:1] if r.exact else ranked.hits[: answer_chunks(run.kb, r)]))
-    job = Drafting(q.question, tuple(r.terms), tuple(evidence), r.exact, qtype, q.stream)
+    evidence = evidence_of(run.kb, ranked)
+    job = Drafting(q.question, tuple(r.terms), tuple(evidence), r.exact, qtype, q.stream,
+                   c.composed if c is not None else "")
     d = yield from perform_stream(AnswererRole(run.kb), job, run.trace, run.started)
     run.trace.extend(d.trace)
     run.streamed = run.streamed or (d.generator == "llm" and q.stream)

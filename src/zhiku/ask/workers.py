@@ -62,6 +62,7 @@ class Drafting:
     exact: bool
     qtype: str
     stream: bool = True
+    composed: str = ""  # the offline answer already composed from this evidence (empty: none)
 
 
 @dataclass(frozen=True)
@@ -143,13 +144,14 @@ class AnswererRole(Role[Drafting, Any]):
         """Write the draft; yields ``delta`` events while an LLM streams."""
         from zhiku.answer.respond import draft
 
-        return draft(self.kb, d.question, d.terms, d.evidence, d.exact, d.qtype, d.stream)
+        return draft(self.kb, d.question, d.terms, d.evidence, d.exact, d.qtype, d.stream, composed=d.composed)
 
     def fallback(self, d: Drafting) -> Draft:
         """The extractive composer's draft."""
         from zhiku.answer.respond import draft
 
-        gen = draft(self.kb, d.question, d.terms, d.evidence, d.exact, d.qtype, False, llm=False)
+        gen = draft(self.kb, d.question, d.terms, d.evidence, d.exact, d.qtype, False, llm=False,
+                    composed=d.composed)
         try:
             while True:
                 next(gen)

@@ -294,8 +294,8 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
         sentence naming them (「知识库中有「最低工资」的相关内容，但没有 2023 年上海市的信息」).
     """
     cons = tuple(c if forms or c.text != "when" or c.kind is not Kind.QUANTITY  # off: when asks a date
-                 else Constraint(c.kind, "date", c.about) for c in pinned(question)
-                 if (clauses or c.about != "sum") and (leading or c.about != "leading"))
+                 else Constraint(c.kind, "date", c.about) for c in pinned(question, leading)
+                 if clauses or c.about != "sum")
     if not cons:
         return Answerability(True, cons)
     if not cited:

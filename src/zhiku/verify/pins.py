@@ -107,11 +107,14 @@ def word_tags(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(rjieba.tag(text))
 
 
-def pinned(question: str) -> tuple[Constraint, ...]:
+def pinned(question: str, leading: bool = False) -> tuple[Constraint, ...]:
     """Everything the asking clause of ``question`` pins down.
 
     Args:
         question: the user's question.
+        leading: also the place the question opens with when it qualifies the noun after it,
+            outside the asking clause (config ``answerability_leading_place``, off by default:
+            a case narrative's 「…市人民检察院指控」 would pin its city).
 
     Returns:
         Constraints in the order subject/place, time, quantity (at most one quantity).
@@ -134,7 +137,7 @@ def pinned(question: str) -> tuple[Constraint, ...]:
             out.append(Constraint(Kind.PLACE, word))
         elif tag != "ns":
             out.append(Constraint(Kind.SUBJECT, word, f"tag:{tag}"))
-    if not any(c.kind is Kind.PLACE for c in out):
+    if leading and not any(c.kind is Kind.PLACE for c in out):
         out += _leading_place(normalise(question), clause)
     out += [Constraint(Kind.SUBJECT, m.group(), "ordinal") for m in _ORDINAL.finditer(rest)]
     out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(YEAR.findall(rest))]

@@ -42,10 +42,12 @@ def quote_cosine(kb: Any, question: str, said: str) -> float:
     return float(q @ p)
 
 
-def second_look(kb: Any, question: str, terms: Sequence[str], evidence: Sequence[Hit], exact: bool) -> float:
+def second_look(kb: Any, question: str, terms: Sequence[str], evidence: Sequence[Hit],
+                exact: bool) -> tuple[float, str]:
     """The cosine of the question and the sentence the offline composer would quote from
     ``evidence`` (:func:`quote_cosine`), read when the dense veto refuses evidence the fitted
-    model would answer from. A question in a layperson's words (扔酒瓶子, 期房, 卖给别人)
+    model would answer from, and the composed answer (the offline draft of a lifted veto is
+    that text: it is not composed twice). A question in a layperson's words (扔酒瓶子, 期房, 卖给别人)
     shares few words with the rule that answers it (高空抛掷物品, 预售商品房, 出售或者提供给
     他人), so the veto's term coverage is low although the rule says what is asked; a
     question the documents do not answer gets a quote far from it. One composition and one
@@ -53,7 +55,7 @@ def second_look(kb: Any, question: str, terms: Sequence[str], evidence: Sequence
     from zhiku.answer.respond import _extractive
 
     text = _extractive(terms, evidence, kb, exact, question)
-    return quote_cosine(kb, question, re.sub(r"\[\d+\]", "", text))
+    return quote_cosine(kb, question, re.sub(r"\[\d+\]", "", text)), text
 
 
 def answer_cosine(kb: Any, question: str, text: str) -> dict[str, float]:
