@@ -10,6 +10,7 @@ from zhiku.errors import ZhikuError
 from zhiku.ingest.files import read_text
 from zhiku.ingest.registry import loaders
 from zhiku.ingest.preamble import find_date, parse_preamble, split_front_matter
+from zhiku.structure.numbering import strip_inline_tags
 from zhiku.types import Document, Table, content_hash
 
 INFO_END = "<!-- INFO END -->"
@@ -76,7 +77,7 @@ def split_header(text: str) -> tuple[list[str], list[str], str]:
             line = raw.strip()
             match = _TITLE_RE.match(line)
             if match:
-                titles.append(match[1].strip())
+                titles.append(strip_inline_tags(match[1]).strip())
             elif line:
                 preamble.append(line.lstrip("#").strip())
         return titles, preamble, tail
@@ -85,8 +86,8 @@ def split_header(text: str) -> tuple[list[str], list[str], str]:
     while idx < len(lines) and len(titles) < 2:
         line = lines[idx].strip()
         match = _TITLE_RE.match(line)
-        if match:
-            titles.append(match[1].strip())
+        if match and strip_inline_tags(match[1]).strip():
+            titles.append(strip_inline_tags(match[1]).strip())
         elif line:
             break
         idx += 1
