@@ -18,6 +18,8 @@ ARTICLE_IN_QUESTION = re.compile(
 )
 _DATE_SUFFIX = re.compile(r"[（(]\d{4}-\d{2}-\d{2}[)）]$")
 _PREFIX = "中华人民共和国"
+#: A one-word title shorter than this names its document only as its file name does.
+GENERIC_TITLE = 4
 
 
 @dataclass(frozen=True)
@@ -83,8 +85,13 @@ def _aliases(doc: DocRecord) -> set[str]:
         stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
         names.add(_DATE_SUFFIX.sub("", stem))
     title = (doc.title or "").strip()
-    names.add(title.replace(" ", ""))
-    for part in title.split():  # 「民法典 婚姻家庭编」: each part names it; English words do not
+    # a title of one short word (「烧录」 over 「Hi3751V350烧录指南.md」) is the page's heading,
+    # not its name: a question asking of 烧录 names no document by it
+    if " " in title or len(normalise(title).removeprefix(_PREFIX)) >= GENERIC_TITLE \
+            or normalise(title) in {normalise(n) for n in names}:
+        names.add(title.replace(" ", ""))
+    # 「民法典 婚姻家庭编」: each part names it; English words do not
+    for part in title.split() if " " in title else ():
         if _CJK.search(part):
             names.add(part)
     out = set()
