@@ -180,3 +180,21 @@ def test_a_section_holding_only_a_picture_leaves_no_chunk():
     # the twin: the introduction, its picture among sentences, keeps both
     assert any("HH-SCDAYU210.png" in c.text and "基于Rockchip RK3588" in c.text for c in chunks)
 
+
+def test_a_paragraph_hard_wrapped_mid_sentence_is_one_line():
+    # 「润和HH-SCDAYU200是基于Rockchip」 / 「RK3568，集成…」: a Markdown viewer shows one
+    # paragraph, so the sentence naming the chip is one sentence
+    doc, _ = _load2("润和DAYU200开发套件说明.md")
+    assert "润和HH-SCDAYU200是基于Rockchip RK3568，集成双核心架构GPU" in doc.body
+    assert "板载四核64位Cortex-A55处理器采用22nm先进工艺" in doc.body
+
+
+def test_lines_that_end_a_sentence_or_open_a_block_are_not_joined():
+    # the twin: a code fence's lines, list items, link definitions and a line ending in 。
+    # keep their breaks
+    from zhiku.ingest.loader import join_soft_breaks
+
+    text = "下载工具\n```\nrepo sync -c\nrepo forall\n```\n- 第一步\n- 第二步\n句子完了。\n下一句\n[a]: http://x\n[b]: http://y"
+    assert join_soft_breaks(text) == text
+    doc, _ = _load2("HiSpark_Phoenix开发指引.md")
+    assert "    repo sync -c  \n    repo forall -c 'git lfs pull'" in doc.body
