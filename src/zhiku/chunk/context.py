@@ -93,6 +93,19 @@ def _name_words(stem: str) -> str:
     return " ".join("".join(parts).split())
 
 
+def model_codes(name: str) -> list[str]:
+    """The model codes in a file name: two or more Latin letters run together with digits
+    (``Niobe407``, ``DAYU210``, ``Hi3751V350``), not a corpus id (``p00435``) or a date.
+
+    Args:
+        name: a file name without its suffix.
+
+    Returns:
+        The codes in order.
+    """
+    return _MODEL.findall(name)
+
+
 def file_codes(chunk: Chunk) -> str:
     """The model codes of a chunk's file name its title does not state (「Niobe407」 of
     Niobe407固件烧录.md titled 固件烧录, 「DAYU210」 of a page titled …HH-SCDAYU210…): the
@@ -105,7 +118,7 @@ def file_codes(chunk: Chunk) -> str:
         The codes, space-joined.
     """
     title = (chunk.title or "").lower()
-    codes = _MODEL.findall(PurePosixPath(chunk.doc_path).stem)
+    codes = model_codes(PurePosixPath(chunk.doc_path).stem)
     return " ".join(c for c in dict.fromkeys(codes) if not re.search(
         rf"(?<![a-z0-9]){re.escape(c.lower())}(?![a-z0-9])", title))
 
