@@ -14,8 +14,10 @@ when refused. The page is printed; ``--write`` also writes it to
 Questions marked ``"split": "fresh"`` are a held-out set: they are asked of the documents in
 tests/data/real/fresh only (their own knowledge base, so the dev set's number stays
 comparable), were written before zhiku was run on those documents, and are reported on
-their own line ("fresh documents: X of Y right"). ``--split dev`` or ``--split fresh``
-measures one of the two.
+their own line ("fresh documents: X of Y right"). ``"split": "fresh2"`` is a second held-out
+set the same way (tests/data/real/fresh2: development-board manuals and spec tables with
+units, numbered burning steps, HTML API help pages). ``--split dev``, ``--split fresh`` or
+``--split fresh2`` measures one of them.
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL = ROOT / "tests" / "data" / "real"
-#: The held-out split and the folder of its documents.
+#: The held-out splits; each is asked of the documents in the folder of its name.
 FRESH = "fresh"
+HELD_OUT = (FRESH, "fresh2")
 JUNK = ("列1", "列2", "列3", "OLE_LINK", "(cid:", "....")
 #: The document column of a question no document in the set answers (``"refuse": true``
 #: in questions.jsonl): it is right only when the answer refuses.
@@ -87,11 +90,11 @@ def measure(extra: Path | None, split: str = "dev") -> tuple[list[dict], list[di
     with tempfile.TemporaryDirectory() as tmp:
         docs = Path(tmp) / "docs"
         docs.mkdir()
-        for f in (REAL / FRESH if split == FRESH else REAL).iterdir():
+        for f in (REAL / split if split in HELD_OUT else REAL).iterdir():
             if f.is_file() and f.suffix.lower() in (".pdf", ".docx", ".xlsx", ".csv", ".html", ".md", ".txt") \
                     and f.name != "SOURCE.md":
                 shutil.copy(f, docs / f.name)
-        for f in (extra.iterdir() if extra and split != FRESH else []):
+        for f in (extra.iterdir() if extra and split not in HELD_OUT else []):
             shutil.copy(f, docs / f.name)
         trees = []
         for f in sorted(docs.iterdir()):
@@ -141,8 +144,10 @@ def _score(rows: list[dict]) -> str:
 
 
 def render(trees: list[dict], rows: list[dict], extra: list[str] = (),
-           fresh: tuple[list[dict], list[dict]] | None = None) -> str:
-    """The Markdown page; ``fresh`` (tree rows, question rows) adds the held-out split."""
+           fresh: tuple[list[dict], list[dict]] | None = None,
+           fresh2: tuple[list[dict], list[dict]] | None = None) -> str:
+    """The Markdown page; ``fresh`` and ``fresh2`` (tree rows, question rows) add the
+    held-out splits."""
     when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     out = ["# Real documents: tree quality and answer accuracy", "",
            f"Written by `python benchmarks/real_documents.py` ({when}) from tests/data/real "
@@ -159,10 +164,16 @@ def render(trees: list[dict], rows: list[dict], extra: list[str] = (),
         out += [f"**fresh documents: {sum(r['right'] for r in fresh[1])} of {len(fresh[1])} right** "
                 f"({_score(fresh[1])}; tests/data/real/fresh, questions written before zhiku "
                 "was run on them).", ""]
+    if fresh2:
+        out += [f"**second fresh set: {sum(r['right'] for r in fresh2[1])} of {len(fresh2[1])} right** "
+                f"({_score(fresh2[1])}; tests/data/real/fresh2, questions written before zhiku "
+                "was run on them).", ""]
     if rows:
         out += _table(trees, rows)
     if fresh:
         out += ["", "## Fresh documents (held out)", "", *_table(*fresh)]
+    if fresh2:
+        out += ["", "## Second fresh set (held out)", "", *_table(*fresh2)]
     return "\n".join(out) + "\n"
 
 
@@ -172,12 +183,14 @@ def main() -> int:
     ap.add_argument("--extra", type=Path, default=None, help="folder of documents not committed")
     ap.add_argument("--write", action="store_true", help="write the page to --out (else print only)")
     ap.add_argument("--out", default=str(ROOT / "docs" / "real-documents.md"))
-    ap.add_argument("--split", choices=("all", "dev", FRESH), default="all",
-                    help="measure the dev set, the held-out fresh set, or both (default)")
+    ap.add_argument("--split", choices=("all", "dev", *HELD_OUT), default="all",
+                    help="measure the dev set, one held-out set, or all of them (default)")
     a = ap.parse_args()
-    trees, rows = measure(a.extra) if a.split != FRESH else ([], [])
-    fresh = measure(None, FRESH) if a.split != "dev" else None
-    page = render(trees, rows, sorted(f.name for f in a.extra.iterdir()) if a.extra else [], fresh)
+    trees, rows = measure(a.extra) if a.split in ("all", "dev") else ([], [])
+    fresh = measure(None, FRESH) if a.split in ("all", FRESH) else None
+    fresh2 = measure(None, "fresh2") if a.split in ("all", "fresh2") else None
+    page = render(trees, rows, sorted(f.name for f in a.extra.iterdir()) if a.extra else [],
+                  fresh, fresh2)
     if a.write:
         Path(a.out).write_text(page, encoding="utf-8")
     print(page)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from zhiku.chunk import chunk_document
+from zhiku.chunk.context import file_codes
 from zhiku.chunk.tables import unit_forms
 from zhiku.retrieve.segment import segmenters
 from zhiku.structure import build_tree
@@ -37,9 +38,10 @@ Prepared = tuple[Document, list[Section], list[Chunk], list[str]]
 
 
 def chunk_header(c: Chunk) -> str:
-    """The chunk's place in words: short title and section labels (contextual header)."""
+    """The chunk's place in words: short title, the model codes only its file name states
+    (:func:`zhiku.chunk.context.file_codes`) and section labels (contextual header)."""
     title = c.title.replace("中华人民共和国", "").strip()
-    return " ".join([title, *c.section_path]).strip()
+    return " ".join(p for p in (title, file_codes(c), *c.section_path) if p).strip()
 
 
 def keyword_text(c: Chunk) -> str:

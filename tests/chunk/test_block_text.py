@@ -40,3 +40,20 @@ def test_a_corpus_id_in_the_path_is_no_count_the_question_asks_for():
     assert not missing.ok and missing.missing
     twin = "2021年河南粮食总产量为1308.84亿斤，再创历史新高。"
     assert check(q, [(block_text(_chunk("p00435", text=twin)), twin)]).ok
+
+
+def test_a_model_code_in_the_file_name_is_a_name_not_a_number():
+    """「Niobe407固件烧录.md」, a page titled 固件烧录 that never names its board, is about the
+    Niobe407: the file name's model code stays in the block's text (and in what the keyword
+    index reads of its chunks); a corpus id (p00435) and a date stay out."""
+    from zhiku.chunk.context import file_codes
+
+    page = _chunk("device/Niobe407固件烧录.md", "固件烧录", "烧录起始地址使用默认的8000000，点击OK即可")
+    assert "Niobe407" in block_text(page) and file_codes(page) == "Niobe407"
+    q = "Niobe407固件的烧录起始地址是多少？"
+    assert check(q, [(block_text(page), page.text)]).ok
+    other = _chunk("device/Hi3751V350烧录指南.md", "烧录", page.text)
+    assert not check(q, [(block_text(other), page.text)]).ok
+    assert file_codes(_chunk("润和DAYU210开发套件说明.md", "润和HH-SCDAYU210 开发套件")) == "DAYU210"
+    assert file_codes(_chunk("AHT10温湿度传感器例程.md", "AHT10 温湿度传感器例程")) == ""
+    assert "00435" not in block_text(_chunk("p00435")) and file_codes(_chunk("p00435")) == ""

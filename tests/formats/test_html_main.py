@@ -52,6 +52,42 @@ def test_news_page_keeps_the_article_and_drops_comments_and_recommendations(tmp_
     assert not any("评论" in lab or "推荐" in lab for lab in labels)
 
 
+HELP = """<div class="apiDetail"><div>
+<h2>setting.view.fontCss</h2>
+<h3>概述</h3>
+<div class="desc"><div class="longdesc">
+<p>个性化文字样式，只针对 zTree 在节点上显示的对象。</p>
+<p>默认值：{{}}，表示不设置任何样式，节点名称以默认字体显示。</p>
+<p>请注意：样式以 JSON 格式设置，与 jQuery 的 css 方法参数一致。</p></div></div>
+<h3>Function 参数说明</h3>
+<div class="desc"><h4>treeId</h4><p>对应 zTree 的 treeId，便于用户操控</p>
+<h4>返回值</h4><p>JSON 格式的样式对象，例如 {{color:"#ff0011"}}</p></div>
+</div></div>"""
+
+
+def test_a_help_page_is_read_whole_around_its_densest_block(tmp_path):
+    """An API help page holds no furniture: the description (its densest paragraphs), the
+    parameters and the return value under their own headings are all read."""
+    path = tmp_path / "help.html"
+    path.write_text(HELP, encoding="utf-8")
+    doc = load_file(path, tmp_path)
+    assert "个性化文字样式" in doc.body and "便于用户操控" in doc.body and "color" in doc.body
+    assert [s.label for s in build_tree(doc)][:3] == ["setting.view.fontCss", "概述", "Function 参数说明"]
+
+
+def test_headed_links_around_the_densest_block_are_not_read(tmp_path):
+    """The twin: when what holds the densest block's headings is mostly links (a site's
+    headed menus), the block alone is read."""
+    menus = "".join(f'<h3>栏目{i}</h3><a href="/{i}/a">政策文件汇编第{i}辑</a><a href="/{i}/b">办事指南第{i}辑</a>'
+                    f'<a href="/{i}/c">常见问题解答第{i}辑</a>' for i in range(6))
+    page = (f'<html><body><div class="wrap">{menus}<div class="box"><div class="text">'
+            + "".join(f"<p>{p}</p>" for p in ARTICLE * 2) + "</div></div></div></body></html>")
+    path = tmp_path / "menus.html"
+    path.write_text(page, encoding="utf-8")
+    doc = load_file(path, tmp_path)
+    assert all(p in doc.body for p in ARTICLE) and "政策文件汇编" not in doc.body and "栏目" not in doc.body
+
+
 def test_a_data_table_in_a_page_stays_a_table(tmp_path):
     path = tmp_path / "价目.html"
     path.write_text("<html><body><article><h1>收费标准</h1><p>以下为本年度收费标准，自发布之日起执行。</p>"

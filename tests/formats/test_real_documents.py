@@ -118,3 +118,83 @@ def test_a_section_holding_only_a_table_leaves_no_chunk_of_headings():
     assert not any("".join(t.split()) == "第二批支持创新相关改革举措推广清单一、知识产权保护方面（共5项）" for t in texts)
     assert any(c.kind == "table_row" and "技术调查官" in c.text for c in chunks)  # the table stays
     assert any(t.startswith("（一）知识产权保护方面5项") for t in texts)  # prose under a heading stays
+
+
+def _load2(name: str):
+    return _load(f"fresh2/{name}")
+
+
+def test_bold_numbered_lines_of_a_word_converted_manual_are_its_chapters():
+    # 「**一、开发板详情**」, 「**1、安装依赖工具**」, 「2、**…反面外观图**」: Word headings a
+    # conversion wrote as bold lines; they nest by their numbering
+    doc, sections = _load2("润和DAYU200开发套件说明.md")
+    labels = [s.label for s in sections]
+    assert labels[:3] == ["一、开发板详情", "1、润和HH-SCDAYU200开发板正面外观图", "2、润和HH-SCDAYU200开发板反面外观图"]
+    ids = {s.label: s.id for s in sections}
+    parents = {s.label: s.parent_id for s in sections}
+    assert parents["1、安装依赖工具"] == ids["六、搭建开发环境"]
+    assert parents["七、编译调试"] is None and "四、开发板配件安装" in labels  # its closing colon dropped
+    assert "12V/2A" in _own_text(doc, sections, "二、开发板规格")
+
+
+def test_bold_lines_not_numbered_as_headings_stay_text():
+    # the twin: 「**简介**」, 「**说明：**」, 「**1）启动NameServer**」 and 「* **jdbcUrl**」 are
+    # emphasis, a step and a list item, not chapters
+    _, sections = _load2("润和DAYU200开发套件说明.md")
+    assert not {"简介", "说明：", "前提条件"} & {s.label for s in sections}
+    _, steps = _load("RocketMQ部署方式.md")
+    assert not any("启动NameServer" in s.label for s in steps)
+    _, params = _load("DataX-MysqlReader插件文档.md")
+    assert "jdbcUrl" not in {s.label for s in params}
+
+
+def test_an_anchor_in_a_markdown_heading_is_not_part_of_its_label():
+    # 「## 简介<a name="section11660541593"></a>」 in every OpenHarmony page
+    doc, sections = _load2("HiSpark_Phoenix开发指引.md")
+    assert doc.title == "HiSpark_Phoenix开发指引"
+    labels = [s.label for s in sections]
+    assert labels[:3] == ["简介", "目录", "开发环境搭建"] and "hdc 工具" in labels
+    assert not any("<a" in lab for lab in labels)
+
+
+def test_a_help_page_keeps_its_parameters_and_example_beside_its_longest_paragraphs():
+    # an API help page: a description block of six numbered paragraphs (the densest text),
+    # then the parameters, the return value and an example under their own headings
+    doc, sections = _load2("zTree-API-fn.zTree.init.html")
+    body = "".join(doc.body.split())
+    assert "创建zTree必须使用此方法" in body
+    assert "如果需要异步加载根节点，可以设置为null或[]" in body
+    assert "zTreeObj=$.fn.zTree.init($(\"#tree\"),setting,zTreeNodes);" in body
+    assert [s.label for s in sections if s.level == 2] == ["概述[ 依赖 jquery.ztree.core 核心 js ]",
+                                                         "Function 参数说明", "setting & function 举例"]
+
+
+def test_a_section_holding_only_a_picture_leaves_no_chunk():
+    # 「2、Mipi 屏幕安装如下图」 over an image whose alt text names another board (DAYU200 in the
+    # DAYU210 manual): nothing a question could be answered from
+    from zhiku.chunk import chunk_document
+
+    doc, sections = _load2("润和DAYU210开发套件说明.md")
+    chunks = chunk_document(doc, sections, size=500, overlap=0.15, min_section=40)
+    assert not any("dayu210.Mipi.jpg" in c.text for c in chunks)
+    # the twin: the introduction, its picture among sentences, keeps both
+    assert any("HH-SCDAYU210.png" in c.text and "基于Rockchip RK3588" in c.text for c in chunks)
+
+
+def test_a_paragraph_hard_wrapped_mid_sentence_is_one_line():
+    # 「润和HH-SCDAYU200是基于Rockchip」 / 「RK3568，集成…」: a Markdown viewer shows one
+    # paragraph, so the sentence naming the chip is one sentence
+    doc, _ = _load2("润和DAYU200开发套件说明.md")
+    assert "润和HH-SCDAYU200是基于Rockchip RK3568，集成双核心架构GPU" in doc.body
+    assert "板载四核64位Cortex-A55处理器采用22nm先进工艺" in doc.body
+
+
+def test_lines_that_end_a_sentence_or_open_a_block_are_not_joined():
+    # the twin: a code fence's lines, list items, link definitions and a line ending in 。
+    # keep their breaks
+    from zhiku.ingest.loader import join_soft_breaks
+
+    text = "下载工具\n```\nrepo sync -c\nrepo forall\n```\n- 第一步\n- 第二步\n句子完了。\n下一句\n[a]: http://x\n[b]: http://y"
+    assert join_soft_breaks(text) == text
+    doc, _ = _load2("HiSpark_Phoenix开发指引.md")
+    assert "    repo sync -c  \n    repo forall -c 'git lfs pull'" in doc.body

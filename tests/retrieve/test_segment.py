@@ -97,3 +97,38 @@ def test_a_tail_two_laws_share_names_neither():
                               "行政法/企业所得税法(2018-12-29).md"), segmenters.create("words"))
     assert idx.resolve("根据所得税法，工资要交税吗").doc_ids == ()  # 企业所得税法's tail, held by 个人所得税法 too
     assert set(idx.resolve("根据企业所得税法，利润要交税吗").doc_ids) == {"0", "2"}  # one law in two folders
+
+
+def test_a_one_word_title_names_its_document_only_as_its_file_name():
+    """A burning guide titled 「烧录」 (Hi3751V350烧录指南.md) is not what a question asking of
+    烧录 for another board names; a title equal to the file name (刑法), a longer title, the
+    file name itself and a model code of the file name (Niobe407) still name their documents."""
+    from zhiku.index.store import DocRecord
+    from zhiku.retrieve.clause import TitleIndex
+
+    def doc(i: str, path: str, title: str) -> DocRecord:
+        return DocRecord(i, path, (), title, None, "default", 1, {}, ())
+    idx = TitleIndex([doc("g", "Hi3751V350烧录指南.md", "烧录"), doc("n", "Niobe407固件烧录.md", "固件烧录"),
+                      doc("x", "刑法/刑法.md", "中华人民共和国刑法"), doc("r", "RocketMQ权限控制.md", "权限控制")])
+    assert idx.resolve("固件的烧录起始地址是多少？").doc_ids == ()
+    assert idx.resolve("Niobe407固件的烧录起始地址是多少？").doc_ids == ("n",)  # by its model code
+    assert idx.resolve("Hi3751V350烧录指南里upload_protocol选什么").doc_ids == ("g",)
+    assert idx.resolve("固件烧录的起始地址").doc_ids == ("n",)
+    assert idx.resolve("刑法第二十条怎么规定").doc_ids == ("x",)
+    assert idx.resolve("权限控制怎么开启").doc_ids == ("r",)
+
+
+def test_a_model_code_of_the_file_name_names_the_document_not_a_code_alike():
+    """「DAYU210底板…」 names 润和DAYU210开发套件说明.md, not its near twin of the DAYU200; a code no
+    file name holds (Niobe429), a corpus id (p00435) and a dated law file name name nothing."""
+    from zhiku.index.store import DocRecord
+    from zhiku.retrieve.clause import TitleIndex
+
+    def doc(i: str, path: str, title: str) -> DocRecord:
+        return DocRecord(i, path, (), title, None, "default", 1, {}, ())
+    idx = TitleIndex([doc("a", "润和DAYU200开发套件说明.md", "【开发板名称】润和HH-SCDAYU200开发套件"),
+                      doc("b", "润和DAYU210开发套件说明.md", "【开发板名称】润和HH-SCDAYU210 开发套件"),
+                      doc("p", "p00435.md", ""), doc("l", "经济法/广告法(2021-04-29).md", "中华人民共和国广告法")])
+    assert idx.resolve("DAYU210底板的电源输入是什么规格？").doc_ids == ("b",)
+    assert idx.resolve("Niobe429开发板的CPU主频最高多少？").doc_ids == ()
+    assert idx.resolve("p00435说了什么").doc_ids == () and idx.resolve("2021年的规定").doc_ids == ()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
 
 from zhiku.chunk.articles import ARTICLE_RE, article_label
@@ -194,16 +195,23 @@ def chunk_document(
 
 
 def _headings_only(chunk: Chunk, paths: dict[str, tuple[str, ...]]) -> bool:
-    """Whether every line of a prose chunk is (part of) a heading of the sections it covers:
-    a short lead-in merged with a sub-section whose only content is a table (cut out into
-    table chunks) leaves 「第二批…推广清单 / 一、知识产权保护方面（共5项）」, which says nothing
-    the chunk's section path does not, yet matched every question naming the list first."""
+    """Whether every line of a prose chunk is (part of) a heading of the sections it covers
+    or a Markdown image: a short lead-in merged with a sub-section whose only content is a
+    table (cut out into table chunks) leaves 「第二批…推广清单 / 一、知识产权保护方面（共5项）」,
+    and a manual's 「2、Mipi 屏幕安装如下图」 over its picture leaves the heading and an image
+    whose alt text names another product; neither says anything the chunk's section path
+    does not, yet both matched questions naming what they name first."""
     if chunk.kind not in ("text", "parent"):
         return False
     labels = ["".join(lab.split()) for sid in (chunk.section_ids or (chunk.section_id,))
               for lab in paths.get(sid, ())]
     lines = ["".join(line.split()) for line in chunk.text.splitlines() if line.strip()]
-    return bool(lines) and all(any(line in lab for lab in labels) for line in lines)
+    text = [line for line in lines if not _IMAGE_LINE.fullmatch(line)]
+    return bool(lines) and all(any(line in lab for lab in labels) for line in text)
+
+
+# a line showing a picture and nothing else: 「![alt](figures/a.png)」, bold or not, an <img>
+_IMAGE_LINE = re.compile(r"[*_]*(?:!\[[^\]]*\]\([^)]*\)|<img[^<>]*>)[*_]*", re.IGNORECASE)
 
 
 def _prose(doc: Document, sec: Section | None, paths: dict[str, tuple[str, ...]], block: _Block,

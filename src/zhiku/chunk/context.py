@@ -76,10 +76,51 @@ def document_name(chunk: Chunk) -> str:
     return " ".join(p for p in (chunk.title or "", _name_words(stem), *_VERSION.findall(stem)) if p)
 
 
+# a model code in a file name: two or more Latin letters run together with digits (Niobe407,
+# DAYU210, Hi3751V350, RK3568): it names the product the document is about, not a number
+_MODEL = re.compile(r"(?<![A-Za-z0-9])(?=[A-Za-z0-9]*\d)(?=(?:[0-9]*[A-Za-z]){2})[A-Za-z0-9]+")
+
+
 def _name_words(stem: str) -> str:
     """The words of a file name, its numbers left out (a corpus id p00435, a date suffix:
-    they state no quantity or time of what the document says)."""
-    return re.sub(r"[\d_\W]+", " ", stem).strip()
+    they state no quantity or time of what the document says); a model code keeps its
+    digits (「Niobe407固件烧录」 is about the Niobe407, a page that never names it)."""
+    parts, last = [], 0
+    for m in _MODEL.finditer(stem):
+        parts += [re.sub(r"[\d_\W]+", " ", stem[last:m.start()]), f" {m.group()} "]
+        last = m.end()
+    parts.append(re.sub(r"[\d_\W]+", " ", stem[last:]))
+    return " ".join("".join(parts).split())
+
+
+def model_codes(name: str) -> list[str]:
+    """The model codes in a file name: two or more Latin letters run together with digits
+    (``Niobe407``, ``DAYU210``, ``Hi3751V350``), not a corpus id (``p00435``) or a date.
+
+    Args:
+        name: a file name without its suffix.
+
+    Returns:
+        The codes in order.
+    """
+    return _MODEL.findall(name)
+
+
+def file_codes(chunk: Chunk) -> str:
+    """The model codes of a chunk's file name its title does not state (「Niobe407」 of
+    Niobe407固件烧录.md titled 固件烧录, 「DAYU210」 of a page titled …HH-SCDAYU210…): the
+    product a page is about when only its file name says so; "" for most documents.
+
+    Args:
+        chunk: a chunk.
+
+    Returns:
+        The codes, space-joined.
+    """
+    title = (chunk.title or "").lower()
+    codes = model_codes(PurePosixPath(chunk.doc_path).stem)
+    return " ".join(c for c in dict.fromkeys(codes) if not re.search(
+        rf"(?<![a-z0-9]){re.escape(c.lower())}(?![a-z0-9])", title))
 
 
 def block_text(chunk: Chunk) -> str:

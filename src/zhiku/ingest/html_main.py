@@ -97,12 +97,25 @@ def main_content(soup):
     score, best = max(scores.values(), key=lambda v: v[0])
     if score < 0.5 * total:
         return body
-    # climb to a parent that still holds the article's own headings
-    node = best
-    while node.parent is not None and node.parent is not body and node.find(_HEADS) is None \
-            and node.parent.find(_HEADS) is not None and len(node.parent.find_all(_HEADS)) <= 3:
-        node = node.parent
-    return node
+    return _with_headings(best, body)
+
+
+def _with_headings(best, body):
+    """The block to read around the densest one: the nearest enclosing element that holds
+    headings when the block has none, climbing through ``<div>`` wrappers. It is taken when it
+    holds a few headings (an article's title and subtitle) or when it is prose rather than
+    links (a help page: a description, then more headed parts, lists of parameters and
+    examples, each in its own ``<div>``)."""
+    if best.find(_HEADS) is not None:
+        return best
+    up = best.parent
+    while up is not None and up is not body and up.find(_HEADS) is None and up.name == "div":
+        up = up.parent
+    if up is None or up is body or up.find(_HEADS) is None:
+        return best
+    if up is best.parent and len(up.find_all(_HEADS)) <= 3:
+        return up
+    return up if _link_share(up) < 0.1 and not up.find(["table", "nav"]) else best
 
 
 def is_layout_table(table, rows: list[list[str]]) -> bool:

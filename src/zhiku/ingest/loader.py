@@ -10,6 +10,7 @@ from zhiku.errors import ZhikuError
 from zhiku.ingest.files import read_text
 from zhiku.ingest.registry import loaders
 from zhiku.ingest.preamble import find_date, parse_preamble, split_front_matter
+from zhiku.structure.numbering import strip_inline_tags
 from zhiku.types import Document, Table, content_hash
 
 INFO_END = "<!-- INFO END -->"
@@ -38,6 +39,47 @@ def split_stem(stem: str) -> tuple[str, str | None]:
     if not match:
         return stem.strip(), None
     return match["name"].strip() or stem, find_date(match["date"])
+
+
+# A line that opens a Markdown block of its own (heading, list item, quote, table, HTML, image,
+# fence, container, link definition, bold lead) or is indented: never joined to its neighbour.
+_BLOCK_START = re.compile(r"^(?:[#>|<!`~:\[\s*+-]|_|\d+[.、)）]|[（(][一二三四五六七八九十\d]+[)）]|[一二三四五六七八九十]+、)")
+# A line that ends a sentence or a clause, or breaks on purpose (two spaces, a backslash, <br>).
+_LINE_END = re.compile(r"(?:[。！？；：!?;:]|  |\\|<br\s*/?>)$", re.IGNORECASE)
+_FENCE_LINE = re.compile(r"^\s{0,3}(?:```|~~~)")
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
+
+
+def join_soft_breaks(text: str) -> str:
+    """Join the lines of a Markdown paragraph that a hard wrap broke mid-sentence
+    (「…基于Rockchip」 / 「RK3568，集成…」), as a Markdown viewer shows them: a plain line
+    ending without punctuation is joined to the plain line after it (no space between
+    Chinese, one between Latin words). Lines of a code fence, list items, headings, tables
+    and other blocks are left as they are.
+
+    Args:
+        text: a Markdown body.
+
+    Returns:
+        The body with those line breaks removed.
+    """
+    lines = text.split("\n")
+    out: list[str] = []
+    fence = joinable = False
+    for line in lines:
+        if _FENCE_LINE.match(line):
+            fence, joinable = not fence, False
+            out.append(line)
+            continue
+        plain = not fence and bool(line.strip()) and not _BLOCK_START.match(line)
+        if plain and joinable and out:
+            prev = out[-1]
+            glue = "" if _CJK_CHAR.match(prev[-1]) or _CJK_CHAR.match(line[0]) else " "
+            out[-1] = prev + glue + line
+        else:
+            out.append(line)
+        joinable = plain and not _LINE_END.search(out[-1])
+    return "\n".join(out)
 
 
 def clean_body(text: str) -> str:
@@ -76,7 +118,7 @@ def split_header(text: str) -> tuple[list[str], list[str], str]:
             line = raw.strip()
             match = _TITLE_RE.match(line)
             if match:
-                titles.append(match[1].strip())
+                titles.append(strip_inline_tags(match[1]).strip())
             elif line:
                 preamble.append(line.lstrip("#").strip())
         return titles, preamble, tail
@@ -85,8 +127,8 @@ def split_header(text: str) -> tuple[list[str], list[str], str]:
     while idx < len(lines) and len(titles) < 2:
         line = lines[idx].strip()
         match = _TITLE_RE.match(line)
-        if match:
-            titles.append(match[1].strip())
+        if match and strip_inline_tags(match[1]).strip():
+            titles.append(strip_inline_tags(match[1]).strip())
         elif line:
             break
         idx += 1
@@ -174,7 +216,7 @@ def load_text(path: str | Path, root: str | Path) -> Document:
     if markdown:
         from zhiku.ingest.html_loader import markdown_from_html_tables
 
-        raw_body = markdown_from_html_tables(raw_body)
+        raw_body = join_soft_breaks(markdown_from_html_tables(raw_body))
     body = clean_body(raw_body)
     if not body:
         raise ZhikuError(

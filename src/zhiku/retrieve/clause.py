@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from zhiku.chunk import cn_to_int, int_to_cn
+from zhiku.chunk.context import model_codes
 from zhiku.index.store import DocRecord
 from zhiku.retrieve.segment import normalise
 from zhiku.retrieve.twins import find_twins
@@ -18,6 +19,10 @@ ARTICLE_IN_QUESTION = re.compile(
 )
 _DATE_SUFFIX = re.compile(r"[（(]\d{4}-\d{2}-\d{2}[)）]$")
 _PREFIX = "中华人民共和国"
+#: A one-word title shorter than this names its document only as its file name does.
+GENERIC_TITLE = 4
+#: The shortest model code of a file name that names its document (Niobe407, DAYU210).
+MODEL_MIN = 5
 
 
 @dataclass(frozen=True)
@@ -79,12 +84,20 @@ def pick_version(docs: list[DocRecord], version: str | None) -> list[DocRecord]:
 
 def _aliases(doc: DocRecord) -> set[str]:
     names: set[str] = set()
+    codes: set[str] = set()
     for path in (doc.path, *doc.aliases):
         stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
         names.add(_DATE_SUFFIX.sub("", stem))
+        # a model code of the file name (DAYU210 of 润和DAYU210开发套件说明.md) names its product
+        codes |= {normalise(c) for c in model_codes(stem) if len(c) >= MODEL_MIN}
     title = (doc.title or "").strip()
-    names.add(title.replace(" ", ""))
-    for part in title.split():  # 「民法典 婚姻家庭编」: each part names it; English words do not
+    # a title of one short word (「烧录」 over 「Hi3751V350烧录指南.md」) is the page's heading,
+    # not its name: a question asking of 烧录 names no document by it
+    if " " in title or len(normalise(title).removeprefix(_PREFIX)) >= GENERIC_TITLE \
+            or normalise(title) in {normalise(n) for n in names}:
+        names.add(title.replace(" ", ""))
+    # 「民法典 婚姻家庭编」: each part names it; English words do not
+    for part in title.split() if " " in title else ():
         if _CJK.search(part):
             names.add(part)
     out = set()
@@ -94,7 +107,7 @@ def _aliases(doc: DocRecord) -> set[str]:
         if n.startswith(_PREFIX):
             out.add(n[len(_PREFIX):])
     # a name without Chinese (a corpus id, a title glued without spaces) must be long to count
-    return {n for n in out if len(n) >= 2 and (_CJK.search(n) or len(n) >= 12)}
+    return {n for n in out if len(n) >= 2 and (_CJK.search(n) or len(n) >= 12)} | codes
 
 
 # A shortened name (「年休假条例」 for 职工带薪年休假条例) is the tail of a statute's name from a

@@ -25,7 +25,21 @@ WORD_BOOKMARK_RE = re.compile(r"^(?:OLE_LINK\d*|_Toc\d+|_Hlk\d+|_Ref\d+|_GoBack|
 #: A printed table-of-contents line: a label, a dot leader or tab, a page number.
 TOC_LINE_RE = re.compile(r"(?:\.{2,}|…+|·{2,}|-{3,}|\t|\s{2,})\s*[-—–]?\s*\d{1,4}\s*[-—–]?\s*$")
 _END_PUNCT = re.compile(r"[。，；,;：:！？!?、]$")
+#: Inline HTML in a Markdown heading (an anchor 「<a name="section1"></a>」): not what it says.
+INLINE_TAG_RE = re.compile(r"</?(?:a|span|b|i|u|em|strong|font|sup|sub|br|code)\b[^<>]*>", re.IGNORECASE)
 _ARTICLE_LINE_RE = re.compile(rf"^\s*第[0-9{NUMERAL_CHARS}]+条")
+
+
+def strip_inline_tags(label: str) -> str:
+    """A Markdown heading's text without the inline HTML in it (``简介<a name="s1"></a>``).
+
+    Args:
+        label: the heading text.
+
+    Returns:
+        The text, tags removed.
+    """
+    return INLINE_TAG_RE.sub("", label) if "<" in label else label
 
 
 def scheme(label: str) -> str | None:

@@ -9,6 +9,7 @@ from pathlib import PurePosixPath
 from zhiku.chunk.numerals import NUMERAL_CHARS
 from zhiku.structure.numbering import (
     DETECTED_LEVEL, TOC_LINE_RE, WORD_BOOKMARK_RE, allowed, has_articles, heading_like, number_of, scheme,
+    strip_inline_tags,
 )
 from zhiku.types import Document, Section
 
@@ -24,6 +25,9 @@ _FENCE_RE = re.compile(r"^[ \t]{0,3}(```|~~~)")
 # whole (「2. **我是否需要安装其他的软件…？**」) or a bold line asking a question.
 _BOLD_ITEM_RE = re.compile(r"^[ \t]{0,3}\d+[.、][^\S\n]+\*\*([^*\n]+)\*\*[^\S\n]*$")
 _BOLD_ASK_RE = re.compile(r"^[ \t]{0,3}\*\*([^*\n]+[？?])\*\*[^\S\n]*$")
+# A heading of a Word document converted to Markdown: a line bold as a whole, numbered like a
+# heading inside or just before the bold (「**一、开发板详情**」, 「2、**反面外观图**」).
+_BOLD_LINE_RE = re.compile(r"^[ \t]{0,3}([0-9一二三四五六七八九十]{1,3}[、.．])?[^\S\n]*\*\*([^*\n]+)\*\*[^\S\n]*$")
 MARKER_RE = re.compile(rf"^第\s?{_NUM}\s?(?P<kind>分编|编|章|节)")
 # A plain-text line holding only a division heading, e.g. "第一章 总则" or "　　第二节　设立".
 _PLAIN_RE = re.compile(
@@ -120,13 +124,15 @@ def find_headings(body: str, plain: bool = False) -> list[Heading]:
             in_fence = not in_fence
         elif not in_fence:
             match = _ATX_RE.match(line)
-            if match and match.group(2).strip():
-                label = normalize_label(match.group(2))
+            label = normalize_label(strip_inline_tags(match.group(2))) if match else ""
+            if label:
                 depth = len(match.group(1))
                 found[pos] = Heading(pos, depth, label, rank_of(label))
             elif not plain and (entry := _BOLD_ITEM_RE.match(line) or _BOLD_ASK_RE.match(line)):
                 label = normalize_label(entry.group(1))
                 found[pos] = Heading(pos, min(depth + 1, 6), label, None)
+            elif not plain and (label := _bold_heading(line)):
+                found[pos] = Heading(pos, DETECTED_LEVEL, label, rank_of(label))
         pos += len(line) + 1
     if plain:
         for match in _PLAIN_RE.finditer(body):
@@ -136,6 +142,16 @@ def find_headings(body: str, plain: bool = False) -> list[Heading]:
         _numbered_lines(body, found)
         _attachments(body, found)
     return [found[k] for k in sorted(found)]
+
+
+def _bold_heading(line: str) -> str:
+    """The label of a Markdown line that is a converted Word heading: bold as a whole and
+    numbered like a heading (一、 1.1 1、 （一）, a closing colon allowed), else ""."""
+    match = _BOLD_LINE_RE.match(line)
+    if not match:
+        return ""
+    label = normalize_label((match.group(1) or "") + match.group(2)).rstrip("：:")
+    return label if heading_like(label) not in (None, "paren_num") else ""
 
 
 def _attachments(body: str, found: dict[int, Heading]) -> None:
