@@ -248,8 +248,8 @@ def ablation(shared: Path, log: Path, dense: bool = False, names: Sequence[str] 
     out = []
     for name in names:
         n = _scores(flat["sets"][name]["results"], "bm25", None)[2]
-        split = ("every question held out: written after the levers, never developed on; R@5 by even / odd "
-                 "positions all the same") if name not in PUBLIC else "even positions developed on, odd held out"
+        split = ("written after the levers and never developed on: both halves held out"
+                 if name not in PUBLIC else "even positions developed on, odd held out")
         lines = [f"**{name}** ({n} answerable questions; {split})", "",
                  "| system | R@5 | MRR@10 | R@5 even / odd | MRR@10 odd |", "|---|---:|---:|---:|---:|"]
         lines += [f"| {label} | " + " | ".join(_cells(d, name, m)) + " |" for label, d, m, _ in rows]
