@@ -7,6 +7,7 @@ import os
 import platform
 import re
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,6 +27,17 @@ def shared_laws(shared: str | Path) -> Path | None:
     print(f"error: the shared laws corpus is missing at {laws}; check out ../shared next to "
           "this repository or pass --shared DIR", file=sys.stderr)
     return None
+
+
+def print_tables(build: Callable[[Path], str]) -> int:
+    """Print the tables ``build`` returns (it is given a file to log its commands in), then
+    those commands; no file of the repository is written. Returns the exit status 0."""
+    import tempfile
+
+    log = Path(tempfile.mkdtemp()) / "commands.md"
+    print(build(log))
+    print("\n" + log.read_text(encoding="utf-8"))
+    return 0
 
 
 def run_eval(args: list[str], env: dict[str, str], what: str) -> tuple[dict, str]:

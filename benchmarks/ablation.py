@@ -1,22 +1,29 @@
 """Ablation of the keyword-recall levers on the everyday law sets (whole laws corpus, keyword
 only; with `--dense-laws`, the hybrid levers too): one `zhiku eval` per lever switched from its
 default, routing off and on, written to docs/eval.md by `make bench-quality` (or
-`python benchmarks/bench_quality.py --only ablation`).
+`python benchmarks/bench_quality.py --only ablation`, or `python benchmarks/ablation.py` to print
+it, `--sets` choosing the question sets and `--groups` the families of rows).
 
 Each row flips one lever against the defaults (every other lever as shipped), so a row
 shows what that lever is worth alone; keyword lever rows run without routing, routing lever
 rows with it, the defaults both ways. Items are split by their position in the set file:
-even positions were used while developing the levers, odd ones were held out.
+even positions were used while developing the levers, odd ones were held out. everyday3
+(benchmarks/data) was written after the levers and never developed on: every item of it is held
+out, and the table of deltas marks a shipped lever that helps the public sets but costs it.
 """
 
 from __future__ import annotations
 
+import argparse
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from _doc import run_eval
+from _doc import ROOT, print_tables, run_eval, shared_laws
 
-SETS = ("natural", "natural2")
+SETS = ("natural", "natural2", "everyday3")
+PUBLIC = ("natural", "natural2")  # the sets the levers were developed on
+GROUPS = ("keyword", "route", "hybrid", "full")
 # (row label, env overrides); the first row is the shipped configuration
 LEVERS: list[tuple[str, dict[str, str]]] = [
     ("zhiku keyword, defaults", {}),
@@ -114,13 +121,14 @@ FULL_LEVERS: list[tuple[str, dict[str, str]]] = [
 
 def _scores(results: Sequence[dict], mode: str, part: int | None) -> tuple[float, float, int]:
     """R@5 and MRR@10 of one mode over the answerable items at even (0), odd (1) or all
-    (None) positions of the set."""
+    (None) positions of the set; an item's gold entries are alternatives, as `zhiku eval`
+    counts them (a hit when any of them is in the first five)."""
     rows = [r for r in results if r["mode"] == mode]
     picked = [r for i, r in enumerate(rows) if (part is None or i % 2 == part)
               and r["answerable"] and r["n_gold"]]
     if not picked:
         return 0.0, 0.0, 0
-    r5 = sum(sum(r["relevance"][:5]) / r["n_gold"] for r in picked) / len(picked)
+    r5 = sum(1.0 for r in picked if any(r["relevance"][:5])) / len(picked)
     mrr = sum(next((1 / i for i, x in enumerate(r["relevance"][:10], 1) if x), 0.0) for r in picked)
     return r5, mrr / len(picked), len(picked)
 
@@ -146,51 +154,125 @@ def _fell_back(rows: list[tuple[str, dict, str]], name: str) -> list[str]:
     return notes
 
 
-def ablation(shared: Path, log: Path, dense: bool = False) -> str:
-    """Run every lever row and the flat baseline; return the Markdown tables (one per set).
+def set_path(shared: Path, name: str) -> Path:
+    """A question set by name: the project's own (benchmarks/data) or a shared one (eval/laws)."""
+    own = ROOT / "benchmarks" / "data" / f"{name}.jsonl"
+    return own if own.exists() else shared / "eval/laws" / f"{name}.jsonl"
+
+
+def _show(args: Sequence[str], shared: Path) -> str:
+    return " ".join(args).replace(str(shared), "../shared/data").replace(str(ROOT) + "/", "")
+
+
+def _lever_rows(shared: Path, names: Sequence[str], dense: bool, groups: Sequence[str]
+                ) -> tuple[list[tuple[str, dict, str, str]], list[str], dict]:
+    """Run the flat baseline and each chosen group's rows; return (label, data, mode, group)
+    rows, the command lines and the flat run."""
+    sets = [str(set_path(shared, s)) for s in names]
+    base = [*sets, "--corpus", str(shared / "laws"), "--no-dense", "--mode", "bm25"]
+    rows: list[tuple[str, dict, str, str]] = []
+    flat, _ = run_eval([*base, "--flat", "--route", "off"], {}, "ablation (flat)")
+    rows.append(("flat BM25 (no focus, no resolution, no routing)", flat, "bm25", "flat"))
+    cmds = [f"`zhiku eval {_show(base, shared)} --flat --route off`"]
+    families = [("keyword", LEVERS, base, "off", "bm25"), ("route", ROUTE_LEVERS, base, "on", "bm25"),
+                ("hybrid", HYBRID_LEVERS if dense else [],
+                 [*sets, "--corpus", str(shared / "laws"), "--mode", "hybrid"], "off", "hybrid"),
+                ("full", FULL_LEVERS, [a if a != "bm25" else "full" for a in base], "off", "full")]
+    for group, levers, args, route, mode in families:
+        if group not in groups:
+            continue
+        for i, (label, env) in enumerate(levers):
+            # the defaults run both ways: routing's own levers have rows of their own below
+            both = group == "keyword" and i == 0
+            data, _ = run_eval([*args, "--route", "both" if both else route], env, f"ablation ({label})")
+            cmds.append(f"`{''.join(f'{k}={v} ' for k, v in env.items())}zhiku eval {_show(args, shared)} "
+                        f"--route {'both' if both else route}`")
+            rows.append((label, data, mode, group))
+            if both:
+                rows.append((label + ", routing on", data, "bm25+route", "route-base"))
+    return rows, cmds, flat
+
+
+def _baselines(rows: list[tuple[str, dict, str, str]]) -> dict[str, tuple[dict, str]]:
+    """The row each group's rows are compared with: the first row of the group (its shipped
+    configuration), the defaults with routing on for routing's levers."""
+    base: dict[str, tuple[dict, str]] = {}
+    for _, data, mode, group in rows:
+        if group == "route-base":
+            base["route"] = (data, mode)
+        elif group not in base:
+            base[group] = (data, mode)
+    return base
+
+
+def deltas(rows: list[tuple[str, dict, str, str]], names: Sequence[str]) -> str:
+    """One table: each row's R@5 / MRR@10 minus its group's shipped row, per set. A row
+    switching a shipped lever off (label "−") that loses on the public sets but gains on
+    a held-out set is marked: the lever helps the sets it was tuned on and costs new ones."""
+    base = _baselines(rows)
+    held = [n for n in names if n not in PUBLIC]
+    lines = ["| lever row | " + " | ".join(f"{n} ΔR@5 / ΔMRR@10" for n in names) + " | |",
+             "|---|" + "---:|" * len(names) + "---|"]
+    for label, data, mode, group in rows:
+        if group in ("flat", "route-base") or group not in base or base[group][0] is data:
+            continue
+        ref, ref_mode = base[group]
+        d = {}
+        for n in names:
+            b = _scores(ref["sets"].get(n, {}).get("results", []), ref_mode, None)
+            r = _scores(data["sets"].get(n, {}).get("results", []), mode, None)
+            d[n] = (r[0] - b[0], r[1] - b[1])
+        public = sum(d[n][0] + d[n][1] for n in names if n in PUBLIC)
+        new = sum(d[n][0] + d[n][1] for n in held)
+        mark = "helps the public sets, costs the held-out one" if label.startswith("−") \
+            and public < 0 < new else ""
+        lines.append(f"| {label} | " + " | ".join(f"{d[n][0]:+.3f} / {d[n][1]:+.3f}" for n in names)
+                     + f" | {mark} |")
+    return "\n".join(lines)
+
+
+def ablation(shared: Path, log: Path, dense: bool = False, names: Sequence[str] = SETS,
+             groups: Sequence[str] = GROUPS) -> str:
+    """Run every lever row and the flat baseline; return the Markdown tables (one per set,
+    then the deltas of every row against its group's shipped row).
 
     Args:
         shared: the shared data folder (laws/ and eval/laws/).
         log: receives each eval's command line.
         dense: add the hybrid rows (whole laws corpus with dense vectors).
+        names: the question sets (shared eval/laws or the project's benchmarks/data).
+        groups: the families of rows to run (keyword, route, hybrid, full).
     """
-    sets = [str(shared / "eval/laws" / f"{s}.jsonl") for s in SETS]
-    base = [*sets, "--corpus", str(shared / "laws"), "--no-dense", "--mode", "bm25"]
-    shown = " ".join(base).replace(str(shared), "../shared/data")
-    rows: list[tuple[str, dict, str]] = []
-    flat, _ = run_eval([*base, "--flat", "--route", "off"], {}, "ablation (flat)")
-    rows.append(("flat BM25 (no focus, no resolution, no routing)", flat, "bm25"))
-    cmds = [f"`zhiku eval {shown} --flat --route off`"]
-    for i, (label, env) in enumerate(LEVERS):
-        route = "both" if i == 0 else "off"  # routing's own levers have rows of their own below
-        data, _ = run_eval([*base, "--route", route], env, f"ablation ({label})")
-        cmds.append(f"`{''.join(f'{k}={v} ' for k, v in env.items())}zhiku eval {shown} --route {route}`")
-        rows.append((label, data, "bm25"))
-        if route == "both":
-            rows.append((label + ", routing on", data, "bm25+route"))
-    for label, env in ROUTE_LEVERS:
-        data, _ = run_eval([*base, "--route", "on"], env, f"ablation ({label})")
-        cmds.append(f"`{''.join(f'{k}={v} ' for k, v in env.items())}zhiku eval {shown} --route on`")
-        rows.append((label, data, "bm25"))
-    for label, env in HYBRID_LEVERS if dense else ():
-        hybrid = [*sets, "--corpus", str(shared / "laws"), "--mode", "hybrid", "--route", "off"]
-        data, _ = run_eval(hybrid, env, f"ablation ({label})")
-        cmds.append(f"`{''.join(f'{k}={v} ' for k, v in env.items())}zhiku eval "
-                    f"{' '.join(hybrid).replace(str(shared), '../shared/data')}`")
-        rows.append((label, data, "hybrid"))
-    for label, env in FULL_LEVERS:
-        full = [a if a != "bm25" else "full" for a in base]
-        data, _ = run_eval([*full, "--route", "off"], env, f"ablation ({label})")
-        cmds.append(f"`{''.join(f'{k}={v} ' for k, v in env.items())}zhiku eval "
-                    f"{shown.replace('--mode bm25', '--mode full')} --route off`")
-        rows.append((label, data, "full"))
+    rows, cmds, flat = _lever_rows(shared, names, dense, groups)
     log.write_text("\n\n".join(cmds) + "\n", encoding="utf-8")
     out = []
-    for name in SETS:
+    for name in names:
         n = _scores(flat["sets"][name]["results"], "bm25", None)[2]
-        lines = [f"**{name}** ({n} answerable questions; even positions developed on, odd held out)", "",
+        split = ("written after the levers and never developed on: both halves held out"
+                 if name not in PUBLIC else "even positions developed on, odd held out")
+        lines = [f"**{name}** ({n} answerable questions; {split})", "",
                  "| system | R@5 | MRR@10 | R@5 even / odd | MRR@10 odd |", "|---|---:|---:|---:|---:|"]
-        lines += [f"| {label} | " + " | ".join(_cells(d, name, m)) + " |" for label, d, m in rows]
-        lines += _fell_back(rows, name)
+        lines += [f"| {label} | " + " | ".join(_cells(d, name, m)) + " |" for label, d, m, _ in rows]
+        lines += _fell_back([(label, d, m) for label, d, m, _ in rows], name)
         out.append("\n".join(lines))
+    out.append("**Deltas against the shipped configuration** (keyword and routing rows against the keyword "
+               "defaults without and with routing, hybrid rows against the hybrid defaults, full-ask rows "
+               "against the full ask)\n\n" + deltas(rows, names))
     return "\n\n".join(out)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description="Print the lever ablation (no file is written).")
+    ap.add_argument("--shared", default=str(ROOT.parent / "shared" / "data"))
+    ap.add_argument("--sets", default=",".join(SETS), help="comma-separated question sets (default: %(default)s)")
+    ap.add_argument("--groups", default=",".join(GROUPS), help="families of rows (default: %(default)s)")
+    ap.add_argument("--dense-laws", action="store_true", help="the hybrid rows (whole-corpus vectors)")
+    a = ap.parse_args()
+    shared = Path(a.shared)
+    if shared_laws(shared) is None:
+        return 2
+    return print_tables(lambda log: ablation(shared, log, a.dense_laws, a.sets.split(","), a.groups.split(",")))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -25,25 +25,38 @@ check read dates and a role's own word only (``answerability_forms`` off), or ha
 word in the sentence stating the value whole only, not by its last word where the block holds it
 whole (``answerability_stems`` off), or, without vectors, let the fitted model answer evidence
 holding none of the question's naming words (``keyword_veto`` off; the everyday sets' row).
+
+The everyday sets are natural and natural2 (shared) and everyday3, the project's own held-out
+set (benchmarks/data), keyword only; with ``dense`` they run over the whole corpus with vectors
+too, where the dense veto and its levers act. ``python benchmarks/ablation_answerable.py
+--only everyday`` prints the rows of chosen sets.
 """
 
 from __future__ import annotations
 
+import argparse
+import sys
 from pathlib import Path
 
-from _doc import ROOT, run_eval
+from _doc import ROOT, print_tables, run_eval, shared_laws
 
-# (label, question sets under eval/, corpus under the shared folder, extra eval arguments)
+EVERYDAY = ["laws/natural.jsonl", "laws/natural2.jsonl", "benchmarks/data/everyday3.jsonl"]
+# (key, label, question sets under eval/ (or the repository's tests/ and benchmarks/),
+# corpus under the shared folder, extra eval arguments)
 SETS = [
-    ("RGB zh", ["rgb_zh/queries.jsonl"], "eval/rgb_zh/corpus.jsonl", []),
-    ("everyday laws (natural, natural2), whole corpus, keyword",
-     ["laws/natural.jsonl", "laws/natural2.jsonl"], "laws", ["--no-dense"]),
-    ("CMRC 2018 (first 300)", ["cmrc2018/queries.jsonl"], "eval/cmrc2018/corpus.jsonl", ["--limit", "300"]),
+    ("rgb", "RGB zh", ["rgb_zh/queries.jsonl"], "eval/rgb_zh/corpus.jsonl", []),
+    ("everyday", "everyday laws (natural, natural2, everyday3), whole corpus, keyword",
+     EVERYDAY, "laws", ["--no-dense"]),
+    ("cmrc", "CMRC 2018 (first 300)", ["cmrc2018/queries.jsonl"], "eval/cmrc2018/corpus.jsonl", ["--limit", "300"]),
     # long case narratives, where the dense veto's length weighing shows (刑法 versions, with vectors)
-    ("case → article (first 100), gold laws", ["laws/case_to_article.jsonl"], "laws", ["--gold-only", "--limit", "100"]),
+    ("case", "case → article (first 100), gold laws", ["laws/case_to_article.jsonl"], "laws", ["--gold-only", "--limit", "100"]),
     # the CI gate ships in tests/data (paths from the repository root)
-    ("gate", ["tests/data/eval/gate.jsonl"], "tests/data/laws", []),
+    ("gate", "gate", ["tests/data/eval/gate.jsonl"], "tests/data/laws", []),
 ]
+# the everyday sets over the whole corpus with vectors (only with ``dense``: the 66k chunks'
+# vectors take one to two hours to embed the first time)
+DENSE_SETS = [("everyday-dense", "everyday laws (natural, natural2, everyday3), whole corpus with vectors",
+               EVERYDAY, "laws", [])]
 SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           # a doer, a role's holder and a sum read anywhere in the sentence, not in their clause
           "on, clauses off": {"ZHIKU_ANSWERABILITY_CLAUSES": "0"},
@@ -88,25 +101,30 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
 
 
 def _path(base: Path, rel: str) -> str:
-    """A question set or corpus under ``base``, or under the repository for tests/data."""
-    return str(ROOT / rel) if rel.startswith("tests/") else str(base / rel)
+    """A question set or corpus under ``base``, or under the repository (tests/, benchmarks/)."""
+    return str(ROOT / rel) if rel.startswith(("tests/", "benchmarks/")) else str(base / rel)
 
 
 def _f(v) -> str:
     return "–" if v is None else f"{v:.3f}"
 
 
-def answerable_ablation(shared: Path, log: Path) -> str:
+def answerable_ablation(shared: Path, log: Path, dense: bool = False, only: tuple[str, ...] = ()) -> str:
     """Run every set with the check on and off; return one Markdown table.
 
     Args:
         shared: the shared data folder (laws/ and eval/).
         log: receives each eval's command line.
+        dense: add the everyday sets over the whole corpus with vectors.
+        only: the keys of the sets to run (``rgb``, ``everyday``, ``cmrc``, ``case``, ``gate``,
+            ``everyday-dense``); empty for all.
     """
     lines = ["| set | answerability | n | refusal P/R | answerable refused | answer has gold | citation precision |",
              "|---|---|---:|---:|---:|---:|---:|"]
     cmds = []
-    for label, sets, corpus, extra in SETS:
+    for key, label, sets, corpus, extra in SETS + (DENSE_SETS if dense else []):
+        if only and key not in only:
+            continue
         args = [*(_path(shared / "eval", s) for s in sets), "--corpus", _path(shared, corpus),
                 "--mode", "full", "--route", "on", *extra]
         cmds.append("`zhiku eval " + " ".join(args).replace(str(shared), "../shared/data")
@@ -134,3 +152,21 @@ def answerable_ablation(shared: Path, log: Path) -> str:
                 "other forms off: ZHIKU_ANSWERABILITY_FORMS=0; "
                 "last words off: ZHIKU_ANSWERABILITY_STEMS=0; leading place on: ZHIKU_ANSWERABILITY_LEADING_PLACE=1; keyword veto off: ZHIKU_KEYWORD_VETO=0)\n")
     return "\n".join(lines)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description="Print the answerability ablation (no file is written).")
+    ap.add_argument("--shared", default=str(ROOT.parent / "shared" / "data"))
+    ap.add_argument("--only", default="", help="comma-separated set keys: " + ", ".join(
+        k for k, *_ in SETS + DENSE_SETS))
+    ap.add_argument("--dense-laws", action="store_true", help="the everyday sets with whole-corpus vectors too")
+    a = ap.parse_args()
+    shared = Path(a.shared)
+    if shared_laws(shared) is None:
+        return 2
+    only = tuple(k for k in a.only.split(",") if k)
+    return print_tables(lambda log: answerable_ablation(shared, log, a.dense_laws or "everyday-dense" in only, only))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
