@@ -23,10 +23,16 @@ class FusionLevers(BaseModel):
                                   "stored vector), so the fusion reads both retrievers on every candidate "
                                   "instead of 'not retrieved'; false = fuse the lists as retrieved")
     alpha: float = Field(default=0.5, ge=0.0, le=1.0, description="dense weight in weighted fusion")
+    hybrid_fusion: str = Field(default="weighted", description="how a search fuses its lists when a dense "
+                               "list is among them: weighted (`hybrid_alpha`) or rrf; empty = `fusion`")
+    hybrid_alpha: float = Field(default=0.7, ge=0.0, le=1.0, description="dense weight of `hybrid_fusion` "
+                                "= weighted")
+    hybrid_fusion_max_words: int = Field(default=30, ge=0, description="a question of more words than this "
+                                         "(a case narrative) is fused as `fusion` says; 0 = no limit")
 
-    @field_validator("fusion")
+    @field_validator("fusion", "hybrid_fusion")
     @classmethod
     def _check_fusion(cls, v: str) -> str:
         from zhiku.retrieve.fusion import FusionMode
 
-        return FusionMode.from_str(v).value
+        return FusionMode.from_str(v).value if v else v

@@ -75,13 +75,13 @@ def test_a_keyword_and_a_dense_list_fuse_with_the_hybrid_constant(kb):
     _, lists = _lists(kb, NO_REST_DAY)
     assert [h.source for h in lists[0][:1] + lists[1][:1]] == ["bm25", "dense"]
     for k in (10, 60):
-        cfg = kb.config.model_copy(update={"hybrid_rrf_k": k})
+        cfg = kb.config.model_copy(update={"hybrid_rrf_k": k, "hybrid_fusion": ""})  # RRF as `fusion` says
         want = _expected(lists, k)
         got = fuse_search(lists, cfg)
         assert {h.chunk.id: h.score for h in got} == pytest.approx(want)
         assert [h.score for h in got] == sorted((h.score for h in got), reverse=True)
     # 0: the shared constant
-    shared = fuse_search(lists, kb.config.model_copy(update={"hybrid_rrf_k": 0}))
+    shared = fuse_search(lists, kb.config.model_copy(update={"hybrid_rrf_k": 0, "hybrid_fusion": ""}))
     assert {h.chunk.id: h.score for h in shared} == pytest.approx(_expected(lists, kb.config.rrf_k))
 
 
@@ -95,7 +95,7 @@ def test_each_lists_best_passage_comes_through_the_fusion(kb):
     assert best.article == "第三十八条" and best.doc_path.startswith("社会法/劳动法")
     assert next(i for i, h in enumerate(kw, 1) if h.chunk.id == best.id) > 5
     assert kb.config.hybrid_rrf_k == 0  # shipped off: the shared constant
-    plain = kb.config.model_copy(update={"fusion_complete": False})  # the lists as retrieved
+    plain = kb.config.model_copy(update={"fusion_complete": False, "hybrid_fusion": ""})  # as retrieved, RRF
     ten = KnowledgeBase(plain.model_copy(update={"hybrid_rrf_k": 10}))
     shipped = retrieve(ten, NO_REST_DAY, Mode.HYBRID, route=False).hits
     old = retrieve(KnowledgeBase(plain), NO_REST_DAY, Mode.HYBRID, route=False).hits
@@ -137,3 +137,32 @@ def test_weighted_rrf_scales_each_lists_reciprocal_ranks():
     scaled = fuse([kw, de], FusionMode.WEIGHTED, alpha=0.5, factors=[1.0, 0.3])
     assert plain[0].score == pytest.approx(plain[1].score)
     assert [h.chunk.id for h in scaled] == ["a", "b"] and scaled[0].score == pytest.approx(0.5)
+
+
+def _normalised(hits) -> dict[str, float]:
+    lo, hi = min(h.score for h in hits), max(h.score for h in hits)
+    return {h.chunk.id: (h.score - lo) / (hi - lo) for h in hits}
+
+
+@pytest.mark.integration
+def test_a_question_beside_a_dense_list_is_fused_by_weight_and_a_narrative_by_rank(kb):
+    """``hybrid_fusion`` (weighted, ``hybrid_alpha`` 0.7 of the dense list) fuses a keyword
+    and a dense list of an everyday question; a question of more than
+    ``hybrid_fusion_max_words`` words (a case narrative) and keyword lists alone keep
+    ``fusion`` (RRF)."""
+    from zhiku.retrieve.fusion import fuse_search, fusion_of
+
+    p, lists = _lists(kb, NO_REST_DAY)
+    cfg = kb.config
+    assert (cfg.hybrid_fusion, cfg.hybrid_alpha, cfg.fusion) == ("weighted", 0.7, "rrf")
+    kw, de = _normalised(lists[0]), _normalised(lists[1])
+    want = {c: 0.3 * kw.get(c, 0.0) + 0.7 * de.get(c, 0.0) for c in {*kw, *de}}
+    got = fuse_search(lists, cfg, cfg.alpha, words=len(p.terms))
+    assert fusion_of(cfg, lists, len(p.terms)) == "weighted"
+    assert {h.chunk.id: h.score for h in got} == pytest.approx(want)
+    assert got[0].chunk.id == lists[1][0].chunk.id  # the dense list's 第三十八条 leads
+    narrative = cfg.hybrid_fusion_max_words + 1
+    assert fusion_of(cfg, lists, narrative) == "rrf"
+    by_rank = fuse_search(lists, cfg, words=narrative)
+    assert {h.chunk.id: h.score for h in by_rank} == pytest.approx(_expected(lists, cfg.rrf_k))
+    assert fusion_of(cfg, lists[:1], len(p.terms)) == "rrf"  # a keyword list alone

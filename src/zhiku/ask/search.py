@@ -11,7 +11,7 @@ from zhiku.index.store import Scope
 from zhiku.retrieve.answertype import offence_first
 from zhiku.retrieve.citations import named_citations
 from zhiku.retrieve.clause import ClauseRef, named_first
-from zhiku.retrieve.fusion import fuse_search
+from zhiku.retrieve.fusion import fuse_search, fusion_of
 from zhiku.retrieve.inforce import in_force_first
 from zhiku.retrieve.offences import named_offence_first
 from zhiku.retrieve.segment import focus_terms, query_terms
@@ -197,7 +197,7 @@ def routed(kb: Any, p: Prepared, route: Route, first: list[list[Hit]], trace: li
         return fuzzy(kb, p, scope, t, k)
 
     inner = inside(kb, p, trace, structured)
-    evidence = fused_order(inner, kb.config, alpha) if inner else None
+    evidence = fused_order(inner, kb.config, alpha, len(p.terms)) if inner else None
     got = routed_search(kb, route, p.scope, search, p.terms, p.ref.doc_ids, alpha, trace, evidence)
     return fused(kb, p, got.lists, trace, got.route, structured, alpha, inner)
 
@@ -227,7 +227,7 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
     factors = [1.0] * (len(lists) + len(inner)) + [float(votes)] * len(cited) if votes > 1 else None
     lists = [*lists, *inner, *cited]
     with _Timer(trace, "fuse") as d:
-        out = fuse_search(lists, kb.config, alpha, factors) if len(lists) > 1 else (lists or [[]])[0]
+        out = fuse_search(lists, kb.config, alpha, factors, len(p.terms)) if len(lists) > 1 else (lists or [[]])[0]
         seen = {h.chunk.id for h in p.exact}
         hits = p.exact + [h for h in out if h.chunk.id not in seen]
         if structured and kb.config.drop_twins:  # one law version in two folders: cited once
@@ -249,7 +249,7 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
         hits = hits[:n] + offence_first(hits[n:], p.asks, kb.config.offence_window)  # 适用刑法哪一条
         if structured:  # 盗窃 → 盗窃罪 → 第二百六十四条 (zhiku.retrieve.offences)
             hits = hits[:n] + named_offence_first(kb, p, hits[n:])
-        d.update(mode=kb.config.fusion, lists=len(lists), top=brief(hits))
+        d.update(mode=fusion_of(kb.config, lists, len(p.terms)), lists=len(lists), top=brief(hits))
         if votes > 1:
             d["cited_weight"] = votes
     groups: dict[str, list[int]] = {}

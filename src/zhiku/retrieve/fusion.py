@@ -99,9 +99,12 @@ def fuse(
 
 
 def fuse_search(lists: Sequence[Sequence[Hit]], cfg: Any, alpha: float | None = None,
-                factors: Sequence[float] | None = None) -> list[Hit]:
+                factors: Sequence[float] | None = None, words: int = 0) -> list[Hit]:
     """The ranked lists of one search fused as the config says (``fusion``; ``alpha`` for
-    weighted fusion, default the ``alpha`` setting).
+    weighted fusion, default the ``alpha`` setting). With a dense list among them,
+    ``hybrid_fusion`` decides (weighted with ``hybrid_alpha`` by default) unless the question
+    has more than ``hybrid_fusion_max_words`` words (``words``: a case narrative, whose dense
+    vector is blurred by names, places and sums; RRF keeps its keyword list's say).
 
     RRF's constant is ``hybrid_rrf_k`` when a dense list is among them and ``rrf_k`` when
     all are keyword lists. A keyword and a dense list of 50 candidates each disagree on
@@ -116,7 +119,24 @@ def fuse_search(lists: Sequence[Sequence[Hit]], cfg: Any, alpha: float | None = 
         alpha: the dense weight of weighted fusion.
         factors: one weight per list (default 1 each; see :func:`fuse`).
     """
-    dense = any(h.source == "dense" for hits in lists for h in hits[:1])
+    dense = _has_dense(lists)
     k = cfg.hybrid_rrf_k if dense and cfg.hybrid_rrf_k else cfg.rrf_k
-    return fuse(lists, FusionMode.from_str(cfg.fusion), k=k, alpha=cfg.alpha if alpha is None else alpha,
-                factors=factors)
+    mode = FusionMode.from_str(fusion_of(cfg, lists, words))
+    if _hybrid(cfg, dense, words) and mode is FusionMode.WEIGHTED:
+        alpha = cfg.hybrid_alpha
+    return fuse(lists, mode, k=k, alpha=cfg.alpha if alpha is None else alpha, factors=factors)
+
+
+def _has_dense(lists: Sequence[Sequence[Hit]]) -> bool:
+    return any(h.source == "dense" for hits in lists for h in hits[:1])
+
+
+def _hybrid(cfg: Any, dense: bool, words: int) -> bool:
+    return bool(dense and cfg.hybrid_fusion and not 0 < cfg.hybrid_fusion_max_words < words)
+
+
+def fusion_of(cfg: Any, lists: Sequence[Sequence[Hit]], words: int = 0) -> str:
+    """The fusion :func:`fuse_search` applies to ``lists`` for a question of ``words`` words:
+    ``hybrid_fusion`` when a dense list is among them and the question is no narrative, else
+    ``fusion``."""
+    return str(cfg.hybrid_fusion if _hybrid(cfg, _has_dense(lists), words) else cfg.fusion)

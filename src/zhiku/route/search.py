@@ -54,12 +54,13 @@ def group_by_document(hits: list[Hit]) -> dict[str, list[int]]:
     return out
 
 
-def fused_order(lists: list[list[Hit]], cfg: Any, alpha: float) -> list[Hit]:
-    """The keyword and dense lists fused with the configured fusion (one list as it is)."""
+def fused_order(lists: list[list[Hit]], cfg: Any, alpha: float, words: int = 0) -> list[Hit]:
+    """The keyword and dense lists fused with the configured fusion (one list as it is;
+    ``words``: the question's, see :func:`zhiku.retrieve.fusion.fuse_search`)."""
     lists = [x for x in lists if x]
     if len(lists) <= 1:
         return lists[0] if lists else []
-    return fuse_search(lists, cfg, alpha)
+    return fuse_search(lists, cfg, alpha, words=words)
 
 
 def _per_retriever(found: list[list[list[Hit]]], k: int) -> list[list[Hit]]:
@@ -112,7 +113,7 @@ def routed_search(kb: Any, route: Route, scope: Scope, search: Searcher, terms: 
         # them anyway (their own list, their hits first); the sub-index filter on top would
         # only shrink the ranks of the weaker list inside the named law and so lift its noise
         lists = [x for x in search(scope, trace) if x]
-    hits = fused_order(lists, cfg, alpha)
+    hits = fused_order(lists, cfg, alpha, len(terms))
     if cfg.route_docs and (decided or cfg.chapters_within_documents):
         first, route = _chapters(kb, route, terms, named, evidence or hits, trace)
         if first and decided:
