@@ -99,7 +99,8 @@ def test_beside_dense_lists_the_cited_list_counts_for_both_retrievers(cited_kb_d
     got = fused(kb, p, whole, [])
     assert _fuse_detail(got.trace)["cited_weight"] == 2
     every = [*whole, *inner, *cited]
-    want = {h.chunk.id: h.score for h in fuse_search(every, kb.config, None, [1.0] * (len(every) - 1) + [2.0])}
+    want = {h.chunk.id: h.score for h in fuse_search(every, kb.config, None, [1.0] * (len(every) - 1) + [2.0],
+                                                     len(p.terms))}  # a narrative: fused by rank
     assert {h.chunk.id: h.score for h in got.hits} == pytest.approx({h.chunk.id: want[h.chunk.id] for h in got.hits})
     once = fused(KnowledgeBase(kb.config.model_copy(update={"cited_per_list": False})), p, whole, [])
     assert "cited_weight" not in _fuse_detail(once.trace)
