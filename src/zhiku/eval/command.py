@@ -55,17 +55,6 @@ def _cached_home(cfg: Config, src: Path, files: list[Path]) -> Path:
     return home
 
 
-def _holds_vectors(cfg: Config, home: Path) -> bool:
-    """Whether the eval index cached at ``home`` holds vectors. A ``--no-dense`` run must not
-    reuse such an index: levers that read stored vectors (``answer_meaning``, the second
-    look) act on it, so its keyword numbers would not be those of a keyword-only index."""
-    if not home.is_dir():
-        return False
-    from zhiku.kb import KnowledgeBase
-
-    return KnowledgeBase(cfg.model_copy(update={"home": home, "vector_cache": cfg.cache_path})).store.count()["vectors"] > 0
-
-
 def prepare(cfg: Config, corpus: str, items: list[EvalItem], gold_only: bool, dense: bool,
             progress: bool):
     """Build (or reuse) the knowledge base an evaluation runs against."""
@@ -79,9 +68,14 @@ def prepare(cfg: Config, corpus: str, items: list[EvalItem], gold_only: bool, de
     if gold_only and src.is_dir():
         files = versions_of(src, gold_docs(items))
     home = _cached_home(cfg, src, files)
-    if not dense and _holds_vectors(cfg, home):  # a keyword-only run never reads an embedded index
-        home = home.with_name(home.name + "-keyword")
+    cached = home.is_dir()
     kb = KnowledgeBase(cfg.model_copy(update={"home": home, "vector_cache": cfg.cache_path}))
+    if not dense and cached and kb.store.count()["vectors"] > 0:
+        # a --no-dense run never reuses an embedded index: levers that read stored vectors
+        # (answer_meaning, the second look) would act on it, so its keyword numbers would not
+        # be those of a keyword-only index; it builds its own beside it
+        home = home.with_name(home.name + "-keyword")
+        kb = KnowledgeBase(cfg.model_copy(update={"home": home, "vector_cache": cfg.cache_path}))
     if src.suffix == ".jsonl":
         rep = kb.ingest_documents(load_corpus_jsonl(src), dense=dense, progress=progress)
     elif gold_only:

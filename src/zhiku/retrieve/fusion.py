@@ -121,8 +121,9 @@ def fuse_search(lists: Sequence[Sequence[Hit]], cfg: Any, alpha: float | None = 
     """
     dense = _has_dense(lists)
     k = cfg.hybrid_rrf_k if dense and cfg.hybrid_rrf_k else cfg.rrf_k
-    mode = FusionMode.from_str(fusion_of(cfg, lists, words))
-    if _hybrid(cfg, dense, words) and mode is FusionMode.WEIGHTED:
+    hybrid = _hybrid(cfg, dense, words)
+    mode = FusionMode.from_str(cfg.hybrid_fusion if hybrid else cfg.fusion)
+    if hybrid and mode is FusionMode.WEIGHTED:
         alpha = cfg.hybrid_alpha
     return fuse(lists, mode, k=k, alpha=cfg.alpha if alpha is None else alpha, factors=factors)
 
