@@ -127,8 +127,8 @@ def split_header(text: str) -> tuple[list[str], list[str], str]:
     while idx < len(lines) and len(titles) < 2:
         line = lines[idx].strip()
         match = _TITLE_RE.match(line)
-        if match and strip_inline_tags(match[1]).strip():
-            titles.append(strip_inline_tags(match[1]).strip())
+        if match and (title := strip_inline_tags(match[1]).strip()):
+            titles.append(title)
         elif line:
             break
         idx += 1
