@@ -26,8 +26,8 @@ word in the sentence stating the value whole only, not by its last word where th
 whole (``answerability_stems`` off), or, without vectors, let the fitted model answer evidence
 holding none of the question's naming words (``keyword_veto`` off; the everyday sets' row).
 
-The everyday sets are natural and natural2 (shared) and everyday3, the project's own held-out
-set (benchmarks/data), keyword only; with ``dense`` they run over the whole corpus with vectors
+The everyday sets are natural and natural2 (shared), everyday3 (the project's development set)
+and everyday4, the project's own held-out set (benchmarks/data), keyword only; with ``dense`` they run over the whole corpus with vectors
 too, where the dense veto and its levers act. ``python benchmarks/ablation_answerable.py
 --only everyday`` prints the rows of chosen sets.
 """
@@ -40,12 +40,13 @@ from pathlib import Path
 
 from _doc import ROOT, print_tables, run_eval, shared_laws
 
-EVERYDAY = ["laws/natural.jsonl", "laws/natural2.jsonl", "benchmarks/data/everyday3.jsonl"]
+EVERYDAY = ["laws/natural.jsonl", "laws/natural2.jsonl", "benchmarks/data/everyday3.jsonl",
+            "benchmarks/data/everyday4.jsonl"]
 # (key, label, question sets under eval/ (or the repository's tests/ and benchmarks/),
 # corpus under the shared folder, extra eval arguments)
 SETS = [
     ("rgb", "RGB zh", ["rgb_zh/queries.jsonl"], "eval/rgb_zh/corpus.jsonl", []),
-    ("everyday", "everyday laws (natural, natural2, everyday3), whole corpus, keyword",
+    ("everyday", "everyday laws (natural, natural2, everyday3, everyday4), whole corpus, keyword",
      EVERYDAY, "laws", ["--no-dense"]),
     ("cmrc", "CMRC 2018 (first 300)", ["cmrc2018/queries.jsonl"], "eval/cmrc2018/corpus.jsonl", ["--limit", "300"]),
     # long case narratives, where the dense veto's length weighing shows (刑法 versions, with vectors)
@@ -55,7 +56,7 @@ SETS = [
 ]
 # the everyday sets over the whole corpus with vectors (only with ``dense``: the 66k chunks'
 # vectors take one to two hours to embed the first time)
-DENSE_SETS = [("everyday-dense", "everyday laws (natural, natural2, everyday3), whole corpus with vectors",
+DENSE_SETS = [("everyday-dense", "everyday laws (natural, natural2, everyday3, everyday4), whole corpus with vectors",
                EVERYDAY, "laws", [])]
 SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           # a doer, a role's holder and a sum read anywhere in the sentence, not in their clause
