@@ -218,3 +218,17 @@ def test_a_line_after_a_table_that_does_not_open_with_a_pipe_ends_the_table():
     (t,) = markdown_tables(body)
     assert t.rows == (("1", "2"), ("3", "4"))
     assert body[t.start:t.end].endswith("| 3 | 4 |")
+
+
+def test_a_slide_whose_text_all_sits_in_a_ruled_table_is_read_from_its_text_layer():
+    # the last content slide is one ruled staffing table and a picture: no line is left
+    # outside the table, which once passed for a scanned page and went to OCR (every cell
+    # a line, every line a heading)
+    doc, sections = _load("fresh3/登录易SIG介绍.pdf")
+    assert not doc.metadata.get("ocr_pages")
+    (table,) = doc.tables
+    assert "对接人" in table.columns and "预计投 入人力" in table.columns
+    row = next(r for r in table.rows if "邱棋锋" in r)
+    assert "登录易后端" in row and "30小时/周" in row
+    assert not any(s.label in ("50小时/周", "2021.9.1", "刘文印") for s in sections)
+    # its twin, a page that is only a picture, is still read by OCR (tests/formats/test_ocr.py)
