@@ -16,8 +16,10 @@ tests/data/real/fresh only (their own knowledge base, so the dev set's number st
 comparable), were written before zhiku was run on those documents, and are reported on
 their own line ("fresh documents: X of Y right"). ``"split": "fresh2"`` is a second held-out
 set the same way (tests/data/real/fresh2: development-board manuals and spec tables with
-units, numbered burning steps, HTML API help pages). ``--split dev``, ``--split fresh`` or
-``--split fresh2`` measures one of them.
+units, numbered burning steps, HTML API help pages); ``"split": "fresh3"`` a third
+(tests/data/real/fresh3: spreadsheets with merged cells and several sheets, text PDFs
+exported from Word and from slides, meeting minutes, notices with dates, a policy with an
+amount table). ``--split dev`` or ``--split NAME`` measures one of them.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 REAL = ROOT / "tests" / "data" / "real"
 #: The held-out splits; each is asked of the documents in the folder of its name.
 FRESH = "fresh"
-HELD_OUT = (FRESH, "fresh2")
+HELD_OUT = (FRESH, "fresh2", "fresh3")
 JUNK = ("列1", "列2", "列3", "OLE_LINK", "(cid:", "....")
 #: The document column of a question no document in the set answers (``"refuse": true``
 #: in questions.jsonl): it is right only when the answer refuses.
@@ -145,9 +147,10 @@ def _score(rows: list[dict]) -> str:
 
 def render(trees: list[dict], rows: list[dict], extra: list[str] = (),
            fresh: tuple[list[dict], list[dict]] | None = None,
-           fresh2: tuple[list[dict], list[dict]] | None = None) -> str:
-    """The Markdown page; ``fresh`` and ``fresh2`` (tree rows, question rows) add the
-    held-out splits."""
+           fresh2: tuple[list[dict], list[dict]] | None = None,
+           fresh3: tuple[list[dict], list[dict]] | None = None) -> str:
+    """The Markdown page; ``fresh``, ``fresh2`` and ``fresh3`` (tree rows, question rows)
+    add the held-out splits."""
     when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     out = ["# Real documents: tree quality and answer accuracy", "",
            f"Written by `python benchmarks/real_documents.py` ({when}) from tests/data/real "
@@ -168,12 +171,18 @@ def render(trees: list[dict], rows: list[dict], extra: list[str] = (),
         out += [f"**second fresh set: {sum(r['right'] for r in fresh2[1])} of {len(fresh2[1])} right** "
                 f"({_score(fresh2[1])}; tests/data/real/fresh2, questions written before zhiku "
                 "was run on them).", ""]
+    if fresh3:
+        out += [f"**third fresh set: {sum(r['right'] for r in fresh3[1])} of {len(fresh3[1])} right** "
+                f"({_score(fresh3[1])}; tests/data/real/fresh3, questions written before zhiku "
+                "was run on them).", ""]
     if rows:
         out += _table(trees, rows)
     if fresh:
         out += ["", "## Fresh documents (held out)", "", *_table(*fresh)]
     if fresh2:
         out += ["", "## Second fresh set (held out)", "", *_table(*fresh2)]
+    if fresh3:
+        out += ["", "## Third fresh set (held out)", "", *_table(*fresh3)]
     return "\n".join(out) + "\n"
 
 
@@ -189,8 +198,9 @@ def main() -> int:
     trees, rows = measure(a.extra) if a.split in ("all", "dev") else ([], [])
     fresh = measure(None, FRESH) if a.split in ("all", FRESH) else None
     fresh2 = measure(None, "fresh2") if a.split in ("all", "fresh2") else None
+    fresh3 = measure(None, "fresh3") if a.split in ("all", "fresh3") else None
     page = render(trees, rows, sorted(f.name for f in a.extra.iterdir()) if a.extra else [],
-                  fresh, fresh2)
+                  fresh, fresh2, fresh3)
     if a.write:
         Path(a.out).write_text(page, encoding="utf-8")
     print(page)

@@ -198,3 +198,37 @@ def test_lines_that_end_a_sentence_or_open_a_block_are_not_joined():
     assert join_soft_breaks(text) == text
     doc, _ = _load2("HiSpark_Phoenix开发指引.md")
     assert "    repo sync -c  \n    repo forall -c 'git lfs pull'" in doc.body
+
+
+def test_table_rows_without_the_closing_pipe_stay_rows_of_their_table():
+    # a security bulletin: every CVE row ends in a link and leaves out the closing pipe
+    doc, _ = _load("fresh3/OpenHarmony安全漏洞公告2025-06.md")
+    cves = [t for t in doc.tables if t.columns[0] == "CVE"]
+    assert [len(t.rows) for t in cves] == [11, 17]
+    row = next(r for r in cves[0].rows if r[0] == "CVE-2025-27131")
+    assert row[3:5] == ("中危", "6.1") and row[-1].startswith("[5.0.3.x](")
+    # its twin: the patch-tag table closes every row and reads the same as before
+    tags = next(t for t in doc.tables if t.columns[0] == "安全补丁标签")
+    assert tags.rows == (("2025年06月", "[5.0.3.x]"),)
+
+
+def test_a_line_after_a_table_that_does_not_open_with_a_pipe_ends_the_table():
+    from zhiku.ingest.loader import markdown_tables
+    body = "| a | b |\n| --- | --- |\n| 1 | 2\n| 3 | 4 |\n说明 | 不是表格行\n| 5 |"
+    (t,) = markdown_tables(body)
+    assert t.rows == (("1", "2"), ("3", "4"))
+    assert body[t.start:t.end].endswith("| 3 | 4 |")
+
+
+def test_a_slide_whose_text_all_sits_in_a_ruled_table_is_read_from_its_text_layer():
+    # the last content slide is one ruled staffing table and a picture: no line is left
+    # outside the table, which once passed for a scanned page and went to OCR (every cell
+    # a line, every line a heading)
+    doc, sections = _load("fresh3/登录易SIG介绍.pdf")
+    assert not doc.metadata.get("ocr_pages")
+    (table,) = doc.tables
+    assert "对接人" in table.columns and "预计投 入人力" in table.columns
+    row = next(r for r in table.rows if "邱棋锋" in r)
+    assert "登录易后端" in row and "30小时/周" in row
+    assert not any(s.label in ("50小时/周", "2021.9.1", "刘文印") for s in sections)
+    # its twin, a page that is only a picture, is still read by OCR (tests/formats/test_ocr.py)

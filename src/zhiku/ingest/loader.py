@@ -137,15 +137,20 @@ def split_header(text: str) -> tuple[list[str], list[str], str]:
 
 _PIPE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
 _PIPE_SEP = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$")
+#: A body row once the table has begun: a leading pipe and one more cell boundary; the
+#: closing pipe is optional (GitHub's tables allow it, and rows ending in a link often lack it).
+_PIPE_BODY = re.compile(r"^[ \t]*\|.*(?<!\\)\|")
 
 
 def _cells(line: str) -> tuple[str, ...]:
-    inner = line.strip()[1:-1]
+    inner = line.strip()[1:]
+    inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
     return tuple(" ".join(c.replace("\\|", "|").split()) for c in re.split(r"(?<!\\)\|", inner))
 
 
 def markdown_tables(body: str) -> tuple[Table, ...]:
-    """GitHub pipe tables in a Markdown body: a header row, a ``| --- |`` line, body rows.
+    """GitHub pipe tables in a Markdown body: a header row, a ``| --- |`` line, body rows
+    (each opening with a pipe; the closing pipe may be left out).
 
     Args:
         body: the cleaned body.
@@ -166,7 +171,7 @@ def markdown_tables(body: str) -> tuple[Table, ...]:
             head = _cells(lines[i])
             j = i + 2
             rows = []
-            while j < len(lines) and _PIPE_ROW.match(lines[j]):
+            while j < len(lines) and _PIPE_BODY.match(lines[j]):
                 row = _cells(lines[j])
                 rows.append((row + ("",) * len(head))[: len(head)])
                 j += 1

@@ -114,7 +114,8 @@ def _extract(path: Path, ocr_boxes: dict[str, list[list[object]]],
                     lambda o: o.get("object_type") != "char" or not any(_inside(o, b) for b in boxes))
             placed = page_lines(text_page)
             raw_text = "".join(c["text"] for c in page.chars)
-            if (not placed and page.images) or junk_share(raw_text) > BROKEN_SHARE:
+            scanned = not placed and not tables and page.images  # text only in tables is text
+            if scanned or junk_share(raw_text) > BROKEN_SHARE:
                 placed, tables = _ocr(path, idx, ocr_boxes), []
             for t in tables:
                 key = (region_of(t.bbox, placed), t.bbox[1])

@@ -38,6 +38,9 @@ _GRADE_UP = re.compile(r"^\s*级?\s*(及以上|或以上|以上|或更好|或更
 _GRADE_DOWN = re.compile(r"^\s*级?\s*(及以下|或以下|以下)")
 _STEM_PREFIXES = ("额定", "标称", "最大", "最高", "单台", "单价")
 _STEM_SUFFIXES = ("等级", "标准", "限额", "上限", "金额", "费用", "费", "型号", "名称")
+#: The longest cell value whose words stand for it in a question (a category or a model
+#: name: 不锈钢316L, 新增python sig); longer cells are sentences.
+LABEL_CHARS = 16
 DISPLAY = {">": ">", ">=": "≥", "<": "<", "<=": "≤", "=": "=", "!=": "≠"}
 
 
@@ -180,12 +183,14 @@ def _ascii_glued(text: str, s: int, e: int) -> bool:
 @lru_cache(maxsize=8192)
 def _phrases(c: Column, key: bool) -> tuple[tuple[str, str], ...]:
     """(phrase, value) pairs a categorical column can be named by: the value itself, and
-    (not for the key column) its Chinese runs and its alphanumeric runs holding a letter
-    (不锈钢316L → 不锈钢, 316L), longest first; worked out once per column."""
+    (not for the key column) the Chinese runs and the alphanumeric runs holding a letter of
+    a value that is a label (不锈钢316L → 不锈钢, 316L), longest first; worked out once per
+    column. A value longer than a label (a topic, a decision, a URL: free text in a small
+    sheet) lends no words: a word inside a sentence does not select rows."""
     out = []
     for v in c.values:
         out.append((v, v))
-        if key:
+        if key or len(v) > LABEL_CHARS:
             continue
         for part in re.findall(r"[\u4e00-\u9fff]{2,}|[A-Za-z0-9]{3,}", v):
             if part != v and not part.isdigit():
@@ -354,6 +359,16 @@ def _superlative(q: str, table: TableSchema, mentions) -> Order | None:
     return None
 
 
+def _own_name_spans(q: str, table: TableSchema) -> list[tuple[int, int]]:
+    """Where the question writes a word of the table's own name (PMC of 「PMC 议题收集模版」):
+    such a word says which table, not which rows, so no cell value is read there."""
+    low = q.lower()
+    words = {w.lower() for name in (table.title, table.source)
+             for w in re.findall(r"[\u4e00-\u9fff]{2,}|[A-Za-z0-9]{2,}", name or "")}
+    return [(m.start(), m.end()) for w in words for m in re.finditer(re.escape(w), low)
+            if not (w.isascii() and _ascii_glued(low, m.start(), m.end()))]
+
+
 def parse(question: str, table: TableSchema) -> Parsed:
     """Conditions of ``question`` over ``table``.
 
@@ -368,7 +383,7 @@ def parse(question: str, table: TableSchema) -> Parsed:
     """
     q = fold(question)
     mentions = find_mentions(q, table)
-    spans: list[tuple[int, int]] = []
+    spans = _own_name_spans(q, table)
     conds = _categorical(q, table, mentions, spans)
     conds += _aliases(q, table, spans)
     conds += _numeric(q, table, mentions, spans)
