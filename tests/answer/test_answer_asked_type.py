@@ -10,7 +10,7 @@ import pytest
 
 from tests.answer.conftest import with_config
 from zhiku.answer.reading import asked_types
-from zhiku.answer.respond import _extractive
+from zhiku.answer.respond import _extractive, _meets
 from zhiku.ask.search import Mode, retrieve
 from zhiku.config import load_config
 from zhiku.kb import KnowledgeBase
@@ -103,3 +103,14 @@ def test_a_question_asking_no_kind_keeps_the_better_covering_block(kb):
     assert asked_types(question) == ()
     assert _quoted(kb, question, "自行和解", "不收费") == _quoted(
         with_config(kb, answer_asked_type=False), question, "自行和解", "不收费") == "第四十一条"
+
+
+def test_a_figure_spaced_from_its_unit_states_a_period(kb):
+    """Markdown writes 「最多保存 3 天」 (RocketMQ's FAQ, tests/data/real): it states a period as
+    「保存3天」 does, so a 多久 question keeps that entry as its source; an entry stating none
+    does not meet the question."""
+    meets = _meets(kb, "RocketMQ 的消息在服务器上默认能存多久？", ())
+    assert meets is not None
+    assert meets("", "存储的消息将最多保存 3 天，超过 3 天未使用的消息将被删除。")
+    assert not meets("", "通常是256KB")
+    assert _meets(with_config(kb, answer_asked_type=False), "RocketMQ 的消息在服务器上默认能存多久？", ()) is None

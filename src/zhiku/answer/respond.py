@@ -138,11 +138,16 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
     return re.sub(r"\[(\d+)\]", lambda m: f"[{to_block.get(int(m.group(1)), int(m.group(1)))}]", text)
 
 
+# a figure and its unit apart (「最多保存 3 天」 in Markdown): read together, as a statute writes them
+_UNSPACED = re.compile(r"(\d)\s+(?=[^\d\s])")
+
+
 def _meets(kb: Any, question: str, cons: Sequence[Any]) -> Callable[[str, str], bool] | None:
     """Whether a sentence and its block meet what the question pins down
     (:func:`zhiku.verify.answerable.meets_all`) and, with ``answer_asked_type``, whether the
     block states a value of the kind the question's asking phrase names (要交钱吗 → a fee, 多久 →
-    a period: :func:`zhiku.retrieve.answertype.states`); None when the question pins nothing."""
+    a period: :func:`zhiku.retrieve.answertype.states`, a figure spaced from its unit read as one);
+    None when the question pins nothing."""
     from zhiku.answer.reading import asked_types
     from zhiku.retrieve.answertype import states
     from zhiku.verify.answerable import meets_all
@@ -153,7 +158,7 @@ def _meets(kb: Any, question: str, cons: Sequence[Any]) -> Callable[[str, str], 
     if not cons and not kinds:
         return None
     return lambda sent, block: ((not cons or meets_all(cons, sent, block, cfg.answerability_stems))
-                                and (not kinds or any(states(k, block) for k in kinds)))
+                                and (not kinds or any(states(k, _UNSPACED.sub(r"\1", block)) for k in kinds)))
 
 
 def _bonus(kb: Any, question: str, blocks: Sequence[Hit]) -> tuple[float, ...]:
