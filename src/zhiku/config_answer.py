@@ -52,6 +52,15 @@ class AnswerLevers(BaseModel):
                                    "holds numbered provisions of a statute or regulation and of a rule "
                                    "implementing or interpreting one (a title ending in 解释, 规定, 办法, "
                                    "细则), the former's blocks score this much more; 0 = off")
+    answer_asked_type: bool = Field(default=True, description="the offline answer to a question whose "
+                                    "asking phrase names a kind of value (要交钱吗: a fee, 多久: a period, "
+                                    "罚多少钱: a sum, 几岁: an age, 判刑吗: an offence and its penalty) "
+                                    "prefers as its source a block stating one, as it does a block meeting "
+                                    "what the question pins down")
+    answer_penalty_ask: bool = Field(default=True, description="with answer_asked_type, a question asking "
+                                     "what penalty follows from an act (会受到什么处罚, 会被怎么罚, 会被拘留吗) "
+                                     "prefers a block stating an act and its penalty (…的，处…罚款), as one "
+                                     "asking which offence an act is does")
 
 
 class RefusalLevers(BaseModel):

@@ -198,3 +198,30 @@ def listing(lead: str) -> str:
     个人所得，免征个人所得税：」), or the whole lead-in when it has none; normalised."""
     spans = _LISTS.findall(normalise(lead))
     return " ".join(spans) if spans else normalise(lead)
+
+
+# a question asking what follows from an act (「会受到什么处罚」「会被怎么罚」「警察会罚他吗」
+# 「会被拘留吗」「会有什么后果」): its answer is the provision stating the penalty (「…的，处五日以下
+# 拘留」), as for a question asking which offence an act is (answer type OFFENCE); not 「还能罚我
+# 吗」, which asks whether a time limit has run
+PENALTY_ASK = re.compile(r"(?:什么|何种|哪些|怎样的)(?:处罚|惩罚|处分|后果|法律责任)|怎么(?:罚|处罚)"
+                         r"|(?<![还再])(?:会|要)被?(?:罚|处罚|拘留)(?:[他她我你]|[^？?。，,]{0,2}吗)")
+
+
+def asked_types(question: str, offence: bool = True, penalty: bool = True) -> tuple:
+    """The kinds of value a question's asking phrase names, as the composer reads them: the
+    ranking's answer types (:func:`zhiku.retrieve.answertype.answer_types`) and, for a question
+    asking what penalty follows from an act (:data:`PENALTY_ASK`), a provision stating an act
+    and its penalty (:attr:`zhiku.retrieve.answertype.AnswerType.OFFENCE`).
+
+    Args:
+        question: the question as asked.
+        offence: read offence questions (the ``offence_type`` setting).
+        penalty: read penalty questions too (the ``answer_penalty_ask`` setting).
+    """
+    from zhiku.retrieve.answertype import AnswerType, answer_types
+
+    kinds = answer_types(question, offence)
+    if penalty and offence and AnswerType.OFFENCE not in kinds and PENALTY_ASK.search(question):
+        kinds = (*kinds, AnswerType.OFFENCE)
+    return kinds

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -121,14 +121,11 @@ def draft(kb: Any, question: str, terms: Sequence[str], evidence: Sequence[Hit],
 def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: bool, question: str = "") -> str:
     """The offline composer's text with its markers turned into evidence block numbers;
     a sentence meeting what the question pins down is preferred as the source."""
-    from zhiku.verify.answerable import meets_all
-
     cons = pinned(question, kb.config.answerability_leading_place) if question else ()
     blocks = evidence[:1] if exact else in_force_first(kb, evidence)
     terms = list(dict.fromkeys([*terms, *options(question)]))  # 「-i」: a stop word to the segmenter
     text, cites = compose(terms, blocks, kb.idf, whole_first=exact, provision=kb.config.provision_share,
-                          meets=(lambda sent, block: meets_all(cons, sent, block, kb.config.answerability_stems))
-                          if cons else None,
+                          meets=_meets(kb, question, cons),
                           doc_name=kb.config.answer_doc_name, name_weight=kb.config.answer_name_weight,
                           lists=kb.config.list_answers and LIST_ASK.search(question) is not None,
                           listed=listed_kind(question, terms) if kb.config.list_kind else "",
@@ -139,6 +136,29 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
     pos = {h.chunk.id: i for i, h in enumerate(evidence, 1)}
     to_block = {c.marker: pos[c.chunk_id] for c in cites}
     return re.sub(r"\[(\d+)\]", lambda m: f"[{to_block.get(int(m.group(1)), int(m.group(1)))}]", text)
+
+
+# a figure and its unit apart (「最多保存 3 天」 in Markdown): read together, as a statute writes them
+_UNSPACED = re.compile(r"(\d)\s+(?=[^\d\s])")
+
+
+def _meets(kb: Any, question: str, cons: Sequence[Any]) -> Callable[[str, str], bool] | None:
+    """Whether a sentence and its block meet what the question pins down
+    (:func:`zhiku.verify.answerable.meets_all`) and, with ``answer_asked_type``, whether the
+    block states a value of the kind the question's asking phrase names (要交钱吗 → a fee, 多久 →
+    a period: :func:`zhiku.retrieve.answertype.states`, a figure spaced from its unit read as one);
+    None when the question pins nothing."""
+    from zhiku.answer.reading import asked_types
+    from zhiku.retrieve.answertype import states
+    from zhiku.verify.answerable import meets_all
+
+    cfg = kb.config
+    asked = cfg.answer_asked_type and question
+    kinds = asked_types(question, cfg.offence_type, cfg.answer_penalty_ask) if asked else ()
+    if not cons and not kinds:
+        return None
+    return lambda sent, block: ((not cons or meets_all(cons, sent, block, cfg.answerability_stems))
+                                and (not kinds or any(states(k, _UNSPACED.sub(r"\1", block)) for k in kinds)))
 
 
 def _bonus(kb: Any, question: str, blocks: Sequence[Hit]) -> tuple[float, ...]:
