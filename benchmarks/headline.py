@@ -33,6 +33,19 @@ ROWS: list[tuple[str, str, list[tuple[str, list[tuple[str, str]]]]]] = [
         ("flat BM25", []),
         ("zhiku keyword, no routing", []),
         ("zhiku keyword + routing", [("gold in routed chapters", "gold in routed chapters")])]),
+    ("natural2-all", "layperson questions, natural2 (whole laws corpus, keyword)", [
+        ("flat BM25", []),
+        ("zhiku keyword, no routing", []),
+        ("full zhiku, keyword only", [("answer has gold", "answer has gold"),
+                                      ("citation precision", "citation precision"),
+                                      ("answerable refused", "answerable refused")])]),
+    ("everyday4-all", "held-out everyday questions, everyday4 (whole laws corpus, keyword)", [
+        ("flat BM25", []),
+        ("zhiku keyword, no routing", []),
+        ("full zhiku, keyword only", [("answer has gold", "answer has gold"),
+                                      ("citation precision", "citation precision"),
+                                      ("answerable refused", "answerable refused"),
+                                      ("refusal P/R", "refusal P/R")])]),
     ("case-all", "case → 刑法 article (whole laws corpus, keyword)", [
         ("flat BM25", []),
         ("zhiku keyword, no routing", []),
