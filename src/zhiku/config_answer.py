@@ -100,5 +100,20 @@ class RefusalLevers(BaseModel):
                                       "in the other forms a text states it: when in other terms than a "
                                       "date for 什么时候/何时 (孔雀王朝时期, 四国征伐后), a role's holder as "
                                       "its kin character (弟为…), after 由 (由袁丽嫦原唱) or as the doer of "
-                                      "the act the role is named for (创造者: 由…所创作); off: dates and "
-                                      "the role's own word only")
+                                      "the act the role is named for (创造者: 由…所创作), a time limit for "
+                                      "什么时候 (自…之日起30日内); off: dates and the role's own word only")
+    answerability_titled: bool = Field(default=True, description="the answerability check takes the "
+                                       "word a quantity is asked of as named by every sentence of a block "
+                                       "whose document title holds it (带薪 of 「一年能休几天带薪假」 in "
+                                       "职工带薪年休假条例's 「…年休假5天」); off: the sentence or its block's "
+                                       "text must name it")
+    answerability_last_ask: bool = Field(default=True, description="the kind of quantity a question asks "
+                                         "is read from the last clause asking one (「几个人合伙开公司…，这钱"
+                                         "最晚多少年内要交齐」 asks how long, not how many people); off: the "
+                                         "first kind found in the asking clauses")
+    answerability_phrases: bool = Field(default=True, description="a word the tagger calls a name that is "
+                                        "a common word and one character (考驾照, 初中生) pins nothing; off: "
+                                        "the evidence must repeat it")
+    answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
+                                      "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
+                                      "too")

@@ -123,11 +123,14 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
     a sentence meeting what the question pins down is preferred as the source."""
     from zhiku.verify.answerable import meets_all
 
-    cons = pinned(question, kb.config.answerability_leading_place) if question else ()
+    cfg = kb.config
+    cons = pinned(question, cfg.answerability_leading_place, cfg.answerability_last_ask,
+                  cfg.answerability_phrases, cfg.answerability_hours) if question else ()
     blocks = evidence[:1] if exact else in_force_first(kb, evidence)
     terms = list(dict.fromkeys([*terms, *options(question)]))  # 「-i」: a stop word to the segmenter
     text, cites = compose(terms, blocks, kb.idf, whole_first=exact, provision=kb.config.provision_share,
-                          meets=(lambda sent, block: meets_all(cons, sent, block, kb.config.answerability_stems))
+                          meets=(lambda sent, block: meets_all(cons, sent, block, cfg.answerability_stems,
+                                                                     cfg.answerability_titled))
                           if cons else None,
                           doc_name=kb.config.answer_doc_name, name_weight=kb.config.answer_name_weight,
                           lists=kb.config.list_answers and LIST_ASK.search(question) is not None,
