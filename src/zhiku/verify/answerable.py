@@ -114,10 +114,9 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
     if c.kind is Kind.QUANTITY:
         heads = [_norm(h) for h in c.about.split("|") if h]
         whole = _norm(block)
-        if titled and any(_titled(h, block) for h in heads):
-            heads = []
+        named = titled and c.text not in TIME_KINDS and any(_titled(h, block) for h in heads)
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
-            if (not heads or any(_head_in(h, _norm(sent), whole, stems) for h in heads)) and any(
+            if (not heads or named or any(_head_in(h, _norm(sent), whole, stems) for h in heads)) and any(
                     has_quantity(c.text, q, c.about) and not about_other(q, others, c.text)
                     for q in (own_clauses(p, others) for p in _PIECE.findall(sent)) if q):
                 if c.text not in TIME_KINDS or len(heads) != 1 or _dates_event(heads[0], c.text, sent):
@@ -174,9 +173,11 @@ def _titled(head: str, block: str) -> bool:
     """Whether the title a block's text opens with (:func:`zhiku.chunk.context.block_text`:
     the document's title first, up to the first space) holds ``head``, a word of two characters
     or more the quantity asked is of: every provision of 职工带薪年休假条例 is about 带薪 leave,
-    so its 「已满1年不满10年的，年休假5天」 states the days of 「一年能休几天带薪假」."""
+    so its 「已满1年不满10年的，年休假5天」 states the days of 「一年能休几天带薪假」. A text with
+    no title before it (no space, or a sentence before the first space) has none."""
     first = block.split(maxsplit=1)
-    return len(head) >= 2 and bool(first) and _loosely_in(head, _norm(first[0]))
+    return (len(head) >= 2 and len(first) == 2 and not re.search(r"[，,。！？!?；;：:]", first[0])
+            and _loosely_in(head, _norm(first[0])))
 
 
 @lru_cache(maxsize=4096)
@@ -278,7 +279,7 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = ()) -> bool:
         return c.about in ("named", "role", "act") or c.about == "before" and _instance(cons)
     if c.about == "event":
         return True
-    if c.about == "instance":  # its modifier is often a name pinned on its own: never decides alone
+    if c.about in ("instance", "phrase"):  # a modifier often pinned on its own; the user's situation
         return False
     if c.kind in (Kind.PLACE, Kind.TIME):
         return True

@@ -121,7 +121,8 @@ def pinned(question: str, leading: bool = False, last_ask: bool = True,
         last_ask: the kind of quantity asked is read from the last clause asking one
             (:func:`_asked_quantity`, config ``answerability_last_ask``); off, from the first.
         phrases: a word the tagger calls a name that is a common word and one character
-            (考驾照, 初中生: :func:`phrase_name`) pins nothing (config
+            (考驾照, 初中生: :func:`phrase_name`) is pinned as a phrase (``about``
+            ``phrase``), which the evidence missing does not refuse (config
             ``answerability_phrases``).
         hours: 几个小时/多少分钟 ask a figure in hours or minutes (kind ``hours``, config
             ``answerability_hours``); off, any period (``duration``).
@@ -145,8 +146,8 @@ def pinned(question: str, leading: bool = False, last_ask: bool = True,
             continue  # 「哪位帝王」: the kind asked for, whatever the tagger calls it, is no name
         if word in PLACES or _PLACE_SUFFIX_STRICT.search(word) and tag == "ns":
             out.append(Constraint(Kind.PLACE, word))
-        elif tag != "ns" and not (phrases and phrase_name(word)):
-            out.append(Constraint(Kind.SUBJECT, word, f"tag:{tag}"))
+        elif tag != "ns":  # a phrase of the situation: read, but its absence refuses nothing
+            out.append(Constraint(Kind.SUBJECT, word, "phrase" if phrases and phrase_name(word) else f"tag:{tag}"))
     if leading and not any(c.kind is Kind.PLACE for c in out):
         out += _leading_place(normalise(question), clause)
     out += [Constraint(Kind.SUBJECT, m.group(), "ordinal") for m in _ORDINAL.finditer(rest)]
