@@ -112,7 +112,7 @@ class RefusalLevers(BaseModel):
                                          "最晚多少年内要交齐」 asks how long, not how many people); off: the "
                                          "first kind found in the asking clauses")
     answerability_phrases: bool = Field(default=True, description="a word the tagger calls a name that is "
-                                        "a common word and one character (考驾照, 初中生) is the user's "
+                                        "a verb and its object (考驾照: 考 + 驾照) is the user's "
                                         "situation: evidence missing it is answered (the word still steers "
                                         "the sentence chosen); off: the evidence must repeat it")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "

@@ -120,8 +120,8 @@ def pinned(question: str, leading: bool = False, last_ask: bool = True,
             a case narrative's 「…市人民检察院指控」 would pin its city).
         last_ask: the kind of quantity asked is read from the last clause asking one
             (:func:`_asked_quantity`, config ``answerability_last_ask``); off, from the first.
-        phrases: a word the tagger calls a name that is a common word and one character
-            (考驾照, 初中生: :func:`phrase_name`) is pinned as a phrase (``about``
+        phrases: a word the tagger calls a name that is a verb and its object (考驾照:
+            :func:`phrase_name`) is pinned as a phrase (``about``
             ``phrase``), which the evidence missing does not refuse (config
             ``answerability_phrases``).
         hours: 几个小时/多少分钟 ask a figure in hours or minutes (kind ``hours``, config
@@ -192,25 +192,24 @@ def _asked_quantity(clause: str, last: bool, hours: bool = True) -> tuple[str, r
     return None
 
 
-# parts of speech of a common word: a noun, verb, adjective, place or time word that is no name
-_COMMON_TAGS = ("n", "v", "vn", "a", "an", "f", "s", "t")
+# parts of speech of the object of a verb: a noun, a verb's noun, a verb (驾照 is tagged one)
+_OBJECT_TAGS = ("n", "vn", "v")
 
 
 @lru_cache(maxsize=4096)
 def phrase_name(word: str) -> bool:
-    """Whether ``word``, which the tagger calls a name, is a common word of two characters or
-    more and one character beside it (考驾照: 考 + 驾照, 初中生: 初中 + 生, 安全法): a phrase
-    of the user's situation, not a name the evidence must repeat. A person's name is a
-    surname and a given name that is no common word (刘德华: 德华 is a name; 比亚迪: 亚迪)."""
+    """Whether ``word``, which the tagger calls a name, is a verb of one character and its
+    object, a common word (考驾照: 考 + 驾照): an act of the user's situation, not a name the
+    evidence must repeat. A person's name opens with a surname, which the tagger does not
+    call a verb (张学友: 张; 刘德华), and a name made of an adjective and a noun (新手机) or of
+    a word and a suffix (仲裁法, 初中生) is still a name."""
     import rjieba
 
     if len(word) < 3:
         return False
-    for piece in (word[1:], word[:-1]):
-        tags = word_tags(piece)
-        if len(tags) == 1 and tags[0][1] in _COMMON_TAGS and rjieba.has_word(piece):
-            return True
-    return False
+    head, rest = word_tags(word[0]), word_tags(word[1:])
+    return (len(head) == 1 and head[0][1] == "v" and len(rest) == 1 and rest[0][1] in _OBJECT_TAGS
+            and rjieba.has_word(word[1:]))
 
 
 def _leading_place(question: str, clause: str) -> list[Constraint]:
