@@ -118,14 +118,10 @@ def pinned(question: str, leading: bool = False, last_ask: bool = True,
         leading: also the place the question opens with when it qualifies the noun after it,
             outside the asking clause (config ``answerability_leading_place``, off by default:
             a case narrative's 「…市人民检察院指控」 would pin its city).
-        last_ask: the kind of quantity asked is read from the last clause asking one
-            (:func:`_asked_quantity`, config ``answerability_last_ask``); off, from the first.
-        phrases: a word the tagger calls a name that is a verb and its object (考驾照:
-            :func:`phrase_name`) is pinned as a phrase (``about``
-            ``phrase``), which the evidence missing does not refuse (config
-            ``answerability_phrases``).
-        hours: 几个小时/多少分钟 ask a figure in hours or minutes (kind ``hours``, config
-            ``answerability_hours``); off, any period (``duration``).
+        last_ask: the quantity asked read from the last clause asking one (:func:`_asked_quantity`).
+        phrases: a verb and its object the tagger calls a name (:func:`phrase_name`) pinned
+            as a ``phrase``, whose absence does not refuse.
+        hours: 几个小时/多少分钟 ask kind ``hours``, not any period (config ``answerability_*``).
 
     Returns:
         Constraints in the order subject/place, time, quantity (at most one quantity).
