@@ -170,14 +170,18 @@ def _head_in(head: str, sent: str, block: str, stems: bool) -> bool:
 
 
 def _titled(head: str, block: str) -> bool:
-    """Whether the title a block's text opens with (:func:`zhiku.chunk.context.block_text`:
-    the document's title first, up to the first space) holds ``head``, a word of two characters
-    or more the quantity asked is of: every provision of 职工带薪年休假条例 is about 带薪 leave,
-    so its 「已满1年不满10年的，年休假5天」 states the days of 「一年能休几天带薪假」. A text with
-    no title before it (no space, or a sentence before the first space) has none."""
+    """Whether ``block`` is a numbered provision (its title, then 第…条: :func:`zhiku.chunk.context.block_text`)
+    whose title holds ``head``, a word of two characters or more the quantity asked is of:
+    every provision of 职工带薪年休假条例 is about 带薪 leave, so its 「已满1年不满10年的，年休假5天」
+    states the days of 「一年能休几天带薪假」. An article of an encyclopedia is named for its
+    subject, not for what each sentence states (「魏玩的弟弟是谁」 is not met by any sentence
+    naming a person there); a text with no title before its first space has none."""
     first = block.split(maxsplit=1)
     return (len(head) >= 2 and len(first) == 2 and not re.search(r"[，,。！？!?；;：:]", first[0])
-            and _loosely_in(head, _norm(first[0])))
+            and _ARTICLE.search(first[1][:40]) is not None and _loosely_in(head, _norm(first[0])))
+
+
+_ARTICLE = re.compile(r"第[零〇一二两三四五六七八九十百千\d]+条")
 
 
 @lru_cache(maxsize=4096)
