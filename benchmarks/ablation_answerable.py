@@ -20,7 +20,8 @@ ranking (``answer_meaning`` 0) or without a statute's provision preferred over a
 (``answer_standing`` 0), switch off the dense veto (``dense_veto``: with vectors,
 a weak blend of coverage and cosine refuses), have the veto count every term of a long
 question (``dense_veto_terms`` 0) or every term whole (``dense_veto_pieces`` off) or refuse without
-the second look at the quote (``veto_quote`` 0), and have the
+the second look at the quote (``veto_quote`` 0) or have it read the quote's first sentence only
+(``veto_quote_sentences`` 1), and have the
 check read dates and a role's own word only (``answerability_forms`` off), or have a quantity's
 word in the sentence stating the value whole only, not by its last word where the block holds it
 whole (``answerability_stems`` off), or read the quantity asked from the first clause asking one
@@ -93,6 +94,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, dense veto pieces off": {"ZHIKU_DENSE_VETO_PIECES": "0"},
           # and the veto's second look: kept when the quote is close to the question (0.89 shipped)
           "on, veto second look off": {"ZHIKU_VETO_QUOTE": "0"},
+          # and the second look reading the closest of the quote's first two sentences (2 shipped)
+          "on, second look first sentence only": {"ZHIKU_VETO_QUOTE_SENTENCES": "1"},
           # a value in the other forms a text states it: when not as a date, a role's kin or act (on shipped)
           "on, other forms off": {"ZHIKU_ANSWERABILITY_FORMS": "0"},
           # a quantity's word by its last word (献血 of 无偿献血) where the block holds it whole (on shipped)
@@ -160,6 +163,7 @@ def answerable_ablation(shared: Path, log: Path, dense: bool = False, only: tupl
                 "dense veto off: ZHIKU_DENSE_VETO=0; "
                 "dense veto over every term: ZHIKU_DENSE_VETO_TERMS=0; "
                 "dense veto pieces off: ZHIKU_DENSE_VETO_PIECES=0; veto second look off: ZHIKU_VETO_QUOTE=0; "
+                "second look first sentence only: ZHIKU_VETO_QUOTE_SENTENCES=1; "
                 "other forms off: ZHIKU_ANSWERABILITY_FORMS=0; "
                 "last words off: ZHIKU_ANSWERABILITY_STEMS=0; "
                 "last asking clause off: ZHIKU_ANSWERABILITY_LAST_ASK=0; phrases off: ZHIKU_ANSWERABILITY_PHRASES=0; "

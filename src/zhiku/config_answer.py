@@ -80,6 +80,10 @@ class RefusalLevers(BaseModel):
                               "evidence the fitted model would answer from, compose the offline answer "
                               "and keep it when its quoted sentence's cosine to the question is at least "
                               "this (one encoding on vetoed asks only); 0 = off")
+    veto_quote_sentences: int = Field(default=2, ge=1, le=8, description="the veto's second look reads "
+                                      "this many of the first sentences the answer would quote and keeps the "
+                                      "closest to the question (one encoding each): a provision's opening "
+                                      "sentence often sets up what the next says; 1 = the first only")
     answerability: bool = Field(default=True, description="check that the cited evidence meets what the "
                                 "question pins down (subject, place, time, kind of value); off: "
                                 "answered on confidence alone")
