@@ -22,10 +22,14 @@ phrase names preferred (``answer_asked_type`` off; for a question asking which p
 from an act, ``answer_penalty_ask`` off), switch off the dense veto (``dense_veto``: with vectors,
 a weak blend of coverage and cosine refuses), have the veto count every term of a long
 question (``dense_veto_terms`` 0) or every term whole (``dense_veto_pieces`` off) or refuse without
-the second look at the quote (``veto_quote`` 0), and have the
+the second look at the quote (``veto_quote`` 0) or have it read the quote's first sentence only
+(``veto_quote_sentences`` 1), and have the
 check read dates and a role's own word only (``answerability_forms`` off), or have a quantity's
 word in the sentence stating the value whole only, not by its last word where the block holds it
-whole (``answerability_stems`` off), or, without vectors, let the fitted model answer evidence
+whole (``answerability_stems`` off), or read the quantity asked from the first clause asking one
+(``answerability_last_ask`` off), refuse evidence missing a phrase the tagger calls a name
+(``answerability_phrases`` off), not count a quantity's word the block's title holds
+(``answerability_titled`` off), or read 几个小时 as any period (``answerability_hours`` off), or, without vectors, let the fitted model answer evidence
 holding none of the question's naming words (``keyword_veto`` off; the everyday sets' row).
 
 The everyday sets are natural and natural2 (shared), everyday3 (the project's development set)
@@ -97,12 +101,22 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, dense veto pieces off": {"ZHIKU_DENSE_VETO_PIECES": "0"},
           # and the veto's second look: kept when the quote is close to the question (0.89 shipped)
           "on, veto second look off": {"ZHIKU_VETO_QUOTE": "0"},
+          # and the second look reading the closest of the quote's first two sentences (2 shipped)
+          "on, second look first sentence only": {"ZHIKU_VETO_QUOTE_SENTENCES": "1"},
           # a value in the other forms a text states it: when not as a date, a role's kin or act (on shipped)
           "on, other forms off": {"ZHIKU_ANSWERABILITY_FORMS": "0"},
           # a quantity's word by its last word (献血 of 无偿献血) where the block holds it whole (on shipped)
           "on, last words off": {"ZHIKU_ANSWERABILITY_STEMS": "0"},
           # the place a question opens with, qualifying its noun, outside the asking clause (on shipped)
           "on, leading place on": {"ZHIKU_ANSWERABILITY_LEADING_PLACE": "1"},
+          # the quantity asked read from the last clause asking one (on shipped)
+          "on, last asking clause off": {"ZHIKU_ANSWERABILITY_LAST_ASK": "0"},
+          # a phrase the tagger calls a name (考驾照) refuses nothing when missing (on shipped)
+          "on, phrases off": {"ZHIKU_ANSWERABILITY_PHRASES": "0"},
+          # a quantity's word the block's document title holds (on shipped)
+          "on, title words off": {"ZHIKU_ANSWERABILITY_TITLED": "0"},
+          # 几个小时 asks a figure in hours (on shipped)
+          "on, hours off": {"ZHIKU_ANSWERABILITY_HOURS": "0"},
           # without vectors, evidence holding none of the question's naming words refuses (on shipped)
           "on, keyword veto off": {"ZHIKU_KEYWORD_VETO": "0"}}
 
@@ -157,8 +171,12 @@ def answerable_ablation(shared: Path, log: Path, dense: bool = False, only: tupl
                 "dense veto off: ZHIKU_DENSE_VETO=0; "
                 "dense veto over every term: ZHIKU_DENSE_VETO_TERMS=0; "
                 "dense veto pieces off: ZHIKU_DENSE_VETO_PIECES=0; veto second look off: ZHIKU_VETO_QUOTE=0; "
+                "second look first sentence only: ZHIKU_VETO_QUOTE_SENTENCES=1; "
                 "other forms off: ZHIKU_ANSWERABILITY_FORMS=0; "
-                "last words off: ZHIKU_ANSWERABILITY_STEMS=0; leading place on: ZHIKU_ANSWERABILITY_LEADING_PLACE=1; keyword veto off: ZHIKU_KEYWORD_VETO=0)\n")
+                "last words off: ZHIKU_ANSWERABILITY_STEMS=0; "
+                "last asking clause off: ZHIKU_ANSWERABILITY_LAST_ASK=0; phrases off: ZHIKU_ANSWERABILITY_PHRASES=0; "
+                "title words off: ZHIKU_ANSWERABILITY_TITLED=0; hours off: ZHIKU_ANSWERABILITY_HOURS=0; "
+                "leading place on: ZHIKU_ANSWERABILITY_LEADING_PLACE=1; keyword veto off: ZHIKU_KEYWORD_VETO=0)\n")
     return "\n".join(lines)
 
 

@@ -89,6 +89,10 @@ class RefusalLevers(BaseModel):
                               "evidence the fitted model would answer from, compose the offline answer "
                               "and keep it when its quoted sentence's cosine to the question is at least "
                               "this (one encoding on vetoed asks only); 0 = off")
+    veto_quote_sentences: int = Field(default=2, ge=1, le=8, description="the veto's second look reads "
+                                      "this many of the first sentences the answer would quote and keeps the "
+                                      "closest to the question (one encoding each): a provision's opening "
+                                      "sentence often sets up what the next says; 1 = the first only")
     answerability: bool = Field(default=True, description="check that the cited evidence meets what the "
                                 "question pins down (subject, place, time, kind of value); off: "
                                 "answered on confidence alone")
@@ -109,5 +113,21 @@ class RefusalLevers(BaseModel):
                                       "in the other forms a text states it: when in other terms than a "
                                       "date for 什么时候/何时 (孔雀王朝时期, 四国征伐后), a role's holder as "
                                       "its kin character (弟为…), after 由 (由袁丽嫦原唱) or as the doer of "
-                                      "the act the role is named for (创造者: 由…所创作); off: dates and "
-                                      "the role's own word only")
+                                      "the act the role is named for (创造者: 由…所创作), a time limit for "
+                                      "什么时候 (自…之日起30日内); off: dates and the role's own word only")
+    answerability_titled: bool = Field(default=True, description="the answerability check takes the "
+                                       "word a quantity is asked of as named by every sentence of a numbered "
+                                       "provision (第…条) whose document title holds it (带薪 of 「一年能休几天带薪假」 in "
+                                       "职工带薪年休假条例's 「…年休假5天」); off: the sentence or its block's "
+                                       "text must name it")
+    answerability_last_ask: bool = Field(default=True, description="the kind of quantity a question asks "
+                                         "is read from the last clause asking one (「几个人合伙开公司…，这钱"
+                                         "最晚多少年内要交齐」 asks how long, not how many people); off: the "
+                                         "first kind found in the asking clauses")
+    answerability_phrases: bool = Field(default=True, description="a word the tagger calls a name that is "
+                                        "a verb and its object (考驾照: 考 + 驾照) is the user's "
+                                        "situation: evidence missing it is answered (the word still steers "
+                                        "the sentence chosen); off: the evidence must repeat it")
+    answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
+                                      "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
+                                      "too")

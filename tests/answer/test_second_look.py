@@ -125,3 +125,24 @@ def test_near_is_neutral_unless_read():
     assert after_features(False, 1.0, 0, cosine=0.94)["near"] == pytest.approx(2.0)
     assert after_features(False, 1.0, 0, cosine=0.86)["near"] == pytest.approx(-2.0)
     assert after_features(False, 1.0, 0, cosine=0.70)["near"] == -3.0
+
+
+# 中华人民共和国电子商务法 (2018-08-31) 第三十九条, verbatim: its first sentence sets up the
+# rating system, its second says what a platform may not do
+RATINGS = ("第三十九条 电子商务平台经营者应当建立健全信用评价制度，公示信用评价规则，为消费者提供对平台内销售的商品"
+           "或者提供的服务进行评价的途径。电子商务平台经营者不得删除消费者对其平台内销售的商品或者提供的服务的评价。")
+
+
+@pytest.mark.integration
+def test_the_second_look_reads_the_closest_of_the_first_sentences(kb):
+    """「…平台能把我的差评删掉吗？」 is answered by 第三十九条's second sentence: read with
+    ``veto_quote_sentences`` 2 (shipped) the quote's cosine is that sentence's, closer than the
+    opening sentence alone; the question about Mars stays far from both."""
+    q = "我在网店给了个差评，购物平台能把我的差评删掉吗？"
+    first, second = RATINGS.split("。")[:2]
+    one, two = quote_cosine(kb, q, RATINGS), quote_cosine(kb, q, RATINGS, kb.config.veto_quote_sentences)
+    assert kb.config.veto_quote_sentences == 2
+    assert one == pytest.approx(quote_cosine(kb, q, first + "。"), abs=1e-5)
+    assert two == pytest.approx(max(one, quote_cosine(kb, q, second + "。")), abs=1e-5)
+    assert two > one
+    assert quote_cosine(kb, MARS, RATINGS, 2) < kb.config.veto_quote

@@ -152,8 +152,10 @@ def answerability(kb: Any, question: str, terms: Sequence[str],
     cited = [(block_text(c), _said(draft.text, m)) for m, c in blocks.items()]
     text = " ".join(b for b, _ in cited)
     topic = sorted({t for t in terms if len(t) > 1 and t in text}, key=lambda t: -kb.idf(t))
-    verdict = check(question, cited, topic, kb.config.answerability_clauses, kb.config.answerability_forms,
-                    kb.config.answerability_stems, kb.config.answerability_leading_place)
+    cfg = kb.config
+    verdict = check(question, cited, topic, cfg.answerability_clauses, cfg.answerability_forms,
+                    cfg.answerability_stems, cfg.answerability_leading_place, cfg.answerability_titled,
+                    cfg.answerability_last_ask, cfg.answerability_phrases, cfg.answerability_hours)
     detail: dict[str, Any] = {"ok": verdict.ok, "pinned": [f"{c.kind.value}:{c.text}" for c in verdict.constraints],
                               "missing": [c.text for c in verdict.missing]}
     if verdict.ok and blocks:

@@ -121,7 +121,9 @@ def draft(kb: Any, question: str, terms: Sequence[str], evidence: Sequence[Hit],
 def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: bool, question: str = "") -> str:
     """The offline composer's text with its markers turned into evidence block numbers;
     a sentence meeting what the question pins down is preferred as the source."""
-    cons = pinned(question, kb.config.answerability_leading_place) if question else ()
+    cfg = kb.config
+    cons = pinned(question, cfg.answerability_leading_place, cfg.answerability_last_ask,
+                  cfg.answerability_phrases, cfg.answerability_hours) if question else ()
     blocks = evidence[:1] if exact else in_force_first(kb, evidence)
     terms = list(dict.fromkeys([*terms, *options(question)]))  # 「-i」: a stop word to the segmenter
     text, cites = compose(terms, blocks, kb.idf, whole_first=exact, provision=kb.config.provision_share,
@@ -157,7 +159,8 @@ def _meets(kb: Any, question: str, cons: Sequence[Any]) -> Callable[[str, str], 
     kinds = asked_types(question, cfg.offence_type, cfg.answer_penalty_ask) if asked else ()
     if not cons and not kinds:
         return None
-    return lambda sent, block: ((not cons or meets_all(cons, sent, block, cfg.answerability_stems))
+    return lambda sent, block: ((not cons or meets_all(cons, sent, block, cfg.answerability_stems,
+                                                           cfg.answerability_titled))
                                 and (not kinds or any(states(k, _UNSPACED.sub(r"\1", block)) for k in kinds)))
 
 

@@ -38,7 +38,7 @@ _SENTENCE = re.compile(r"[^。！？；\n]+")
 # a search snippet's pieces, cut at its elisions (「… 16支参赛队名单 ... 浙江省第二届…」: cut from
 # different places of the page)
 _PIECE = re.compile(r"(?:[^.…]|(?<!\.)\.(?!\.))+")
-_KIND_WORDS = {"money": "金额", "amount": "金额", "person": "人或机构", "country": "国家", "place": "地点", "age": "年龄", "days": "天数", "people": "人数", "duration": "期限",
+_KIND_WORDS = {"money": "金额", "amount": "金额", "person": "人或机构", "country": "国家", "place": "地点", "age": "年龄", "days": "天数", "people": "人数", "duration": "期限", "hours": "小时数",
                "date": "时间", "clock": "时间", "when": "时间", "number": "数目"}
 
 
@@ -66,6 +66,8 @@ def has_quantity(kind: str, text: str, asked: str = "") -> bool:
         if not re.search(r"占|比|率|百分", asked):  # 「占全国的26.1%」 is a share, not the total
             t = SHARE.sub(" ", t)
     if kind == "people" and re.search(r"\d+(?:\.\d+)?\s*[万亿]", t):  # 网民规模达10.51亿
+        return True
+    if kind == "hours" and re.search(r"半个?(?:小时|钟头)", t):
         return True
     if kind == "duration":
         t = STAMP.sub(" ", t)  # 1995年1月1日 is when, not how long
@@ -97,7 +99,7 @@ def _dates_event(event: str, kind: str, sentence: str) -> bool:
 
 
 def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (), clauses: bool = True,
-          forms: bool = True, stems: bool = True) -> bool:
+          forms: bool = True, stems: bool = True, titled: bool = True) -> bool:
     """Whether one block (its title and text: ``block``) and what the answer quotes from it
     (``said``) meet constraint ``c``: a quantity must be stated in what is quoted (beside
     one of the words it is the quantity of, and not of a person or place other than those
@@ -107,12 +109,14 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
     and a sum are read in the clause of their act or role (:mod:`zhiku.verify.holders`);
     ``forms``: a role's holder also in the other forms a text names it (:func:`holds_role`);
     ``stems``: a quantity's word also by its last word where the block holds it whole
-    (:func:`_head_in`)."""
+    (:func:`_head_in`); ``titled``: a quantity's word the block's document title holds counts
+    for each of its sentences (:func:`_titled`)."""
     if c.kind is Kind.QUANTITY:
         heads = [_norm(h) for h in c.about.split("|") if h]
         whole = _norm(block)
+        named = titled and c.text not in TIME_KINDS and any(_titled(h, block) for h in heads)
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
-            if (not heads or any(_head_in(h, _norm(sent), whole, stems) for h in heads)) and any(
+            if (not heads or named or any(_head_in(h, _norm(sent), whole, stems) for h in heads)) and any(
                     has_quantity(c.text, q, c.about) and not about_other(q, others, c.text)
                     for q in (own_clauses(p, others) for p in _PIECE.findall(sent)) if q):
                 if c.text not in TIME_KINDS or len(heads) != 1 or _dates_event(heads[0], c.text, sent):
@@ -165,6 +169,21 @@ def _head_in(head: str, sent: str, block: str, stems: bool) -> bool:
     return bool(stem) and stem in sent and _loosely_in(head, block)
 
 
+def _titled(head: str, block: str) -> bool:
+    """Whether ``block`` is a numbered provision (its title, then 第…条: :func:`zhiku.chunk.context.block_text`)
+    whose title holds ``head``, a word of two characters or more the quantity asked is of:
+    every provision of 职工带薪年休假条例 is about 带薪 leave, so its 「已满1年不满10年的，年休假5天」
+    states the days of 「一年能休几天带薪假」. An article of an encyclopedia is named for its
+    subject, not for what each sentence states (「魏玩的弟弟是谁」 is not met by any sentence
+    naming a person there); a text with no title before its first space has none."""
+    first = block.split(maxsplit=1)
+    return (len(head) >= 2 and len(first) == 2 and not re.search(r"[，,。！？!?；;：:]", first[0])
+            and _ARTICLE.search(first[1][:40]) is not None and _loosely_in(head, _norm(first[0])))
+
+
+_ARTICLE = re.compile(r"第[零〇一二两三四五六七八九十百千\d]+条")
+
+
 @lru_cache(maxsize=4096)
 def _stem(word: str) -> str:
     """The head of a compound of two dictionary words, its last two characters (无偿献血 →
@@ -204,7 +223,8 @@ def _versioned(w: str, b: str) -> bool:
         rf"(?<![\d.]){re.escape(m.group(2).lstrip('v'))}(?![\d.])", b) is not None
 
 
-def meets_all(cons: Sequence[Constraint], sentence: str, block: str, stems: bool = True) -> bool:
+def meets_all(cons: Sequence[Constraint], sentence: str, block: str, stems: bool = True,
+              titled: bool = True) -> bool:
     """Whether a sentence of a block (``block``: its title and text) meets every constraint
     in ``cons`` (a quantity in the sentence itself).
 
@@ -215,8 +235,11 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str, stems: bool
         stems: a quantity's word may be in the sentence by its last word where the block
             holds it whole (config ``answerability_stems``, :func:`_head_in`); off, the
             sentence must hold it.
+        titled: a quantity's word the block's title holds counts (config
+            ``answerability_titled``, :func:`_titled`).
     """
-    return all(meets(c, block if c.kind is not Kind.QUANTITY or stems else sentence, sentence, cons, stems=stems)
+    return all(meets(c, block if c.kind is not Kind.QUANTITY or stems else sentence, sentence, cons, stems=stems,
+                     titled=titled)
                for c in cons if c.kind is not Kind.FOCUS)  # a literal attribute word is no reason to prefer a sentence
 
 
@@ -225,7 +248,7 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str, stems: bool
 _COMMON_HEAD = tuple("工员人者局所院部处站厅委会科队名")
 # quantities a rule states as a number (天数, 年龄, 人数, 日期, a price) and places asked for;
 # an amount or a period is often a rule instead (「不得超过服务期尚未履行部分所应分摊的培训费用」)
-_NUMERIC_KINDS = {"days", "age", "people", "date", "clock", "when", "money", "country"}
+_NUMERIC_KINDS = {"days", "hours", "age", "people", "date", "clock", "when", "money", "country"}
 # figures a fact of one instance states (a count, a period, a sum): a name asked for (谁, 在哪)
 # may be one the tagger does not know, so it never decides on its own
 _FIGURES = {"number", "duration", "amount"}
@@ -260,7 +283,7 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = ()) -> bool:
         return c.about in ("named", "role", "act") or c.about == "before" and _instance(cons)
     if c.about == "event":
         return True
-    if c.about == "instance":  # its modifier is often a name pinned on its own: never decides alone
+    if c.about in ("instance", "phrase"):  # a modifier often pinned on its own; the user's situation
         return False
     if c.kind in (Kind.PLACE, Kind.TIME):
         return True
@@ -271,7 +294,8 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = ()) -> bool:
 
 def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] = (),
           clauses: bool = True, forms: bool = True, stems: bool = True,
-          leading: bool = True) -> Answerability:
+          leading: bool = True, titled: bool = True, last_ask: bool = True,
+          phrases: bool = True, hours: bool = True) -> Answerability:
     """Does one cited block meet every constraint the question pins?
 
     Args:
@@ -288,13 +312,17 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             where the block holds it whole (config ``answerability_stems``, :func:`_head_in`).
         leading: pin the place a question opens with when it qualifies the noun after it,
             outside the asking clause (config ``answerability_leading_place``).
+        titled: a quantity's word the block's title holds counts (config
+            ``answerability_titled``, :func:`_titled`).
+        last_ask, phrases, hours: how the question is read (:func:`zhiku.verify.pins.pinned`;
+            config ``answerability_last_ask``, ``answerability_phrases``, ``answerability_hours``).
 
     Returns:
         ``ok`` with nothing missing, or the best block's missing constraints and a
         sentence naming them (「知识库中有「最低工资」的相关内容，但没有 2023 年上海市的信息」).
     """
     cons = tuple(c if forms or c.text != "when" or c.kind is not Kind.QUANTITY  # off: when asks a date
-                 else Constraint(c.kind, "date", c.about) for c in pinned(question, leading)
+                 else Constraint(c.kind, "date", c.about) for c in pinned(question, leading, last_ask, phrases, hours)
                  if clauses or c.about != "sum")
     if not cons:
         return Answerability(True, cons)
@@ -303,7 +331,7 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
     best: tuple[Constraint, ...] | None = None
     for block, said in cited:
         miss = tuple(c for c in cons if not meets(c, *_unechoed(c, question, block, said), cons, clauses, forms,
-                                                   stems))
+                                                   stems, titled))
         if best is None or len(miss) < len(best):
             best = miss
         if not miss:

@@ -69,6 +69,8 @@ _QTY = [
     ("age", re.compile(r"几岁|多少岁|几周岁|多少周岁|多大年[龄纪]|年龄是多少|年龄多大|法定年龄")),
     ("days", re.compile(r"多少天|几天|多少日|几日")),
     ("people", re.compile(r"多少人|几个人|几人|多少名")),
+    # hours asked: a figure in hours or minutes (「每天工作最多几个小时」: 八小时), not a period in days
+    ("hours", re.compile(r"几个?小时|多少个?小时|几分钟|多少分钟|几个?钟头")),
     ("duration", re.compile(r"多久|多长时间|多长的|多少年|几年|几个月|多少个月|几周|几个小时|多少小时|多少分钟|期限多长|多长$")),
     ("clock", re.compile(r"几点|几时|星期几|周几|礼拜几")),
     # 几号 is a day after a month (几月几号) or alone at the end (「…是几号」), not a number
@@ -107,7 +109,8 @@ def word_tags(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(rjieba.tag(text))
 
 
-def pinned(question: str, leading: bool = False) -> tuple[Constraint, ...]:
+def pinned(question: str, leading: bool = False, last_ask: bool = True,
+           phrases: bool = True, hours: bool = True) -> tuple[Constraint, ...]:
     """Everything the asking clause of ``question`` pins down.
 
     Args:
@@ -115,6 +118,10 @@ def pinned(question: str, leading: bool = False) -> tuple[Constraint, ...]:
         leading: also the place the question opens with when it qualifies the noun after it,
             outside the asking clause (config ``answerability_leading_place``, off by default:
             a case narrative's 「…市人民检察院指控」 would pin its city).
+        last_ask: the quantity asked read from the last clause asking one (:func:`_asked_quantity`).
+        phrases: a verb and its object the tagger calls a name (:func:`phrase_name`) pinned
+            as a ``phrase``, whose absence does not refuse.
+        hours: 几个小时/多少分钟 ask kind ``hours``, not any period (config ``answerability_*``).
 
     Returns:
         Constraints in the order subject/place, time, quantity (at most one quantity).
@@ -135,13 +142,13 @@ def pinned(question: str, leading: bool = False) -> tuple[Constraint, ...]:
             continue  # 「哪位帝王」: the kind asked for, whatever the tagger calls it, is no name
         if word in PLACES or _PLACE_SUFFIX_STRICT.search(word) and tag == "ns":
             out.append(Constraint(Kind.PLACE, word))
-        elif tag != "ns":
-            out.append(Constraint(Kind.SUBJECT, word, f"tag:{tag}"))
+        elif tag != "ns":  # a phrase of the situation: read, but its absence refuses nothing
+            out.append(Constraint(Kind.SUBJECT, word, "phrase" if phrases and phrase_name(word) else f"tag:{tag}"))
     if leading and not any(c.kind is Kind.PLACE for c in out):
         out += _leading_place(normalise(question), clause)
     out += [Constraint(Kind.SUBJECT, m.group(), "ordinal") for m in _ORDINAL.finditer(rest)]
     out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(YEAR.findall(rest))]
-    found = next(((k, m) for k, rx in _QTY if (m := rx.search(clause))), None)
+    found = _asked_quantity(clause, last_ask, hours)
     if found is None and (where := _WHERE.search(clause)):
         found = ("place", where)
     rule = not found and _YES_NO.search(clause)  # 「今年的扣除没扣完，能挪到明年吗」: a rule, not a year's fact
@@ -164,6 +171,41 @@ def pinned(question: str, leading: bool = False) -> tuple[Constraint, ...]:
     elif focus := _focus(rest):
         out.append(Constraint(Kind.FOCUS, *focus))
     return tuple(dict.fromkeys(out))
+
+
+def _asked_quantity(clause: str, last: bool, hours: bool = True) -> tuple[str, re.Match[str]] | None:
+    """The kind of quantity the asking clause asks (:data:`_QTY`) and where. With ``last``
+    the clauses are read from the last one that asks one: a count in a clause before it tells
+    the situation (「几个人合伙开公司注册一千万，这钱最晚多少年内要交齐」 asks how long, not
+    how many people); off, the first kind found anywhere in the clause."""
+    parts = [clause]
+    if last:
+        parts = [p for p in re.split(r"[，,；;]", clause) if p.strip()][::-1] or [clause]
+    for part in parts:
+        for kind, rx in _QTY:
+            if (hours or kind != "hours") and (m := rx.search(part)):
+                return kind, m
+    return None
+
+
+# parts of speech of the object of a verb: a noun, a verb's noun, a verb (驾照 is tagged one)
+_OBJECT_TAGS = ("n", "vn", "v")
+
+
+@lru_cache(maxsize=4096)
+def phrase_name(word: str) -> bool:
+    """Whether ``word``, which the tagger calls a name, is a verb of one character and its
+    object, a common word (考驾照: 考 + 驾照): an act of the user's situation, not a name the
+    evidence must repeat. A person's name opens with a surname, which the tagger does not
+    call a verb (张学友: 张; 刘德华), and a name made of an adjective and a noun (新手机) or of
+    a word and a suffix (仲裁法, 初中生) is still a name."""
+    import rjieba
+
+    if len(word) < 3:
+        return False
+    head, rest = word_tags(word[0]), word_tags(word[1:])
+    return (len(head) == 1 and head[0][1] == "v" and len(rest) == 1 and rest[0][1] in _OBJECT_TAGS
+            and rjieba.has_word(word[1:]))
 
 
 def _leading_place(question: str, clause: str) -> list[Constraint]:

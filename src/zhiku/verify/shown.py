@@ -14,7 +14,7 @@ QUOTE_CHARS = 96  # the quoted sentence is encoded up to this many characters (t
 _LABEL = re.compile(r"^\s*第[零〇一二两三四五六七八九十百千\d]+条(?:之[一二三四五六七八九十])?\s*")
 
 
-def quote_cosine(kb: Any, question: str, said: str) -> float:
+def quote_cosine(kb: Any, question: str, said: str, sentences: int = 1) -> float:
     """The cosine of the question and the first sentence of ``said`` (an answer's text, its
     markers removed; up to :data:`QUOTE_CHARS` characters, an article label left out) by the
     embedder of the index's vectors: one encoding of one sentence (the question's vector is
@@ -27,19 +27,21 @@ def quote_cosine(kb: Any, question: str, said: str) -> float:
         kb: the knowledge base (its embedder and question vectors).
         question: the question.
         said: the answer's text without its ``[n]`` markers.
+        sentences: read this many of its first sentences and keep the closest (a provision's
+            opening sentence often sets up what the next one says: 「…建立健全信用评价制度…。
+            电子商务平台经营者不得删除消费者…的评价。」 for 「…平台能把我的差评删掉吗？」).
 
     Returns:
         The cosine (0.0 when there is no sentence).
     """
     from zhiku.answer.extractive import split_sentences
 
-    first = next((s for _, s in split_sentences(said) if s.strip()), said)
-    first = _LABEL.sub("", first.strip())
-    if not first:
+    read = [_LABEL.sub("", s.strip()) for _, s in split_sentences(said) if s.strip()][:max(1, sentences)]
+    read = [s[:QUOTE_CHARS] for s in read if s] or ([_LABEL.sub("", said.strip())[:QUOTE_CHARS]] if said.strip() else [])
+    if not read:
         return 0.0
     q = kb.query_vector(question)
-    p = kb.embedder.embed_passages([first[:QUOTE_CHARS]])[0]
-    return float(q @ p)
+    return max(float(q @ p) for p in kb.embedder.embed_passages(read))
 
 
 def second_look(kb: Any, question: str, terms: Sequence[str], evidence: Sequence[Hit],
@@ -55,7 +57,7 @@ def second_look(kb: Any, question: str, terms: Sequence[str], evidence: Sequence
     from zhiku.answer.respond import _extractive
 
     text = _extractive(terms, evidence, kb, exact, question)
-    return quote_cosine(kb, question, re.sub(r"\[\d+\]", "", text)), text
+    return quote_cosine(kb, question, re.sub(r"\[\d+\]", "", text), kb.config.veto_quote_sentences), text
 
 
 def answer_cosine(kb: Any, question: str, text: str) -> dict[str, float]:
