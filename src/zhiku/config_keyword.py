@@ -60,6 +60,14 @@ class KeywordLevers(BaseModel):
     heading_max_words: int = Field(default=30, ge=0, description="a question of more words than this "
                                    "(a case narrative) skips the heading cosine: encoding it takes the "
                                    "bundled embedder ~400 ms; 0 = no limit")
+    passage_similarity: float = Field(default=0.0, ge=0.0, lt=1.0, description="share of the "
+                                      "question↔candidate cosine (bundled embedder, each candidate's title, "
+                                      "chapter and opening words) in the order of the best passage_candidates "
+                                      "candidates, when none came from dense search; 0 = off")
+    passage_candidates: int = Field(default=20, ge=2, description="how many of the best candidates "
+                                    "passage_similarity embeds (each short form once, kept in the vector cache)")
+    passage_chars: int = Field(default=64, ge=8, description="characters of a candidate's text (its "
+                               "article number cut) that passage_similarity embeds after its title and chapter")
     doc_weight: float = Field(default=0.0, ge=0.0, description="weight of a keyword hit's document "
                               "evidence (its document's best three hit scores, as a share of the best "
                               "document's, times the best hit's score); 0 = off")
