@@ -36,6 +36,8 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_HEADING_WEIGHT": "0.2"}),
     ("− chapter-heading cosine of the candidates (bundled embedder, share 0.1)",
      {"ZHIKU_HEADING_SIMILARITY": "0"}),
+    ("+ candidates' own words by meaning (bundled embedder: title, chapter and 64 opening characters of "
+     "the 20 best, cosine share 0.3; each embedded once)", {"ZHIKU_PASSAGE_SIMILARITY": "0.3"}),
     ("+ document evidence (each hit gains 0.1 × its document's best-three-hit share)",
      {"ZHIKU_DOC_WEIGHT": "0.1"}),
     ("− answer types (多久 → hits stating a period, 罚多少钱 → a sum, gain 0.2)",
