@@ -64,6 +64,8 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      "shares a character, 家暴 → 家庭暴力; 1 per word, weight 1/2)", {"ZHIKU_RARE_BRIDGES": "1"}),
     ("+ laws before their judicial interpretations (an interpretation's hit weighs 0.7 among provisions of laws)",
      {"ZHIKU_INTERPRETATION_WEIGHT": "0.7"}),
+    ("+ an interpretation yields to the law it names when that law's articles are candidates too "
+     "(its hit weighs 0.5; 《民法典》婚姻家庭编的解释 beside 婚姻家庭编)", {"ZHIKU_RESTATED_WEIGHT": "0.5"}),
     ("− version in force first (a superseded law's hits behind those of its version in force)",
      {"ZHIKU_IN_FORCE_FIRST": "0"}),
     ("− a named law searched without its name's words (劳动争议调解仲裁法 → 劳动, 争议, 仲, 裁 left out inside it)",

@@ -51,6 +51,9 @@ class KeywordLevers(BaseModel):
     interpretation_weight: float = Field(default=1.0, gt=0.0, le=1.0, description="factor of a keyword "
                                          "hit's score when it is a judicial interpretation's (最高人民法院关于"
                                          "适用《…》的解释) and the provisions of laws are among the candidates; 1 = off")
+    restated_weight: float = Field(default=1.0, gt=0.0, le=1.0, description="factor of a keyword hit's "
+                                   "score when it is a judicial interpretation of a law (named in its title) "
+                                   "whose own provisions are among the candidates; 1 = off")
     heading_weight: float = Field(default=0.0, ge=0.0, description="weight of the question's words found "
                                   "in a keyword hit's chapter headings (share of their IDF, times the "
                                   "best hit's score); 0 = off")
