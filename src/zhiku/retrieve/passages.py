@@ -5,7 +5,6 @@ gains the meaning of a question in everyday words without vectors for the whole 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from typing import Any
 
 from zhiku.retrieve.fields import heading_similarity
@@ -40,12 +39,3 @@ def by_passages(kb: Any, question: str, hits: list[Hit], detail: dict[str, Any])
     detail.update(passages=n)
     return heading_similarity(hits[:n], cos, cfg.passage_similarity, "passage") + hits[n:]
 
-
-def passage_cosines(kb: Any, question: str, chunks: Sequence[Chunk]) -> list[float]:
-    """The question↔short-form cosine of each chunk (for tests and probes)."""
-    from zhiku.embed.base import embed_through_cache
-
-    texts = [short_form(c, kb.config.passage_chars) for c in chunks]
-    vecs = embed_through_cache(kb.embedder, kb.config.cache_path, texts, kb.config.embed_batch)
-    q = kb.dense_query(question)
-    return [float(v @ q) for v in vecs]
