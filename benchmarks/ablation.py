@@ -39,6 +39,8 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_HEADING_WEIGHT": "0.2"}),
     ("− chapter-heading cosine of the candidates (bundled embedder, share 0.1)",
      {"ZHIKU_HEADING_SIMILARITY": "0"}),
+    ("+ candidates' own words by meaning (bundled embedder: title, chapter and 64 opening characters of "
+     "the 20 best, cosine share 0.3; each embedded once)", {"ZHIKU_PASSAGE_SIMILARITY": "0.3"}),
     ("+ document evidence (each hit gains 0.1 × its document's best-three-hit share)",
      {"ZHIKU_DOC_WEIGHT": "0.1"}),
     ("− answer types (多久 → hits stating a period, 罚多少钱 → a sum, gain 0.2)",
@@ -65,6 +67,8 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      "shares a character, 家暴 → 家庭暴力; 1 per word, weight 1/2)", {"ZHIKU_RARE_BRIDGES": "1"}),
     ("+ laws before their judicial interpretations (an interpretation's hit weighs 0.7 among provisions of laws)",
      {"ZHIKU_INTERPRETATION_WEIGHT": "0.7"}),
+    ("+ an interpretation yields to the law it names when that law's articles are candidates too "
+     "(its hit weighs 0.5; 《民法典》婚姻家庭编的解释 beside 婚姻家庭编)", {"ZHIKU_RESTATED_WEIGHT": "0.5"}),
     ("− version in force first (a superseded law's hits behind those of its version in force)",
      {"ZHIKU_IN_FORCE_FIRST": "0"}),
     ("− a named law searched without its name's words (劳动争议调解仲裁法 → 劳动, 争议, 仲, 裁 left out inside it)",

@@ -51,6 +51,9 @@ class KeywordLevers(BaseModel):
     interpretation_weight: float = Field(default=1.0, gt=0.0, le=1.0, description="factor of a keyword "
                                          "hit's score when it is a judicial interpretation's (最高人民法院关于"
                                          "适用《…》的解释) and the provisions of laws are among the candidates; 1 = off")
+    restated_weight: float = Field(default=1.0, gt=0.0, le=1.0, description="factor of a keyword hit's "
+                                   "score when it is a judicial interpretation of a law (named in its title) "
+                                   "whose own provisions are among the candidates; 1 = off")
     heading_weight: float = Field(default=0.0, ge=0.0, description="weight of the question's words found "
                                   "in a keyword hit's chapter headings (share of their IDF, times the "
                                   "best hit's score); 0 = off")
@@ -60,6 +63,14 @@ class KeywordLevers(BaseModel):
     heading_max_words: int = Field(default=30, ge=0, description="a question of more words than this "
                                    "(a case narrative) skips the heading cosine: encoding it takes the "
                                    "bundled embedder ~400 ms; 0 = no limit")
+    passage_similarity: float = Field(default=0.0, ge=0.0, lt=1.0, description="share of the "
+                                      "question↔candidate cosine (bundled embedder, each candidate's title, "
+                                      "chapter and opening words) in the order of the best passage_candidates "
+                                      "candidates, when none came from dense search; 0 = off")
+    passage_candidates: int = Field(default=20, ge=2, description="how many of the best candidates "
+                                    "passage_similarity embeds (each short form once, kept in the vector cache)")
+    passage_chars: int = Field(default=64, ge=8, description="characters of a candidate's text (its "
+                               "article number cut) that passage_similarity embeds after its title and chapter")
     doc_weight: float = Field(default=0.0, ge=0.0, description="weight of a keyword hit's document "
                               "evidence (its document's best three hit scores, as a share of the best "
                               "document's, times the best hit's score); 0 = off")

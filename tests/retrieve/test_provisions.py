@@ -57,3 +57,35 @@ def test_interpretations_alone_keep_their_order(tmp_path):
     q = "夫妻一方婚前的财产婚后还是个人财产吗？"
     off, on = _hits(kb, q, 1.0), _hits(kb, q, 0.7)
     assert [(h.chunk.id, h.score) for h in on] == [(h.chunk.id, h.score) for h in off]
+
+
+def _restated(kb, q, weight):
+    kb = KnowledgeBase(kb.config.model_copy(update={"restated_weight": weight}))
+    return retrieve(kb, q, Mode.BM25, route=False).hits
+
+
+@pytest.mark.integration
+def test_an_interpretation_of_a_law_among_the_candidates_yields_to_it(marriage_kb):
+    q = "夫妻一方婚前的财产婚后还是个人财产吗？"
+    off, on = _restated(marriage_kb, q, 1.0), _restated(marriage_kb, q, 0.7)
+    assert interprets(off[0].chunk.title)
+    assert (on[0].chunk.title, on[0].chunk.article) == ("中华人民共和国民法典 婚姻家庭编", "第一千零六十三条")
+    # its title names the law (《民法典》婚姻家庭编) whose articles are among the candidates; 盗窃's
+    # interpretation among them names none and keeps its score
+    assert all(h.sources["restated"][1] == (0.7 if "婚姻家庭编的解释" in h.chunk.title else 1.0) for h in on)
+    assert any("盗窃" in h.chunk.title and h.sources["restated"][1] == 1.0 for h in on)
+    assert {h.chunk.id for h in on} == {h.chunk.id for h in off}
+
+
+@pytest.mark.integration
+def test_an_interpretation_naming_no_candidate_law_keeps_its_score(tmp_path):
+    """The twin: 盗窃's interpretation names no law in its title, so beside 刑法's articles it
+    keeps its place (a blanket interpretation_weight would move it)."""
+    kb = KnowledgeBase(load_config(home=tmp_path, heading_similarity=0.0))
+    assert not kb.ingest([DATA / "criminal", INTERPRETATIONS], dense=False, progress=False).failed
+    q = "在公交车上扒窃别人钱包，偷了多少钱才算盗窃罪？"
+    off, on = _restated(kb, q, 1.0), _restated(kb, q, 0.5)
+    theft = [h for h in off if "盗窃刑事案件" in h.chunk.title]
+    assert theft and any(h.chunk.article and not interprets(h.chunk.title) for h in off)
+    assert [(h.chunk.id, h.score) for h in on] == [(h.chunk.id, h.score) for h in off]
+    assert [h.chunk.id for h in _hits(kb, q, 0.5)] != [h.chunk.id for h in off]  # the blanket weight moves it

@@ -135,9 +135,10 @@ def reweighed(kb: Any, hits: list[Hit], terms: list[str], asks: tuple[Any, ...] 
     (:mod:`zhiku.retrieve.answertype`)."""
     cfg = kb.config
     if structured:  # numbered provisions before case reports and guides, laws before interpretations
-        from zhiku.retrieve.provisions import interpretations_down, unnumbered_down
+        from zhiku.retrieve.provisions import interpretations_down, restating_down, unnumbered_down
 
         hits = interpretations_down(unnumbered_down(hits, cfg.unnumbered_weight), cfg.interpretation_weight)
+        hits = restating_down(hits, cfg.restated_weight)
     if cfg.heading_weight:  # chapter headings as a field of their own (see zhiku.retrieve.fields)
         from zhiku.retrieve.fields import heading_boost
 

@@ -51,7 +51,8 @@ def heading_text(chunk: Chunk) -> str:
     return " ".join(chunk.section_path) or chunk.title
 
 
-def heading_similarity(hits: Sequence[Hit], cosines: Sequence[float], share: float) -> list[Hit]:
+def heading_similarity(hits: Sequence[Hit], cosines: Sequence[float], share: float,
+                       key: str = "headings") -> list[Hit]:
     """Candidates re-ranked by their retrieval score blended with how close the question's
     meaning is to their chapter headings.
 
@@ -66,10 +67,11 @@ def heading_similarity(hits: Sequence[Hit], cosines: Sequence[float], share: flo
         hits: candidates, best first.
         cosines: one question↔heading cosine per hit.
         share: the cosine's share of the blend, in [0, 1); ``0`` leaves ``hits`` as they are.
+        key: the source each hit records its new rank and cosine under.
 
     Returns:
         New hits, re-ranked (ties keep their order); each keeps its sources and records
-        ``headings`` with its new rank and cosine.
+        ``key`` (``headings``) with its new rank and cosine.
     """
     if share <= 0 or len(hits) < 2 or len(cosines) != len(hits):
         return list(hits)
@@ -82,7 +84,7 @@ def heading_similarity(hits: Sequence[Hit], cosines: Sequence[float], share: flo
     scores = [h.score + w * span * (c - clo) / (chi - clo) for h, c in zip(hits, cosines)]
     order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
     return [Hit(hits[i].chunk, scores[i], hits[i].source,
-                {**hits[i].sources, "headings": (rank, round(cosines[i], 4))})
+                {**hits[i].sources, key: (rank, round(cosines[i], 4))})
             for rank, i in enumerate(order, 1)]
 
 
