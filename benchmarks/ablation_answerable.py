@@ -28,8 +28,8 @@ check read dates and a role's own word only (``answerability_forms`` off), or ha
 word in the sentence stating the value whole only, not by its last word where the block holds it
 whole (``answerability_stems`` off), or read the quantity asked from the first clause asking one
 (``answerability_last_ask`` off), refuse evidence missing a phrase the tagger calls a name
-(``answerability_phrases`` off), not count a quantity's word the block's title holds
-(``answerability_titled`` off), or read 几个小时 as any period (``answerability_hours`` off), or, without vectors, let the fitted model answer evidence
+(``answerability_phrases`` off), count a quantity's word the block's title holds
+(``answerability_titled`` on), or read 几个小时 as any period (``answerability_hours`` off), or, without vectors, let the fitted model answer evidence
 holding none of the question's naming words (``keyword_veto`` off; the everyday sets' row).
 
 The everyday sets are natural and natural2 (shared), everyday3 (the project's development set)
@@ -113,8 +113,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, last asking clause off": {"ZHIKU_ANSWERABILITY_LAST_ASK": "0"},
           # a phrase the tagger calls a name (考驾照) refuses nothing when missing (on shipped)
           "on, phrases off": {"ZHIKU_ANSWERABILITY_PHRASES": "0"},
-          # a quantity's word the block's document title holds (on shipped)
-          "on, title words off": {"ZHIKU_ANSWERABILITY_TITLED": "0"},
+          # a quantity's word the block's document title holds (off shipped)
+          "on, title words on": {"ZHIKU_ANSWERABILITY_TITLED": "1"},
           # 几个小时 asks a figure in hours (on shipped)
           "on, hours off": {"ZHIKU_ANSWERABILITY_HOURS": "0"},
           # without vectors, evidence holding none of the question's naming words refuses (on shipped)
@@ -175,7 +175,7 @@ def answerable_ablation(shared: Path, log: Path, dense: bool = False, only: tupl
                 "other forms off: ZHIKU_ANSWERABILITY_FORMS=0; "
                 "last words off: ZHIKU_ANSWERABILITY_STEMS=0; "
                 "last asking clause off: ZHIKU_ANSWERABILITY_LAST_ASK=0; phrases off: ZHIKU_ANSWERABILITY_PHRASES=0; "
-                "title words off: ZHIKU_ANSWERABILITY_TITLED=0; hours off: ZHIKU_ANSWERABILITY_HOURS=0; "
+                "title words on: ZHIKU_ANSWERABILITY_TITLED=1; hours off: ZHIKU_ANSWERABILITY_HOURS=0; "
                 "leading place on: ZHIKU_ANSWERABILITY_LEADING_PLACE=1; keyword veto off: ZHIKU_KEYWORD_VETO=0)\n")
     return "\n".join(lines)
 

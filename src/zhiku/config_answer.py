@@ -115,11 +115,12 @@ class RefusalLevers(BaseModel):
                                       "its kin character (弟为…), after 由 (由袁丽嫦原唱) or as the doer of "
                                       "the act the role is named for (创造者: 由…所创作), a time limit for "
                                       "什么时候 (自…之日起30日内); off: dates and the role's own word only")
-    answerability_titled: bool = Field(default=True, description="the answerability check takes the "
+    answerability_titled: bool = Field(default=False, description="the answerability check takes the "
                                        "word a quantity is asked of as named by every sentence of a numbered "
                                        "provision (第…条) whose document title holds it (带薪 of 「一年能休几天带薪假」 in "
-                                       "职工带薪年休假条例's 「…年休假5天」); off: the sentence or its block's "
-                                       "text must name it")
+                                       "职工带薪年休假条例's 「…年休假5天」); off (shipped: it also let 个人所得税 of a "
+                                       "deduction rule's title answer a threshold none of the documents states): "
+                                       "the sentence or its block's text must name it")
     answerability_last_ask: bool = Field(default=True, description="the kind of quantity a question asks "
                                          "is read from the last clause asking one (「几个人合伙开公司…，这钱"
                                          "最晚多少年内要交齐」 asks how long, not how many people); off: the "
