@@ -238,7 +238,7 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
         if structured:  # the candidates by meaning, when no dense list ranked them
             hits = hits[:n] + by_meaning(kb, p, hits[n:k], d) + hits[k:]
         if structured and kb.config.in_force_first and p.scope.versions == "all" and not p.ref.version:
-            hits = hits[:n] + in_force_first(kb, hits[n:])  # 公司法 2023 before 2018
+            hits = hits[:n] + in_force_first(kb, hits[n:], named=p.ref.doc_ids)  # 公司法 2023 before 2018
         if inner and kb.config.named_first:  # 按劳动争议调解仲裁法…: that law's hits first
             hits = named_first(hits, p.ref.doc_ids)  # (zhiku.retrieve.clause)
         hits = hits[:n] + offence_first(hits[n:], p.asks, kb.config.offence_window)  # 适用刑法哪一条
