@@ -86,6 +86,8 @@ def test_a_question_naming_the_repealed_law_or_a_past_day_gets_it(kb):
     named = ask(kb, NAMED, Mode.BM25, Scope(versions="all"))
     assert named.citations[0].doc_path == OLD
     assert "已于 2022-06-05 失效" in named.text and "中华人民共和国噪声污染防治法（2021-12-24 版）" in named.text
+    today = ask(kb, NAMED, Mode.BM25)  # searching what is in force, the law named is searched all the same
+    assert today.citations[0].doc_path == OLD and "已于 2022-06-05 失效" in today.text
     then = ask(kb, NIGHT, Mode.BM25, Scope(versions="2020-01-01"))
     assert then.citations and {c.doc_path for c in then.citations} == {OLD}
 

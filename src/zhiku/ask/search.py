@@ -12,7 +12,7 @@ from zhiku.retrieve.answertype import offence_first
 from zhiku.retrieve.citations import named_citations
 from zhiku.retrieve.clause import ClauseRef, named_first
 from zhiku.retrieve.fusion import fuse_search, fusion_of
-from zhiku.retrieve.inforce import in_force_first
+from zhiku.retrieve.inforce import ended, in_force_first
 from zhiku.retrieve.offences import named_offence_first
 from zhiku.retrieve.segment import focus_terms, query_terms
 from zhiku.retrieve.terms import keyword_terms
@@ -205,7 +205,8 @@ def routed(kb: Any, p: Prepared, route: Route, first: list[list[Hit]], trace: li
 def inside(kb: Any, p: Prepared, trace: list[TraceStep], structured: bool = True) -> list[list[Hit]]:
     """The keyword and dense lists inside the documents the question names (their names'
     words left out), or none: no document named, or the named article found exactly."""
-    named = replace(p.scope, versions="all") if p.ref.version else p.scope  # 「2018年修正的公司法」
+    widen = p.ref.version or ended(kb, p.ref.doc_ids, p.scope.versions)  # 「2018年修正的公司法」, a repealed law
+    named = replace(p.scope, versions="all") if widen else p.scope
     scoped = narrow(named, p.ref.doc_ids) if structured and p.ref.doc_ids and not p.exact else None
     if scoped is None:
         return []

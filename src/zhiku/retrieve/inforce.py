@@ -57,3 +57,17 @@ def successors(kb: Any, doc: Any, steps: int = 8) -> set[str]:
         if doc is not None:
             keys.add(doc.law_key)
     return keys
+
+
+def ended(kb: Any, doc_ids: Collection[str], versions: str) -> bool:
+    """Whether every named document has ended by the day a search's ``versions`` selects
+    (``current``: today; a date) — superseded, or repealed by another law under its own name —
+    so that a search in force then would not see the law the question names at all (按照环境噪声
+    污染防治法…: searched all the same, the answer saying it is no longer in force)."""
+    import datetime as dt
+
+    if not doc_ids or versions == "all":
+        return False
+    day = dt.date.today().isoformat() if versions == "current" else versions
+    docs = [kb.store.get_doc(i) for i in doc_ids]
+    return all(d is not None and d.expiry and d.expiry <= day for d in docs)
