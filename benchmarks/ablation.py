@@ -71,6 +71,8 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      "(its hit weighs 0.5; 《民法典》婚姻家庭编的解释 beside 婚姻家庭编)", {"ZHIKU_RESTATED_WEIGHT": "0.5"}),
     ("− version in force first (a superseded law's hits behind those of its version in force)",
      {"ZHIKU_IN_FORCE_FIRST": "0"}),
+    ("− laws repealed by name (「《X》同时废止」 gives X the repealer's effective date as expiry; its own eval index)",
+     {"ZHIKU_REPEALED_BY_NAME": "0"}),
     ("− a named law searched without its name's words (劳动争议调解仲裁法 → 劳动, 争议, 仲, 裁 left out inside it)",
      {"ZHIKU_NAME_FREE_INSIDE": "0"}),
     ("− shortened law names (按年休假条例: the tail of one statute's name, read where a law is cited, names it)",

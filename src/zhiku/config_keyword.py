@@ -108,6 +108,9 @@ class KeywordLevers(BaseModel):
     named_first: bool = Field(default=True, description="a question naming a law (no article) ranks "
                               "that law's hits before the others")
     drop_twins: bool = Field(default=True, description="cite one law version kept in two folders once")
+    repealed_by_name: bool = Field(default=True, description="at ingest, a document stating that it "
+                                   "repeals others by name (「《X》同时废止」) ends them: X expires when "
+                                   "it takes effect and ranks like a superseded version")
     in_force_first: bool = Field(default=True, description="searching every version, a question naming "
                                  "no version ranks a superseded law's hits behind those of its "
                                  "version in force")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -92,6 +92,9 @@ class Ingesting:
                t0: float, roots: dict[str, str]) -> IngestReport:
         from zhiku.prepare import ChunkParams, prepare_all, workers_for
 
+        if not self.config.repealed_by_name:  # 「《X》同时废止」 read but not acted on
+            docs = [replace(d, metadata={k: v for k, v in d.metadata.items() if k != "repeals"})
+                    if "repeals" in d.metadata else d for d in docs]
         batch: list = []
         in_batch = 0  # chunks in ``batch``
         cfg = self.config

@@ -118,13 +118,18 @@ def draft(kb: Any, question: str, terms: Sequence[str], evidence: Sequence[Hit],
     return Draft(text, blocks, generator, trace=tuple(trace))
 
 
+def _named(kb: Any, question: str) -> tuple[str, ...]:
+    """The documents the question names (a law repealed by another keeps its place when named)."""
+    return kb.titles().resolve(question).doc_ids if question else ()
+
+
 def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: bool, question: str = "") -> str:
     """The offline composer's text with its markers turned into evidence block numbers;
     a sentence meeting what the question pins down is preferred as the source."""
     cfg = kb.config
     cons = pinned(question, cfg.answerability_leading_place, cfg.answerability_last_ask,
                   cfg.answerability_phrases, cfg.answerability_hours) if question else ()
-    blocks = evidence[:1] if exact else in_force_first(kb, evidence)
+    blocks = evidence[:1] if exact else in_force_first(kb, evidence, named=_named(kb, question))
     terms = list(dict.fromkeys([*terms, *options(question)]))  # 「-i」: a stop word to the segmenter
     text, cites = compose(terms, blocks, kb.idf, whole_first=exact, provision=kb.config.provision_share,
                           meets=_meets(kb, question, cons),

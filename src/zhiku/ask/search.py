@@ -12,7 +12,7 @@ from zhiku.retrieve.answertype import offence_first
 from zhiku.retrieve.citations import named_citations
 from zhiku.retrieve.clause import ClauseRef, named_first
 from zhiku.retrieve.fusion import fuse_search, fusion_of
-from zhiku.retrieve.inforce import in_force_first
+from zhiku.retrieve.inforce import ended, in_force_first
 from zhiku.retrieve.offences import named_offence_first
 from zhiku.retrieve.segment import focus_terms, query_terms
 from zhiku.retrieve.terms import keyword_terms
@@ -205,7 +205,8 @@ def routed(kb: Any, p: Prepared, route: Route, first: list[list[Hit]], trace: li
 def inside(kb: Any, p: Prepared, trace: list[TraceStep], structured: bool = True) -> list[list[Hit]]:
     """The keyword and dense lists inside the documents the question names (their names'
     words left out), or none: no document named, or the named article found exactly."""
-    named = replace(p.scope, versions="all") if p.ref.version else p.scope  # 「2018年修正的公司法」
+    widen = p.ref.version or ended(kb, p.ref.doc_ids, p.scope.versions)  # 「2018年修正的公司法」, a repealed law
+    named = replace(p.scope, versions="all") if widen else p.scope
     scoped = narrow(named, p.ref.doc_ids) if structured and p.ref.doc_ids and not p.exact else None
     if scoped is None:
         return []
@@ -238,7 +239,7 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
         if structured:  # the candidates by meaning, when no dense list ranked them
             hits = hits[:n] + by_meaning(kb, p, hits[n:k], d) + hits[k:]
         if structured and kb.config.in_force_first and p.scope.versions == "all" and not p.ref.version:
-            hits = hits[:n] + in_force_first(kb, hits[n:])  # 公司法 2023 before 2018
+            hits = hits[:n] + in_force_first(kb, hits[n:], named=p.ref.doc_ids)  # 公司法 2023 before 2018
         if inner and kb.config.named_first:  # 按劳动争议调解仲裁法…: that law's hits first
             hits = named_first(hits, p.ref.doc_ids)  # (zhiku.retrieve.clause)
         hits = hits[:n] + offence_first(hits[n:], p.asks, kb.config.offence_window)  # 适用刑法哪一条

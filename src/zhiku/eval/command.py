@@ -41,6 +41,8 @@ def _eval_home(cfg: Config, spec: str) -> Path:
     parts = (spec, cfg.segmenter, cfg.embedder, str(cfg.chunk_size), str(SCHEMA_VERSION))
     if cfg.embed_model:  # one eval index per model (appended: default homes keep their hash)
         parts = (*parts, cfg.embed_model)
+    if not cfg.repealed_by_name:  # an index without repeals by name is another index
+        parts = (*parts, "repealed_by_name=off")
     return cfg.home / "eval" / content_hash(*parts)
 
 

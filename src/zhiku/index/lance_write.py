@@ -18,6 +18,7 @@ from zhiku.index.lance_indexes import ensure_indexes, index_vectors, rebuild_sta
 from zhiku.index.lance_rows import _doc_row, chunk_table
 from zhiku.index.store import _doc_schema, _sql_list, _sql_str, subindex_of
 from zhiku.index.versions import link
+from zhiku.ingest.repeals import title_key
 from zhiku.types import Chunk, Document, Section
 
 TABLES = ("chunks", "documents", "vectors")
@@ -125,6 +126,7 @@ class LanceWrites:
         if keys is not None:
             if not keys:
                 return
+            keys = keys | self._repeal_keys(new_rows)
             q = q.where(f"deleted IS NULL AND law_key IN ({_sql_list(sorted(keys))})")
         live = q.limit(None).to_list()
         info = link((r["doc_id"], r["path"], r["title"], r["version_date"],
@@ -139,6 +141,21 @@ class LanceWrites:
         if changed:
             (self._w["documents"].merge_insert("doc_id").when_matched_update_all()
              .when_not_matched_insert_all().execute(changed))
+
+    def _repeal_keys(self, new_rows: Sequence[dict[str, Any]]) -> set[str]:
+        """The law keys a relink must also cover when one document repeals another by name
+        (「《X》同时废止」, either may be stored already): every repealer's and every document
+        titled as one of the repealed titles."""
+        docs = self._w["documents"]
+        stored = docs.search().where("deleted IS NULL AND metadata LIKE '%\"repeals\"%'").select(
+            ["law_key", "metadata"]).limit(None).to_list()
+        rows = [*stored, *new_rows]
+        names = {title_key(str(t)) for r in rows for t in json.loads(r["metadata"] or "{}").get("repeals") or ()}
+        if not names:
+            return set()
+        titled = docs.search().where("deleted IS NULL").select(["law_key", "title"]).limit(None).to_list()
+        return ({r["law_key"] for r in rows if "repeals" in json.loads(r["metadata"] or "{}")}
+                | {r["law_key"] for r in [*titled, *new_rows] if title_key(r["title"]) in names})
 
     def add_vectors(self, chunks: Sequence[Chunk], vectors: np.ndarray, table: str | None = None) -> None:
         """Store one vector per chunk (replacing any earlier vector of the same id).

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from zhiku.ingest.repeals import title_key
 
 _DATE = re.compile(r"[（(]\d{4}-\d{2}-\d{2}[)）]")
 
@@ -48,8 +50,12 @@ def link(records: Iterable[tuple[str, str, str, str | None, dict]]) -> dict[str,
         records: (doc_id, path, title, version_date, metadata) for every document.
 
     Returns:
-        doc_id → VersionInfo. Versions sharing a date are all in force together.
+        doc_id → VersionInfo. Versions sharing a date are all in force together. A document
+        whose metadata ``repeals`` names another's title (「《X》同时废止」) ends X: each version
+        of X in force before the repealer takes effect expires then, the last one superseded
+        by the repealer (see :func:`repealed_by_name`).
     """
+    records = list(records)
     groups: dict[str, list[tuple[str, str, str | None]]] = {}
     explicit: dict[str, str] = {}
     for doc_id, path, title, vdate, meta in records:
@@ -70,7 +76,32 @@ def link(records: Iterable[tuple[str, str, str, str | None, dict]]) -> dict[str,
                 law_key=key, effective=eff, expiry=expiry,
                 supersedes=_path_at(members, prev), superseded_by=_path_at(members, nxt),
             )
-    return out
+    return repealed_by_name(records, out, set(explicit))
+
+
+def repealed_by_name(records: list[tuple[str, str, str, str | None, dict]],
+                     info: dict[str, VersionInfo], explicit: set[str]) -> dict[str, VersionInfo]:
+    """Give the documents another one repeals by name (metadata ``repeals``: titles) its
+    effective date as expiry and its path as ``superseded_by``. A title resolves to the
+    documents with the same title (with or without 中华人民共和国, either brackets — never a
+    fuzzy match) of another law key that took effect before the repealer; a stated
+    ``expiry`` (sidecar, metadata) is left as it is."""
+    by_title: dict[str, list[tuple[str, str]]] = {}
+    repealers = []
+    for doc_id, path, title, _, meta in records:
+        by_title.setdefault(title_key(title), []).append((doc_id, path))
+        names = (meta or {}).get("repeals")
+        if isinstance(names, list) and info[doc_id].effective:
+            repealers.append((info[doc_id].effective, path, doc_id, names))
+    for eff, path, rid, names in sorted(repealers):  # the earliest repealer wins
+        for name in names:
+            for doc_id, _ in by_title.get(title_key(str(name)), ()):
+                old = info[doc_id]
+                if (doc_id in explicit or old.law_key == info[rid].law_key
+                        or (old.effective and old.effective >= eff) or (old.expiry and old.expiry <= eff)):
+                    continue
+                info[doc_id] = replace(old, expiry=eff, superseded_by=old.superseded_by or path)
+    return info
 
 
 def _path_at(members: list[tuple[str, str, str | None]], date: str | None) -> str | None:

@@ -10,6 +10,7 @@ from zhiku.errors import ZhikuError
 from zhiku.ingest.files import read_text
 from zhiku.ingest.registry import loaders
 from zhiku.ingest.preamble import find_date, parse_preamble, split_front_matter
+from zhiku.ingest.repeals import repealed_titles
 from zhiku.structure.numbering import strip_inline_tags
 from zhiku.types import Document, Table, content_hash
 
@@ -232,6 +233,8 @@ def load_text(path: str | Path, root: str | Path) -> Document:
     title = " ".join(titles) or (front_title or "").strip() or name
     metadata: dict[str, Any] = dict(fields)
     metadata.update(parse_preamble(preamble, body))
+    if repeals := repealed_titles(body):  # 「《X》同时废止」: the index gives X an expiry
+        metadata["repeals"] = repeals
     return Document(
         id=content_hash(body),
         path=doc_path(path, root),
