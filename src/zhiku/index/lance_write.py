@@ -149,12 +149,13 @@ class LanceWrites:
         docs = self._w["documents"]
         stored = docs.search().where("deleted IS NULL AND metadata LIKE '%\"repeals\"%'").select(
             ["law_key", "metadata"]).limit(None).to_list()
-        rows = [*stored, *new_rows]
-        names = {title_key(str(t)) for r in rows for t in json.loads(r["metadata"] or "{}").get("repeals") or ()}
+        said = [(r["law_key"], meta["repeals"]) for r in [*stored, *new_rows]
+                if "repeals" in (meta := json.loads(r["metadata"] or "{}"))]
+        names = {title_key(str(t)) for _, titles in said for t in titles or ()}
         if not names:
             return set()
         titled = docs.search().where("deleted IS NULL").select(["law_key", "title"]).limit(None).to_list()
-        return ({r["law_key"] for r in rows if "repeals" in json.loads(r["metadata"] or "{}")}
+        return ({key for key, _ in said}
                 | {r["law_key"] for r in [*titled, *new_rows] if title_key(r["title"]) in names})
 
     def add_vectors(self, chunks: Sequence[Chunk], vectors: np.ndarray, table: str | None = None) -> None:
