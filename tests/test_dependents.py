@@ -89,6 +89,15 @@ def test_an_interpretation_of_a_repealed_law_ends_with_it(kb):
     assert then.citations and {c.doc_path for c in then.citations} == {OLD}
 
 
+def test_every_version_searched_it_ranks_behind_the_text_in_force(kb):
+    """Its successor is 民法典's 附则, seldom a candidate: it goes behind every block in force."""
+    every = [h.chunk.doc_path for h in retrieve(kb, HOUSE, Mode.BM25, Scope(versions="all")).hits]
+    assert OLD in every and TWIN in every and CIVIL not in every
+    assert every.index(OLD) > max(i for i, p in enumerate(every) if p != OLD)
+    answer = ask(kb, HOUSE, Mode.BM25, Scope(versions="all"))
+    assert answer.citations[0].doc_path == TWIN
+
+
 def test_setting_off_and_either_order_of_ingest(tmp_path):
     off = KnowledgeBase(load_config(home=tmp_path / "off", repealed_dependents=False))
     off.ingest([_source(tmp_path / "all")], dense=False, progress=False)
