@@ -73,6 +73,8 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_IN_FORCE_FIRST": "0"}),
     ("− laws repealed by name (「《X》同时废止」 gives X the repealer's effective date as expiry; its own eval index)",
      {"ZHIKU_REPEALED_BY_NAME": "0"}),
+    ("− interpretations of laws repealed by name (适用《婚姻法》…的解释, X实施细则 expire with X while no document "
+     "titled X is in force; its own eval index)", {"ZHIKU_REPEALED_DEPENDENTS": "0"}),
     ("− a named law searched without its name's words (劳动争议调解仲裁法 → 劳动, 争议, 仲, 裁 left out inside it)",
      {"ZHIKU_NAME_FREE_INSIDE": "0"}),
     ("− shortened law names (按年休假条例: the tail of one statute's name, read where a law is cited, names it)",

@@ -111,6 +111,10 @@ class KeywordLevers(BaseModel):
     repealed_by_name: bool = Field(default=True, description="at ingest, a document stating that it "
                                    "repeals others by name (「《X》同时废止」) ends them: X expires when "
                                    "it takes effect and ranks like a superseded version")
+    repealed_dependents: bool = Field(default=True, description="at ingest, a judicial interpretation "
+                                      "or implementing rule whose title applies one law (适用《X》…的解释, "
+                                      "X实施细则) is recorded as applying it: when X is repealed by name "
+                                      "and no document titled X is in force, it expires with X")
     in_force_first: bool = Field(default=True, description="searching every version, a question naming "
                                  "no version ranks a superseded law's hits behind those of its "
                                  "version in force")

@@ -92,9 +92,12 @@ class Ingesting:
                t0: float, roots: dict[str, str]) -> IngestReport:
         from zhiku.prepare import ChunkParams, prepare_all, workers_for
 
-        if not self.config.repealed_by_name:  # 「《X》同时废止」 read but not acted on
-            docs = [replace(d, metadata={k: v for k, v in d.metadata.items() if k != "repeals"})
-                    if "repeals" in d.metadata else d for d in docs]
+        # 「《X》同时废止」, 「适用《X》…的解释」 read but not acted on
+        off = {k for k, on in (("repeals", self.config.repealed_by_name),
+                               ("applies", self.config.repealed_dependents)) if not on}
+        if off:
+            docs = [replace(d, metadata={k: v for k, v in d.metadata.items() if k not in off})
+                    if off & d.metadata.keys() else d for d in docs]
         batch: list = []
         in_batch = 0  # chunks in ``batch``
         cfg = self.config

@@ -16,7 +16,7 @@ from .stores import fill, open_backend
 pytestmark = pytest.mark.integration
 
 SCALAR = {"chunks": {"seg", "id", "doc_id", "kind", "subindex"},
-          "vectors": {"id", "doc_id", "subindex", "vector"}, "documents": {"doc_id", "path"}}
+          "vectors": {"id", "doc_id", "subindex", "vector"}, "documents": {"doc_id", "path", "title"}}
 
 
 def _indexes(store, table: str) -> dict[str, int]:

@@ -19,7 +19,7 @@ FTS_PARAMS = dict(
 SCALAR = {
     "chunks": (("id", "BTREE"), ("doc_id", "BTREE"), ("kind", "BITMAP"), ("subindex", "BITMAP")),
     "vectors": (("id", "BTREE"), ("doc_id", "BTREE"), ("subindex", "BITMAP")),
-    "documents": (("doc_id", "BTREE"), ("path", "BTREE")),
+    "documents": (("doc_id", "BTREE"), ("path", "BTREE"), ("title", "BTREE")),
 }
 
 

@@ -144,19 +144,33 @@ class LanceWrites:
 
     def _repeal_keys(self, new_rows: Sequence[dict[str, Any]]) -> set[str]:
         """The law keys a relink must also cover when one document repeals another by name
-        (「《X》同时废止」, either may be stored already): every repealer's and every document
-        titled as one of the repealed titles."""
-        docs = self._w["documents"]
-        stored = docs.search().where("deleted IS NULL AND metadata LIKE '%\"repeals\"%'").select(
-            ["law_key", "metadata"]).limit(None).to_list()
-        said = [(r["law_key"], meta["repeals"]) for r in [*stored, *new_rows]
-                if "repeals" in (meta := json.loads(r["metadata"] or "{}"))]
-        names = {title_key(str(t)) for _, titles in said for t in titles or ()}
+        (「《X》同时废止」, either may be stored already): every repealer's, every document
+        titled as one of the repealed titles, and every document applying one of them (an
+        interpretation of X, X's 实施细则: metadata ``applies``). Titles are looked up by the
+        title index, never by reading every document's title."""
+        stored = [(r["law_key"], json.loads(r["metadata"] or "{}")) for r in self._w["documents"].search()
+                  .where("deleted IS NULL AND (metadata LIKE '%\"repeals\"%' OR metadata LIKE '%\"applies\"%')")
+                  .select(["law_key", "metadata"]).limit(None).to_list()]
+        said = [(key, meta) for key, meta in [*stored, *((r["law_key"], json.loads(r["metadata"] or "{}"))
+                                                          for r in new_rows)] if "repeals" in meta]
+        names = {title_key(str(t)) for _, meta in said for t in meta["repeals"] or ()}
         if not names:
             return set()
-        titled = docs.search().where("deleted IS NULL").select(["law_key", "title"]).limit(None).to_list()
-        return ({key for key, _ in said}
-                | {r["law_key"] for r in [*titled, *new_rows] if title_key(r["title"]) in names})
+        return ({key for key, _ in said} | {key for key, meta in stored if meta.get("applies") in names}
+                | {r["law_key"] for r in [*self._titled(names), *new_rows] if title_key(r["title"]) in names})
+
+    def _titled(self, names: set[str]) -> list[dict[str, Any]]:
+        """The stored documents whose title is one of ``names`` as :func:`title_key` writes
+        them: looked up as written, with and without 中华人民共和国, in full- or half-width
+        brackets (a title that differs from them in inner spaces or mixed brackets is not)."""
+        spelt = sorted({p + s for n in names for s in (n, n.replace("（", "(").replace("）", ")"))
+                        for p in ("", "中华人民共和国")})
+        out: list[dict[str, Any]] = []
+        for i in range(0, len(spelt), 500):
+            out += (self._w["documents"].search().where(
+                f"title IN ({_sql_list(spelt[i:i + 500])}) AND deleted IS NULL")
+                .select(["law_key", "title"]).limit(None).to_list())
+        return out
 
     def add_vectors(self, chunks: Sequence[Chunk], vectors: np.ndarray, table: str | None = None) -> None:
         """Store one vector per chunk (replacing any earlier vector of the same id).

@@ -53,7 +53,8 @@ def link(records: Iterable[tuple[str, str, str, str | None, dict]]) -> dict[str,
         doc_id → VersionInfo. Versions sharing a date are all in force together. A document
         whose metadata ``repeals`` names another's title (「《X》同时废止」) ends X: each version
         of X in force before the repealer takes effect expires then, the last one superseded
-        by the repealer (see :func:`repealed_by_name`).
+        by the repealer (see :func:`repealed_by_name`); so do the interpretations and
+        implementing rules of X while no document titled X is in force (see :func:`dependents`).
     """
     records = list(records)
     groups: dict[str, list[tuple[str, str, str | None]]] = {}
@@ -76,7 +77,7 @@ def link(records: Iterable[tuple[str, str, str, str | None, dict]]) -> dict[str,
                 law_key=key, effective=eff, expiry=expiry,
                 supersedes=_path_at(members, prev), superseded_by=_path_at(members, nxt),
             )
-    return repealed_by_name(records, out, set(explicit))
+    return dependents(records, repealed_by_name(records, out, set(explicit)), set(explicit))
 
 
 def repealed_by_name(records: list[tuple[str, str, str, str | None, dict]],
@@ -101,6 +102,36 @@ def repealed_by_name(records: list[tuple[str, str, str, str | None, dict]],
                         or (old.effective and old.effective >= eff) or (old.expiry and old.expiry <= eff)):
                     continue
                 info[doc_id] = replace(old, expiry=eff, superseded_by=old.superseded_by or path)
+    return info
+
+
+def dependents(records: list[tuple[str, str, str, str | None, dict]],
+               info: dict[str, VersionInfo], explicit: set[str]) -> dict[str, VersionInfo]:
+    """End with a repealed law what exists only to apply it: a document whose metadata
+    ``applies`` names a law (a judicial interpretation 「关于适用《X》…的解释」, X's 实施细则; see
+    :func:`zhiku.ingest.repeals.applied_law`) that a document repeals by name, while no
+    document titled X is in force, expires on the repealer's effective date and is superseded
+    by it, as X is. A law only amended (刑事诉讼法 2012 → 2018) is repealed by no one: its
+    interpretations stand; a stated ``expiry`` is left as it is."""
+    titled: dict[str, list[str]] = {}
+    ends: dict[str, tuple[str, str, str]] = {}  # repealed title → the earliest repealer
+    for doc_id, path, title, _, meta in records:
+        titled.setdefault(title_key(title), []).append(doc_id)
+        eff = info[doc_id].effective
+        for name in (meta or {}).get("repeals") or () if eff else ():
+            key = title_key(str(name))
+            if key not in ends or (eff, path) < ends[key][:2]:
+                ends[key] = (eff, path, doc_id)
+    for doc_id, _, _, _, meta in records:
+        law = (meta or {}).get("applies")
+        if not isinstance(law, str) or law not in ends or doc_id in explicit:
+            continue
+        eff, path, rid = ends[law]
+        old = info[doc_id]
+        if (any(not info[i].expiry for i in titled.get(law, ())) or old.law_key == info[rid].law_key
+                or (old.effective and old.effective >= eff) or (old.expiry and old.expiry <= eff)):
+            continue
+        info[doc_id] = replace(old, expiry=eff, superseded_by=old.superseded_by or path)
     return info
 
 

@@ -10,7 +10,7 @@ from zhiku.errors import ZhikuError
 from zhiku.ingest.files import read_text
 from zhiku.ingest.registry import loaders
 from zhiku.ingest.preamble import find_date, parse_preamble, split_front_matter
-from zhiku.ingest.repeals import repealed_titles
+from zhiku.ingest.repeals import applied_law, repealed_titles
 from zhiku.structure.numbering import strip_inline_tags
 from zhiku.types import Document, Table, content_hash
 
@@ -235,6 +235,8 @@ def load_text(path: str | Path, root: str | Path) -> Document:
     metadata.update(parse_preamble(preamble, body))
     if repeals := repealed_titles(body):  # 「《X》同时废止」: the index gives X an expiry
         metadata["repeals"] = repeals
+    if law := applied_law(title):  # 「适用《X》…的解释」: ends with X if X is repealed by name
+        metadata["applies"] = law
     return Document(
         id=content_hash(body),
         path=doc_path(path, root),

@@ -46,3 +46,22 @@ def title_key(title: str) -> str:
     prefix, half-width brackets made full-width (never looser: no fuzzy match)."""
     t = re.sub(r"\s+", "", title).replace("(", "（").replace(")", "）")
     return t[len(_PREFIX):] if t.startswith(_PREFIX) and len(t) > len(_PREFIX) else t
+
+
+# 「最高人民法院关于适用《中华人民共和国婚姻法》若干问题的解释（一）」, 「中国人民解放军实施《执业医师法》办法」
+_APPLIES = re.compile(r"(?:适用|执行|实施)《([^《》]+)》")
+# 「中华人民共和国公民出境入境管理法实施细则」: the rules a law (or a regulation) is carried out by
+_RULES = re.compile(r"^(.+(?:法|条例))(?:实施条例|实施细则|实施办法)$")
+
+
+def applied_law(title: str) -> str | None:
+    """The one law a judicial interpretation or an implementing rule exists to apply, as
+    :func:`title_key` writes it: its title applies (适用/执行/实施) the only law it names, or is
+    that law's 实施条例/实施细则/实施办法. None for any other title (one naming two laws, or a
+    law it amends: 「关于修改《X》的决定」)."""
+    named = {title_key(t) for t in _TITLE.findall(title)}
+    if named:
+        m = _APPLIES.search(title)
+        return title_key(m.group(1)) if m and len(named) == 1 else None
+    m = _RULES.match(title_key(title))
+    return m.group(1) if m else None

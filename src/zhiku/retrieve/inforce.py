@@ -20,7 +20,10 @@ def in_force_first(kb: Any, evidence: Sequence[Hit], day: str | None = None,
     last; a law whose version in force is not among them keeps its old blocks in place. A law
     repealed by another under a new name (公司登记管理条例 by 市场主体登记管理条例, see
     :func:`zhiku.index.versions.repealed_by_name`) goes behind the law that repealed it alike,
-    unless the question names it (``named``) and names no version of it in force.
+    unless the question names it (``named``) and names no version of it in force. What only
+    applied a law repealed by name (an interpretation of 婚姻法, ended with it: see
+    :func:`orphaned`) goes behind every block in force: no text in force is its successor
+    under its own name (民法典 is eight documents, 附则 the one that repeals).
 
     Args:
         kb: the knowledge base (its document records: law key, effective and expiry dates).
@@ -42,7 +45,8 @@ def in_force_first(kb: Any, evidence: Sequence[Hit], day: str | None = None,
     current = {d.law_key for d in asked if in_force(d, day)}
     kept = {d.doc_id for d in asked if d.law_key not in current}  # 按照环境噪声污染防治法…
     old = {i for i, d in enumerate(docs) if d is not None and d.law_key and d.expiry
-           and d.expiry <= day and d.doc_id not in kept and not laws.isdisjoint(successors(kb, d))}
+           and d.expiry <= day and d.doc_id not in kept
+           and ((laws and orphaned(kb, d)) or not laws.isdisjoint(successors(kb, d)))}
     return [h for i, h in enumerate(evidence) if i not in old] + [evidence[i] for i in sorted(old)]
 
 
@@ -57,6 +61,33 @@ def successors(kb: Any, doc: Any, steps: int = 8) -> set[str]:
         if doc is not None:
             keys.add(doc.law_key)
     return keys
+
+
+def orphaned(kb: Any, doc: Any) -> bool:
+    """Whether the law ``doc`` applies (metadata ``applies``: an interpretation of 婚姻法, the
+    实施条例 of 中外合资经营企业法) has ended: a document repeals it by name and none titled as
+    it is in force (see :func:`zhiku.index.versions.dependents`). A later version of the
+    interpretation itself is no such end (刑事诉讼法's, 2012 → 2021)."""
+    law = doc.metadata.get("applies")
+    return isinstance(law, str) and law in _ended_laws(kb.doc_paths())
+
+
+_ENDED: list[Any] = [None, frozenset()]  # the document records read last, their ended laws
+
+
+def _ended_laws(paths: dict[str, Any]) -> frozenset[str]:
+    """The titles (:func:`zhiku.ingest.repeals.title_key`) some document repeals by name and
+    no document in force holds, read once per generation of the knowledge base."""
+    import datetime as dt
+
+    from zhiku.index.versions import in_force
+    from zhiku.ingest.repeals import title_key
+
+    if _ENDED[0] is not paths:
+        day = dt.date.today().isoformat()
+        named = {title_key(str(t)) for d in paths.values() for t in d.metadata.get("repeals") or ()}
+        _ENDED[:] = [paths, frozenset(named - {title_key(d.title) for d in paths.values() if in_force(d, day)})]
+    return _ENDED[1]
 
 
 def ended(kb: Any, doc_ids: Collection[str], versions: str) -> bool:
