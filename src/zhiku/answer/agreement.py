@@ -1,11 +1,9 @@
 """Which document the offline answer's evidence agrees on: a question about one law brings up
-several of its articles, while a literal match in another law (「最长不得超过2年」 of a ship
-registration rule for a lease's longest term, 「提前或者延期换届」 of a copyright society's rule
-for renewing a driving licence) comes alone. The words the passages share with the question
-tie or favour that lone passage; how many of the evidence's blocks its document holds does not.
-
-Measured (full offline ask, whole laws corpus, natural + natural2 + everyday3): see
-``answer_agreement`` in the README and the ablation table.
+several of its articles, while a passage of another law sharing as many of its words comes
+alone (「在医院做手术出了问题…医院要赔偿？」: 民法典 侵权责任编 第一千二百一十八条 and 第一千二百二十三条
+against one article of 医疗事故处理条例 on settling the dispute, the words tied and the
+better-ranked regulation was quoted). How many of the evidence's blocks a document holds
+tells them apart; measured in the README (``answer_agreement``).
 """
 
 from __future__ import annotations

@@ -172,8 +172,8 @@ def _meets(kb: Any, question: str, cons: Sequence[Any]) -> Callable[[str, str], 
 def _bonus(kb: Any, question: str, blocks: Sequence[Hit], cons: Sequence[Any] = ()) -> tuple[float, ...]:
     """Per block, what the composer adds to its score beside the question's words: its meaning
     (``answer_meaning``), how many of the blocks its document holds (``answer_agreement``) and its
-    document's standing (``answer_standing``; none for a question
-    asking a figure with ``answer_standing_figures``: :func:`zhiku.answer.standing.asks_figure`)."""
+    document's standing (``answer_standing``; none for a question asking a figure with
+    ``answer_standing_figures``, :func:`zhiku.answer.standing.asks_figure`)."""
     from zhiku.answer.agreement import agreement_bonus
     from zhiku.answer.standing import asks_figure
 

@@ -38,10 +38,9 @@ FIGURES = frozenset({"money", "amount", "age", "days", "people", "hours", "durat
 def asks_figure(cons: Sequence[Any]) -> bool:
     """Whether a question asks a figure (how long, how much, how many: a quantity of one of the
     :data:`FIGURES` kinds among what it pins down, :func:`zhiku.verify.pins.pinned`; not who, when
-    or where). Such a figure is often what a rule under a
-    statute adds to it (the share of wages a deduction may take, how many days before a licence
-    expires it is renewed, the cap on a loan's interest): the statute's standing says nothing of
-    which block states it."""
+    or where). Such a figure is often what a rule under a statute adds to it (the share of wages
+    a deduction may take, how many days before a licence expires it is renewed): the statute's
+    standing says nothing of which block states it."""
     from zhiku.verify.pins import Kind
 
     return any(c.kind is Kind.QUANTITY and c.text in FIGURES for c in cons)
