@@ -17,7 +17,8 @@ question (``answer_problems``) or quoting a heading for the figure it holds
 (``answer_code_comments``), count a word only a document's name lends in full between
 documents (``answer_name_weight`` 1), choose the block to quote by words alone over a keyword
 ranking (``answer_meaning`` 0) or without a statute's provision preferred over a rule's
-(``answer_standing`` 0) or without a block stating the kind of value the question's asking
+(``answer_standing`` 0; for a question asking a figure too, ``answer_standing_figures`` off) or
+without a block of the document most of the evidence comes from preferred (``answer_agreement`` 0) or without a block stating the kind of value the question's asking
 phrase names preferred (``answer_asked_type`` off; for a question asking which penalty follows
 from an act, ``answer_penalty_ask`` off), switch off the dense veto (``dense_veto``: with vectors,
 a weak blend of coverage and cosine refuses), have the veto count every term of a long
@@ -89,6 +90,10 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, meaning off": {"ZHIKU_ANSWER_MEANING": "0"},
           # and a statute's provision scoring more than a rule's restating it (0.2 shipped)
           "on, standing off": {"ZHIKU_ANSWER_STANDING": "0"},
+          # and the standing bonus withheld from a question asking a figure (多少, 多久; on shipped)
+          "on, standing for figures": {"ZHIKU_ANSWER_STANDING_FIGURES": "0"},
+          # and a block scoring more the more of the other blocks its document holds (0.15 shipped)
+          "on, agreement off": {"ZHIKU_ANSWER_AGREEMENT": "0"},
           # and a block stating the kind of value the asking phrase names preferred (要交钱吗: a fee; on shipped)
           "on, asked type off": {"ZHIKU_ANSWER_ASKED_TYPE": "0"},
           # and a penalty question (会受到什么处罚) preferring a block stating an act and its penalty (on shipped)
@@ -167,6 +172,7 @@ def answerable_ablation(shared: Path, log: Path, dense: bool = False, only: tupl
                 "list answers off: ZHIKU_LIST_ANSWERS=0; list kind off: ZHIKU_LIST_KIND=0; "
                 "around off: ZHIKU_ANSWER_AROUND=0; "
                 "meaning off: ZHIKU_ANSWER_MEANING=0; standing off: ZHIKU_ANSWER_STANDING=0; "
+                "standing for figures: ZHIKU_ANSWER_STANDING_FIGURES=0; agreement off: ZHIKU_ANSWER_AGREEMENT=0; "
                 "asked type off: ZHIKU_ANSWER_ASKED_TYPE=0; penalty ask off: ZHIKU_ANSWER_PENALTY_ASK=0; "
                 "dense veto off: ZHIKU_DENSE_VETO=0; "
                 "dense veto over every term: ZHIKU_DENSE_VETO_TERMS=0; "

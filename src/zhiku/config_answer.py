@@ -52,6 +52,14 @@ class AnswerLevers(BaseModel):
                                    "holds numbered provisions of a statute or regulation and of a rule "
                                    "implementing or interpreting one (a title ending in 解释, 规定, 办法, "
                                    "细则), the former's blocks score this much more; 0 = off")
+    answer_standing_figures: bool = Field(default=True, description="with answer_standing, a question "
+                                          "asking a figure (多久, 多少, 几天) gets no standing bonus: the figure "
+                                          "is often what the rule under a statute adds (the share of wages a "
+                                          "deduction may take); off: every question")
+    answer_agreement: float = Field(default=0.15, ge=0.0, description="the offline answer's choice of "
+                                    "block adds this much × the share of the other evidence blocks that "
+                                    "come from its document: a question about one law brings up several "
+                                    "of its articles, a literal match in another law comes alone; 0 = off")
     answer_asked_type: bool = Field(default=True, description="the offline answer to a question whose "
                                     "asking phrase names a kind of value (要交钱吗: a fee, 多久: a period, "
                                     "罚多少钱: a sum, 几岁: an age, 判刑吗: an offence and its penalty) "

@@ -16,6 +16,21 @@ def with_config(kb, **overrides):
     return k
 
 
+def law_kb(tmp_path_factory, files):
+    """A knowledge base of law texts ingested keyword-only into a temporary home: ``files`` are
+    (folder, file name, text) triples."""
+    from zhiku.config import load_config
+    from zhiku.kb import KnowledgeBase
+
+    docs = tmp_path_factory.mktemp("laws")
+    for folder, name, text in files:
+        (docs / folder).mkdir(exist_ok=True)
+        (docs / folder / name).write_text(text, encoding="utf-8")
+    k = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("home")))
+    assert not k.ingest([docs], dense=False, progress=False).failed
+    return k
+
+
 def blocks_of(body: dict) -> dict[int, str]:
     """Evidence block number -> its label and text, parsed from the answerer's prompt."""
     user = next(m["content"] for m in body["messages"] if m["role"] == "user")

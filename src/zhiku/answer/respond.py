@@ -139,7 +139,7 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
                           problems=kb.config.answer_problems, head_figures=kb.config.answer_head_figures,
                           comments=kb.config.answer_code_comments,
                           around=question if kb.config.answer_around else "",
-                          bonus=() if exact else _bonus(kb, question, blocks[:SOURCES]))
+                          bonus=() if exact else _bonus(kb, question, blocks[:SOURCES], cons))
     pos = {h.chunk.id: i for i, h in enumerate(evidence, 1)}
     to_block = {c.marker: pos[c.chunk_id] for c in cites}
     return re.sub(r"\[(\d+)\]", lambda m: f"[{to_block.get(int(m.group(1)), int(m.group(1)))}]", text)
@@ -169,11 +169,18 @@ def _meets(kb: Any, question: str, cons: Sequence[Any]) -> Callable[[str, str], 
                                 and (not kinds or any(states(k, _UNSPACED.sub(r"\1", block)) for k in kinds)))
 
 
-def _bonus(kb: Any, question: str, blocks: Sequence[Hit]) -> tuple[float, ...]:
+def _bonus(kb: Any, question: str, blocks: Sequence[Hit], cons: Sequence[Any] = ()) -> tuple[float, ...]:
     """Per block, what the composer adds to its score beside the question's words: its meaning
-    (``answer_meaning``) and its document's standing (``answer_standing``)."""
-    parts = [b for b in (meaning_bonus(kb, question, blocks, kb.config.answer_meaning),
-                         standing_bonus(blocks, kb.config.answer_standing)) if b]
+    (``answer_meaning``), how many of the blocks its document holds (``answer_agreement``) and its
+    document's standing (``answer_standing``; none for a question asking a figure with
+    ``answer_standing_figures``, :func:`zhiku.answer.standing.asks_figure`)."""
+    from zhiku.answer.agreement import agreement_bonus
+    from zhiku.answer.standing import asks_figure
+
+    cfg = kb.config
+    standing = 0.0 if cfg.answer_standing_figures and asks_figure(cons) else cfg.answer_standing
+    parts = [b for b in (meaning_bonus(kb, question, blocks, cfg.answer_meaning),
+                         standing_bonus(blocks, standing), agreement_bonus(blocks, cfg.answer_agreement)) if b]
     return tuple(map(sum, zip(*parts))) if parts else ()
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from zhiku.types import Hit
 
@@ -28,6 +29,21 @@ def subordinate(title: str) -> bool:
     """Whether a document ``title`` names a rule implementing or interpreting a statute or a
     regulation (:data:`SUBORDINATE`)."""
     return bool(SUBORDINATE.search(title.strip()))
+
+
+# the quantity kinds a figure answers (:data:`zhiku.verify.pins._QTY`)
+FIGURES = frozenset({"money", "amount", "age", "days", "people", "hours", "duration", "number"})
+
+
+def asks_figure(cons: Sequence[Any]) -> bool:
+    """Whether a question asks a figure (how long, how much, how many: a quantity of one of the
+    :data:`FIGURES` kinds among what it pins down, :func:`zhiku.verify.pins.pinned`; not who, when
+    or where). Such a figure is often what a rule under a statute adds to it (the share of wages
+    a deduction may take, how many days before a licence expires it is renewed): the statute's
+    standing says nothing of which block states it."""
+    from zhiku.verify.pins import Kind
+
+    return any(c.kind is Kind.QUANTITY and c.text in FIGURES for c in cons)
 
 
 def standing_bonus(hits: Sequence[Hit], weight: float) -> tuple[float, ...]:
