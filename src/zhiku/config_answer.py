@@ -129,6 +129,12 @@ class RefusalLevers(BaseModel):
                                         "a verb and its object (考驾照: 考 + 驾照) is the user's "
                                         "situation: evidence missing it is answered (the word still steers "
                                         "the sentence chosen); off: the evidence must repeat it")
+    answerability_provisions: bool = Field(default=True, description="a numbered provision (第…条) the "
+                                           "answer quotes that states a value of the kind asked (5天, "
+                                           "六万元) but not beside the question's word for it (带薪假, "
+                                           "生孩子) is a weak mismatch: answered at a lower confidence, "
+                                           "since a statute names things in its own terms; off: refused "
+                                           "like any missing quantity")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")
