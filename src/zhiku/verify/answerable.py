@@ -100,7 +100,7 @@ def _dates_event(event: str, kind: str, sentence: str) -> bool:
 
 
 def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (), clauses: bool = True,
-          forms: bool = True, stems: bool = True, titled: bool = True) -> bool:
+          forms: bool = True, stems: bool = True, titled: bool = True, places: bool = True) -> bool:
     """Whether one block (its title and text: ``block``) and what the answer quotes from it
     (``said``) meet constraint ``c``: a quantity must be stated in what is quoted (beside
     one of the words it is the quantity of, and not of a person or place other than those
@@ -111,9 +111,15 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
     ``forms``: a role's holder also in the other forms a text names it (:func:`holds_role`);
     ``stems``: a quantity's word also by its last word where the block holds it whole
     (:func:`_head_in`); ``titled``: a quantity's word the block's document title holds counts
-    for each of its sentences (:func:`_titled`)."""
+    for each of its sentences (:func:`_titled`); ``places``: a quantity's words leave out a
+    place the question pins when others are left, as that place is checked on its own
+    (「北京小客车摇号现在的中签率大概是多少」: a figure beside 北京 in 「经北京市人民政府指定的部门批准，
+    第四至六年可按前项规定的税率…」 is no 中签率)."""
     if c.kind is Kind.QUANTITY:
         heads = [_norm(h) for h in c.about.split("|") if h]
+        if places:  # the place is checked on its own: the value must be of the thing, not of the place
+            own = [h for h in heads if not any(x.kind is Kind.PLACE and _norm(x.text) == h for x in others)]
+            heads = own or heads
         whole = _norm(block)
         named = titled and c.text not in TIME_KINDS and any(_titled(h, block) for h in heads)
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
@@ -220,7 +226,7 @@ def _versioned(w: str, b: str) -> bool:
 
 
 def meets_all(cons: Sequence[Constraint], sentence: str, block: str, stems: bool = True,
-              titled: bool = True, provisions: bool = True) -> bool:
+              titled: bool = True, provisions: bool = True, places: bool = True) -> bool:
     """Whether a sentence of a block (``block``: its title and text) meets every constraint
     in ``cons`` (a quantity in the sentence itself).
 
@@ -236,10 +242,12 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str, stems: bool
         provisions: in a numbered provision a value of the kind asked counts without the
             question's word for it, as the check takes it (config ``answerability_provisions``,
             :func:`check`): 「…年休假5天」 for 「一年能休几天带薪假」.
+        places: a quantity's words leave out a place the question pins (config
+            ``answerability_place_heads``, :func:`meets`).
     """
     def met(c: Constraint) -> bool:
         where = block if c.kind is not Kind.QUANTITY or stems else sentence
-        if meets(c, where, sentence, cons, stems=stems, titled=titled):
+        if meets(c, where, sentence, cons, stems=stems, titled=titled, places=places):
             return True
         return provisions and worded(c) and provision(block) and meets(Constraint(c.kind, c.text), where, sentence, cons)
 
@@ -300,7 +308,8 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = ()) -> bool:
 def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] = (),
           clauses: bool = True, forms: bool = True, stems: bool = True,
           leading: bool = True, titled: bool = True, last_ask: bool = True,
-          phrases: bool = True, hours: bool = True, provisions: bool = True) -> Answerability:
+          phrases: bool = True, hours: bool = True, provisions: bool = True,
+          places: bool = True) -> Answerability:
     """Does one cited block meet every constraint the question pins?
 
     Args:
@@ -326,6 +335,8 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             of the kind asked, is a weak mismatch (:func:`zhiku.verify.provisions.unworded`; config
             ``answerability_provisions``): a statute names its subject in its own terms
             (「一年能休几天带薪假」: 「…年休假5天」; 「生孩子能歇多少天」: 「…九十天的产假」).
+        places: a quantity's words leave out a place the question pins (config
+            ``answerability_place_heads``, :func:`meets`).
 
     Returns:
         ``ok`` with nothing missing, or the best block's missing constraints and a
@@ -341,7 +352,7 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
     best: tuple[Constraint, ...] | None = None
     for block, said in cited:
         miss = tuple(c for c in cons if not meets(c, *_unechoed(c, question, block, said), cons, clauses, forms,
-                                                   stems, titled))
+                                                   stems, titled, places))
         if best is None or len(miss) < len(best):
             best = miss
         if not miss:
@@ -349,7 +360,7 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
     assert best is not None
     if provisions:
         loose = unworded(cons, cited, lambda c, b, s: meets(c, *_unechoed(c, question, b, s), cons, clauses, forms,
-                                                             stems, titled))
+                                                             stems, titled, places))
         if loose is not None:
             return Answerability(False, *loose, _reason(loose[1], topic))
     return Answerability(False, cons, best, _reason(best, topic))
