@@ -116,10 +116,7 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
     (「北京小客车摇号现在的中签率大概是多少」: a figure beside 北京 in 「经北京市人民政府指定的部门批准，
     第四至六年可按前项规定的税率…」 is no 中签率)."""
     if c.kind is Kind.QUANTITY:
-        heads = [_norm(h) for h in c.about.split("|") if h]
-        if places:  # the place is checked on its own: the value must be of the thing, not of the place
-            own = [h for h in heads if not any(x.kind is Kind.PLACE and _norm(x.text) == h for x in others)]
-            heads = own or heads
+        heads = _heads(c, others, places)
         whole = _norm(block)
         named = titled and c.text not in TIME_KINDS and any(_titled(h, block) for h in heads)
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
@@ -162,6 +159,14 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         return w in b or (_LATIN_NAME.fullmatch(w) is not None and _joined(w) in _joined(b)) or _versioned(w, b)
     grams = [w[i : i + 2] for i in range(len(w) - 1)]  # a tagged name: most of its bigrams
     return sum(g in b for g in grams) >= len(grams) / 2
+
+
+def _heads(c: Constraint, others: Sequence[Constraint], places: bool) -> list[str]:
+    """The words quantity ``c`` is asked of, normalised; with ``places`` without a place the
+    question pins (checked on its own: the value must be of the thing), unless nothing is left."""
+    heads = [_norm(h) for h in c.about.split("|") if h]
+    own = [h for h in heads if not any(x.kind is Kind.PLACE and _norm(x.text) == h for x in others)]
+    return (own or heads) if places else heads
 
 
 def _head_in(head: str, sent: str, block: str, stems: bool) -> bool:
