@@ -30,8 +30,11 @@ word in the sentence stating the value whole only, not by its last word where th
 whole (``answerability_stems`` off), or read the quantity asked from the first clause asking one
 (``answerability_last_ask`` off), refuse evidence missing a phrase the tagger calls a name
 (``answerability_phrases`` off), count a quantity's word the block's title holds
-(``answerability_titled`` on), or read 几个小时 as any period (``answerability_hours`` off), or, without vectors, let the fitted model answer evidence
-holding none of the question's naming words (``keyword_veto`` off; the everyday sets' row).
+(``answerability_titled`` on), or read 几个小时 as any period (``answerability_hours`` off), or refuse a
+numbered provision stating the value asked of an act in its own terms (``answerability_provisions`` off), or count
+a place the question pins as a word its quantity is of (``answerability_place_heads`` off), or, without vectors, let the fitted model answer evidence
+holding none of the question's naming words (``keyword_veto`` off; the everyday sets' row) or hold a word
+only whole, not by a dictionary word inside it (``keyword_veto_parts`` off).
 
 The everyday sets are natural and natural2 (shared), everyday3 (the project's development set)
 and everyday4, the project's own held-out set (benchmarks/data), keyword only; with ``dense`` they run over the whole corpus with vectors
@@ -122,8 +125,14 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, title words on": {"ZHIKU_ANSWERABILITY_TITLED": "1"},
           # 几个小时 asks a figure in hours (on shipped)
           "on, hours off": {"ZHIKU_ANSWERABILITY_HOURS": "0"},
+          # a provision's value of the kind asked of an act, beside its own word, is weak (on shipped)
+          "on, provision values off": {"ZHIKU_ANSWERABILITY_PROVISIONS": "0"},
+          # a place the question pins is not among the words its quantity is of (on shipped)
+          "on, place heads off": {"ZHIKU_ANSWERABILITY_PLACE_HEADS": "0"},
           # without vectors, evidence holding none of the question's naming words refuses (on shipped)
-          "on, keyword veto off": {"ZHIKU_KEYWORD_VETO": "0"}}
+          "on, keyword veto off": {"ZHIKU_KEYWORD_VETO": "0"},
+          # the keyword veto holding a word by a dictionary word inside it (精神病 of 精神病院; on shipped)
+          "on, keyword veto parts off": {"ZHIKU_KEYWORD_VETO_PARTS": "0"}}
 
 
 def _path(base: Path, rel: str) -> str:

@@ -83,6 +83,11 @@ class RefusalLevers(BaseModel):
                                "passages (text and document name) hold none of the question's content "
                                "words that name something (not 突然, 除了, 的话); off: the fitted model "
                                "alone decides (it answered such evidence at 0.31)")
+    keyword_veto_parts: bool = Field(default=True, description="the keyword veto takes a word of the question "
+                                     "of three characters or more as held when the passages hold a dictionary "
+                                     "word inside it (精神病 of 精神病院, 健身 of 健身房), as the keyword index "
+                                     "matched it; off: the word whole only (「家里人想把我强行送进精神病院住院」 "
+                                     "was refused over 精神卫生法's passages on 精神障碍患者住院)")
     dense_veto_terms: int = Field(default=8, ge=0, description="the dense veto weighs a question of more "
                                   "terms as one of this many (a case narrative's names and dates are in "
                                   "no rule); 0 = every term")
@@ -137,6 +142,18 @@ class RefusalLevers(BaseModel):
                                         "a verb and its object (考驾照: 考 + 驾照) is the user's "
                                         "situation: evidence missing it is answered (the word still steers "
                                         "the sentence chosen); off: the evidence must repeat it")
+    answerability_provisions: bool = Field(default=True, description="a numbered provision (第…条) the "
+                                           "answer quotes that states a value of the kind asked (5天, "
+                                           "六万元) but not beside the question's word for it (带薪假, "
+                                           "生孩子) is a weak mismatch: answered at a lower confidence, "
+                                           "since a statute names things in its own terms; off: refused "
+                                           "like any missing quantity")
+    answerability_place_heads: bool = Field(default=True, description="the words a quantity is asked of "
+                                            "leave out a place the question pins (when others are left): the "
+                                            "value must be stated of the thing, not beside the place, which is "
+                                            "checked on its own (「北京小客车摇号的中签率是多少」 is not met by a "
+                                            "tax rate in a sentence naming 北京市人民政府); off: the place counts "
+                                            "as one of the quantity's words")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

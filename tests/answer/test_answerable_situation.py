@@ -116,3 +116,26 @@ def test_hours_asked_are_stated_in_hours():
     refused = check(ask, _cited(REST))
     assert not refused.ok and decisive(refused.missing[0], refused.constraints)
     assert [c.text for c in pinned(ask, hours=False) if c.kind is Kind.QUANTITY] == ["duration"]
+
+
+# 北京市新技术产业开发试验区暂行条例 (1988-05-19) 第五条 (its first two items, verbatim)
+ZONE_SAID = ("（一）减按15%税率征收所得税。企业出口产品的产值达到当年总产值40%以上的，经税务部门核定，减按10%税率征收所得税。"
+             "（二）新技术企业自开办之日起，三年内免征所得税。经北京市人民政府指定的部门批准，第四至六年可按前项规定的税率，减半征收所得税。")
+ZONE = "北京市新技术产业开发试验区暂行条例 第五条 对试验区的新技术企业，实行下列减征或免征税收的优惠： " + ZONE_SAID
+
+
+@pytest.mark.unit
+def test_a_place_the_question_pins_is_not_what_its_quantity_is_of():
+    """「北京小客车摇号现在的中签率大概是多少」: the figures of 第五条 stand beside 北京 (北京市人民政府),
+    not beside 小客车, 摇号 or 中签率: refused (with ``answerability_place_heads`` off, 北京 counted
+    as a word of the quantity and it was answered, weakly). A question asking that provision's own
+    figure (「北京的试验区里新技术企业减按多少税率交所得税？」) is still answered."""
+    ask_ = "北京小客车摇号现在的中签率大概是多少？"
+    on = check(ask_, [(ZONE, ZONE_SAID)])
+    assert not on.ok and any(c.kind is Kind.QUANTITY for c in on.missing)
+    assert any(decisive(c, on.constraints) for c in on.missing)
+    off = check(ask_, [(ZONE, ZONE_SAID)], places=False)
+    assert not off.ok and not any(c.kind is Kind.QUANTITY for c in off.missing)
+    assert not any(decisive(c, off.constraints) for c in off.missing)
+    twin = "北京的试验区里新技术企业减按多少税率交所得税？"
+    assert check(twin, [(ZONE, ZONE_SAID)]).ok

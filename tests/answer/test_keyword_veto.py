@@ -55,3 +55,30 @@ def test_a_question_whose_naming_words_the_law_holds_is_answered(keyword_kb):
     q = "用人单位可以直接辞退怀孕的女职工吗？"
     assert names_any(keyword_kb, retrieve(keyword_kb, q, Mode.BM25))
     assert not ask(keyword_kb, Query(q, mode=Mode.BM25, use_cache=False)).refused
+
+
+@pytest.mark.unit
+def test_a_word_is_held_by_a_dictionary_word_inside_it():
+    """精神病 of 精神病院, 健身 of 健身房: a statute names the thing by its stem; a word of two
+    characters has no part, and a single character inside a word is no part."""
+    from zhiku.verify.confidence import part_held
+
+    # 刑事诉讼法 第三百零三条; 全民健身条例 第十二条; 劳动法 第六十二条 (verbatim)
+    assert part_held("精神病院", "根据本章规定对精神病人强制医疗的，由人民法院决定。")
+    assert part_held("健身房", "每年8月8日为全民健身日。")
+    assert not part_held("生孩子", "女职工生育享受不少于九十天的产假。")  # 孩子 is not held, 生 is one character
+    assert not part_held("产假", "女职工生育享受不少于九十天的产假。")  # two characters: no part (held whole or not)
+
+
+@pytest.mark.integration
+def test_an_everyday_compound_is_held_by_its_stem(keyword_kb):
+    """「辞职信怎么写？」: the labour laws hold 辞职, not 辞职信 — the keyword index matched it by
+    that part, so the veto lets it through (``keyword_veto_parts``); off, it refused at 0. A
+    question whose words the laws hold in no part (宠物狗) is still refused."""
+    q = "辞职信怎么写？"
+    r = retrieve(keyword_kb, q, Mode.BM25)
+    off = with_config(keyword_kb, keyword_veto_parts=False)
+    assert names_any(keyword_kb, r) and not names_any(off, r)
+    assert not ask(keyword_kb, Query(q, mode=Mode.BM25, use_cache=False)).refused
+    assert ask(off, Query(q, mode=Mode.BM25, use_cache=False)).refused
+    assert ask(keyword_kb, Query("我家宠物狗咬了人怎么办？", mode=Mode.BM25, use_cache=False)).refused

@@ -18,6 +18,7 @@ from zhiku.verify.forms import (
 from zhiku.verify.holders import doer_stated, holds_role, names, sum_stated
 from zhiku.verify.instances import about_other, instance_parts, own_clauses
 from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, pinned
+from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
     CLOCK, DATE, EDITION_YEAR, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE, STAMP, STATED_YEAR, UNITS, WHEN,
     relative_years, undated,
@@ -99,7 +100,7 @@ def _dates_event(event: str, kind: str, sentence: str) -> bool:
 
 
 def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (), clauses: bool = True,
-          forms: bool = True, stems: bool = True, titled: bool = True) -> bool:
+          forms: bool = True, stems: bool = True, titled: bool = True, places: bool = True) -> bool:
     """Whether one block (its title and text: ``block``) and what the answer quotes from it
     (``said``) meet constraint ``c``: a quantity must be stated in what is quoted (beside
     one of the words it is the quantity of, and not of a person or place other than those
@@ -110,9 +111,12 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
     ``forms``: a role's holder also in the other forms a text names it (:func:`holds_role`);
     ``stems``: a quantity's word also by its last word where the block holds it whole
     (:func:`_head_in`); ``titled``: a quantity's word the block's document title holds counts
-    for each of its sentences (:func:`_titled`)."""
+    for each of its sentences (:func:`_titled`); ``places``: a quantity's words leave out a
+    place the question pins when others are left, as that place is checked on its own
+    (「北京小客车摇号现在的中签率大概是多少」: a figure beside 北京 in 「经北京市人民政府指定的部门批准，
+    第四至六年可按前项规定的税率…」 is no 中签率)."""
     if c.kind is Kind.QUANTITY:
-        heads = [_norm(h) for h in c.about.split("|") if h]
+        heads = _heads(c, others, places)
         whole = _norm(block)
         named = titled and c.text not in TIME_KINDS and any(_titled(h, block) for h in heads)
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
@@ -157,6 +161,14 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
     return sum(g in b for g in grams) >= len(grams) / 2
 
 
+def _heads(c: Constraint, others: Sequence[Constraint], places: bool) -> list[str]:
+    """The words quantity ``c`` is asked of, normalised; with ``places`` without a place the
+    question pins (checked on its own: the value must be of the thing), unless nothing is left."""
+    heads = [_norm(h) for h in c.about.split("|") if h]
+    own = [h for h in heads if not any(x.kind is Kind.PLACE and _norm(x.text) == h for x in others)]
+    return (own or heads) if places else heads
+
+
 def _head_in(head: str, sent: str, block: str, stems: bool) -> bool:
     """Whether sentence ``sent`` speaks of ``head``, a word the quantity asked is of: it holds
     the word (loosely), or, with ``stems``, the word's last word (献血 of 无偿献血, 工资 of
@@ -176,12 +188,7 @@ def _titled(head: str, block: str) -> bool:
     states the days of 「一年能休几天带薪假」. An article of an encyclopedia is named for its
     subject, not for what each sentence states (「魏玩的弟弟是谁」 is not met by any sentence
     naming a person there); a text with no title before its first space has none."""
-    first = block.split(maxsplit=1)
-    return (len(head) >= 2 and len(first) == 2 and not re.search(r"[，,。！？!?；;：:]", first[0])
-            and _ARTICLE.search(first[1][:40]) is not None and _loosely_in(head, _norm(first[0])))
-
-
-_ARTICLE = re.compile(r"第[零〇一二两三四五六七八九十百千\d]+条")
+    return len(head) >= 2 and provision(block) and _loosely_in(head, _norm(block.split(maxsplit=1)[0]))
 
 
 @lru_cache(maxsize=4096)
@@ -224,7 +231,7 @@ def _versioned(w: str, b: str) -> bool:
 
 
 def meets_all(cons: Sequence[Constraint], sentence: str, block: str, stems: bool = True,
-              titled: bool = True) -> bool:
+              titled: bool = True, provisions: bool = True, places: bool = True) -> bool:
     """Whether a sentence of a block (``block``: its title and text) meets every constraint
     in ``cons`` (a quantity in the sentence itself).
 
@@ -237,10 +244,19 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str, stems: bool
             sentence must hold it.
         titled: a quantity's word the block's title holds counts (config
             ``answerability_titled``, :func:`_titled`).
+        provisions: in a numbered provision a value of the kind asked counts without the
+            question's word for it, as the check takes it (config ``answerability_provisions``,
+            :func:`check`): 「…年休假5天」 for 「一年能休几天带薪假」.
+        places: a quantity's words leave out a place the question pins (config
+            ``answerability_place_heads``, :func:`meets`).
     """
-    return all(meets(c, block if c.kind is not Kind.QUANTITY or stems else sentence, sentence, cons, stems=stems,
-                     titled=titled)
-               for c in cons if c.kind is not Kind.FOCUS)  # a literal attribute word is no reason to prefer a sentence
+    def met(c: Constraint) -> bool:
+        where = block if c.kind is not Kind.QUANTITY or stems else sentence
+        if meets(c, where, sentence, cons, stems=stems, titled=titled, places=places):
+            return True
+        return provisions and worded(c) and provision(block) and meets(Constraint(c.kind, c.text), where, sentence, cons)
+
+    return all(met(c) for c in cons if c.kind is not Kind.FOCUS)  # a literal attribute word is no reason to prefer a sentence
 
 
 # heads of common nouns for roles and institutions (钟点工, 民政局, 仲裁委) and for kinds of
@@ -277,6 +293,8 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = ()) -> bool:
     Args:
         c: a constraint the evidence misses.
         cons: every constraint the question pins."""
+    if c.unworded:  # a value of the kind the provision states, beside another word than the question's
+        return False
     if c.kind is Kind.FOCUS and c.about == "sum":  # decides as the sum it is of does
         return any(decisive(x, cons) for x in cons if x.kind is Kind.QUANTITY)
     if c.kind is Kind.FOCUS:  # 「地震的震级」 names what it wants; 「担任什么职务」 wants an instance (省长)
@@ -295,7 +313,8 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = ()) -> bool:
 def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] = (),
           clauses: bool = True, forms: bool = True, stems: bool = True,
           leading: bool = True, titled: bool = True, last_ask: bool = True,
-          phrases: bool = True, hours: bool = True) -> Answerability:
+          phrases: bool = True, hours: bool = True, provisions: bool = True,
+          places: bool = True) -> Answerability:
     """Does one cited block meet every constraint the question pins?
 
     Args:
@@ -316,6 +335,13 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             ``answerability_titled``, :func:`_titled`).
         last_ask, phrases, hours: how the question is read (:func:`zhiku.verify.pins.pinned`;
             config ``answerability_last_ask``, ``answerability_phrases``, ``answerability_hours``).
+        provisions: a quantity the best block misses only by the question's word for it, where
+            that block is a numbered provision and what the answer quotes from it states a value
+            of the kind asked, is a weak mismatch (:func:`zhiku.verify.provisions.unworded`; config
+            ``answerability_provisions``): a statute names its subject in its own terms
+            (「一年能休几天带薪假」: 「…年休假5天」; 「生孩子能歇多少天」: 「…九十天的产假」).
+        places: a quantity's words leave out a place the question pins (config
+            ``answerability_place_heads``, :func:`meets`).
 
     Returns:
         ``ok`` with nothing missing, or the best block's missing constraints and a
@@ -331,13 +357,19 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
     best: tuple[Constraint, ...] | None = None
     for block, said in cited:
         miss = tuple(c for c in cons if not meets(c, *_unechoed(c, question, block, said), cons, clauses, forms,
-                                                   stems, titled))
+                                                   stems, titled, places))
         if best is None or len(miss) < len(best):
             best = miss
         if not miss:
             return Answerability(True, cons)
     assert best is not None
+    if provisions:
+        loose = unworded(cons, cited, lambda c, b, s: meets(c, *_unechoed(c, question, b, s), cons, clauses, forms,
+                                                             stems, titled, places))
+        if loose is not None:
+            return Answerability(False, *loose, _reason(loose[1], topic))
     return Answerability(False, cons, best, _reason(best, topic))
+
 
 
 def _unechoed(c: Constraint, question: str, block: str, said: str) -> tuple[str, str]:

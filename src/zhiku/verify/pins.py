@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from zhiku.registry import Choice
 from zhiku.retrieve.segment import QUESTION_WORDS, normalise
+from zhiku.verify.provisions import of_act
 
 
 class Kind(Choice):
@@ -35,6 +36,12 @@ class Constraint:
     kind: Kind
     text: str
     about: str = ""  # quantity: the word it is the quantity of (年假 in 「年假有多少天」)
+    # quantity: asked of an act (「一年能休几天」, 「挣多少钱」), not of a thing the question names
+    # (「起征点是多少」): :func:`zhiku.verify.provisions.of_act`
+    of_act: bool = False
+    # quantity: the cited provision states a value of this kind, but not beside the question's
+    # word for it (:func:`zhiku.verify.answerable.check`, ``provisions``): weak, never decisive
+    unworded: bool = False
 
 
 # the clause that asks: the last one holding a question word (context clauses before it,
@@ -158,7 +165,8 @@ def pinned(question: str, leading: bool = False, last_ask: bool = True,
     out += _instance(rest)
     if found:
         event = _event(clause) if found[0] in TIME_KINDS else ""
-        out.append(Constraint(Kind.QUANTITY, found[0], event or _head(clause, found[1].start())))
+        out.append(Constraint(Kind.QUANTITY, found[0], event or _head(clause, found[1].start()),
+                              of_act(clause[: found[1].start()])))
         if found[0] == "person" and (role := _role(clause)):
             out.append(Constraint(Kind.FOCUS, role, "role"))
         if found[0] in ("person", "country") and (act := _act(clause)):
