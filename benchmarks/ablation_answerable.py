@@ -31,7 +31,7 @@ whole (``answerability_stems`` off), or read the quantity asked from the first c
 (``answerability_last_ask`` off), refuse evidence missing a phrase the tagger calls a name
 (``answerability_phrases`` off), count a quantity's word the block's title holds
 (``answerability_titled`` on), or read 几个小时 as any period (``answerability_hours`` off), or refuse a
-numbered provision stating the value asked of an act in its own terms (``answerability_provisions`` off), or count
+numbered provision stating the value asked of an act in its own terms as a weak match (``answerability_provisions`` on), or count
 a place the question pins as a word its quantity is of (``answerability_place_heads`` off), or, without vectors, let the fitted model answer evidence
 holding none of the question's naming words (``keyword_veto`` off; the everyday sets' row) or hold a word
 only whole, not by a dictionary word inside it (``keyword_veto_parts`` off).
@@ -125,8 +125,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, title words on": {"ZHIKU_ANSWERABILITY_TITLED": "1"},
           # 几个小时 asks a figure in hours (on shipped)
           "on, hours off": {"ZHIKU_ANSWERABILITY_HOURS": "0"},
-          # a provision's value of the kind asked of an act, beside its own word, is weak (on shipped)
-          "on, provision values off": {"ZHIKU_ANSWERABILITY_PROVISIONS": "0"},
+          # a provision's value of the kind asked of an act, beside its own word, is weak (off shipped)
+          "on, provision values on": {"ZHIKU_ANSWERABILITY_PROVISIONS": "1"},
           # a place the question pins is not among the words its quantity is of (on shipped)
           "on, place heads off": {"ZHIKU_ANSWERABILITY_PLACE_HEADS": "0"},
           # without vectors, evidence holding none of the question's naming words refuses (on shipped)

@@ -142,12 +142,13 @@ class RefusalLevers(BaseModel):
                                         "a verb and its object (考驾照: 考 + 驾照) is the user's "
                                         "situation: evidence missing it is answered (the word still steers "
                                         "the sentence chosen); off: the evidence must repeat it")
-    answerability_provisions: bool = Field(default=True, description="a numbered provision (第…条) the "
+    answerability_provisions: bool = Field(default=False, description="a numbered provision (第…条) the "
                                            "answer quotes that states a value of the kind asked (5天, "
                                            "六万元) but not beside the question's word for it (带薪假, "
                                            "生孩子) is a weak mismatch: answered at a lower confidence, "
-                                           "since a statute names things in its own terms; off: refused "
-                                           "like any missing quantity")
+                                           "since a statute names things in its own terms; off (shipped: it "
+                                           "answered no more held-out questions and cost one with vectors): "
+                                           "refused like any missing quantity")
     answerability_place_heads: bool = Field(default=True, description="the words a quantity is asked of "
                                             "leave out a place the question pins (when others are left): the "
                                             "value must be stated of the thing, not beside the place, which is "
