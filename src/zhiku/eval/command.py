@@ -43,6 +43,8 @@ def _eval_home(cfg: Config, spec: str) -> Path:
         parts = (*parts, cfg.embed_model)
     if not cfg.repealed_by_name:  # an index without repeals by name is another index
         parts = (*parts, "repealed_by_name=off")
+    if not cfg.markdown_as_shown:  # Markdown kept as written is another index
+        parts = (*parts, "markdown_as_shown=off")
     return cfg.home / "eval" / content_hash(*parts)
 
 
