@@ -19,7 +19,10 @@ set the same way (tests/data/real/fresh2: development-board manuals and spec tab
 units, numbered burning steps, HTML API help pages); ``"split": "fresh3"`` a third
 (tests/data/real/fresh3: spreadsheets with merged cells and several sheets, text PDFs
 exported from Word and from slides, meeting minutes, notices with dates, a policy with an
-amount table). ``--split dev`` or ``--split NAME`` measures one of them.
+amount table); ``"split": "fresh4"`` a fourth (tests/data/real/fresh4: an FAQ, a
+troubleshooting page, a community body's charter, rules in numbered clauses, a logging
+standard with rule/advice items, process pages). ``--split dev`` or ``--split NAME``
+measures one of them.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 REAL = ROOT / "tests" / "data" / "real"
 #: The held-out splits; each is asked of the documents in the folder of its name.
 FRESH = "fresh"
-HELD_OUT = (FRESH, "fresh2", "fresh3")
+HELD_OUT = (FRESH, "fresh2", "fresh3", "fresh4")
 JUNK = ("列1", "列2", "列3", "OLE_LINK", "(cid:", "....")
 #: The document column of a question no document in the set answers (``"refuse": true``
 #: in questions.jsonl): it is right only when the answer refuses.
@@ -145,16 +148,22 @@ def _score(rows: list[dict]) -> str:
             "document answers refused)")
 
 
+#: How each held-out split is named on the page: (score line label, section title).
+SPLIT_LABELS = {FRESH: ("fresh documents", "Fresh documents (held out)"),
+                "fresh2": ("second fresh set", "Second fresh set (held out)"),
+                "fresh3": ("third fresh set", "Third fresh set (held out)"),
+                "fresh4": ("fourth fresh set", "Fourth fresh set (held out)")}
+
+
 def render(trees: list[dict], rows: list[dict], extra: list[str] = (),
-           fresh: tuple[list[dict], list[dict]] | None = None,
-           fresh2: tuple[list[dict], list[dict]] | None = None,
-           fresh3: tuple[list[dict], list[dict]] | None = None) -> str:
-    """The Markdown page; ``fresh``, ``fresh2`` and ``fresh3`` (tree rows, question rows)
-    add the held-out splits."""
+           held_out: dict[str, tuple[list[dict], list[dict]]] | None = None) -> str:
+    """The Markdown page; ``held_out`` maps a held-out split (``fresh`` … ``fresh4``) to its
+    (tree rows, question rows)."""
+    held_out = held_out or {}
     when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     out = ["# Real documents: tree quality and answer accuracy", "",
            f"Written by `python benchmarks/real_documents.py` ({when}) from tests/data/real "
-           "(public Apache-2.0/MIT documentation and official government documents, see its "
+           "(public Apache-2.0/MIT/CC BY documentation and official government documents, see its "
            "SOURCE.md) and any `--extra` documents; "
            "offline extractive answers, bundled embedder, hybrid retrieval. An answer is right "
            "when it holds an expected phrase and cites the expected document; a question no "
@@ -163,26 +172,14 @@ def render(trees: list[dict], rows: list[dict], extra: list[str] = (),
               "tests/data/real/SOURCE.md.", ""] if extra else [])]
     if rows:
         out += [f"**{_score(rows)}**.", ""]
-    if fresh:
-        out += [f"**fresh documents: {sum(r['right'] for r in fresh[1])} of {len(fresh[1])} right** "
-                f"({_score(fresh[1])}; tests/data/real/fresh, questions written before zhiku "
-                "was run on them).", ""]
-    if fresh2:
-        out += [f"**second fresh set: {sum(r['right'] for r in fresh2[1])} of {len(fresh2[1])} right** "
-                f"({_score(fresh2[1])}; tests/data/real/fresh2, questions written before zhiku "
-                "was run on them).", ""]
-    if fresh3:
-        out += [f"**third fresh set: {sum(r['right'] for r in fresh3[1])} of {len(fresh3[1])} right** "
-                f"({_score(fresh3[1])}; tests/data/real/fresh3, questions written before zhiku "
+    for split, (_, qrows) in held_out.items():
+        out += [f"**{SPLIT_LABELS[split][0]}: {sum(r['right'] for r in qrows)} of {len(qrows)} right** "
+                f"({_score(qrows)}; tests/data/real/{split}, questions written before zhiku "
                 "was run on them).", ""]
     if rows:
         out += _table(trees, rows)
-    if fresh:
-        out += ["", "## Fresh documents (held out)", "", *_table(*fresh)]
-    if fresh2:
-        out += ["", "## Second fresh set (held out)", "", *_table(*fresh2)]
-    if fresh3:
-        out += ["", "## Third fresh set (held out)", "", *_table(*fresh3)]
+    for split, measured in held_out.items():
+        out += ["", f"## {SPLIT_LABELS[split][1]}", "", *_table(*measured)]
     return "\n".join(out) + "\n"
 
 
@@ -196,11 +193,9 @@ def main() -> int:
                     help="measure the dev set, one held-out set, or all of them (default)")
     a = ap.parse_args()
     trees, rows = measure(a.extra) if a.split in ("all", "dev") else ([], [])
-    fresh = measure(None, FRESH) if a.split in ("all", FRESH) else None
-    fresh2 = measure(None, "fresh2") if a.split in ("all", "fresh2") else None
-    fresh3 = measure(None, "fresh3") if a.split in ("all", "fresh3") else None
+    held_out = {s: measure(None, s) for s in HELD_OUT if a.split in ("all", s)}
     page = render(trees, rows, sorted(f.name for f in a.extra.iterdir()) if a.extra else [],
-                  fresh, fresh2, fresh3)
+                  held_out)
     if a.write:
         Path(a.out).write_text(page, encoding="utf-8")
     print(page)

@@ -49,6 +49,9 @@ class Config(KeywordLevers, AnswerLevers, RefusalLevers, FusionLevers, RouteLeve
                                "(read from top_k too, its old name)")
     candidates: int = Field(default=50, ge=1, description="hits fetched per retriever before fusion")
     ingest_batch: int = Field(default=2000, ge=1, description="chunks per published write")
+    markdown_as_shown: bool = Field(default=True, description="read Markdown as a viewer shows it: "
+                                    "inline HTML (<p>, <br/>) as text, in-page tables of contents "
+                                    "dropped, backslash escapes undone (at ingest)")
     ingest_workers: int = Field(default=0, ge=0, description="processes that chunk and segment an "
                                 "ingest of 200 or more documents; 0 = one per idle core (at most 4), 1 = none")
     vector_index: str = Field(default="ivf_hnsw_sq", description="flat, ivf_hnsw_sq, ivf_sq or ivf_pq")

@@ -71,7 +71,10 @@ class Ingesting:
         pairs = iter_files(list(paths))
         rep.files = len(pairs)
         seen = SeenFiles(self.config.home / "files.sqlite")
-        docs, roots, sigs = self._load(pairs, rep, progress, on_error, None if rehash else seen)
+        from zhiku.ingest.markdown_text import switched
+
+        with switched(self.config.markdown_as_shown):
+            docs, roots, sigs = self._load(pairs, rep, progress, on_error, None if rehash else seen)
         if prune:
             rep.pruned = self._prune(paths, {(roots[d.id], p) for d in docs for p in (d.path, *d.aliases)}
                                      | rep.seen)

@@ -45,6 +45,8 @@ def _eval_home(cfg: Config, spec: str) -> Path:
         parts = (*parts, "repealed_by_name=off")
     if not cfg.repealed_dependents:  # nor one without the interpretations of repealed laws ending
         parts = (*parts, "repealed_dependents=off")
+    if not cfg.markdown_as_shown:  # Markdown kept as written is another index
+        parts = (*parts, "markdown_as_shown=off")
     return cfg.home / "eval" / content_hash(*parts)
 
 

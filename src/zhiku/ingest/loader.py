@@ -222,7 +222,11 @@ def load_text(path: str | Path, root: str | Path) -> Document:
     if markdown:
         from zhiku.ingest.html_loader import markdown_from_html_tables
 
+        from zhiku.ingest import markdown_text
+
         raw_body = join_soft_breaks(markdown_from_html_tables(raw_body))
+        if markdown_text.enabled():  # inline HTML, in-page contents, escapes: as a viewer shows
+            raw_body = markdown_text.markdown_as_shown(raw_body)
     body = clean_body(raw_body)
     if not body:
         raise ZhikuError(

@@ -1,0 +1,131 @@
+"""Markdown source markup that a viewer never shows as text, read the way a viewer shows it.
+
+Three kinds, each outside code fences and inline code spans:
+
+- inline HTML in prose: ``<p align="right">Release SIG<br/>2025年05月30日</p>`` is two lines
+  of text, ``<br/>`` in a pipe-table cell is a space, ``<a name="s1"></a>`` anchors and
+  ``<span>``/``<font>``/``<b>`` tags are dropped around their text, entities such as
+  ``&gt;`` are the character they stand for;
+- an in-page table of contents: a list whose every item is only a link to an anchor of the
+  same page (``-   [编译构建过程中，提示找不到“-lgcc”](#section11181036112615)``) repeats
+  the headings below it, so it is dropped;
+- backslash escapes: ``lsb\\_release`` is ``lsb_release``, ``OS\\(操作系统\\)`` is
+  ``OS(操作系统)`` (an escaped pipe in a table row stays, it keeps the cell whole).
+
+Raw HTML tables are rewritten as pipe tables before this (html_loader).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+_FENCE_LINE = re.compile(r"^\s{0,3}(?:```|~~~)")
+_CODE_SPAN = re.compile(r"(`+)(?:.+?)\1")
+# Block tags that start or end a line of text, line breaks, and inline tags shown as their text.
+_BLOCK_TAG = re.compile(r"</?(?:p|div|center|section|blockquote)\b[^<>]*>", re.IGNORECASE)
+_BR_TAG = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_INLINE_TAG = re.compile(
+    r"</?(?:a|span|font|b|strong|i|em|u|sup|sub|small|big|mark|ins|kbd|s|del)\b[^<>]*>",
+    re.IGNORECASE)
+_ENTITY = re.compile(r"&(?:[a-zA-Z]{2,8}|#\d{2,6}|#x[0-9a-fA-F]{2,5});")
+# A backslash before ASCII punctuation (CommonMark): the character itself.
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_ANCHOR_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[^\]\n]+\]\(#[^)\s]*\)[ \t]*$")
+#: A run of anchor-only list items at least this long is a table of contents.
+TOC_MIN_ITEMS = 2
+_state = {"on": True}
+
+
+@contextmanager
+def switched(on: bool) -> Iterator[None]:
+    """Within the block, Markdown is read as shown (``on``, the default) or kept as written
+    (the ``markdown_as_shown`` setting, read by the ingest that loads the files)."""
+    before, _state["on"] = _state["on"], on
+    try:
+        yield
+    finally:
+        _state["on"] = before
+
+
+def enabled() -> bool:
+    """Whether Markdown loaded now is read as shown (see :func:`switched`)."""
+    return _state["on"]
+
+
+def _outside_code(line: str) -> str:
+    """One line read as shown, its inline code spans left as they are."""
+    table = _table_line(line)
+    if "`" not in line:
+        return _html_text(line, table)
+    out, pos = [], 0
+    for m in _CODE_SPAN.finditer(line):
+        out += [_html_text(line[pos:m.start()], table), m.group()]
+        pos = m.end()
+    return "".join(out) + _html_text(line[pos:], table)
+
+
+def _table_line(line: str) -> bool:
+    stripped = line.strip()
+    return stripped.startswith("|") or stripped.count("|") >= 2
+
+
+def _html_text(line: str, table: bool) -> str:
+    """A stretch of one prose line (``table``: of a pipe-table row) with its inline HTML,
+    entities and escapes read as text; outside a table it may become several lines."""
+    if "<" in line:
+        line = _BR_TAG.sub(" " if table else "\n", line)
+        line = _BLOCK_TAG.sub(" " if table else "\n", line)
+        line = _INLINE_TAG.sub("", line)
+    if "&" in line:
+        line = _ENTITY.sub(lambda m: html.unescape(m.group()), line)
+    if "\\" in line:
+        line = _ESCAPE.sub(lambda m: m.group() if table and m[1] == "|" else m[1], line)
+    if "\n" in line:
+        first, *rest = line.split("\n")
+        indent = first[:len(first) - len(first.lstrip())]
+        line = "\n".join([first.rstrip(), *(indent + r.strip() for r in rest if r.strip())])
+        line = line.lstrip("\n") if not first.strip() else line
+    return line
+
+
+def _drop_toc(lines: list[str], code: list[bool]) -> list[int]:
+    """Indexes of the lines of in-page tables of contents (blank lines between items kept)."""
+    drop: list[int] = []
+    run: list[int] = []
+    for i, line in enumerate(lines + [""]):
+        if i < len(lines) and not code[i] and _ANCHOR_ITEM.match(line):
+            run.append(i)
+        elif line.strip() or i == len(lines):
+            if len(run) >= TOC_MIN_ITEMS:
+                drop += run
+            run = []
+    return drop
+
+
+def markdown_as_shown(text: str) -> str:
+    """A Markdown body with inline HTML, in-page tables of contents and backslash escapes
+    read as a viewer shows them (see the module doc); code fences and inline code untouched.
+
+    Args:
+        text: the Markdown body (HTML tables already rewritten as pipe tables).
+
+    Returns:
+        The body; unchanged when it holds none of these.
+    """
+    if not any(ch in text for ch in "<&\\") and "](#" not in text:
+        return text
+    lines = text.split("\n")
+    code, fence = [], False
+    for line in lines:
+        if _FENCE_LINE.match(line):
+            code.append(True)
+            fence = not fence
+        else:
+            code.append(fence)
+    dropped = set(_drop_toc(lines, code))
+    out = [line if code[i] else _outside_code(line)
+           for i, line in enumerate(lines) if i not in dropped]
+    return "\n".join(out)
