@@ -31,17 +31,14 @@ def subordinate(title: str) -> bool:
     return bool(SUBORDINATE.search(title.strip()))
 
 
-# the quantity kinds a figure answers (:data:`zhiku.verify.pins._QTY`)
-FIGURES = frozenset({"money", "amount", "age", "days", "people", "hours", "duration", "number"})
-
-
 def asks_figure(cons: Sequence[Any]) -> bool:
     """Whether a question asks a figure (how long, how much, how many: a quantity of one of the
-    :data:`FIGURES` kinds among what it pins down, :func:`zhiku.verify.pins.pinned`; not who, when
-    or where). Such a figure is often what a rule under a statute adds to it (the share of wages
+    :data:`zhiku.verify.provisions.FIGURES` kinds among what it pins down,
+    :func:`zhiku.verify.pins.pinned`; not who, when or where). Such a figure is often what a rule under a statute adds to it (the share of wages
     a deduction may take, how many days before a licence expires it is renewed): the statute's
     standing says nothing of which block states it."""
     from zhiku.verify.pins import Kind
+    from zhiku.verify.provisions import FIGURES
 
     return any(c.kind is Kind.QUANTITY and c.text in FIGURES for c in cons)
 

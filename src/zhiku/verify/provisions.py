@@ -17,9 +17,10 @@ if TYPE_CHECKING:
 
 # verbs that ask of a thing, not of an act (「起征点是多少」, 「年假有多少天」), and the modals
 _NOT_ACTS = {"是", "有", "为", "叫", "要", "能", "会", "可以", "能够", "需要", "应当", "应该", "得", "算", "占"}
-# the kinds of value a provision states as a figure beside its own word for the thing; a time
-# is read by its event, a name by its kind (neither is loosened)
-_WORDED = {"days", "hours", "age", "people", "money", "amount", "duration", "number"}
+#: The quantity kinds a figure answers (how long, how much, how many: :data:`zhiku.verify.pins._QTY`),
+#: which a provision states beside its own word for the thing; a time is read by its event, a
+#: name by its kind (neither is loosened). The composer's ``answer_standing_figures`` reads them too.
+FIGURES = frozenset({"days", "hours", "age", "people", "money", "amount", "duration", "number"})
 _ARTICLE = re.compile(r"第[零〇一二两三四五六七八九十百千\d]+条")
 
 
@@ -45,7 +46,7 @@ def of_act(before: str) -> bool:
 def worded(c: Constraint) -> bool:
     """Whether ``c`` is a quantity asked of an act (:func:`of_act`) of a kind a provision states
     as a figure (days, hours, an age, a head count, a sum, a period, a number)."""
-    return c.kind.value == "quantity" and c.of_act and c.text in _WORDED
+    return c.kind.value == "quantity" and c.of_act and c.text in FIGURES
 
 
 def provision(block: str) -> bool:
