@@ -16,6 +16,20 @@ def with_config(kb, **overrides):
     return k
 
 
+@pytest.fixture(scope="module")
+def laws_kb(tmp_path_factory):
+    """The test laws (tests/data/laws), ingested keyword-only into a temporary home, one per
+    test module."""
+    from pathlib import Path
+
+    from zhiku.config import load_config
+    from zhiku.kb import KnowledgeBase
+
+    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("laws_kb")))
+    kb.ingest([Path(__file__).resolve().parents[1] / "data" / "laws"], dense=False, progress=False)
+    return kb
+
+
 def law_kb(tmp_path_factory, files):
     """A knowledge base of law texts ingested keyword-only into a temporary home: ``files`` are
     (folder, file name, text) triples."""

@@ -7,19 +7,14 @@ that is no provision are still refused. Real law text, verbatim."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from zhiku.ask.search import Mode
-from zhiku.config import load_config
-from zhiku.kb import KnowledgeBase
 from zhiku.verify.answerable import check, decisive, meets_all
 from zhiku.verify.pins import Kind, pinned
 from zhiku.verify.provisions import of_act
 from tests.asking import ask
 
-LAWS = Path(__file__).resolve().parents[1] / "data" / "laws"
 # 中华人民共和国劳动法 (2018-12-29) 第六十二条, 第六十一条
 BIRTH_SAID = "女职工生育享受不少于九十天的产假。"
 BIRTH = "中华人民共和国劳动法 第六十二条 " + BIRTH_SAID
@@ -90,14 +85,6 @@ def test_the_composer_prefers_the_provision_stating_the_value():
     assert not meets_all(cons, LEAVE_SAID, LEAVE, titled=False, provisions=False)
     assert not meets_all(cons, "劳动者连续工作一年以上的，享受带薪年休假。",
                          "中华人民共和国劳动法 第四十五条 劳动者连续工作一年以上的，享受带薪年休假。", titled=False)
-
-
-@pytest.fixture(scope="module")
-def laws_kb(tmp_path_factory):
-    """The test laws, keyword only."""
-    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("provisions")))
-    kb.ingest([LAWS], dense=False, progress=False)
-    return kb
 
 
 @pytest.mark.integration

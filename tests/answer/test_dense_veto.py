@@ -10,8 +10,6 @@ from pathlib import Path
 import pytest
 
 from zhiku.ask.search import Mode, retrieve
-from zhiku.config import load_config
-from zhiku.kb import KnowledgeBase
 from zhiku.verify.confidence import dense_blend, features, scaled_blend, veto_coverage
 from tests.answer.conftest import with_config
 
@@ -23,14 +21,6 @@ CASE = ("经审理查明：2019年3月4日，原告张某入职被告杭州某�
         "上班。原告申请劳动仲裁，要求被告支付未订立书面劳动合同期间的二倍工资。这种情况适用劳动合同法"
         "哪一条？")
 MARS = "火星基地的氧气配给标准是多少升每天？"
-
-
-@pytest.fixture(scope="module")
-def laws_kb(tmp_path_factory):
-    """The test laws, keyword only; the dense cosines are set on the hits."""
-    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("veto")))
-    kb.ingest([LAWS], dense=False, progress=False)
-    return kb
 
 
 def _veto(kb, question: str, cosine: float) -> float:

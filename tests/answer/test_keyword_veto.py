@@ -4,27 +4,14 @@ adverbial (直接) is refused; a question whose naming words the law holds is st
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from zhiku.ask import Query, ask
 from zhiku.ask.search import Mode, retrieve
-from zhiku.config import load_config
-from zhiku.kb import KnowledgeBase
 from zhiku.verify.confidence import names_any, naming_terms
 from tests.answer.conftest import with_config
 
-LAWS = Path(__file__).resolve().parents[1] / "data" / "laws"
 PET = "家里的猫直接不吃饭了怎么办？"
-
-
-@pytest.fixture(scope="module")
-def keyword_kb(tmp_path_factory):
-    """The test laws, keyword only."""
-    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("kwveto")))
-    kb.ingest([LAWS], dense=False, progress=False)
-    return kb
 
 
 @pytest.mark.unit
@@ -37,24 +24,24 @@ def test_words_that_name_nothing_are_left_out():
 
 
 @pytest.mark.integration
-def test_evidence_holding_only_an_adverbial_is_refused(keyword_kb):
+def test_evidence_holding_only_an_adverbial_is_refused(laws_kb):
     """The laws hold 直接 (「直接涉及劳动者切身利益」) but no cat and no meal: refused at 0; with
     the veto off the fitted model answers that evidence."""
-    r = retrieve(keyword_kb, PET, Mode.BM25)
-    assert r.hits and not names_any(keyword_kb, r)
-    ans = ask(keyword_kb, Query(PET, mode=Mode.BM25, use_cache=False))
+    r = retrieve(laws_kb, PET, Mode.BM25)
+    assert r.hits and not names_any(laws_kb, r)
+    ans = ask(laws_kb, Query(PET, mode=Mode.BM25, use_cache=False))
     assert ans.refused and ans.confidence == 0.0
-    off = ask(with_config(keyword_kb, keyword_veto=False), Query(PET, mode=Mode.BM25, use_cache=False))
-    assert not off.refused and off.confidence >= keyword_kb.config.min_confidence
+    off = ask(with_config(laws_kb, keyword_veto=False), Query(PET, mode=Mode.BM25, use_cache=False))
+    assert not off.refused and off.confidence >= laws_kb.config.min_confidence
 
 
 @pytest.mark.integration
-def test_a_question_whose_naming_words_the_law_holds_is_answered(keyword_kb):
+def test_a_question_whose_naming_words_the_law_holds_is_answered(laws_kb):
     """Its twin asks with the same adverbial about what the labour laws rule on (怀孕, 女职工):
     the evidence names what it asks, so the veto lets it through."""
     q = "用人单位可以直接辞退怀孕的女职工吗？"
-    assert names_any(keyword_kb, retrieve(keyword_kb, q, Mode.BM25))
-    assert not ask(keyword_kb, Query(q, mode=Mode.BM25, use_cache=False)).refused
+    assert names_any(laws_kb, retrieve(laws_kb, q, Mode.BM25))
+    assert not ask(laws_kb, Query(q, mode=Mode.BM25, use_cache=False)).refused
 
 
 @pytest.mark.unit
@@ -71,14 +58,14 @@ def test_a_word_is_held_by_a_dictionary_word_inside_it():
 
 
 @pytest.mark.integration
-def test_an_everyday_compound_is_held_by_its_stem(keyword_kb):
+def test_an_everyday_compound_is_held_by_its_stem(laws_kb):
     """「辞职信怎么写？」: the labour laws hold 辞职, not 辞职信 — the keyword index matched it by
     that part, so the veto lets it through (``keyword_veto_parts``); off, it refused at 0. A
     question whose words the laws hold in no part (宠物狗) is still refused."""
     q = "辞职信怎么写？"
-    r = retrieve(keyword_kb, q, Mode.BM25)
-    off = with_config(keyword_kb, keyword_veto_parts=False)
-    assert names_any(keyword_kb, r) and not names_any(off, r)
-    assert not ask(keyword_kb, Query(q, mode=Mode.BM25, use_cache=False)).refused
+    r = retrieve(laws_kb, q, Mode.BM25)
+    off = with_config(laws_kb, keyword_veto_parts=False)
+    assert names_any(laws_kb, r) and not names_any(off, r)
+    assert not ask(laws_kb, Query(q, mode=Mode.BM25, use_cache=False)).refused
     assert ask(off, Query(q, mode=Mode.BM25, use_cache=False)).refused
-    assert ask(keyword_kb, Query("我家宠物狗咬了人怎么办？", mode=Mode.BM25, use_cache=False)).refused
+    assert ask(laws_kb, Query("我家宠物狗咬了人怎么办？", mode=Mode.BM25, use_cache=False)).refused

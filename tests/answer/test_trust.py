@@ -36,14 +36,6 @@ def _article(text: str, label: str) -> str:
     return text[start:nxt if nxt > 0 else None]
 
 
-@pytest.fixture(scope="module")
-def laws_kb(tmp_path_factory):
-    """The test laws, keyword only (fast)."""
-    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("trust")))
-    kb.ingest([LAWS], dense=False, progress=False)
-    return kb
-
-
 @pytest.mark.unit
 def test_what_a_question_pins():
     kinds = {(c.kind, c.text) for c in pinned("2023年上海市最低工资标准是多少？")}
