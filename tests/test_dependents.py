@@ -108,3 +108,19 @@ def test_setting_off_and_either_order_of_ingest(tmp_path):
             kb.ingest([_source(tmp_path / f"src{first == CIVIL}", (rel,))], dense=False, progress=False)
         old = next(d for d in kb.store.documents() if d.path == OLD)
         assert old.expiry == "2021-01-01" and old.superseded_by == CIVIL
+
+
+def test_the_ended_laws_are_read_for_the_day_asked(kb):
+    """One generation of the knowledge base, two days: 工会法 (2021) repeals the 1950 工会法 by
+    name; before it took effect no 工会法 in the knowledge base was in force, after it one is.
+    The set is read again for another day (a server running past midnight, a search as of a
+    date), not kept from the first day it was read."""
+    from zhiku.ingest.repeals import title_key
+    from zhiku.retrieve.inforce import _ended_laws
+
+    paths = kb.doc_paths()
+    union = title_key("中华人民共和国工会法")
+    assert union not in _ended_laws(paths, "2030-01-01")
+    assert union in _ended_laws(paths, "2000-01-01")
+    assert union not in _ended_laws(paths, "2030-01-01")
+    assert title_key("中华人民共和国婚姻法") in _ended_laws(paths, "2030-01-01")

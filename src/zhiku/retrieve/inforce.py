@@ -46,7 +46,7 @@ def in_force_first(kb: Any, evidence: Sequence[Hit], day: str | None = None,
     kept = {d.doc_id for d in asked if d.law_key not in current}  # 按照环境噪声污染防治法…
     old = {i for i, d in enumerate(docs) if d is not None and d.law_key and d.expiry
            and d.expiry <= day and d.doc_id not in kept
-           and ((laws and orphaned(kb, d)) or not laws.isdisjoint(successors(kb, d)))}
+           and ((laws and orphaned(kb, d, day)) or not laws.isdisjoint(successors(kb, d)))}
     return [h for i, h in enumerate(evidence) if i not in old] + [evidence[i] for i in sorted(old)]
 
 
@@ -63,31 +63,30 @@ def successors(kb: Any, doc: Any, steps: int = 8) -> set[str]:
     return keys
 
 
-def orphaned(kb: Any, doc: Any) -> bool:
+def orphaned(kb: Any, doc: Any, day: str) -> bool:
     """Whether the law ``doc`` applies (metadata ``applies``: an interpretation of 婚姻法, the
-    实施条例 of 中外合资经营企业法) has ended: a document repeals it by name and none titled as
-    it is in force (see :func:`zhiku.index.versions.dependents`). A later version of the
-    interpretation itself is no such end (刑事诉讼法's, 2012 → 2021)."""
+    实施条例 of 中外合资经营企业法) has ended by ``day`` (ISO date): a document repeals it by
+    name and none titled as it is in force that day (see
+    :func:`zhiku.index.versions.dependents`). A later version of the interpretation itself is
+    no such end (刑事诉讼法's, 2012 → 2021)."""
     law = doc.metadata.get("applies")
-    return isinstance(law, str) and law in _ended_laws(kb.doc_paths())
+    return isinstance(law, str) and law in _ended_laws(kb.doc_paths(), day)
 
 
-_ENDED: list[Any] = [None, frozenset()]  # the document records read last, their ended laws
+_ENDED: list[Any] = [None, "", frozenset()]  # the document records and day read last, their ended laws
 
 
-def _ended_laws(paths: dict[str, Any]) -> frozenset[str]:
+def _ended_laws(paths: dict[str, Any], day: str) -> frozenset[str]:
     """The titles (:func:`zhiku.ingest.repeals.title_key`) some document repeals by name and
-    no document in force holds, read once per generation of the knowledge base."""
-    import datetime as dt
-
+    no document in force on ``day`` holds, read once per generation of the knowledge base and
+    day (a server running past midnight, or a search as of another date, reads them again)."""
     from zhiku.index.versions import in_force
     from zhiku.ingest.repeals import title_key
 
-    if _ENDED[0] is not paths:
-        day = dt.date.today().isoformat()
+    if _ENDED[0] is not paths or _ENDED[1] != day:
         named = {title_key(str(t)) for d in paths.values() for t in d.metadata.get("repeals") or ()}
-        _ENDED[:] = [paths, frozenset(named - {title_key(d.title) for d in paths.values() if in_force(d, day)})]
-    return _ENDED[1]
+        _ENDED[:] = [paths, day, frozenset(named - {title_key(d.title) for d in paths.values() if in_force(d, day)})]
+    return _ENDED[2]
 
 
 def ended(kb: Any, doc_ids: Collection[str], versions: str) -> bool:

@@ -122,7 +122,7 @@ def names_any(kb: Any, r: Any) -> bool:
 
     terms = naming_terms(content_terms(list(r.terms)))
     text = normalise(" ".join(f"{document_name(h.chunk)} {h.chunk.text}" for h in r.hits[:3]))
-    parts = getattr(kb.config, "keyword_veto_parts", False)
+    parts = getattr(kb.config, "keyword_veto_parts", True)
     return any(holds(t, text) or parts and part_held(t, text) for t in terms)
 
 
