@@ -43,6 +43,10 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      "the 20 best, cosine share 0.3; each embedded once)", {"ZHIKU_PASSAGE_SIMILARITY": "0.3"}),
     ("+ document evidence (each hit gains 0.1 × its document's best-three-hit share)",
      {"ZHIKU_DOC_WEIGHT": "0.1"}),
+    ("+ citation prior (a hit's score × 1 + 0.6 · ln(1 + laws citing its document by 《title》) / ln(1 + laws))",
+     {"ZHIKU_CITATION_PRIOR": "0.6"}),
+    ("+ document coherence (each hit gains 0.2 × the question words its document's best three hits "
+     "cover beyond any one of them)", {"ZHIKU_DOC_COHERENCE": "0.2"}),
     ("− answer types (多久 → hits stating a period, 罚多少钱 → a sum, gain 0.2)",
      {"ZHIKU_ANSWER_TYPE_WEIGHT": "0"}),
     ("− offence answer type (适用刑法哪一条, 会判刑吗 → hits defining an offence and its penalty)",

@@ -74,6 +74,13 @@ class KeywordLevers(BaseModel):
     doc_weight: float = Field(default=0.0, ge=0.0, description="weight of a keyword hit's document "
                               "evidence (its document's best three hit scores, as a share of the best "
                               "document's, times the best hit's score); 0 = off")
+    citation_prior: float = Field(default=0.0, ge=0.0, description="gain of a keyword hit's "
+                                  "score from its document's citation in-degree (how many other laws "
+                                  "cite it by 《title》: ln(1 + c) / ln(1 + the number of laws)); 0 = off")
+    doc_coherence: float = Field(default=0.0, ge=0.0, description="gain of a keyword hit from the "
+                                 "question's words (IDF share) its document's best three hits hold "
+                                 "together beyond the most any one of them holds alone, times the best "
+                                 "hit's score; 0 = off")
     answer_type_weight: float = Field(default=0.2, ge=0.0, description="gain of a keyword hit stating "
                                       "the kind of answer the question asks for (多久 → a period, 罚多少钱 → "
                                       "a sum), times the best hit's score; 0 = off")

@@ -65,6 +65,7 @@ class KnowledgeBase(Ingesting):
         self._n_chunks: int | None = None
         self._titles: TitleIndex | None = None
         self._offences: Any = None
+        self._cited: tuple[dict[str, int], int] | None = None
         self._router: Any = None
         self._paths: dict[str, Any] | None = None  # document path → record
         self._idf: dict[str, float] = {}  # term → IDF
@@ -283,7 +284,7 @@ class KnowledgeBase(Ingesting):
         Args:
             gen: the generation the next builds belong to.
         """
-        self._titles = self._n_chunks = self._router = self._paths = self._coverage = self._offences = None
+        self._titles = self._n_chunks = self._router = self._paths = self._coverage = self._offences = self._cited = None
         self._idf = {}
         self._gen = gen
 
@@ -339,6 +340,23 @@ class KnowledgeBase(Ingesting):
             if self._offences is None:
                 self._offences = OffenceTable.build(self.store, self.segment)
             return self._offences
+
+    def cited_by(self) -> tuple[dict[str, int], int]:
+        """Each document's citation in-degree, how many other laws cite it by title (see
+        :func:`zhiku.retrieve.docprior.citation_counts`), and how many laws there are; read
+        from every searched passage once per published generation (~1 s for 66k passages)."""
+        from zhiku.retrieve.clause import law_of
+        from zhiku.retrieve.docprior import citation_counts
+
+        titles = self.titles()
+        with self._build:
+            if self._cited is None:
+                docs = {d.doc_id: d for d in self.store.documents() if not d.deleted}
+                rows = ((r["doc_id"], r["text"]) for r in self.store.rows("chunks", ["doc_id", "text", "kind"])
+                        if r["kind"] != "parent")
+                self._cited = (citation_counts(rows, titles.named, law_of, docs),
+                               len({law_of(d) for d in docs.values()}))
+            return self._cited
 
     def router(self):
         """The sub-index router of this knowledge base (rebuilt after each publish).

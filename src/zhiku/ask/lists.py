@@ -130,6 +130,7 @@ def reweighed(kb: Any, hits: list[Hit], terms: list[str], asks: tuple[Any, ...] 
               structured: bool = True) -> list[Hit]:
     """Keyword hits re-weighed by the levers that are on: numbered provisions before case
     reports and guides, laws before interpretations (:mod:`zhiku.retrieve.provisions`), the
+    documents other laws cite most in a near tie (:func:`zhiku.retrieve.docprior.citation_prior`), the
     chapter heading weight (:mod:`zhiku.retrieve.fields`), document evidence
     (:mod:`zhiku.retrieve.docprior`) and the answer types the question asks for
     (:mod:`zhiku.retrieve.answertype`)."""
@@ -139,6 +140,10 @@ def reweighed(kb: Any, hits: list[Hit], terms: list[str], asks: tuple[Any, ...] 
 
         hits = interpretations_down(unnumbered_down(hits, cfg.unnumbered_weight), cfg.interpretation_weight)
         hits = restating_down(hits, cfg.restated_weight)
+    if cfg.citation_prior:  # documents many other laws cite first in a near tie (see zhiku.retrieve.docprior)
+        from zhiku.retrieve.docprior import citation_prior
+
+        hits = citation_prior(hits, *kb.cited_by(), cfg.citation_prior)
     if cfg.heading_weight:  # chapter headings as a field of their own (see zhiku.retrieve.fields)
         from zhiku.retrieve.fields import heading_boost
 
@@ -147,6 +152,10 @@ def reweighed(kb: Any, hits: list[Hit], terms: list[str], asks: tuple[Any, ...] 
         from zhiku.retrieve.docprior import document_boost
 
         hits = document_boost(hits, cfg.doc_weight)
+    if cfg.doc_coherence:  # the question's words a document's best hits cover together
+        from zhiku.retrieve.docprior import coherence_boost
+
+        hits = coherence_boost(hits, terms, kb.idf, cfg.doc_coherence)
     if asks:  # 多久 → passages stating a period first (see zhiku.retrieve.answertype)
         from zhiku.retrieve.answertype import answer_type_boost
 

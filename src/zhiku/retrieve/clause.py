@@ -125,7 +125,7 @@ def short_names(names: dict[str, list[DocRecord]], words: Callable[[str], list[s
     """Shortened names of the statutes among ``names`` (alias → documents), by the tail rule
     above; a tail one law's names share with another law's (所得税法: 个人所得税法 and
     企业所得税法) is no name of either."""
-    law = {a: {_law(d) for d in docs} for a, docs in names.items()}
+    law = {a: {law_of(d) for d in docs} for a, docs in names.items()}
     joined = "\x1f".join(names)
     owner = [a for a in names for _ in range(len(a) + 1)]  # character offset → its name
     out: dict[str, list[DocRecord]] = {}
@@ -147,7 +147,7 @@ def short_names(names: dict[str, list[DocRecord]], words: Callable[[str], list[s
     return out
 
 
-def _law(doc: DocRecord) -> str:
+def law_of(doc: DocRecord) -> str:
     """A law's identity: its file name without date (its versions and its copies in other
     folders share it)."""
     return _DATE_SUFFIX.sub("", doc.path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
@@ -172,6 +172,11 @@ class TitleIndex:
         for a in self._alias_list:
             self._by_start.setdefault(a[:2], []).append(a)
         self.twins = find_twins(docs)  # one law version in two folders (see retrieve.twins)
+
+    def named(self, name: str) -> list[DocRecord]:
+        """The documents a whole name (normalised, without 中华人民共和国) names: by title,
+        file name or shortened statute name; empty when none."""
+        return self._by_alias.get(name) or self._short.get(name) or []
 
     def match(self, question: str) -> list[tuple[str, list[DocRecord]]]:
         """Longest non-overlapping names found in the question, with their documents."""
