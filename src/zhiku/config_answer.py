@@ -155,6 +155,18 @@ class RefusalLevers(BaseModel):
                                             "checked on its own (「北京小客车摇号的中签率是多少」 is not met by a "
                                             "tax rate in a sentence naming 北京市人民政府); off: the place counts "
                                             "as one of the quantity's words")
+    answerability_units: bool = Field(default=True, description="a sum asked (多少钱) is also met by a "
+                                      "multiple or share of another sum (价款的三倍, 百分之三百, 一个月工资), "
+                                      "as a statute states what is paid; off: a sum in money only")
+    answerability_acts: bool = Field(default=True, description="the act a sum is asked of (「该付多少钱」, "
+                                     "「能赔多少」) is read without the modal the segmenter glued to it (付, "
+                                     "赔), the act a statute states (支付, 赔偿); off: the glued word, whose "
+                                     "first character (该, 能) a statute's clause must hold")
+    answerability_compounds: bool = Field(default=True, description="a word the tagger calls a person's "
+                                          "name that is two common words (法律援助: 法律 + 援助, 初中生: "
+                                          "初中 + 生) is the user's word for a kind of thing: evidence "
+                                          "missing it is answered (the word still steers the sentence "
+                                          "chosen); off: the evidence must repeat it")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

@@ -81,7 +81,8 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
         return _with(ans, draft)
     verdict, step = answerability(kb, question, terms, draft)
     trace = (*trace, step)
-    weak = not verdict.ok and bool(verdict.missing) and not any(decisive(c, verdict.constraints) for c in verdict.missing)
+    weak = not verdict.ok and bool(verdict.missing) and not any(
+        decisive(c, verdict.constraints, cfg.answerability_compounds) for c in verdict.missing)
     if weak:
         why = f"{why}；{verdict.reason}"  # a weak mismatch: answered, with a lower confidence
     elif not verdict.ok:
@@ -156,7 +157,8 @@ def answerability(kb: Any, question: str, terms: Sequence[str],
     verdict = check(question, cited, topic, cfg.answerability_clauses, cfg.answerability_forms,
                     cfg.answerability_stems, cfg.answerability_leading_place, cfg.answerability_titled,
                     cfg.answerability_last_ask, cfg.answerability_phrases, cfg.answerability_hours,
-                    cfg.answerability_provisions, cfg.answerability_place_heads)
+                    cfg.answerability_provisions, cfg.answerability_place_heads, cfg.answerability_units,
+                    cfg.answerability_acts)
     detail: dict[str, Any] = {"ok": verdict.ok, "pinned": [f"{c.kind.value}:{c.text}" for c in verdict.constraints],
                               "missing": [c.text for c in verdict.missing]}
     if verdict.ok and blocks:

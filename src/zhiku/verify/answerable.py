@@ -15,9 +15,9 @@ from zhiku.verify.forms import (
     day_forms as _day_forms, joined as _joined, loosely_in as _loosely_in, norm as _norm,
     ordinal_forms as _ordinal_forms, place_forms as _place_forms,
 )
-from zhiku.verify.holders import doer_stated, holds_role, names, sum_stated
+from zhiku.verify.holders import doer_stated, holds_role, names, sum_stated, sum_verb
 from zhiku.verify.instances import about_other, instance_parts, own_clauses
-from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, pinned
+from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, compound_name, pinned
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
     CLOCK, DATE, EDITION_YEAR, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE, STAMP, STATED_YEAR, UNITS, WHEN,
@@ -84,6 +84,20 @@ def has_quantity(kind: str, text: str, asked: str = "") -> bool:
     return bool(units) and re.search(rf"[零〇一二两三四五六七八九十百千万\d]\s*(?:{rx})", t) is not None
 
 
+# a sum stated relative to another (价款的三倍, 日工资的百分之三百, 一个月工资): how a statute states
+# what is paid or owed, where a question asks 多少钱
+_RELATIVE_SUM = re.compile(r"[\d零〇一二两三四五六七八九十百]+\s*倍|百分之[零〇一二两三四五六七八九十百千]+|"
+                           r"[\d零〇一二两三四五六七八九十]+\s*个月的?(?:本人)?(?:工资|薪|收入)")
+
+
+def other_form(kind: str, text: str) -> bool:
+    """Whether ``text`` states a value of quantity kind ``kind`` in the other form a statute
+    gives it (config ``answerability_units``): a sum asked (多少钱) as a multiple or share of
+    another sum (价款的三倍, 百分之三百, 一个月工资). Other kinds: False (a count of days asked
+    is not met by months: 「连续工作满12个月以上的」 is a condition, not the days of leave)."""
+    return kind == "money" and _RELATIVE_SUM.search(undated(normalise(text))) is not None
+
+
 def _dates_event(event: str, kind: str, sentence: str) -> bool:
     """Whether ``sentence`` states its time (``kind``: date or clock) in the clause naming
     ``event`` or the clause beside it: 「安倍晋三获国葬待遇的部分原因，是他的死亡方式，他在7月初
@@ -100,7 +114,8 @@ def _dates_event(event: str, kind: str, sentence: str) -> bool:
 
 
 def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (), clauses: bool = True,
-          forms: bool = True, stems: bool = True, titled: bool = True, places: bool = True) -> bool:
+          forms: bool = True, stems: bool = True, titled: bool = True, places: bool = True,
+          units: bool = True, acts: bool = True) -> bool:
     """Whether one block (its title and text: ``block``) and what the answer quotes from it
     (``said``) meet constraint ``c``: a quantity must be stated in what is quoted (beside
     one of the words it is the quantity of, and not of a person or place other than those
@@ -114,20 +129,23 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
     for each of its sentences (:func:`_titled`); ``places``: a quantity's words leave out a
     place the question pins when others are left, as that place is checked on its own
     (「北京小客车摇号现在的中签率大概是多少」: a figure beside 北京 in 「经北京市人民政府指定的部门批准，
-    第四至六年可按前项规定的税率…」 is no 中签率)."""
+    第四至六年可按前项规定的税率…」 is no 中签率); ``units``: a sum also in the other form a statute
+    states it (:func:`other_form`); ``acts``: the act a sum is asked of read without a modal the
+    segmenter glued to it (该付 → 付: :func:`zhiku.verify.holders.sum_verb`)."""
     if c.kind is Kind.QUANTITY:
         heads = _heads(c, others, places)
         whole = _norm(block)
         named = titled and c.text not in TIME_KINDS and any(_titled(h, block) for h in heads)
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
             if (not heads or named or any(_head_in(h, _norm(sent), whole, stems) for h in heads)) and any(
-                    has_quantity(c.text, q, c.about) and not about_other(q, others, c.text)
+                    (has_quantity(c.text, q, c.about) or units and other_form(c.text, q))
+                    and not about_other(q, others, c.text)
                     for q in (own_clauses(p, others) for p in _PIECE.findall(sent)) if q):
                 if c.text not in TIME_KINDS or len(heads) != 1 or _dates_event(heads[0], c.text, sent):
                     return True
         return False
     if c.kind is Kind.FOCUS:
-        return _focus_met(c, _SENTENCE.findall(said or block), others, clauses, forms)
+        return _focus_met(c, _SENTENCE.findall(said or block), others, clauses, forms, units, acts)
     b = _norm(undated(block.strip()))
     if c.kind is Kind.TIME:
         if c.text.isdigit():
@@ -203,13 +221,15 @@ def _stem(word: str) -> str:
 
 
 def _focus_met(c: Constraint, sentences: Sequence[str], others: Sequence[Constraint], clauses: bool,
-               forms: bool) -> bool:
+               forms: bool, units: bool = True, acts: bool = True) -> bool:
     """Whether one of ``sentences`` meets the attribute ``c`` asks for (:func:`meets`): the
     doer of its act or the sum it moved in the act's clause, the holder of its role, or else
     the word itself or its two-character stem (增长率: 「同比增长2.6%」)."""
     asked = next((x for x in others if x.kind is Kind.QUANTITY), Constraint(Kind.QUANTITY, "person", ""))
     if c.about == "sum":
-        return any(sum_stated(c.text, t, lambda x: has_quantity(asked.text, x, asked.about)) for t in sentences)
+        act = sum_verb(c.text) if acts else c.text
+        return any(sum_stated(act, t, lambda x: has_quantity(asked.text, x, asked.about)
+                              or units and other_form(asked.text, x)) for t in sentences)
     if c.about == "act":  # 配合|开展: either act
         return any(doer_stated(_norm(act), asked.text, t, asked.about, clauses)
                    for t in sentences for act in c.text.split("|"))
@@ -231,7 +251,8 @@ def _versioned(w: str, b: str) -> bool:
 
 
 def meets_all(cons: Sequence[Constraint], sentence: str, block: str, stems: bool = True,
-              titled: bool = True, provisions: bool = True, places: bool = True) -> bool:
+              titled: bool = True, provisions: bool = True, places: bool = True, units: bool = True,
+              acts: bool = True) -> bool:
     """Whether a sentence of a block (``block``: its title and text) meets every constraint
     in ``cons`` (a quantity in the sentence itself).
 
@@ -249,12 +270,17 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str, stems: bool
             :func:`check`): 「…年休假5天」 for 「一年能休几天带薪假」.
         places: a quantity's words leave out a place the question pins (config
             ``answerability_place_heads``, :func:`meets`).
+        units: a sum also as a multiple or share of another (config ``answerability_units``,
+            :func:`other_form`).
+        acts: the act a sum is asked of without a glued modal (config ``answerability_acts``,
+            :func:`zhiku.verify.holders.sum_verb`).
     """
     def met(c: Constraint) -> bool:
         where = block if c.kind is not Kind.QUANTITY or stems else sentence
-        if meets(c, where, sentence, cons, stems=stems, titled=titled, places=places):
+        if meets(c, where, sentence, cons, stems=stems, titled=titled, places=places, units=units, acts=acts):
             return True
-        return provisions and worded(c) and provision(block) and meets(Constraint(c.kind, c.text), where, sentence, cons)
+        return provisions and worded(c) and provision(block) and meets(Constraint(c.kind, c.text), where, sentence, cons,
+                                                                       units=units, acts=acts)
 
     return all(met(c) for c in cons if c.kind is not Kind.FOCUS)  # a literal attribute word is no reason to prefer a sentence
 
@@ -277,7 +303,7 @@ def _instance(cons: Sequence[Constraint]) -> bool:
     return any(c.kind in (Kind.PLACE, Kind.TIME) or c.about in ("ordinal", "event") for c in cons)
 
 
-def decisive(c: Constraint, cons: Sequence[Constraint] = ()) -> bool:
+def decisive(c: Constraint, cons: Sequence[Constraint] = (), compounds: bool = True) -> bool:
     """Whether missing ``c`` alone shows the documents do not answer: a place, a time, a
     quoted or Latin name, a tagged name that is not a role or institution noun (比亚迪,
     not 钟点工 or 民政局), a count of days, an age, a head count, a date, a sum of money,
@@ -288,11 +314,14 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = ()) -> bool:
     instance (``cons``, :func:`_instance`: a place, a year, an edition, an event) asks a
     fact, not a rule: there a count, a period or a sum, and an attribute named before 是什么/是哪个
     (「冠军是哪个队」), decide too. The act a sum is asked of (「被罚了多少钱」) decides as that
-    sum does.
+    sum does. With ``compounds`` (config ``answerability_compounds``) a word the tagger calls a
+    person's name that is two common words (法律援助, 初中生: :func:`zhiku.verify.pins.compound_name`)
+    does not decide: it is the user's word for a kind of thing a statute names in its own terms.
 
     Args:
         c: a constraint the evidence misses.
-        cons: every constraint the question pins."""
+        cons: every constraint the question pins.
+        compounds: see above."""
     if c.unworded:  # a value of the kind the provision states, beside another word than the question's
         return False
     if c.kind is Kind.FOCUS and c.about == "sum":  # decides as the sum it is of does
@@ -307,6 +336,8 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = ()) -> bool:
         return True
     if c.kind is Kind.QUANTITY:
         return c.text in _NUMERIC_KINDS or c.text in _FIGURES and _instance(cons)
+    if compounds and c.about == "tag:nr" and compound_name(c.text):
+        return False
     return not c.about or not c.text.endswith(_COMMON_HEAD)
 
 
@@ -314,7 +345,7 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
           clauses: bool = True, forms: bool = True, stems: bool = True,
           leading: bool = True, titled: bool = True, last_ask: bool = True,
           phrases: bool = True, hours: bool = True, provisions: bool = True,
-          places: bool = True) -> Answerability:
+          places: bool = True, units: bool = True, acts: bool = True) -> Answerability:
     """Does one cited block meet every constraint the question pins?
 
     Args:
@@ -342,6 +373,11 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             (「一年能休几天带薪假」: 「…年休假5天」; 「生孩子能歇多少天」: 「…九十天的产假」).
         places: a quantity's words leave out a place the question pins (config
             ``answerability_place_heads``, :func:`meets`).
+        units: a sum also as a multiple or share of another (config ``answerability_units``,
+            :func:`other_form`): 「价款的三倍」 for 多少钱.
+        acts: the act a sum is asked of read without a modal the segmenter glued to it (config
+            ``answerability_acts``, :func:`zhiku.verify.holders.sum_verb`): 「该付多少钱」 asks what
+            is paid (支付), not what is 该.
 
     Returns:
         ``ok`` with nothing missing, or the best block's missing constraints and a
@@ -357,7 +393,7 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
     best: tuple[Constraint, ...] | None = None
     for block, said in cited:
         miss = tuple(c for c in cons if not meets(c, *_unechoed(c, question, block, said), cons, clauses, forms,
-                                                   stems, titled, places))
+                                                   stems, titled, places, units, acts))
         if best is None or len(miss) < len(best):
             best = miss
         if not miss:
@@ -365,7 +401,7 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
     assert best is not None
     if provisions:
         loose = unworded(cons, cited, lambda c, b, s: meets(c, *_unechoed(c, question, b, s), cons, clauses, forms,
-                                                             stems, titled, places))
+                                                             stems, titled, places, units, acts))
         if loose is not None:
             return Answerability(False, *loose, _reason(loose[1], topic))
     return Answerability(False, cons, best, _reason(best, topic))

@@ -198,6 +198,17 @@ def sum_act(clause: str) -> str:
     return ""
 
 
+# the modals the segmenter glues to the verb after them (该付, 能赔, 要交, 得赔, 可领)
+_MODALS = "该能要得可应会需"
+
+
+def sum_verb(act: str) -> str:
+    """The verb of the act a sum is asked of, without a modal the segmenter glued to it
+    (该付 → 付, 能赔 → 赔, 要交 → 交): the statute states the act (支付, 赔偿, 缴纳), never the
+    user's modal. A word that is no modal and a verb (罚款, 赔) is kept."""
+    return act[1:] if len(act) >= 2 and act[0] in _MODALS and act[1:] not in ("是", "有") else act
+
+
 def _states_act(act: str, clause: str) -> bool:
     """Whether a word of ``clause`` begins or ends with the act's first character (罚: 罚款,
     处罚; 赔: 赔偿, 索赔); 惩罚性 names a kind of damages (赔偿), not a fine."""

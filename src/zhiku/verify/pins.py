@@ -216,6 +216,23 @@ def phrase_name(word: str) -> bool:
             and rjieba.has_word(word[1:]))
 
 
+@lru_cache(maxsize=4096)
+def compound_name(word: str) -> bool:
+    """Whether ``word``, which the tagger calls a person's name (``nr``), is two common words:
+    its first two characters and the rest are each a dictionary word the tagger calls no name
+    (法律援助: 法律 + 援助, 仲裁法: 仲裁 + 法, 初中生: 初中 + 生). The user's word for a kind of
+    thing, which a statute names in its own terms (未成年人), not a name the evidence must
+    repeat. A person's name does not split so: its surname and given name read as a name
+    (张学友: 张学, 刘德华: 刘德, 林则徐: 徐, 安倍晋三: 安倍)."""
+    import rjieba
+
+    if len(word) < 3:
+        return False
+    parts = (word[:2], word[2:])
+    return all(rjieba.has_word(w) and all(t not in _NAME_TAGS and not t.startswith("nr") for _, t in word_tags(w))
+               for w in parts)
+
+
 def _leading_place(question: str, clause: str) -> list[Constraint]:
     """The place a question opens with when it qualifies the noun after it (「深圳劳动合同期限满
     一年不满三年的，试用期最长多久」: Shenzhen's contracts), though that clause asks nothing and
