@@ -133,8 +133,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, relative sums off": {"ZHIKU_ANSWERABILITY_UNITS": "0"},
           # the act a sum is asked of read without its glued modal (该付 → 付; on shipped)
           "on, sum verbs off": {"ZHIKU_ANSWERABILITY_ACTS": "0"},
-          # a compound the tagger calls a person's name (初中生) does not decide (on shipped)
-          "on, name compounds off": {"ZHIKU_ANSWERABILITY_COMPOUNDS": "0"},
+          # a compound the tagger calls a person's name (初中生) does not decide (off shipped)
+          "on, name compounds on": {"ZHIKU_ANSWERABILITY_COMPOUNDS": "1"},
           # without vectors, evidence holding none of the question's naming words refuses (on shipped)
           "on, keyword veto off": {"ZHIKU_KEYWORD_VETO": "0"},
           # the keyword veto holding a word by a dictionary word inside it (精神病 of 精神病院; on shipped)
@@ -198,7 +198,7 @@ def answerable_ablation(shared: Path, log: Path, dense: bool = False, only: tupl
                 "last asking clause off: ZHIKU_ANSWERABILITY_LAST_ASK=0; phrases off: ZHIKU_ANSWERABILITY_PHRASES=0; "
                 "title words on: ZHIKU_ANSWERABILITY_TITLED=1; hours off: ZHIKU_ANSWERABILITY_HOURS=0; "
                 "relative sums off: ZHIKU_ANSWERABILITY_UNITS=0; sum verbs off: ZHIKU_ANSWERABILITY_ACTS=0; "
-                "name compounds off: ZHIKU_ANSWERABILITY_COMPOUNDS=0; "
+                "name compounds on: ZHIKU_ANSWERABILITY_COMPOUNDS=1; "
                 "leading place on: ZHIKU_ANSWERABILITY_LEADING_PLACE=1; keyword veto off: ZHIKU_KEYWORD_VETO=0)\n")
     return "\n".join(lines)
 

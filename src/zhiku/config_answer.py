@@ -162,7 +162,7 @@ class RefusalLevers(BaseModel):
                                      "「能赔多少」) is read without the modal the segmenter glued to it (付, "
                                      "赔), the act a statute states (支付, 赔偿); off: the glued word, whose "
                                      "first character (该, 能) a statute's clause must hold")
-    answerability_compounds: bool = Field(default=True, description="a word the tagger calls a person's "
+    answerability_compounds: bool = Field(default=False, description="a word the tagger calls a person's "
                                           "name that is two common words (法律援助: 法律 + 援助, 初中生: "
                                           "初中 + 生) is the user's word for a kind of thing: evidence "
                                           "missing it is answered (the word still steers the sentence "

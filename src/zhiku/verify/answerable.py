@@ -303,7 +303,7 @@ def _instance(cons: Sequence[Constraint]) -> bool:
     return any(c.kind in (Kind.PLACE, Kind.TIME) or c.about in ("ordinal", "event") for c in cons)
 
 
-def decisive(c: Constraint, cons: Sequence[Constraint] = (), compounds: bool = True) -> bool:
+def decisive(c: Constraint, cons: Sequence[Constraint] = (), compounds: bool = False) -> bool:
     """Whether missing ``c`` alone shows the documents do not answer: a place, a time, a
     quoted or Latin name, a tagged name that is not a role or institution noun (比亚迪,
     not 钟点工 or 民政局), a count of days, an age, a head count, a date, a sum of money,
