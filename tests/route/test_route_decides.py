@@ -52,15 +52,21 @@ def test_only_a_confident_tier_decides():
 
 
 def test_a_fallback_route_ranks_as_routing_off(home):
-    kb = open_kb(home, chapters_within_documents=False)
+    kb = open_kb(home)  # the defaults: a route that did not decide leaves the unrouted ranking
     on = retrieve(kb, UNDECIDED, Mode.BM25, route=True)
     assert on.route.tier == "fallback"
-    assert ids(on) == ids(retrieve(kb, UNDECIDED, Mode.BM25, route=False))
+    off = retrieve(kb, UNDECIDED, Mode.BM25, route=False)
+    assert ids(on) == ids(off) and [h.score for h in on.hits] == [h.score for h in off.hits]
     assert on.route.chapters == () and not any(t.stage == "chapters" for t in on.trace)
+    # the positive twin: with chapters_within_documents its sure chapter (第四章 工作时间和休息
+    # 休假 of 劳动法, which holds 每周 and 休息) orders that law's hits
+    within = retrieve(open_kb(home, chapters_within_documents=True), UNDECIDED, Mode.BM25, route=True)
+    assert any("休息休假" in c.label for c in within.route.chapters)
+    assert ids(within) != ids(off)
 
 
 def test_a_sure_chapter_of_an_undecided_route_keeps_the_documents_places(home):
-    kb = open_kb(home)
+    kb = open_kb(home, chapters_within_documents=True)
     p = prepare(kb, UNDECIDED, Mode.BM25, Scope(), [])
     route = kb.router().route(UNDECIDED)
     assert route.tier == "fallback"
