@@ -189,8 +189,8 @@ def routed(kb: Any, p: Prepared, route: Route, first: list[list[Hit]], trace: li
     chapters first (see :func:`zhiku.route.search.routed_search`), fused as
     :func:`fused` does. A route that does not narrow reuses ``first``, the unrouted
     search, instead of searching again (and one that did not decide takes none of its
-    question type's parameters, ranking as routing off does); the chapters of documents the question names are
-    picked from the search inside them (which the fusion uses too).
+    question type's parameters, ranking as routing off does); the chapters of documents
+    the question names are picked from the search inside them (which the fusion uses too).
 
     Returns:
         The retrieval, its route completed with the chapters used.
