@@ -44,10 +44,10 @@ class RouteLevers(BaseModel):
     chapter_max_words: int = Field(default=30, ge=0, description="a question of more words than this "
                                    "(a case narrative) puts no chapter first: its words meet chapter "
                                    "titles by chance (经济技术开发区 → 破坏社会主义市场经济秩序罪); 0 = off")
-    chapters_within_documents: bool = Field(default=True, description="when the router did not "
+    chapters_within_documents: bool = Field(default=False, description="when the router did not "
                                             "decide, a sure chapter's hits still come first within "
-                                            "their document, the documents' places kept; off: such a "
-                                            "route picks no chapters")
+                                            "their document, the documents' places kept; off (the "
+                                            "default): such a route ranks as routing off does")
     route_log: bool = Field(default=True, description="record every ask's route in routes.sqlite")
     qtypes: dict[str, dict[str, Any]] = Field(
         default_factory=dict,

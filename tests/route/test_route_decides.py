@@ -52,15 +52,21 @@ def test_only_a_confident_tier_decides():
 
 
 def test_a_fallback_route_ranks_as_routing_off(home):
-    kb = open_kb(home, chapters_within_documents=False)
+    kb = open_kb(home)  # the defaults: a route that did not decide leaves the unrouted ranking
     on = retrieve(kb, UNDECIDED, Mode.BM25, route=True)
     assert on.route.tier == "fallback"
-    assert ids(on) == ids(retrieve(kb, UNDECIDED, Mode.BM25, route=False))
+    off = retrieve(kb, UNDECIDED, Mode.BM25, route=False)
+    assert ids(on) == ids(off) and [h.score for h in on.hits] == [h.score for h in off.hits]
     assert on.route.chapters == () and not any(t.stage == "chapters" for t in on.trace)
+    # the positive twin: with chapters_within_documents its sure chapter (第四章 工作时间和休息
+    # 休假 of 劳动法, which holds 每周 and 休息) orders that law's hits
+    within = retrieve(open_kb(home, chapters_within_documents=True), UNDECIDED, Mode.BM25, route=True)
+    assert any("休息休假" in c.label for c in within.route.chapters)
+    assert ids(within) != ids(off)
 
 
 def test_a_sure_chapter_of_an_undecided_route_keeps_the_documents_places(home):
-    kb = open_kb(home)
+    kb = open_kb(home, chapters_within_documents=True)
     p = prepare(kb, UNDECIDED, Mode.BM25, Scope(), [])
     route = kb.router().route(UNDECIDED)
     assert route.tier == "fallback"
@@ -172,3 +178,27 @@ def test_a_narrative_puts_no_chapter_first_and_a_short_question_still_does(home)
     loose = open_kb(home, chapter_confidence=0.6, chapter_max_words=0)
     again = routed_search(loose, route, Scope(), search, long_terms, p.ref.doc_ids, 0.5, [])
     assert [c.label for c in again.route.chapters] == ["第四章 工作时间和休息休假"]
+
+
+# a synthesis question (总结…): its type fetches more candidates, but only where a route decided
+SYNTHESIS = "总结一下用人单位解除劳动合同要给劳动者哪些补偿"
+
+
+def test_an_undecided_route_takes_no_parameters_of_its_question_type(home):
+    from zhiku.ask.search import route_candidates
+
+    kb = open_kb(home, chapters_within_documents=False)
+    on = retrieve(kb, SYNTHESIS, Mode.BM25, route=True)
+    assert on.route.tier == "fallback" and on.route.qtype == "synthesis"
+    off = retrieve(kb, SYNTHESIS, Mode.BM25, route=False)
+    assert ids(on) == ids(off) and [h.score for h in on.hits] == [h.score for h in off.hits]
+    # (before, the type's 80 candidates were searched again, and the deeper keyword list
+    # reordered the hits past the tenth)
+    p = prepare(kb, SYNTHESIS, Mode.BM25, Scope(), [])
+    assert route_candidates(kb, p, on.route) == p.candidates == kb.config.candidates
+    # the positive twin: a route that decided takes its type's candidates
+    sure = Route(subindexes=("社会法",), tier="embedding", confidence=0.9, qtype="synthesis")
+    assert route_candidates(kb, p, sure) == 80
+    unsure = Route(subindexes=("社会法",), tier="embedding", confidence=0.55, qtype="synthesis")
+    assert route_candidates(kb, p, unsure) == p.candidates
+    assert ids(retrieve(kb, SYNTHESIS, Mode.BM25, route=unsure)) == ids(off)

@@ -161,15 +161,26 @@ def route_question(kb: Any, p: Prepared) -> Route:
     return kb.router().route(p.question, p.scope, p.ref)
 
 
+def route_candidates(kb: Any, p: Prepared, route: Route) -> int:
+    """Hits per retriever of the routed search: the question type's count when ``route``
+    decided, else routing off's (a route that did not decide ranks as routing off does,
+    and a deeper keyword list would move its order: a document's evidence and the fusion
+    read the whole list)."""
+    from zhiku.route import params_for
+    from zhiku.route.search import decides
+
+    if not decides(route, kb.config.route_min_confidence):
+        return p.candidates
+    return params_for(kb.config, route.qtype).candidates or p.candidates
+
+
 def reuses_first(kb: Any, p: Prepared, route: Route) -> bool:
     """Whether the routed search of ``route`` reuses the first, unrouted search: a route
     that does not narrow it (the fallback, below ``route_min_confidence``, or a question
-    naming documents) with the question type's candidate count unchanged."""
-    from zhiku.route import params_for
+    naming documents) with the candidate count unchanged (see :func:`route_candidates`)."""
     from zhiku.route.search import narrows
 
-    k = params_for(kb.config, route.qtype).candidates or p.candidates
-    return not narrows(route, kb.config, p.ref.doc_ids) and k == p.candidates
+    return not narrows(route, kb.config, p.ref.doc_ids) and route_candidates(kb, p, route) == p.candidates
 
 
 def routed(kb: Any, p: Prepared, route: Route, first: list[list[Hit]], trace: list[TraceStep],
@@ -177,18 +188,20 @@ def routed(kb: Any, p: Prepared, route: Route, first: list[list[Hit]], trace: li
     """Search where ``route`` sends the question: its sub-indexes (in parallel), then its
     chapters first (see :func:`zhiku.route.search.routed_search`), fused as
     :func:`fused` does. A route that does not narrow reuses ``first``, the unrouted
-    search, instead of searching again; the chapters of documents the question names are
-    picked from the search inside them (which the fusion uses too).
+    search, instead of searching again (and one that did not decide takes none of its
+    question type's parameters, ranking as routing off does); the chapters of documents
+    the question names are picked from the search inside them (which the fusion uses too).
 
     Returns:
         The retrieval, its route completed with the chapters used.
     """
     from zhiku.route import params_for
-    from zhiku.route.search import fused_order, routed_search
+    from zhiku.route.search import decides, fused_order, routed_search
 
     params = params_for(kb.config, route.qtype)
-    k = params.candidates or p.candidates
-    alpha = kb.config.alpha if params.alpha is None else params.alpha
+    k = route_candidates(kb, p, route)  # the question type's parameters only where the route decided
+    own = params.alpha is not None and decides(route, kb.config.route_min_confidence)
+    alpha = params.alpha if own else kb.config.alpha
     reuse = reuses_first(kb, p, route)
 
     def search(scope: Scope, t: list[TraceStep]) -> list[list[Hit]]:
