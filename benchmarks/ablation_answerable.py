@@ -14,7 +14,7 @@ ones, ``list_answers``, and only when it lists the kind asked, ``list_kind``), s
 document's name (``answer_doc_name``) or reading a troubleshooting entry's problem as its
 question (``answer_problems``) or quoting a heading for the figure it holds
 (``answer_head_figures``) or reading a code listing's comment as a question
-(``answer_code_comments``), count a word only a document's name lends in full between
+(``answer_code_comments``) or reading a bold label line as a label (``answer_labels``), count a word only a document's name lends in full between
 documents (``answer_name_weight`` 1), choose the block to quote by words alone over a keyword
 ranking (``answer_meaning`` 0) or without a statute's provision preferred over a rule's
 (``answer_standing`` 0; for a question asking a figure too, ``answer_standing_figures`` off) or
@@ -30,7 +30,8 @@ word in the sentence stating the value whole only, not by its last word where th
 whole (``answerability_stems`` off), or read the quantity asked from the first clause asking one
 (``answerability_last_ask`` off), refuse evidence missing a phrase the tagger calls a name
 (``answerability_phrases`` off), count a quantity's word the block's title holds
-(``answerability_titled`` on), or read 几个小时 as any period (``answerability_hours`` off), or refuse a
+(``answerability_titled`` on), or read 几个小时 as any period (``answerability_hours`` off), or read 一届任期 as an edition and 几个工作日 as
+any number (``answerability_periods`` off), or refuse a
 numbered provision stating the value asked of an act in its own terms as a weak match (``answerability_provisions`` on), or count
 a place the question pins as a word its quantity is of (``answerability_place_heads`` off), or, without vectors, let the fitted model answer evidence
 holding none of the question's naming words (``keyword_veto`` off; the everyday sets' row) or hold a word
@@ -83,6 +84,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, heading figures off": {"ZHIKU_ANSWER_HEAD_FIGURES": "0"},
           # and a code listing's comment line read as the question of the commands under it (on shipped)
           "on, code comments off": {"ZHIKU_ANSWER_CODE_COMMENTS": "0"},
+          # and a bold label line (「-   **可能原因**」) read as a label, a lead-in bringing its listing (on shipped)
+          "on, labels off": {"ZHIKU_ANSWER_LABELS": "0"},
           # and a list's lead-in quoted for a question asking which ones (on shipped)
           "on, list answers off": {"ZHIKU_LIST_ANSWERS": "0"},
           # and a list's lead-in taken only when it lists the kind the question names (on shipped)
@@ -125,6 +128,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, title words on": {"ZHIKU_ANSWERABILITY_TITLED": "1"},
           # 几个小时 asks a figure in hours (on shipped)
           "on, hours off": {"ZHIKU_ANSWERABILITY_HOURS": "0"},
+          # and a term of office counted (一届任期) read as an edition, 几个工作日 as any number (on shipped)
+          "on, periods off": {"ZHIKU_ANSWERABILITY_PERIODS": "0"},
           # a provision's value of the kind asked of an act, beside its own word, is weak (off shipped)
           "on, provision values on": {"ZHIKU_ANSWERABILITY_PROVISIONS": "1"},
           # a place the question pins is not among the words its quantity is of (on shipped)
@@ -183,7 +188,7 @@ def answerable_ablation(shared: Path, log: Path, dense: bool = False, only: tupl
                 "document name off: ZHIKU_ANSWER_DOC_NAME=0; name words in full: ZHIKU_ANSWER_NAME_WEIGHT=1; "
                 "problem statements off: ZHIKU_ANSWER_PROBLEMS=0; "
                 "heading figures off: ZHIKU_ANSWER_HEAD_FIGURES=0; "
-                "code comments off: ZHIKU_ANSWER_CODE_COMMENTS=0; "
+                "code comments off: ZHIKU_ANSWER_CODE_COMMENTS=0; labels off: ZHIKU_ANSWER_LABELS=0; "
                 "list answers off: ZHIKU_LIST_ANSWERS=0; list kind off: ZHIKU_LIST_KIND=0; "
                 "around off: ZHIKU_ANSWER_AROUND=0; "
                 "meaning off: ZHIKU_ANSWER_MEANING=0; standing off: ZHIKU_ANSWER_STANDING=0; "
@@ -198,7 +203,7 @@ def answerable_ablation(shared: Path, log: Path, dense: bool = False, only: tupl
                 "last asking clause off: ZHIKU_ANSWERABILITY_LAST_ASK=0; phrases off: ZHIKU_ANSWERABILITY_PHRASES=0; "
                 "title words on: ZHIKU_ANSWERABILITY_TITLED=1; hours off: ZHIKU_ANSWERABILITY_HOURS=0; "
                 "relative sums off: ZHIKU_ANSWERABILITY_UNITS=0; sum verbs off: ZHIKU_ANSWERABILITY_ACTS=0; "
-                "name compounds on: ZHIKU_ANSWERABILITY_COMPOUNDS=1; "
+                "name compounds on: ZHIKU_ANSWERABILITY_COMPOUNDS=1; periods off: ZHIKU_ANSWERABILITY_PERIODS=0; "
                 "leading place on: ZHIKU_ANSWERABILITY_LEADING_PLACE=1; keyword veto off: ZHIKU_KEYWORD_VETO=0)\n")
     return "\n".join(lines)
 

@@ -21,7 +21,11 @@ units, numbered burning steps, HTML API help pages); ``"split": "fresh3"`` a thi
 exported from Word and from slides, meeting minutes, notices with dates, a policy with an
 amount table); ``"split": "fresh4"`` a fourth (tests/data/real/fresh4: an FAQ, a
 troubleshooting page, a community body's charter, rules in numbered clauses, a logging
-standard with rule/advice items, process pages). ``--split dev`` or ``--split NAME``
+standard with rule/advice items, process pages); ``"split": "fresh5"`` a fifth
+(tests/data/real/fresh5: a text PDF user manual with API return-code tables, an FAQ whose
+questions are inline HTML ``<h4>`` headings, a parameter reference of pipe tables, a
+copywriting style guide, two HR rules in 第X条 articles, a two-sheet review-comment
+workbook). ``--split dev`` or ``--split NAME``
 measures one of them.
 """
 
@@ -39,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 REAL = ROOT / "tests" / "data" / "real"
 #: The held-out splits; each is asked of the documents in the folder of its name.
 FRESH = "fresh"
-HELD_OUT = (FRESH, "fresh2", "fresh3", "fresh4")
+HELD_OUT = (FRESH, "fresh2", "fresh3", "fresh4", "fresh5")
 JUNK = ("列1", "列2", "列3", "OLE_LINK", "(cid:", "....")
 #: The document column of a question no document in the set answers (``"refuse": true``
 #: in questions.jsonl): it is right only when the answer refuses.
@@ -152,12 +156,13 @@ def _score(rows: list[dict]) -> str:
 SPLIT_LABELS = {FRESH: ("fresh documents", "Fresh documents (held out)"),
                 "fresh2": ("second fresh set", "Second fresh set (held out)"),
                 "fresh3": ("third fresh set", "Third fresh set (held out)"),
-                "fresh4": ("fourth fresh set", "Fourth fresh set (held out)")}
+                "fresh4": ("fourth fresh set", "Fourth fresh set (held out)"),
+                "fresh5": ("fifth fresh set", "Fifth fresh set (held out)")}
 
 
 def render(trees: list[dict], rows: list[dict], extra: list[str] = (),
            held_out: dict[str, tuple[list[dict], list[dict]]] | None = None) -> str:
-    """The Markdown page; ``held_out`` maps a held-out split (``fresh`` … ``fresh4``) to its
+    """The Markdown page; ``held_out`` maps a held-out split (``fresh`` … ``fresh5``) to its
     (tree rows, question rows)."""
     held_out = held_out or {}
     when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

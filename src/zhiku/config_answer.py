@@ -30,6 +30,12 @@ class AnswerLevers(BaseModel):
     answer_code_comments: bool = Field(default=True, description="the offline answer reads a comment "
                                        "line of a code listing (### 验证…是否启动成功) as a question line: "
                                        "it quotes the commands and output under it")
+    answer_labels: bool = Field(default=True, description="the offline answer reads a line that is only a "
+                                "bold label (「-   **可能原因**」) as a label, not a sentence to quote; a "
+                                "troubleshooting entry's parts so labelled without a colon (现象描述, 可能原因, "
+                                "解决办法) as answer_problems reads 「问题描述：」; and a quoted lead-in followed "
+                                "by a code listing brings the listing; off: such a label is quoted like text "
+                                "and a lead-in stops before a listing")
     answer_around: bool = Field(default=True, description="the offline answer quotes the sentence "
                                 "beside its source when the source alone cannot answer: one only restating "
                                 "the question (the sentence after it, or before it when it points back: "
@@ -170,3 +176,7 @@ class RefusalLevers(BaseModel):
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")
+    answerability_periods: bool = Field(default=True, description="a term of office counted (「一届任期多久」, "
+                                        "每届, 连任两届) pins no edition, and 几个工作日/多少个工作日 asks a count "
+                                        "of days, not any number; off: 「一届」 is pinned as an ordinal that the "
+                                        "evidence must state, and 几个工作日 asks a number")

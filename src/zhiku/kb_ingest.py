@@ -71,10 +71,7 @@ class Ingesting:
         pairs = iter_files(list(paths))
         rep.files = len(pairs)
         seen = SeenFiles(self.config.home / "files.sqlite")
-        from zhiku.ingest.markdown_text import switched
-
-        with switched(self.config.markdown_as_shown):
-            docs, roots, sigs = self._load(pairs, rep, progress, on_error, None if rehash else seen)
+        docs, roots, sigs = self._load(pairs, rep, progress, on_error, None if rehash else seen)
         if prune:
             rep.pruned = self._prune(paths, {(roots[d.id], p) for d in docs for p in (d.path, *d.aliases)}
                                      | rep.seen)
@@ -232,7 +229,8 @@ class Ingesting:
                 rep.seen.add((top, rel))
                 continue
             try:
-                doc = load_file(f, root, int(self.config.max_file_mb * 2**20))
+                doc = load_file(f, root, int(self.config.max_file_mb * 2**20),
+                                markdown_as_shown=self.config.markdown_as_shown)
             except ZhikuError as e:
                 rep.failed.append((str(f), str(e)))
                 rep.seen.add((str(Path(root).resolve()), Path(f).relative_to(root).as_posix()))

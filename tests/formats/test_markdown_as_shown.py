@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from zhiku.ingest import load_file
-from zhiku.ingest.markdown_text import markdown_as_shown, switched
+from zhiku.ingest.markdown_text import markdown_as_shown
 from zhiku.structure import build_tree
 
 pytestmark = pytest.mark.unit
@@ -80,6 +80,26 @@ def test_entities_are_the_characters_they_stand_for():
 
 def test_the_setting_off_keeps_markdown_as_written():
     # markdown_as_shown off (an ablation): the page reads as before
-    with switched(False):
-        doc = load_file(REAL / "fresh3/OpenHarmony-4.1-Release分支停止维护公告.md", REAL)
+    doc = load_file(REAL / "fresh3/OpenHarmony-4.1-Release分支停止维护公告.md", REAL, markdown_as_shown=False)
     assert doc.body.endswith('<p align="right">Release SIG<br/>2025年05月30日</p>')
+
+
+def test_the_setting_reaches_the_loader_through_ingest(tmp_path):
+    # markdown_as_shown is a parameter of each load (config → ingest → load_file), not a
+    # process-wide switch: two knowledge bases with the setting on and off, one process
+    import shutil
+
+    from zhiku.config import load_config
+    from zhiku.kb import KnowledgeBase
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    shutil.copy(REAL / "fresh3/OpenHarmony-4.1-Release分支停止维护公告.md", docs)
+    texts = {}
+    for on in (True, False):
+        cfg = load_config(home=tmp_path / f"home-{on}").model_copy(update={"markdown_as_shown": on})
+        kb = KnowledgeBase(cfg)
+        kb.ingest([docs], dense=False, progress=False)
+        texts[on] = " ".join(c.text for c in kb.store.all_chunks())
+    assert "<br/>" not in texts[True] and "Release SIG" in texts[True]
+    assert '<p align="right">' in texts[False]

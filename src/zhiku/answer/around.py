@@ -93,22 +93,31 @@ def _restates(sentence: str, question: str) -> bool:
 
 
 def with_lists(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str] = (),
-                idf: Callable[[str], float] | None = None) -> list[Sentence]:
+                idf: Callable[[str], float] | None = None, listings: bool = False) -> list[Sentence]:
     """Each sentence that only announces a list (「下列各项个人所得，免征个人所得税：」) with
     the items that follow it in its chunk, so the answer says what the list is; items
     picked on their own are then dropped. A lead-in with nothing after it in its chunk
     (「…的量程、精度如下表所示：」) announces a table: the answer adds the row of that table,
-    among the evidence, that best covers the question (:func:`_announced_row`)."""
+    among the evidence, that best covers the question (:func:`_announced_row`). With
+    ``listings`` (config ``answer_labels``), a lead-in directly followed by a code listing
+    (「请运行以下命令添加软链接：」 and ```…```) brings the listing's lines, fences left out."""
     out: list[Sentence] = []
     covered: set[tuple[int, int]] = set()
     for s in sorted(picked, key=lambda s: (s.hit_rank, s.pos)):
         if (s.hit_rank, s.pos) in covered:
             continue
         if LEAD_IN.search(s.text):
-            items, size = [], 0
+            items, size, fenced = [], 0, False
             for pos, nxt in split_sentences(hits[s.hit_rank].chunk.text):
                 if pos <= s.pos:
                     continue
+                if listings and nxt.startswith(FENCE) and not items and not fenced:
+                    fenced = True  # the listing the lead-in announces: its lines are the answer
+                    covered.add((s.hit_rank, pos))
+                    continue
+                if fenced and nxt.startswith(FENCE):
+                    covered.add((s.hit_rank, pos))
+                    break
                 if size + len(nxt) > LIST_CHARS and items or nxt.startswith(FENCE):
                     break  # a code listing or log under the lead-in is not a list
                 items.append(nxt)

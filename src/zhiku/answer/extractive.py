@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from zhiku.answer.reading import (ASKS, ITEM, code_comment, counted_terms, coverage, in_problem, item_label,
-                                  listing, problem_span, question_line)
+                                  label_line, listing, problem_span, question_line)
 from zhiku.chunk.context import block_text, context, document_name, heading
 from zhiku.retrieve.segment import normalise
 from zhiku.types import Citation, Hit
@@ -107,6 +107,7 @@ def compose(
     comments: bool = True,
     bonus: Sequence[float] = (),
     around: str = "",
+    labels: bool = True,
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -153,6 +154,11 @@ def compose(
             standing of its document (:func:`zhiku.answer.standing.standing_bonus`); (): none.
         around: the question, to quote the sentence beside the source when the source alone
             cannot answer (:func:`zhiku.answer.around.around`, config ``answer_around``); "": off.
+        labels: a line that is only a bold label (「-   **可能原因**」) is read as a label, not
+            quoted unless nothing else is left; a troubleshooting entry's parts labelled so,
+            without a colon, are read as ``problems`` reads 「问题描述：」; and a quoted lead-in
+            followed by a code listing (「请运行以下命令添加软链接：」) brings the listing (config
+            ``answer_labels``).
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
@@ -165,9 +171,9 @@ def compose(
         picked.append(Sentence(0, 0, hits[0].chunk.text, 1.0))
     else:
         picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name,
-                       (lists, listed), name_weight, problems, comments, bonus)
+                       (lists, listed), name_weight, problems, comments, bonus, labels)
         picked = beside(picked, hits, around) if around else picked
-    picked = with_lists(picked, hits, terms, idf)
+    picked = with_lists(picked, hits, terms, idf, listings=labels)
     picked.sort(key=lambda s: (s.hit_rank, s.pos))
     return _render(_headed(picked, hits, terms, head_figures), hits)
 
@@ -198,14 +204,15 @@ def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str],
 def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
           meets: Callable[[str, str], bool] | None = None, provision: float = PROVISION,
           doc_name: bool = False, lists: tuple[bool, str] = (False, ""), name_weight: float = 1.0,
-          problems: bool = False, comments: bool = False, bonus: Sequence[float] = ()) -> list[Sentence]:
+          problems: bool = False, comments: bool = False, bonus: Sequence[float] = (),
+          labels: bool = False) -> list[Sentence]:
     """The best-covering sentence first, then the best sentences of the same block scoring at
     least :data:`FILL` of it: an answer states what one block says and cites that block
     (a second block's sentence, even one covering as much of the question, was mostly a
     neighbouring article or passage: citation precision, see :data:`ONE_SOURCE`)."""
     ctx = [context(h.chunk) for h in hits]
     names = [document_name(h.chunk) if doc_name else "" for h in hits]
-    cands, read = _candidates(terms, hits, idf, ctx, names, problems, comments)
+    cands, read = _candidates(terms, hits, idf, ctx, names, problems, comments, labels)
     if not cands:
         return []
     whole = [coverage(terms, f"{ctx[r]} {h.chunk.text}", idf, names[r]) for r, h in enumerate(hits)]
@@ -251,16 +258,18 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
 
 
 def _candidates(terms, hits, idf, ctx: list[str], names: list[str], problems: bool,
-                comments: bool) -> tuple[list[Sentence], dict]:
+                comments: bool, labels: bool = False) -> tuple[list[Sentence], dict]:
     """Every sentence of the evidence scored as it is read (under its block's context, the
     question line, problem statement or code comment before it, its list item's label, its
     document's name), and the text each was read as; what asks (those lines) is left out
     unless nothing else is left."""
     cands, read, asks = [], {}, set()
     for r, h in enumerate(hits):
-        asked, span = "", problem_span(h.chunk.text) if problems else (0, 0)
+        asked, span = "", problem_span(h.chunk.text, labels) if problems else (0, 0)
         for pos, s in split_sentences(h.chunk.text):
-            if question_line(h.chunk.text, pos, s):
+            if labels and label_line(h.chunk.text, pos, s):  # 「-   **可能原因**」: it introduces
+                asks.add((r, pos))
+            elif question_line(h.chunk.text, pos, s):
                 asked = s  # an FAQ entry's question: the lines after it answer it
                 asks.add((r, pos))
             elif in_problem(span, pos, s):  # 问题描述：… : the solution after it answers it

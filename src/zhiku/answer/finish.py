@@ -158,7 +158,7 @@ def answerability(kb: Any, question: str, terms: Sequence[str],
                     cfg.answerability_stems, cfg.answerability_leading_place, cfg.answerability_titled,
                     cfg.answerability_last_ask, cfg.answerability_phrases, cfg.answerability_hours,
                     cfg.answerability_provisions, cfg.answerability_place_heads, cfg.answerability_units,
-                    cfg.answerability_acts)
+                    cfg.answerability_acts, cfg.answerability_periods)
     detail: dict[str, Any] = {"ok": verdict.ok, "pinned": [f"{c.kind.value}:{c.text}" for c in verdict.constraints],
                               "missing": [c.text for c in verdict.missing]}
     if verdict.ok and blocks:
@@ -169,9 +169,11 @@ def answerability(kb: Any, question: str, terms: Sequence[str],
 def _said(text: str, marker: int) -> str:
     """The answer text citing block ``marker``, markers removed: every stretch that ends
     at a ``[marker]`` (a run of sentences citing one block shows its marker once, at the
-    end; ``[1][2]`` gives both blocks the stretch before them)."""
+    end; ``[1][2]`` gives both blocks the stretch before them). Only ``[digits]`` is a
+    marker: a Markdown link a quote keeps (「[issue看板](http://…)」) is part of the stretch."""
     out, prev = [], ""
-    for piece, m in re.findall(r"([^\[]*)\[(\d+)\]", text):
+    parts = re.split(r"\[(\d+)\]", text)
+    for piece, m in zip(parts[0::2], parts[1::2]):
         prev = piece if piece.strip() else prev
         if int(m) == marker:
             out.append(prev)

@@ -122,23 +122,55 @@ def counted_terms(terms: Sequence[str]) -> list[str]:
 
 # the labels of a troubleshooting entry: what went wrong (问题描述：…) and what to do about it
 # (解决方法：…). The problem restates what a question asks; the solution answers it.
-_PROBLEM = re.compile(r"(?:问题描述|问题现象|故障现象|故障描述|现象描述|错误现象|问题)\s*[：:]")
-_SOLUTION = re.compile(r"(?:解决方法|解决方案|解决办法|解决措施|处理方法|处理办法|处理方案)\s*[：:]")
+_PROBLEM_WORDS = r"问题描述|问题现象|故障现象|故障描述|现象描述|错误现象|问题"
+_SOLUTION_WORDS = r"解决方法|解决方案|解决办法|解决措施|处理方法|处理办法|处理方案"
+_PROBLEM = re.compile(rf"(?:{_PROBLEM_WORDS})\s*[：:]")
+_SOLUTION = re.compile(rf"(?:{_SOLUTION_WORDS})\s*[：:]")
+# a label alone on its line, without a colon: a list item's bold label (「-   **现象描述**」,
+# 「**可能原因**1」), the way a Word document converted to Markdown writes an entry's parts
+_BARE = r"^[ \t]*(?:[-*+][ \t]+)?\*\*\s*(?:{})\s*\d*\s*\*\*\s*\d*[ \t]*$"
+_BARE_PROBLEM = re.compile(_BARE.format(_PROBLEM_WORDS), re.M)
+# what ends a problem statement: the cause (可能原因) or the solution after it
+_BARE_ANSWER = re.compile(_BARE.format(rf"可能原因|原因分析|问题原因|原因|{_SOLUTION_WORDS}"), re.M)
+_CAUSE = re.compile(r"(?:可能原因|原因分析|问题原因)\s*[：:]")
+# a line that is only a label: bold text without a sentence's closing mark, as a list item or
+# alone (「-   **可能原因**」, 「**注意事项**」); it names what the lines after it say
+LABEL_LINE = re.compile(r"^[ \t]*(?:[-*+][ \t]+|\d+[.、][ \t]*)?\*\*[^*\n。！？?!：:]{1,16}\*\*\s*\d*[ \t]*$", re.M)
 
 
-def problem_span(text: str) -> tuple[int, int]:
+def label_line(text: str, pos: int, sentence: str) -> bool:
+    """Whether the sentence at ``pos`` of a chunk's ``text`` is a whole line that is only a
+    bold label (:data:`LABEL_LINE`): it says nothing itself; the text or code after it is
+    what it introduces."""
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    line = text[start:None if end < 0 else end]
+    return bool(LABEL_LINE.fullmatch(line)) and sentence.strip(" \t-*+0123456789.、") in line
+
+
+def problem_span(text: str, bare: bool = False) -> tuple[int, int]:
     """Where a troubleshooting entry's problem statement lies in a chunk's text: from the line
     of its label (「问题描述：…」, the error it quotes under it) up to the label of the solution
     after it (「解决方法：…」); (0, 0) when the text holds no such pair.
+    With ``bare``, labels alone on their line without a colon count too (「-   **现象描述**」 …
+    「-   **可能原因**」, :data:`_BARE_PROBLEM`), and a cause's label (可能原因：) ends the
+    problem as a solution's does: the cause answers what went wrong.
 
     Args:
         text: a chunk's text.
+        bare: read labels without a colon (config ``answer_labels``).
 
     Returns:
         The span's start and end offsets.
     """
     problem = _PROBLEM.search(text)
+    if bare and (other := _BARE_PROBLEM.search(text)) and (problem is None or other.start() < problem.start()):
+        problem = other
     solution = _SOLUTION.search(text, problem.end()) if problem else None
+    if bare and problem is not None:
+        ends = [m for m in (solution, _BARE_ANSWER.search(text, problem.end()), _CAUSE.search(text, problem.end()))
+                if m is not None]
+        solution = min(ends, key=lambda m: m.start()) if ends else None
     if solution is None:
         return 0, 0
     return text.rfind("\n", 0, problem.start()) + 1, solution.start()
@@ -146,8 +178,8 @@ def problem_span(text: str) -> tuple[int, int]:
 
 def in_problem(span: tuple[int, int], pos: int, sentence: str) -> bool:
     """Whether the sentence at ``pos`` belongs to the problem statement spanning ``span``
-    (:func:`problem_span`); the sentence opening the solution does not."""
-    return span[0] <= pos < span[1] and not _SOLUTION.search(sentence)
+    (:func:`problem_span`); the sentence opening the solution (or the cause) does not."""
+    return span[0] <= pos < span[1] and not _SOLUTION.search(sentence) and not _CAUSE.search(sentence)
 
 
 # a comment line of a code listing (「### 验证Name Server 是否启动成功」 in a ```bash block)

@@ -128,7 +128,7 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
     a sentence meeting what the question pins down is preferred as the source."""
     cfg = kb.config
     cons = pinned(question, cfg.answerability_leading_place, cfg.answerability_last_ask,
-                  cfg.answerability_phrases, cfg.answerability_hours) if question else ()
+                  cfg.answerability_phrases, cfg.answerability_hours, cfg.answerability_periods) if question else ()
     blocks = evidence[:1] if exact else in_force_first(kb, evidence, named=_named(kb, question))
     terms = list(dict.fromkeys([*terms, *options(question)]))  # 「-i」: a stop word to the segmenter
     text, cites = compose(terms, blocks, kb.idf, whole_first=exact, provision=kb.config.provision_share,
@@ -137,7 +137,7 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
                           lists=kb.config.list_answers and LIST_ASK.search(question) is not None,
                           listed=listed_kind(question, terms) if kb.config.list_kind else "",
                           problems=kb.config.answer_problems, head_figures=kb.config.answer_head_figures,
-                          comments=kb.config.answer_code_comments,
+                          comments=kb.config.answer_code_comments, labels=kb.config.answer_labels,
                           around=question if kb.config.answer_around else "",
                           bonus=() if exact else _bonus(kb, question, blocks[:SOURCES], cons))
     pos = {h.chunk.id: i for i, h in enumerate(evidence, 1)}

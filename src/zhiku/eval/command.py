@@ -87,7 +87,7 @@ def prepare(cfg: Config, corpus: str, items: list[EvalItem], gold_only: bool, de
     elif gold_only:
         from zhiku.ingest import load_file
 
-        docs = [load_file(f, src) for f in files]
+        docs = [load_file(f, src, markdown_as_shown=cfg.markdown_as_shown) for f in files]
         rep = kb.ingest_documents(docs, dense=dense, progress=progress)
     else:
         rep = kb.ingest([src], dense=dense, progress=progress)

@@ -196,12 +196,15 @@ def _version_from(fields: dict[str, Any]) -> str | None:
 @loaders.register(".md")
 @loaders.register(".markdown")
 @loaders.register(".txt")
-def load_text(path: str | Path, root: str | Path) -> Document:
+def load_text(path: str | Path, root: str | Path, markdown_as_shown: bool = True) -> Document:
     """Load one Markdown or text file; in Markdown, raw HTML tables are read as tables.
 
     Args:
         path: the file.
         root: the folder it was found under; ``Document.path`` is relative to it.
+        markdown_as_shown: read Markdown's inline HTML, in-page contents and escapes as a
+            viewer shows them (:func:`zhiku.ingest.markdown_text.markdown_as_shown`, config
+            ``markdown_as_shown``); False keeps the source as written.
 
     Returns:
         A Document whose id is the hash of its cleaned body (identical copies of a law
@@ -225,7 +228,7 @@ def load_text(path: str | Path, root: str | Path) -> Document:
         from zhiku.ingest import markdown_text
 
         raw_body = join_soft_breaks(markdown_from_html_tables(raw_body))
-        if markdown_text.enabled():  # inline HTML, in-page contents, escapes: as a viewer shows
+        if markdown_as_shown:  # inline HTML, in-page contents, escapes: as a viewer shows
             raw_body = markdown_text.markdown_as_shown(raw_body)
     body = clean_body(raw_body)
     if not body:

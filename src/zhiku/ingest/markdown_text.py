@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 _FENCE_LINE = re.compile(r"^\s{0,3}(?:```|~~~)")
 _CODE_SPAN = re.compile(r"(`+)(?:.+?)\1")
@@ -36,25 +34,6 @@ _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _ANCHOR_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[^\]\n]+\]\(#[^)\s]*\)[ \t]*$")
 #: A run of anchor-only list items at least this long is a table of contents.
 TOC_MIN_ITEMS = 2
-_state = {"on": True}
-
-
-@contextmanager
-def switched(on: bool) -> Iterator[None]:
-    """Within the block, Markdown is read as shown (``on``, the default) or kept as written
-    (the ``markdown_as_shown`` setting, read by the ingest that loads the files)."""
-    before, _state["on"] = _state["on"], on
-    try:
-        yield
-    finally:
-        _state["on"] = before
-
-
-def enabled() -> bool:
-    """Whether Markdown loaded now is read as shown (see :func:`switched`)."""
-    return _state["on"]
-
-
 def _outside_code(line: str) -> str:
     """One line read as shown, its inline code spans left as they are."""
     table = _table_line(line)

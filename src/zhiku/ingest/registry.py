@@ -24,8 +24,12 @@ def suffixes() -> tuple[str, ...]:
     return tuple(loaders.names())
 
 
+#: Suffixes whose loader takes ``markdown_as_shown`` (:func:`load_file`).
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+
+
 def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_BYTES,
-              timeout_s: float | None = None) -> Document:
+              timeout_s: float | None = None, markdown_as_shown: bool = True) -> Document:
     """Load one file with the loader registered for its suffix.
 
     Office packages are checked for zip bombs by their declared sizes first, and the
@@ -36,6 +40,9 @@ def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_B
         root: the folder it was found under; ``Document.path`` is relative to it.
         max_bytes: files larger than this are refused.
         timeout_s: seconds the load may take (None: ``guards.DEFAULT_TIMEOUT_S``; 0: none).
+        markdown_as_shown: a Markdown file is read as a viewer shows it (config
+            ``markdown_as_shown``); False is passed to its loader as ``markdown_as_shown``
+            (a loader registered for ``.md`` then takes that keyword), True passes nothing.
 
     Returns:
         The loaded Document.
@@ -66,7 +73,8 @@ def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_B
         check_zip(path)
     try:
         with time_limit(path, DEFAULT_TIMEOUT_S if timeout_s is None else timeout_s):
-            return apply_sidecar(loaders.create(suffix, path, Path(root)), path)
+            shown = {} if markdown_as_shown or suffix not in MARKDOWN_SUFFIXES else {"markdown_as_shown": False}
+            return apply_sidecar(loaders.create(suffix, path, Path(root), **shown), path)
     except ZhikuError:
         raise
     except Exception as exc:  # noqa: BLE001 - a parser's own error becomes one clear sentence

@@ -222,7 +222,8 @@ class Jobs:
             for path, root in files:
                 job.stage, job.current = "indexing", path.name
                 try:
-                    doc = load_file(path, root, int(self.kb.config.max_file_mb * 2**20))
+                    doc = load_file(path, root, int(self.kb.config.max_file_mb * 2**20),
+                                    markdown_as_shown=self.kb.config.markdown_as_shown)
                     rep = self.kb.ingest_documents([doc], progress=job.progress())
                 except BusyError:
                     raise

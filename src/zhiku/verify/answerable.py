@@ -345,7 +345,8 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
           clauses: bool = True, forms: bool = True, stems: bool = True,
           leading: bool = True, titled: bool = True, last_ask: bool = True,
           phrases: bool = True, hours: bool = True, provisions: bool = True,
-          places: bool = True, units: bool = True, acts: bool = True) -> Answerability:
+          places: bool = True, units: bool = True, acts: bool = True,
+          periods: bool = True) -> Answerability:
     """Does one cited block meet every constraint the question pins?
 
     Args:
@@ -366,6 +367,8 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             ``answerability_titled``, :func:`_titled`).
         last_ask, phrases, hours: how the question is read (:func:`zhiku.verify.pins.pinned`;
             config ``answerability_last_ask``, ``answerability_phrases``, ``answerability_hours``).
+        periods: a term of office counted pins no edition, 几个工作日 asks days
+            (:func:`zhiku.verify.pins.pinned`, config ``answerability_periods``).
         provisions: a quantity the best block misses only by the question's word for it, where
             that block is a numbered provision and what the answer quotes from it states a value
             of the kind asked, is a weak mismatch (:func:`zhiku.verify.provisions.unworded`; config
@@ -384,7 +387,7 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
         sentence naming them (「知识库中有「最低工资」的相关内容，但没有 2023 年上海市的信息」).
     """
     cons = tuple(c if forms or c.text != "when" or c.kind is not Kind.QUANTITY  # off: when asks a date
-                 else Constraint(c.kind, "date", c.about) for c in pinned(question, leading, last_ask, phrases, hours)
+                 else Constraint(c.kind, "date", c.about) for c in pinned(question, leading, last_ask, phrases, hours, periods)
                  if clauses or c.about != "sum")
     if not cons:
         return Answerability(True, cons)

@@ -75,6 +75,8 @@ _QTY = [
                           r"(?:工资|标准|费用|金额|补偿金?|赔偿金?|罚款)(?:是|有|为|大概|一般)*多少")),
     ("age", re.compile(r"几岁|多少岁|几周岁|多少周岁|多大年[龄纪]|年龄是多少|年龄多大|法定年龄")),
     ("days", re.compile(r"多少天|几天|多少日|几日")),
+    # with ``periods``: 几个工作日 asks a count of days (「…多少个工作日内完成评审」), not any number
+    ("workdays", re.compile(r"(?:多少|几)个?工作日")),
     ("people", re.compile(r"多少人|几个人|几人|多少名")),
     # hours asked: a figure in hours or minutes (「每天工作最多几个小时」: 八小时), not a period in days
     ("hours", re.compile(r"几个?小时|多少个?小时|几分钟|多少分钟|几个?钟头")),
@@ -117,7 +119,7 @@ def word_tags(text: str) -> tuple[tuple[str, str], ...]:
 
 
 def pinned(question: str, leading: bool = False, last_ask: bool = True,
-           phrases: bool = True, hours: bool = True) -> tuple[Constraint, ...]:
+           phrases: bool = True, hours: bool = True, periods: bool = True) -> tuple[Constraint, ...]:
     """Everything the asking clause of ``question`` pins down.
 
     Args:
@@ -129,6 +131,9 @@ def pinned(question: str, leading: bool = False, last_ask: bool = True,
         phrases: a verb and its object the tagger calls a name (:func:`phrase_name`) pinned
             as a ``phrase``, whose absence does not refuse.
         hours: 几个小时/多少分钟 ask kind ``hours``, not any period (config ``answerability_*``).
+        periods: a term of office counted (一届任期, 每届, 连任两届) is no edition pinned, and
+            几个工作日 asks kind ``days`` (config ``answerability_periods``); off, 「一届」 is
+            pinned as an ordinal and 几个工作日 asks a number.
 
     Returns:
         Constraints in the order subject/place, time, quantity (at most one quantity).
@@ -153,9 +158,10 @@ def pinned(question: str, leading: bool = False, last_ask: bool = True,
             out.append(Constraint(Kind.SUBJECT, word, "phrase" if phrases and phrase_name(word) else f"tag:{tag}"))
     if leading and not any(c.kind is Kind.PLACE for c in out):
         out += _leading_place(normalise(question), clause)
-    out += [Constraint(Kind.SUBJECT, m.group(), "ordinal") for m in _ORDINAL.finditer(rest)]
+    out += [Constraint(Kind.SUBJECT, m.group(), "ordinal") for m in _ORDINAL.finditer(rest)
+            if not (periods and _TERMS.match(rest, m.start()))]
     out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(YEAR.findall(rest))]
-    found = _asked_quantity(clause, last_ask, hours)
+    found = _asked_quantity(clause, last_ask, hours, periods)
     if found is None and (where := _WHERE.search(clause)):
         found = ("place", where)
     rule = not found and _YES_NO.search(clause)  # 「今年的扣除没扣完，能挪到明年吗」: a rule, not a year's fact
@@ -181,7 +187,8 @@ def pinned(question: str, leading: bool = False, last_ask: bool = True,
     return tuple(dict.fromkeys(out))
 
 
-def _asked_quantity(clause: str, last: bool, hours: bool = True) -> tuple[str, re.Match[str]] | None:
+def _asked_quantity(clause: str, last: bool, hours: bool = True,
+                    periods: bool = True) -> tuple[str, re.Match[str]] | None:
     """The kind of quantity the asking clause asks (:data:`_QTY`) and where. With ``last``
     the clauses are read from the last one that asks one: a count in a clause before it tells
     the situation (「几个人合伙开公司注册一千万，这钱最晚多少年内要交齐」 asks how long, not
@@ -191,6 +198,10 @@ def _asked_quantity(clause: str, last: bool, hours: bool = True) -> tuple[str, r
         parts = [p for p in re.split(r"[，,；;]", clause) if p.strip()][::-1] or [clause]
     for part in parts:
         for kind, rx in _QTY:
+            if kind == "workdays":
+                if periods and (m := rx.search(part)):
+                    return "days", m
+                continue
             if (hours or kind != "hours") and (m := rx.search(part)):
                 return kind, m
     return None
@@ -351,6 +362,8 @@ def _act(clause: str) -> str:
 
 # which session, edition or generation (十三届, 五次会议, 第7届, 第二代): another one is
 # another event (「十三届一次会议」 does not answer 「十三届五次会议」)
+# a count of terms of office, not which edition (「一届任期多久」, 「每届」, 「连任两届」, 「两届任期」)
+_TERMS = re.compile(r"[零〇一二两三四五六七八九十百\d]+届(?=任期|的任期)|(?<=[每任])[零〇一二两三四五六七八九十百\d]+届")
 _ORDINAL = re.compile(r"第[零〇一二两三四五六七八九十百\d]+(?:届|次会议|季|期|代)(?!表|价)|"
                       r"(?<![第\d零〇一二两三四五六七八九十百])[零〇一二两三四五六七八九十百\d]+(?:届|次会议|次全会)")
 

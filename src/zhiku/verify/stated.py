@@ -30,6 +30,9 @@ CLOCK = re.compile(r"[上下]午|周[一二三四五六日]|星期|\d{1,2}\s*[�
 # 时候, 晚年), a time of day or week (平日早上), an event a leading clause names (「四国征伐后，」)
 WHEN = re.compile(r"的时候|时期|时代|年间|初期|末期|中期|晚年|早年|幼年|童年|少年时|青年时|"
                   r"早上|早晨|上午|中午|下午|傍晚|晚上|夜间|凌晨|平日|周末|工作日|节假日|"
+                  # a weekly recurrence naming its day: when a standing meeting is held (「每双周周五」,
+                  # 「每周三」, 「每星期一」)
+                  r"每[双两隔]?个?(?:周|星期|礼拜)的?(?:周|星期|礼拜)?[一二三四五六日天]|"
                   r"(?:^|[，,。；;])[^，,。；;]{2,16}(?:之后|以后|后|之前|以前|期间|时)(?:[，,]|$)|"
                   # a time limit: a rule says by when as how long from an event (「自事故伤害发生之日起
                   # 30日内」, 「一年内」)
