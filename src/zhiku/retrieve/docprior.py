@@ -9,6 +9,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from zhiku.index.store import DocRecord
+from zhiku.retrieve.fields import idf_words
 from zhiku.retrieve.segment import normalise
 from zhiku.types import Hit
 
@@ -162,7 +163,7 @@ def coherence_boost(hits: Sequence[Hit], terms: Sequence[str], idf: Callable[[st
     """
     if weight <= 0 or len(hits) < 2:
         return list(hits)
-    words = {t: idf(t) for t in dict.fromkeys(terms) if len(t) > 1}
+    words = idf_words(terms, idf)
     total = sum(words.values())
     top = max(h.score for h in hits)
     if total <= 0 or top <= 0:

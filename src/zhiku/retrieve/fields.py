@@ -8,6 +8,12 @@ from typing import Any
 from zhiku.types import Chunk, Hit
 
 
+def idf_words(terms: Sequence[str], idf: Callable[[str], float]) -> dict[str, float]:
+    """The question's distinct words of two or more characters, each with its IDF: what the
+    field boosts count (a single character, 房 of 房子, says little about a question)."""
+    return {t: idf(t) for t in dict.fromkeys(terms) if len(t) > 1}
+
+
 def heading_boost(hits: Sequence[Hit], terms: Sequence[str], idf: Callable[[str], float],
                   weight: float) -> list[Hit]:
     """Keyword hits re-ranked with their chapter headings counted as a field of their own.
@@ -33,7 +39,7 @@ def heading_boost(hits: Sequence[Hit], terms: Sequence[str], idf: Callable[[str]
     """
     if weight <= 0 or not hits:
         return list(hits)
-    words = {t: idf(t) for t in dict.fromkeys(terms) if len(t) > 1}
+    words = idf_words(terms, idf)
     total = sum(words.values())
     top = max(h.score for h in hits)
     if total <= 0 or top <= 0:
