@@ -131,8 +131,9 @@ _SOLUTION = re.compile(rf"(?:{_SOLUTION_WORDS})\s*[：:]")
 _BARE = r"^[ \t]*(?:[-*+][ \t]+)?\*\*\s*(?:{})\s*\d*\s*\*\*\s*\d*[ \t]*$"
 _BARE_PROBLEM = re.compile(_BARE.format(_PROBLEM_WORDS), re.M)
 # what ends a problem statement: the cause (可能原因) or the solution after it
-_BARE_ANSWER = re.compile(_BARE.format(rf"可能原因|原因分析|问题原因|原因|{_SOLUTION_WORDS}"), re.M)
-_CAUSE = re.compile(r"(?:可能原因|原因分析|问题原因)\s*[：:]")
+_CAUSE_WORDS = r"可能原因|原因分析|问题原因"
+_BARE_ANSWER = re.compile(_BARE.format(rf"{_CAUSE_WORDS}|原因|{_SOLUTION_WORDS}"), re.M)
+_CAUSE = re.compile(rf"(?:{_CAUSE_WORDS})\s*[：:]")
 # a line that is only a label: bold text without a sentence's closing mark, as a list item or
 # alone (「-   **可能原因**」, 「**注意事项**」); it names what the lines after it say
 LABEL_LINE = re.compile(r"^[ \t]*(?:[-*+][ \t]+|\d+[.、][ \t]*)?\*\*[^*\n。！？?!：:]{1,16}\*\*\s*\d*[ \t]*$", re.M)

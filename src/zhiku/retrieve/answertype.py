@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from enum import Enum
 
+from zhiku.retrieve.rescore import rescored
 from zhiku.types import Hit
 
 _NUM = r"[零〇一二两三四五六七八九十百千万半\d]+"
@@ -92,11 +93,8 @@ def answer_type_boost(hits: Sequence[Hit], types: Sequence[AnswerType], weight: 
     has = [any(states(t, h.chunk.text) for t in types) for h in hits]
     if all(has) or not any(has):
         return list(hits)
-    scores = [h.score + (weight * top if x else 0.0) for h, x in zip(hits, has)]
-    order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
-    return [Hit(hits[i].chunk, scores[i], hits[i].source,
-                {**hits[i].sources, "answer_type": (rank, 1.0 if has[i] else 0.0)})
-            for rank, i in enumerate(order, 1)]
+    return rescored(hits, [h.score + (weight * top if x else 0.0) for h, x in zip(hits, has)], "answer_type",
+                    [1.0 if x else 0.0 for x in has])
 
 
 def offence_first(hits: Sequence[Hit], types: Sequence[AnswerType], window: int) -> list[Hit]:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from zhiku.index.store import DocRecord
 from zhiku.retrieve.fields import idf_words
+from zhiku.retrieve.rescore import rescored
 from zhiku.retrieve.segment import normalise
 from zhiku.types import Hit
 
@@ -47,11 +48,8 @@ def document_boost(hits: Sequence[Hit], weight: float, depth: int = DEPTH) -> li
     if top <= 0 or best <= 0:
         return list(hits)
     shares = [evidence[h.chunk.doc_id] / best for h in hits]
-    scores = [h.score + weight * s * top for h, s in zip(hits, shares)]
-    order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
-    return [Hit(hits[i].chunk, scores[i], hits[i].source,
-                {**hits[i].sources, "document": (rank, round(shares[i], 4))})
-            for rank, i in enumerate(order, 1)]
+    return rescored(hits, [h.score + weight * s * top for h, s in zip(hits, shares)], "document",
+                    [round(s, 4) for s in shares])
 
 
 # 《中华人民共和国劳动合同法》, 《最高人民法院关于适用〈中华人民共和国民事诉讼法〉的解释》
@@ -127,11 +125,8 @@ def citation_prior(hits: Sequence[Hit], counts: Mapping[str, int], laws: int, we
         return list(hits)
     scale = math.log1p(laws)
     gains = [1.0 + weight * math.log1p(counts.get(h.chunk.doc_id, 0)) / scale for h in hits]
-    scores = [h.score * g for h, g in zip(hits, gains)]
-    order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
-    return [Hit(hits[i].chunk, scores[i], hits[i].source,
-                {**hits[i].sources, "cited_by": (rank, counts.get(hits[i].chunk.doc_id, 0))})
-            for rank, i in enumerate(order, 1)]
+    return rescored(hits, [h.score * g for h, g in zip(hits, gains)], "cited_by",
+                    [counts.get(h.chunk.doc_id, 0) for h in hits])
 
 
 def coherence_boost(hits: Sequence[Hit], terms: Sequence[str], idf: Callable[[str], float],
@@ -176,9 +171,6 @@ def coherence_boost(hits: Sequence[Hit], terms: Sequence[str], idf: Callable[[st
     together = {d: frozenset().union(*(held[i] for i in ix)) for d, ix in best.items()}
     alone = {d: max(sum(words[t] for t in held[i]) for i in ix) for d, ix in best.items()}
     gains = [(sum(words[t] for t in together[h.chunk.doc_id]) - alone[h.chunk.doc_id]) / total for h in hits]
-    scores = [h.score + weight * g * top for h, g in zip(hits, gains)]
-    order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
-    return [Hit(hits[i].chunk, scores[i], hits[i].source,
-                {**hits[i].sources, "coherence": (rank, round(gains[i], 4))})
-            for rank, i in enumerate(order, 1)]
+    return rescored(hits, [h.score + weight * g * top for h, g in zip(hits, gains)], "coherence",
+                    [round(g, 4) for g in gains])
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from zhiku.retrieve.rescore import rescored
 from zhiku.types import Chunk, Hit
 
 
@@ -46,10 +47,8 @@ def heading_boost(hits: Sequence[Hit], terms: Sequence[str], idf: Callable[[str]
         return list(hits)
     shares = [sum(v for t, v in words.items() if t in " ".join(h.chunk.section_path)) / total
               for h in hits]
-    order = sorted(range(len(hits)), key=lambda i: (-(hits[i].score + weight * shares[i] * top), i))
-    return [Hit(hits[i].chunk, hits[i].score + weight * shares[i] * top, hits[i].source,
-                {**hits[i].sources, "heading": (rank, round(shares[i], 4))})
-            for rank, i in enumerate(order, 1)]
+    return rescored(hits, [h.score + weight * s * top for h, s in zip(hits, shares)], "heading",
+                    [round(s, 4) for s in shares])
 
 
 def heading_text(chunk: Chunk) -> str:
@@ -87,11 +86,8 @@ def heading_similarity(hits: Sequence[Hit], cosines: Sequence[float], share: flo
         return list(hits)
     span = (hi - lo) if hi > lo else (abs(hi) or 1.0)
     w = min(share, 0.99) / (1 - min(share, 0.99))
-    scores = [h.score + w * span * (c - clo) / (chi - clo) for h, c in zip(hits, cosines)]
-    order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
-    return [Hit(hits[i].chunk, scores[i], hits[i].source,
-                {**hits[i].sources, key: (rank, round(cosines[i], 4))})
-            for rank, i in enumerate(order, 1)]
+    return rescored(hits, [h.score + w * span * (c - clo) / (chi - clo) for h, c in zip(hits, cosines)], key,
+                    [round(c, 4) for c in cosines])
 
 
 def by_headings(kb: Any, question: str, hits: list[Hit], detail: dict[str, Any]) -> list[Hit]:

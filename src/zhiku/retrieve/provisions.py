@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from zhiku.retrieve.rescore import rescored
 from zhiku.types import Hit
 
 
@@ -35,10 +36,7 @@ def unnumbered_down(hits: Sequence[Hit], weight: float) -> list[Hit]:
 def _reweighed(hits: Sequence[Hit], factors: Sequence[float], key: str) -> list[Hit]:
     """``hits`` with each score multiplied by its factor, re-ranked (ties keep their order),
     each recording its new rank and factor under the source ``key``."""
-    scores = [h.score * f for h, f in zip(hits, factors)]
-    order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
-    return [Hit(hits[i].chunk, scores[i], hits[i].source, {**hits[i].sources, key: (rank, factors[i])})
-            for rank, i in enumerate(order, 1)]
+    return rescored(hits, [h.score * f for h, f in zip(hits, factors)], key, factors)
 
 
 # A court's or procuratorate's interpretation: 最高人民法院关于适用《…》…的解释, …的规定, …的批复,

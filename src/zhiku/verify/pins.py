@@ -360,10 +360,10 @@ def _act(clause: str) -> str:
     return ""
 
 
-# which session, edition or generation (十三届, 五次会议, 第7届, 第二代): another one is
-# another event (「十三届一次会议」 does not answer 「十三届五次会议」)
 # a count of terms of office, not which edition (「一届任期多久」, 「每届」, 「连任两届」, 「两届任期」)
 _TERMS = re.compile(r"[零〇一二两三四五六七八九十百\d]+届(?=任期|的任期)|(?<=[每任])[零〇一二两三四五六七八九十百\d]+届")
+# which session, edition or generation (十三届, 五次会议, 第7届, 第二代): another one is
+# another event (「十三届一次会议」 does not answer 「十三届五次会议」)
 _ORDINAL = re.compile(r"第[零〇一二两三四五六七八九十百\d]+(?:届|次会议|季|期|代)(?!表|价)|"
                       r"(?<![第\d零〇一二两三四五六七八九十百])[零〇一二两三四五六七八九十百\d]+(?:届|次会议|次全会)")
 
