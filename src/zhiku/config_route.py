@@ -33,6 +33,12 @@ class RouteLevers(BaseModel):
     route_named_subindex: bool = Field(default=False, description="a question naming documents is "
                                        "searched inside their sub-indexes too, not only inside the "
                                        "documents (their hits first either way)")
+    route_laws: float = Field(default=0.0, ge=0.0, le=1.0, description="law step: a question naming "
+                              "no law that no tier routed is searched inside the law its unrouted "
+                              "candidates point at (their reciprocal ranks summed per law, see "
+                              "zhiku.route.laws) when the best law's sum stands at least this share "
+                              "above the second's (1 - second/best); that law's hits come first, as "
+                              "for a named law; 0 = off")
     route_max: int = Field(default=3, ge=1, description="most sub-indexes one question is sent to")
     route_docs: int = Field(default=3, ge=0, description="documents whose chapters are routed; 0 = off")
     route_chapters: int = Field(default=3, ge=1, le=3, description="most chapters picked per question")

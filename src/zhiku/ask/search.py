@@ -191,11 +191,14 @@ def routed(kb: Any, p: Prepared, route: Route, first: list[list[Hit]], trace: li
     search, instead of searching again (and one that did not decide takes none of its
     question type's parameters, ranking as routing off does); the chapters of documents
     the question names are picked from the search inside them (which the fusion uses too).
+    Where no tier decided, the law step (:func:`zhiku.route.laws.law_route`) may send the
+    question to the law its candidates point at: that law is then searched as a named one.
 
     Returns:
         The retrieval, its route completed with the chapters used.
     """
     from zhiku.route import params_for
+    from zhiku.route.laws import law_route
     from zhiku.route.search import decides, fused_order, routed_search
 
     params = params_for(kb.config, route.qtype)
@@ -210,9 +213,27 @@ def routed(kb: Any, p: Prepared, route: Route, first: list[list[Hit]], trace: li
         return fuzzy(kb, p, scope, t, k)
 
     inner = inside(kb, p, trace, structured)
+    if structured and first and not inner:  # no tier decided: the law step may (route_laws)
+        route = law_route(kb, route, fused_order(first, kb.config, alpha, len(p.terms)), p.ref.doc_ids, trace)
+    chosen = chosen_law(kb, p, route)
+    if chosen and not inner:  # the law tier's law is searched as a named one would be
+        scoped = narrow(p.scope, chosen)
+        inner = fuzzy(kb, p, scoped, trace, k) if scoped is not None else []
     evidence = fused_order(inner, kb.config, alpha, len(p.terms)) if inner else None
-    got = routed_search(kb, route, p.scope, search, p.terms, p.ref.doc_ids, alpha, trace, evidence)
-    return fused(kb, p, got.lists, trace, got.route, structured, alpha, inner)
+    named = p.ref.doc_ids or chosen
+    got = routed_search(kb, route, p.scope, search, p.terms, named, alpha, trace, evidence)
+    return fused(kb, p, got.lists, trace, got.route, structured, alpha, inner, lead=named)
+
+
+def chosen_law(kb: Any, p: Prepared, route: Route) -> tuple[str, ...]:
+    """The documents of the law the law tier chose (``route_laws``), or none: the route
+    did not decide by that tier, or the question names its documents itself."""
+    from zhiku.route.laws import LAWS_TIER
+    from zhiku.route.search import decides
+
+    if route.tier != LAWS_TIER or p.ref.doc_ids or not decides(route, kb.config.route_min_confidence):
+        return ()
+    return route.doc_ids
 
 
 def inside(kb: Any, p: Prepared, trace: list[TraceStep], structured: bool = True) -> list[list[Hit]]:
@@ -228,9 +249,10 @@ def inside(kb: Any, p: Prepared, trace: list[TraceStep], structured: bool = True
 
 def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
           route: Route | None = None, structured: bool = True, alpha: float | None = None,
-          inner: list[list[Hit]] | None = None) -> Retrieval:
+          inner: list[list[Hit]] | None = None, lead: tuple[str, ...] = ()) -> Retrieval:
     """The exact clause first, then the fused lists (plus the search inside the documents
-    the question names — ``inner`` when already made, see :func:`inside`), cut to the
+    the question names — ``inner`` when already made, see :func:`inside` — or inside the
+    law the router chose, ``lead``: those documents' hits first), cut to the
     candidate count; ``alpha`` (default: the setting) weighs dense in weighted fusion, and the
     cited articles' list counts once per whole-index list that voted in it (``cited_per_list``)."""
     k = p.candidates
@@ -254,7 +276,7 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
         if structured and kb.config.in_force_first and p.scope.versions == "all" and not p.ref.version:
             hits = hits[:n] + in_force_first(kb, hits[n:], named=p.ref.doc_ids)  # 公司法 2023 before 2018
         if inner and kb.config.named_first:  # 按劳动争议调解仲裁法…: that law's hits first
-            hits = named_first(hits, p.ref.doc_ids)  # (zhiku.retrieve.clause)
+            hits = named_first(hits, lead or p.ref.doc_ids)  # (zhiku.retrieve.clause)
         hits = hits[:n] + offence_first(hits[n:], p.asks, kb.config.offence_window)  # 适用刑法哪一条
         if structured:  # 盗窃 → 盗窃罪 → 第二百六十四条 (zhiku.retrieve.offences)
             hits = hits[:n] + named_offence_first(kb, p, hits[n:])

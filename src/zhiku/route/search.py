@@ -41,8 +41,12 @@ def decides(route: Route, min_confidence: float) -> bool:
 def narrows(route: Route, cfg: Any, named: tuple[str, ...]) -> bool:
     """Whether ``route`` narrows the search to its sub-indexes: it decided, and the question
     names no document (a named document is searched on its own; ``route_named_subindex``
-    adds its sub-index filter)."""
-    return decides(route, cfg.route_min_confidence) and (not named or cfg.route_named_subindex)
+    adds its sub-index filter) and the law tier did not choose a law (searched on its own
+    beside the unrouted search, which is reused)."""
+    from zhiku.route.laws import LAWS_TIER
+
+    return (decides(route, cfg.route_min_confidence) and route.tier != LAWS_TIER
+            and (not named or cfg.route_named_subindex))
 
 
 def group_by_document(hits: list[Hit]) -> dict[str, list[int]]:
