@@ -25,7 +25,12 @@ standard with rule/advice items, process pages); ``"split": "fresh5"`` a fifth
 (tests/data/real/fresh5: a text PDF user manual with API return-code tables, an FAQ whose
 questions are inline HTML ``<h4>`` headings, a parameter reference of pipe tables, a
 copywriting style guide, two HR rules in 第X条 articles, a two-sheet review-comment
-workbook). ``--split dev`` or ``--split NAME``
+workbook); ``"split": "fresh6"`` a sixth (tests/data/real/fresh6: an upgrade guide with
+version-specific steps and its list of incompatible changes per version, a cluster
+scale-out/scale-in runbook, a hardware and port requirements page of tables, a product
+changelog cut to one minor series, a data-security regulation in 第X条 articles, a text PDF
+security-library manual with an FAQ of error messages, a government emergency plan and a
+government notice as gov.cn served them in HTML). ``--split dev`` or ``--split NAME``
 measures one of them.
 """
 
@@ -43,7 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 REAL = ROOT / "tests" / "data" / "real"
 #: The held-out splits; each is asked of the documents in the folder of its name.
 FRESH = "fresh"
-HELD_OUT = (FRESH, "fresh2", "fresh3", "fresh4", "fresh5")
+HELD_OUT = (FRESH, "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
 JUNK = ("列1", "列2", "列3", "OLE_LINK", "(cid:", "....")
 #: The document column of a question no document in the set answers (``"refuse": true``
 #: in questions.jsonl): it is right only when the answer refuses.
@@ -157,12 +162,13 @@ SPLIT_LABELS = {FRESH: ("fresh documents", "Fresh documents (held out)"),
                 "fresh2": ("second fresh set", "Second fresh set (held out)"),
                 "fresh3": ("third fresh set", "Third fresh set (held out)"),
                 "fresh4": ("fourth fresh set", "Fourth fresh set (held out)"),
-                "fresh5": ("fifth fresh set", "Fifth fresh set (held out)")}
+                "fresh5": ("fifth fresh set", "Fifth fresh set (held out)"),
+                "fresh6": ("sixth fresh set", "Sixth fresh set (held out)")}
 
 
 def render(trees: list[dict], rows: list[dict], extra: list[str] = (),
            held_out: dict[str, tuple[list[dict], list[dict]]] | None = None) -> str:
-    """The Markdown page; ``held_out`` maps a held-out split (``fresh`` … ``fresh5``) to its
+    """The Markdown page; ``held_out`` maps a held-out split (``fresh`` … ``fresh6``) to its
     (tree rows, question rows)."""
     held_out = held_out or {}
     when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
