@@ -199,3 +199,45 @@ def test_numbered_clauses_of_a_plain_text_nest_by_their_numbers(tmp_path):
     assert parents["3.1.1 ERROR 级别"] == ids["3.1 日志级别"]
     assert parents["3.2 日志格式"] == ids["3 日志打印"]
     assert "程序出错" in _own(doc, sections, "3.1.1 ERROR 级别")
+
+
+def test_html_heading_elements_in_markdown_are_its_headings(tmp_path):
+    # an FAQ converted from a wiki: each question an <h4> line, one in a code fence is code
+    lines = ["# 经常被问到的问题", ""]
+    last = ""
+    for chapter, question, answer in _faq():
+        if chapter != last:
+            lines += [f'<h2 id="{chapter}">{chapter}</h2>', ""]
+            last = chapter
+        lines += [f'<h4 id="q{len(lines)}"><a name="s{len(lines)}"></a>{question}</h4>', *answer, ""]
+    lines += ["```html", "<h3>示例代码</h3>", "```"]
+    path = tmp_path / "RocketMQ常见问题.md"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    doc, sections = _tree(path)
+    ids = {s.label: s for s in sections}
+    entry = ids["消息体的大小限制是多少？"]
+    assert next(s for s in sections if s.id == entry.parent_id).label == "3 配置相关"
+    assert "通常是256KB" in _own(doc, sections, "消息体的大小限制是多少？")
+    assert "<h4" not in doc.body and "<h3>示例代码</h3>" in doc.body
+    kept = load_file(path, tmp_path, markdown_as_shown=False)
+    assert '<h4 id="q' in kept.body  # the setting off keeps the source as written
+
+
+@pytest.mark.integration
+def test_an_html_faq_answers_from_the_entry_under_its_bold_question(tmp_path):
+    from zhiku.ask.flow import ask
+    from zhiku.ask.query import Query
+    from zhiku.config import load_config
+    from zhiku.kb import KnowledgeBase
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    _html_faq(docs)
+    kb = KnowledgeBase(load_config(home=tmp_path / "home"))
+    kb.ingest([docs], dense=False, progress=False)
+    ans = ask(kb, Query("RocketMQ 消息在服务器上默认保存多长时间？", use_cache=False))
+    assert not ans.refused and "3 天" in ans.text
+    assert ans.citations[0].section_path[-1] == "消息在服务器上可以保存多长时间？"
+    other = ask(kb, Query("RocketMQ 是否需要安装 zookeeper？", use_cache=False))  # a positive twin
+    assert not other.refused and "不需要" in other.text
+    assert other.citations[0].section_path[-1].startswith("我是否需要安装其他的软件")
