@@ -241,3 +241,19 @@ def test_an_html_faq_answers_from_the_entry_under_its_bold_question(tmp_path):
     other = ask(kb, Query("RocketMQ 是否需要安装 zookeeper？", use_cache=False))  # a positive twin
     assert not other.refused and "不需要" in other.text
     assert other.citations[0].section_path[-1].startswith("我是否需要安装其他的软件")
+
+
+def test_questions_of_disclosure_widgets_and_of_a_definition_list_head_their_answers(tmp_path):
+    entries = [e for e in _faq() if e[0] == "3 配置相关"]
+    widgets = "".join(f"<details><summary>{q}</summary><p>{''.join(a)}</p></details>" for _, q, a in entries)
+    terms = "".join(f"<dt>{q}</dt><dd>{''.join(a)}</dd>" for _, q, a in entries)
+    path = tmp_path / "faq.html"
+    path.write_text(f"<html><body><main><h1>常见问题</h1><h2>配置</h2>{widgets}<h2>再问一遍</h2>"
+                    f"<dl>{terms}</dl></main></body></html>", encoding="utf-8")
+    doc, sections = _tree(path)
+    labels = [s.label for s in sections]
+    assert labels.count("消息体的大小限制是多少？") == 2
+    first, second = (s for s in sections if s.label == "消息体的大小限制是多少？")
+    assert first.parent_id == "1.1" and second.parent_id == "1.2"
+    assert "通常是256KB" in doc.body[first.start:first.end]
+    assert "消息体的大小限制是多少？：" not in doc.body  # a question is no term to define

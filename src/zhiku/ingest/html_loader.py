@@ -19,8 +19,8 @@ _DROP = ("script", "style", "noscript", "nav", "footer", "header", "aside", "for
          "svg", "template", "button")
 _HEADINGS = {f"h{i}": i for i in range(1, 7)}
 _BLOCKS = ("p", "li", "pre", "blockquote", "dt", "dd", "td", "th", "caption", "div", "section",
-           "article", "main", "table", *_HEADINGS)
-_LEAVES = ("p", "li", "pre", "blockquote", "dt", "dd", *_HEADINGS)
+           "article", "main", "table", "summary", "details", *_HEADINGS)
+_LEAVES = ("p", "li", "pre", "blockquote", "dt", "dd", "summary", *_HEADINGS)
 _HTML_TABLE_RE = re.compile(r"<table\b.*?</table\s*>", re.IGNORECASE | re.DOTALL)
 _FENCE_RE = re.compile(r"^[ \t]*(```|~~~).*?^[ \t]*\1[^\n]*$", re.MULTILINE | re.DOTALL)
 
@@ -121,6 +121,9 @@ def _walk(node, page: _Page) -> None:
             _walk(el, page)
 
 
+#: Elements that hold an FAQ entry's question when they ask: a disclosure widget's summary
+#: (``<details><summary>…？</summary>…</details>``) and a definition list's term.
+_ENTRY_TAGS = ("summary", "dt")
 #: A line asking a question (an FAQ entry's question), by its closing mark.
 _ASKS_RE = re.compile(r"[？?][^\S\n]*$")
 
@@ -131,11 +134,13 @@ def _bold_heading(el, text: str, page: _Page) -> int | None:
     whose headings are bold numbered lines ``<b>一、总体要求</b>``), else None.
 
     A block is one when all its text is bold (``<strong>``/``<b>``) and it either asks a
-    question — then it sits one level below the last ``<hN>`` heading, as the same line
+    question (so is an FAQ widget's ``<summary>`` or a ``<dt>`` that asks, bold or not) — then it sits one level below the last ``<hN>`` heading, as the same line
     in Markdown does — or is numbered like a heading (一、 1.1 （一）: a level below every
     ``<hN>``, nesting by its numbering)."""
     if not text or len(text) > 80:
         return None
+    if el.name in _ENTRY_TAGS and _ASKS_RE.search(text):
+        return min(page.depth + 1, 6) if page.depth else DETECTED_LEVEL + 1
     bold = [x for x in el.find_all(["strong", "b"]) if not x.find_parent(["strong", "b"])]
     if not bold or "".join("".join(_text(x) for x in bold).split()) != "".join(text.split()):
         return None
@@ -152,8 +157,9 @@ def _definitions(el, b: BodyBuilder) -> bool:
     nothing added) when the list has no short term to pair (a ``<dl>`` used for layout)."""
     items = [x for x in el.find_all(["dt", "dd"]) if x.find_parent("dl") is el]
     terms = [_text(x) for x in items if x.name == "dt"]
-    if not terms or any(len(t) > 40 for t in terms) or any(x.find("table") for x in items):
-        return False
+    if not terms or any(len(t) > 40 or _ASKS_RE.search(t) for t in terms) \
+            or any(x.find("table") for x in items):
+        return False  # layout, or an FAQ whose questions are the terms: read as blocks
     term = ""
     for x in items:
         text = _text(x)
