@@ -27,6 +27,10 @@ class AnswerLevers(BaseModel):
     answer_head_figures: bool = Field(default=True, description="the offline answer quotes a section's "
                                       "heading before its sentences when it holds a word of the question "
                                       "and a figure they lack (版本 1.1.0 over the list of that release)")
+    answer_head_version: bool = Field(default=True, description="the offline answer to a question "
+                                      "asking about a version (版本) quotes the heading of the block it "
+                                      "quotes when the heading states a release number its sentences do "
+                                      "not (a changelog entry 「v1.46.0 @2026-8-18」 over the change it lists)")
     answer_code_comments: bool = Field(default=True, description="the offline answer reads a comment "
                                        "line of a code listing (### 验证…是否启动成功) as a question line: "
                                        "it quotes the commands and output under it")

@@ -57,6 +57,8 @@ LIST_CHARS = 400  # a lead-in ending in a colon brings the list items under it, 
 LEAD_IN = re.compile(r"[：:]\s*$")
 FENCE = ("```", "~~~")
 _FIGURE = re.compile(r"\d+(?:\.\d+)*")  # a number or a version in a heading (1.1.0, 23)
+_VERSION = re.compile(r"\d+(?:\.\d+)+")  # a release's number in a heading (v1.46.0, 版本 1.2.0)
+_VERSION_WORDS = ("版本", "版")  # a question's word asking which release
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,7 @@ def compose(
     bonus: Sequence[float] = (),
     around: str = "",
     labels: bool = True,
+    head_version: bool = False,
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -159,6 +162,10 @@ def compose(
             without a colon, are read as ``problems`` reads 「问题描述：」; and a quoted lead-in
             followed by a code listing (「请运行以下命令添加软链接：」) brings the listing (config
             ``answer_labels``).
+        head_version: a question asking about a version (版本 among its words) quotes the
+            heading of the block it quotes before it when the heading states a release number
+            the quoted sentences do not (a changelog entry's 「v1.46.0 @2026-8-18」 over
+            「新增 allowLoginIdColon 配置」; config ``answer_head_version``).
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
@@ -175,17 +182,21 @@ def compose(
         picked = beside(picked, hits, around) if around else picked
     picked = with_lists(picked, hits, terms, idf, listings=labels)
     picked.sort(key=lambda s: (s.hit_rank, s.pos))
-    return _render(_headed(picked, hits, terms, head_figures), hits)
+    return _render(_headed(picked, hits, terms, head_figures, head_version), hits)
 
 
 def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str],
-            figures: bool = False) -> list[Sentence]:
+            figures: bool = False, version: bool = False) -> list[Sentence]:
     """The first quoted sentence of each block under its section's heading (「版本 1.2.0：
     新增串口 DMA 例程」, an FAQ entry's question) when the heading holds a word of the question
     that the quoted sentences do not: the heading then says part of the answer. With
     ``figures``, also when it holds a word of the question and a figure the quoted sentences
     lack (「版本 1.1.0」 over 「添加 31 MicroPython 例程」 for 「从哪个版本开始加入…」, whose
-    sentences name another 版本: the section's label is the value asked)."""
+    sentences name another 版本: the section's label is the value asked). With ``version``,
+    also when the question asks about a version and the heading states a release number the
+    quoted sentences lack, though it holds none of the question's words (a changelog's
+    「v1.46.0 @2026-8-18」 for 「allowLoginIdColon 配置是哪个版本新增的？」)."""
+    asks_version = version and any(t in _VERSION_WORDS for t in terms)
     out, seen = [], set()
     for s in picked:
         head = heading(hits[s.hit_rank].chunk) if s.hit_rank not in seen else ""
@@ -193,8 +204,10 @@ def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str],
         if head:
             said = normalise(" ".join(p.text for p in picked if p.hit_rank == s.hit_rank))
             named = [t for t in terms if term_in(t, normalise(head))]
+            releases = _VERSION.findall(normalise(head)) if asks_version else []
             if any(not term_in(t, said) for t in named) or (
-                    figures and named and any(f not in said for f in _FIGURE.findall(normalise(head)))):
+                    figures and named and any(f not in said for f in _FIGURE.findall(normalise(head)))) \
+                    or (releases and not any(v in said for v in releases)):
                 joint = "" if ASKS.search(head) else "："  # an FAQ entry's question ends itself
                 s = Sentence(s.hit_rank, s.pos, f"{head}{joint}{s.text}", s.cover)
         out.append(s)

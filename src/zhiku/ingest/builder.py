@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from pathlib import Path
 
@@ -87,11 +88,14 @@ def _name_from(col: int, body: list[list[str]]) -> str:
 
 
 def _cell(value: object) -> str:
-    """One cell as text: None → "", 32.0 → "32", whitespace collapsed."""
+    """One cell as text: None → "", 32.0 → "32", a date without a time of day as the
+    date (``2021-06-26``, not ``2021-06-26 00:00:00``), whitespace collapsed."""
     if value is None:
         return ""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
+    if isinstance(value, dt.datetime) and value.time() == dt.time():
+        value = value.date()
     return " ".join(str(value).split())
 
 

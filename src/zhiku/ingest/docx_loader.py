@@ -154,6 +154,17 @@ def _bold(par) -> bool:
     return bool(runs) and all(r.bold or (r.bold is None and style_bold) for r in runs)
 
 
+#: A paragraph asking a question, by its closing mark.
+_ASKS_RE = re.compile(r"[？?]\s*$")
+
+
+def _bold_question(par, text: str) -> bool:
+    """A paragraph without a heading style that is an FAQ entry's question: bold as a
+    whole and asking (``**如何申请开发板？**``); it heads the answer paragraphs under it,
+    one level below the last heading style, as the same line in Markdown does."""
+    return len(text) <= 80 and bool(_ASKS_RE.search(text)) and _bold(par)
+
+
 def _numbered_heading(par, text: str, articles: bool) -> bool:
     """A paragraph without a heading style that is one: a short numbered line (一、 1.1
     （一） 第X部分) in bold, or 一、/第X部分 numbering on its own line of a text that is
@@ -219,7 +230,7 @@ def load_docx(path: Path, root: Path) -> Document:
     formats = _num_formats(document)
     body = document.element.body
     articles = has_articles([p.text for p in document.paragraphs])
-    last = ""
+    last, depth = "", 0  # the text of the last paragraph, the level of the last heading style
     for el in body.iterchildren():
         check_time()
         if el.tag == f"{_W}p":
@@ -233,8 +244,11 @@ def load_docx(path: Path, root: Path) -> Document:
             numbered = _numbering(par, counters, formats) + text
             if level is not None:
                 b.heading(text if _level(style or "") else numbered, level)
+                depth = level
             elif _numbered_heading(par, numbered, articles):
                 b.heading(numbered, DETECTED_LEVEL)
+            elif _bold_question(par, numbered):
+                b.heading(numbered, min(depth + 1, 9) if depth else DETECTED_LEVEL + 1)
             else:
                 b.paragraph(numbered)
             last = text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from zhiku.errors import ZhikuError
@@ -11,15 +12,15 @@ from zhiku.ingest.files import read_text
 from zhiku.ingest.html_main import drop_boilerplate, is_layout_table, main_content
 from zhiku.ingest.pdf_layout import TableHeading, split_heading_rows
 from zhiku.ingest.registry import loaders
-from zhiku.structure.numbering import has_articles
-from zhiku.types import Document
+from zhiku.structure.numbering import DETECTED_LEVEL, allowed, has_articles, heading_like
+from zhiku.types import Document, OutlineEntry
 
 _DROP = ("script", "style", "noscript", "nav", "footer", "header", "aside", "form", "iframe",
          "svg", "template", "button")
 _HEADINGS = {f"h{i}": i for i in range(1, 7)}
 _BLOCKS = ("p", "li", "pre", "blockquote", "dt", "dd", "td", "th", "caption", "div", "section",
-           "article", "main", "table", *_HEADINGS)
-_LEAVES = ("p", "li", "pre", "blockquote", "dt", "dd", *_HEADINGS)
+           "article", "main", "table", "summary", "details", *_HEADINGS)
+_LEAVES = ("p", "li", "pre", "blockquote", "dt", "dd", "summary", *_HEADINGS)
 _HTML_TABLE_RE = re.compile(r"<table\b.*?</table\s*>", re.IGNORECASE | re.DOTALL)
 _FENCE_RE = re.compile(r"^[ \t]*(```|~~~).*?^[ \t]*\1[^\n]*$", re.MULTILINE | re.DOTALL)
 
@@ -82,29 +83,108 @@ def _rows(table) -> list[list[str]]:
     return out
 
 
-def _walk(node, b: BodyBuilder, articles: bool) -> None:
+@dataclass
+class _Page:
+    """What a walk over a page carries: the body being built, whether the page is
+    organised in 第X条 articles, the level of the last ``<h1>``-``<h6>`` heading and the
+    offsets of the headings that are bold lines (not ``<hN>``)."""
+
+    b: BodyBuilder
+    articles: bool
+    depth: int = 0
+    bold: list[int] = field(default_factory=list)
+
+
+def _walk(node, page: _Page) -> None:
     """Add the blocks under ``node`` in document order."""
+    b = page.b
     for el in node.find_all(True, recursive=False):
         name = el.name
         if name in _HEADINGS:
+            page.depth = _HEADINGS[name]
             b.heading(_text(el), _HEADINGS[name])
         elif name == "table" and is_layout_table(el, rows := _rows(el)):
-            _walk_cells(el, b, articles)
+            _walk_cells(el, page)
         elif name == "table":
-            _table(el, rows, b, articles)
+            _table(el, rows, page)
+        elif name == "dl" and _definitions(el, b):
+            continue
         elif name in _LEAVES or not el.find(_BLOCKS):
-            b.paragraph(_text(el) if name != "pre" else el.get_text())
+            text = _text(el) if name != "pre" else el.get_text()
+            level = _bold_heading(el, text, page) if name != "pre" else None
+            if level is None:
+                b.paragraph(text)
+            else:
+                page.bold.append(len(b.outline))
+                b.heading(text, level)
         else:
-            _walk(el, b, articles)
+            _walk(el, page)
 
 
-def _table(el, rows: list[list[str]], b: BodyBuilder, articles: bool) -> None:
+#: Elements that hold an FAQ entry's question when they ask: a disclosure widget's summary
+#: (``<details><summary>…？</summary>…</details>``) and a definition list's term.
+_ENTRY_TAGS = ("summary", "dt")
+#: A line asking a question (an FAQ entry's question), by its closing mark.
+_ASKS_RE = re.compile(r"[？?][^\S\n]*$")
+
+
+def _bold_heading(el, text: str, page: _Page) -> int | None:
+    """The outline level of a block that is a heading written as a bold line (an FAQ
+    page whose questions are ``<p><strong>…？</strong></p>``, a Word page saved as HTML
+    whose headings are bold numbered lines ``<b>一、总体要求</b>``), else None.
+
+    A block is one when all its text is bold (``<strong>``/``<b>``) and it either asks a
+    question (so is an FAQ widget's ``<summary>`` or a ``<dt>`` that asks, bold or not) — then it sits one level below the last ``<hN>`` heading, as the same line
+    in Markdown does — or is numbered like a heading (一、 1.1 （一）: a level below every
+    ``<hN>``, nesting by its numbering)."""
+    if not text or len(text) > 80:
+        return None
+    if el.name in _ENTRY_TAGS and _ASKS_RE.search(text):
+        return min(page.depth + 1, 6) if page.depth else DETECTED_LEVEL + 1
+    bold = [x for x in el.find_all(["strong", "b"]) if not x.find_parent(["strong", "b"])]
+    if not bold or "".join("".join(_text(x) for x in bold).split()) != "".join(text.split()):
+        return None
+    if _ASKS_RE.search(text):
+        return min(page.depth + 1, 6) if page.depth else DETECTED_LEVEL + 1
+    kind = heading_like(text)
+    return DETECTED_LEVEL if kind not in (None, "num_dun", "paren_num") \
+        and allowed(kind, page.articles) else None
+
+
+def _definitions(el, b: BodyBuilder) -> bool:
+    """Add a definition list (``<dl>``) as lines 「term：definition」, each definition
+    under its term, so a definition read alone still names what it defines; False (and
+    nothing added) when the list has no short term to pair (a ``<dl>`` used for layout)."""
+    items = [x for x in el.find_all(["dt", "dd"]) if x.find_parent("dl") is el]
+    terms = [_text(x) for x in items if x.name == "dt"]
+    if not terms or any(len(t) > 40 or _ASKS_RE.search(t) for t in terms) \
+            or any(x.find("table") for x in items):
+        return False  # layout, or an FAQ whose questions are the terms: read as blocks
+    term = ""
+    for x in items:
+        text = _text(x)
+        if x.name == "dt":
+            if term:
+                b.paragraph(term)
+            term = text
+        elif term:
+            b.paragraph(f"{term.rstrip('：:')}：{text}" if text else term)
+            term = ""
+        else:
+            b.paragraph(text)
+    if term:
+        b.paragraph(term)
+    return True
+
+
+def _table(el, rows: list[list[str]], page: _Page) -> None:
     """Add a data table; a row merged across the table that reads as a numbered heading
     (``一、知识产权保护方面`` in a list of measures) splits it there and stands as a line
     of its own, where the chapter tree finds it by its numbering."""
     cap = el.find("caption")
     caption = _text(cap) if cap else ""
-    for piece in split_heading_rows(rows, articles):
+    b = page.b
+    for piece in split_heading_rows(rows, page.articles):
         if isinstance(piece, TableHeading):
             b.paragraph(piece.text)
             caption = ""
@@ -112,14 +192,14 @@ def _table(el, rows: list[list[str]], b: BodyBuilder, articles: bool) -> None:
             b.table(piece, caption=caption)
 
 
-def _walk_cells(table, b: BodyBuilder, articles: bool) -> None:
+def _walk_cells(table, page: _Page) -> None:
     """A layout table's cells in order, read as blocks (not as a data table)."""
     for cell in table.find_all(["td", "th"]):
         if cell.find_parent("table") is table:
             if cell.find(_BLOCKS):
-                _walk(cell, b, articles)
+                _walk(cell, page)
             else:
-                b.paragraph(_text(cell))
+                page.b.paragraph(_text(cell))
 
 
 def markdown_from_html_tables(text: str) -> str:
@@ -146,6 +226,21 @@ def markdown_from_html_tables(text: str) -> str:
         return markdown_table(columns, rows) if columns and rows else m.group()
 
     return _HTML_TABLE_RE.sub(swap, text)
+
+
+def _plain_headings(page: _Page) -> None:
+    """On a page without ``<hN>`` headings whose bold lines gave it an outline, keep the
+    headings the chapter tree finds in a plain text (第X章 lines, 一、 numbered lines,
+    附件), which an outline would otherwise replace."""
+    b = page.b
+    if not page.bold or len(page.bold) < len(b.outline):
+        return
+    from zhiku.structure.tree import find_headings
+
+    have = {e.start for e in b.outline}
+    found = [OutlineEntry(h.start, h.depth, h.label) for h in find_headings(b.text(), plain=True)
+             if h.start not in have]
+    b.outline[:] = sorted([*b.outline, *found], key=lambda e: e.start)
 
 
 @loaders.register(".html")
@@ -176,7 +271,9 @@ def load_html(path: Path, root: Path) -> Document:
     drop_boilerplate(soup)
     b = BodyBuilder()
     main = main_content(soup)
-    _walk(main, b, has_articles(main.get_text("\n").split("\n")))
+    page = _Page(b, has_articles(main.get_text("\n").split("\n")))
+    _walk(main, page)
+    _plain_headings(page)
     if not b.text().strip():
         raise ZhikuError(f"File {str(path)!r} has no text outside navigation and scripts; "
                          "check that it is the right page or remove it.")

@@ -1,6 +1,6 @@
 """Markdown source markup that a viewer never shows as text, read the way a viewer shows it.
 
-Three kinds, each outside code fences and inline code spans:
+Four kinds, each outside code fences and inline code spans:
 
 - inline HTML in prose: ``<p align="right">Release SIG<br/>2025年05月30日</p>`` is two lines
   of text, ``<br/>`` in a pipe-table cell is a space, ``<a name="s1"></a>`` anchors and
@@ -9,6 +9,9 @@ Three kinds, each outside code fences and inline code spans:
 - an in-page table of contents: a list whose every item is only a link to an anchor of the
   same page (``-   [编译构建过程中，提示找不到“-lgcc”](#section11181036112615)``) repeats
   the headings below it, so it is dropped;
+- a heading written as an HTML element on a line of its own (``<h4 id="section1">烧录失败怎么
+  办？</h4>``, as pages converted from Word or a wiki write an FAQ's questions) is the
+  ATX heading of its level (``#### 烧录失败怎么办？``);
 - backslash escapes: ``lsb\\_release`` is ``lsb_release``, ``OS\\(操作系统\\)`` is
   ``OS(操作系统)`` (an escaped pipe in a table row stays, it keeps the cell whole).
 
@@ -28,6 +31,8 @@ _BR_TAG = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _INLINE_TAG = re.compile(
     r"</?(?:a|span|font|b|strong|i|em|u|sup|sub|small|big|mark|ins|kbd|s|del)\b[^<>]*>",
     re.IGNORECASE)
+# A line that is one HTML heading element (its text may hold inline tags, not another heading).
+_HEADING_LINE = re.compile(r"^[ \t]{0,3}<h([1-6])\b[^<>]*>(.*?)</h\1\s*>[ \t]*$", re.IGNORECASE)
 _ENTITY = re.compile(r"&(?:[a-zA-Z]{2,8}|#\d{2,6}|#x[0-9a-fA-F]{2,5});")
 # A backslash before ASCII punctuation (CommonMark): the character itself.
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
@@ -36,6 +41,8 @@ _ANCHOR_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[^\]\n]+\]\(#[^)\s]*
 TOC_MIN_ITEMS = 2
 def _outside_code(line: str) -> str:
     """One line read as shown, its inline code spans left as they are."""
+    if (head := _HEADING_LINE.match(line)) and (label := _heading_text(head[2])):
+        return f"{'#' * int(head[1])} {label}"
     table = _table_line(line)
     if "`" not in line:
         return _html_text(line, table)
@@ -44,6 +51,13 @@ def _outside_code(line: str) -> str:
         out += [_html_text(line[pos:m.start()], table), m.group()]
         pos = m.end()
     return "".join(out) + _html_text(line[pos:], table)
+
+
+def _heading_text(inner: str) -> str:
+    """The text of an HTML heading element's content: inline tags, breaks and entities read
+    as shown, on one line ("" when it holds none, an anchor only)."""
+    text = _html_text(_BR_TAG.sub(" ", inner), True)
+    return " ".join(text.split())
 
 
 def _table_line(line: str) -> bool:

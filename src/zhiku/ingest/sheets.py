@@ -24,7 +24,8 @@ def load_xlsx(path: Path, root: Path) -> Document:
 
     Returns:
         The Document; one outline heading and one Table per sheet, captioned with the
-        sheet name.
+        sheet name; a cell merged down over several rows gives its value to every row it
+        covers (see :func:`fill_merged`).
 
     Raises:
         ZhikuError: the file is not a valid workbook or every sheet is empty.
@@ -47,6 +48,7 @@ def load_xlsx(path: Path, root: Path) -> Document:
                 if len(raw) % 1000 == 0:
                     check_time()
             if any(any(v is not None and str(v).strip() for v in r) for r in raw):
+                fill_merged(raw, _merged_ranges(path, getattr(ws, "_worksheet_path", "")))
                 b.heading(ws.title, 1)
                 b.table(raw, caption=ws.title)
     finally:
@@ -54,6 +56,54 @@ def load_xlsx(path: Path, root: Path) -> Document:
     if not b.tables:
         raise ZhikuError(f"File {str(path)!r} has only empty sheets; add data or remove it.")
     return b.build(path, root, fmt="xlsx")
+
+
+def _merged_ranges(path: Path, sheet_xml: str) -> list[tuple[int, int, int, int]]:
+    """The merged ranges of a sheet as (first column, first row, last column, last row),
+    1-based, read from its XML part (openpyxl's streaming reader does not keep them)."""
+    import zipfile
+    from xml.etree.ElementTree import iterparse
+
+    from openpyxl.utils import range_boundaries
+
+    out: list[tuple[int, int, int, int]] = []
+    if not sheet_xml:
+        return out
+    try:
+        with zipfile.ZipFile(path) as z, z.open(sheet_xml.lstrip("/")) as src:
+            for _, el in iterparse(src):
+                if el.tag.endswith("}mergeCell") and el.get("ref"):
+                    try:
+                        out.append(tuple(range_boundaries(el.get("ref"))))
+                    except (ValueError, TypeError):
+                        pass
+                if el.tag.endswith("}row"):
+                    el.clear()
+    except (KeyError, OSError, zipfile.BadZipFile):
+        return []
+    return out
+
+
+def fill_merged(raw: list[list[object]], ranges: list[tuple[int, int, int, int]]) -> None:
+    """Give a cell merged down (a category over the rows it groups: 「工业控制接口」 over
+    串口, GPIO, I2C…) its value in every row it covers, as an HTML ``rowspan`` is read;
+    the places a merge spans across stay empty, so a title merged over the whole width
+    is not repeated in every column.
+
+    Args:
+        raw: the sheet's rows from row 1 and column 1, changed in place.
+        ranges: merged ranges as (first column, first row, last column, last row), 1-based.
+    """
+    for c0, r0, _c1, r1 in ranges:
+        if r1 <= r0 or r0 > len(raw) or c0 > len(raw[r0 - 1]):
+            continue
+        value = raw[r0 - 1][c0 - 1]
+        if value is None or not str(value).strip():
+            continue
+        for r in range(r0, min(r1, len(raw))):
+            row = raw[r]
+            if c0 <= len(row) and (row[c0 - 1] is None or not str(row[c0 - 1]).strip()):
+                row[c0 - 1] = value
 
 
 @loaders.register(".csv")
