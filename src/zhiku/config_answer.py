@@ -180,3 +180,7 @@ class RefusalLevers(BaseModel):
                                         "每届, 连任两届) pins no edition, and 几个工作日/多少个工作日 asks a count "
                                         "of days, not any number; off: 「一届」 is pinned as an ordinal that the "
                                         "evidence must state, and 几个工作日 asks a number")
+    answerability_months: bool = Field(default=True, description="a year with its month in the question "
+                                       "(「2025年7月的安全漏洞公告」, 2025-07) pins that month: a cited block "
+                                       "must state it (with its year, or as 7月 in a block naming the "
+                                       "year); off: only the year is pinned")

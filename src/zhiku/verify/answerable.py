@@ -148,6 +148,8 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         return _focus_met(c, _SENTENCE.findall(said or block), others, clauses, forms, units, acts)
     b = _norm(undated(block.strip()))
     if c.kind is Kind.TIME:
+        if c.about == "month":
+            return month_stated(c.text, block)
         if c.text.isdigit():
             stated = set(STATED_YEAR.findall(undated(normalise(said)))) or relative_years(said, block)
             if stated:
@@ -177,6 +179,22 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         return w in b or (_LATIN_NAME.fullmatch(w) is not None and _joined(w) in _joined(b)) or _versioned(w, b)
     grams = [w[i : i + 2] for i in range(len(w) - 1)]  # a tagged name: most of its bigrams
     return sum(g in b for g in grams) >= len(grams) / 2
+
+
+def month_stated(year_month: str, block: str) -> bool:
+    """Whether ``block`` (its title, file name and text) states the month ``year_month``
+    (「2025年7月」): with its year (2025年7月, 2025年07月, 2025-07, 2025.7.1, 二〇二五年七月), or
+    as 7月/七月 in a block naming that year; a notice of 2025-06 or minutes of 2025-12-04 do not
+    state 2025年7月."""
+    from zhiku.chunk import int_to_cn
+
+    y, m = re.match(r"(\d{4})年(\d{1,2})月", year_month).groups()
+    b = _norm(block)
+    n = int(m)
+    month = rf"(?:0?{n}|{int_to_cn(n)})"
+    if re.search(rf"(?:{y}|{_cn_year(y)})年{month}月|(?<![\d.]){y}[-./]0?{n}(?![\d])", b):
+        return True
+    return (y in b or _cn_year(y) in b) and re.search(rf"(?<![\d\-./年]){month}月", b) is not None
 
 
 def _heads(c: Constraint, others: Sequence[Constraint], places: bool) -> list[str]:
@@ -346,7 +364,7 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
           leading: bool = True, titled: bool = True, last_ask: bool = True,
           phrases: bool = True, hours: bool = True, provisions: bool = True,
           places: bool = True, units: bool = True, acts: bool = True,
-          periods: bool = True) -> Answerability:
+          periods: bool = True, months: bool = True) -> Answerability:
     """Does one cited block meet every constraint the question pins?
 
     Args:
@@ -369,6 +387,8 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             config ``answerability_last_ask``, ``answerability_phrases``, ``answerability_hours``).
         periods: a term of office counted pins no edition, 几个工作日 asks days
             (:func:`zhiku.verify.pins.pinned`, config ``answerability_periods``).
+        months: a year with its month pins the month, which a cited block must state
+            (:func:`month_stated`; config ``answerability_months``).
         provisions: a quantity the best block misses only by the question's word for it, where
             that block is a numbered provision and what the answer quotes from it states a value
             of the kind asked, is a weak mismatch (:func:`zhiku.verify.provisions.unworded`; config
@@ -387,7 +407,7 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
         sentence naming them (「知识库中有「最低工资」的相关内容，但没有 2023 年上海市的信息」).
     """
     cons = tuple(c if forms or c.text != "when" or c.kind is not Kind.QUANTITY  # off: when asks a date
-                 else Constraint(c.kind, "date", c.about) for c in pinned(question, leading, last_ask, phrases, hours, periods)
+                 else Constraint(c.kind, "date", c.about) for c in pinned(question, leading, last_ask, phrases, hours, periods, months)
                  if clauses or c.about != "sum")
     if not cons:
         return Answerability(True, cons)
