@@ -158,7 +158,8 @@ def answerability(kb: Any, question: str, terms: Sequence[str],
                     cfg.answerability_stems, cfg.answerability_leading_place, cfg.answerability_titled,
                     cfg.answerability_last_ask, cfg.answerability_phrases, cfg.answerability_hours,
                     cfg.answerability_provisions, cfg.answerability_place_heads, cfg.answerability_units,
-                    cfg.answerability_acts, cfg.answerability_periods, cfg.answerability_months)
+                    cfg.answerability_acts, cfg.answerability_periods, cfg.answerability_months,
+                    cfg.answerability_subject_heads)
     detail: dict[str, Any] = {"ok": verdict.ok, "pinned": [f"{c.kind.value}:{c.text}" for c in verdict.constraints],
                               "missing": [c.text for c in verdict.missing]}
     if verdict.ok and blocks:

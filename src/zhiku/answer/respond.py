@@ -168,7 +168,7 @@ def _meets(kb: Any, question: str, cons: Sequence[Any]) -> Callable[[str, str], 
     return lambda sent, block: ((not cons or meets_all(cons, sent, block, cfg.answerability_stems,
                                                            cfg.answerability_titled, cfg.answerability_provisions,
                                                            cfg.answerability_place_heads, cfg.answerability_units,
-                                                           cfg.answerability_acts))
+                                                           cfg.answerability_acts, cfg.answerability_subject_heads))
                                 and (not kinds or any(states(k, _UNSPACED.sub(r"\1", block)) for k in kinds)))
 
 
