@@ -190,9 +190,11 @@ class RefusalLevers(BaseModel):
                                               "多少」 needs a figure beside 控制台/默认/端口, not any figure in a "
                                               "sentence naming RocketMQ, which is checked on its own; off: the "
                                               "name counts")
-    answerability_untyped: bool = Field(default=True, description="a figure the question asks (多少钱, 多久, "
+    answerability_untyped: bool = Field(default=False, description="a figure the question asks (多少钱, 多久, "
                                         "几天, 多少) that the answer states nowhere — no value of that kind "
                                         "at all, not only none beside the question's words — refuses, where "
                                         "a missing figure of a rule otherwise only lowers the confidence "
                                         "(「感冒了吃头孢之后多久才能喝酒？」 was answered with a list of "
-                                        "infectious diseases); off: a weak mismatch, answered")
+                                        "infectious diseases); off (the default: on everyday3 it refused five "
+                                        "answerable questions, all answered wrongly, for one out of scope): a "
+                                        "weak mismatch, answered")
