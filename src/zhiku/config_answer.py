@@ -184,12 +184,13 @@ class RefusalLevers(BaseModel):
                                        "(「2025年7月的安全漏洞公告」, 2025-07) pins that month: a cited block "
                                        "must state it (with its year, or as 7月 in a block naming the "
                                        "year); off: only the year is pinned")
-    answerability_subject_heads: bool = Field(default=True, description="the words a quantity is asked of "
+    answerability_subject_heads: bool = Field(default=False, description="the words a figure is asked of "
                                               "leave out a name the question pins (a product, a Latin or "
                                               "quoted name; when others are left): 「RocketMQ 控制台的默认端口是"
                                               "多少」 needs a figure beside 控制台/默认/端口, not any figure in a "
-                                              "sentence naming RocketMQ, which is checked on its own; off: the "
-                                              "name counts")
+                                              "sentence naming RocketMQ, which is checked on its own; off (the "
+                                              "default: it refused nothing more on any set and moved one fresh "
+                                              "answer off the figure asked): the name counts")
     answerability_untyped: bool = Field(default=False, description="a figure the question asks (多少钱, 多久, "
                                         "几天, 多少) that the answer states nowhere — no value of that kind "
                                         "at all, not only none beside the question's words — refuses, where "

@@ -1,5 +1,6 @@
 """A figure asked of a named product must be stated beside the attribute asked, not merely in a
-sentence naming the product, which is checked on its own (config ``answerability_subject_heads``)."""
+sentence naming the product, which is checked on its own (config ``answerability_subject_heads``,
+off by default)."""
 
 from __future__ import annotations
 
@@ -24,13 +25,13 @@ def test_a_figure_beside_the_product_name_is_not_the_attribute_asked():
     q = "RocketMQ 控制台的最大连接数是多少？"
     qty = next(c for c in pinned(q) if c.kind is Kind.QUANTITY)
     assert "rocketmq" in qty.about.split("|")  # the name is among the words asked of ...
-    no = check(q, [(FAILOVER, SAID)])  # ... but 「RocketMQ 5.0 开始支持…」 states no 连接数
+    no = check(q, [(FAILOVER, SAID)], subjects=True)  # ... but 「RocketMQ 5.0 开始支持…」 states no 连接数
     assert not no.ok and [c.kind for c in no.missing] == [Kind.QUANTITY]
-    assert check(q, [(FAILOVER, SAID)], subjects=False).ok  # off: any figure beside the name
+    assert check(q, [(FAILOVER, SAID)]).ok  # off (the default): any figure beside the name
 
 
 @pytest.mark.unit
 def test_a_figure_beside_the_attribute_asked_still_answers():
     """The twin asks what the text states: the port's default (10911) beside 默认, of RocketMQ's
     Broker, both named in the block."""
-    assert check("RocketMQ 的 Broker 端口默认是多少？", [(OPS, PORT)]).ok
+    assert check("RocketMQ 的 Broker 端口默认是多少？", [(OPS, PORT)], subjects=True).ok

@@ -115,7 +115,7 @@ def _dates_event(event: str, kind: str, sentence: str) -> bool:
 
 def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (), clauses: bool = True,
           forms: bool = True, stems: bool = True, titled: bool = True, places: bool = True,
-          units: bool = True, acts: bool = True, subjects: bool = True) -> bool:
+          units: bool = True, acts: bool = True, subjects: bool = False) -> bool:
     """Whether one block (its title and text: ``block``) and what the answer quotes from it
     (``said``) meet constraint ``c``: a quantity must be stated in what is quoted (beside
     one of the words it is the quantity of, and not of a person or place other than those
@@ -283,7 +283,7 @@ def _versioned(w: str, b: str) -> bool:
 
 def meets_all(cons: Sequence[Constraint], sentence: str, block: str, stems: bool = True,
               titled: bool = True, provisions: bool = True, places: bool = True, units: bool = True,
-              acts: bool = True, subjects: bool = True) -> bool:
+              acts: bool = True, subjects: bool = False) -> bool:
     """Whether a sentence of a block (``block``: its title and text) meets every constraint
     in ``cons`` (a quantity in the sentence itself).
 
@@ -380,7 +380,7 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
           leading: bool = True, titled: bool = True, last_ask: bool = True,
           phrases: bool = True, hours: bool = True, provisions: bool = True,
           places: bool = True, units: bool = True, acts: bool = True,
-          periods: bool = True, months: bool = True, subjects: bool = True) -> Answerability:
+          periods: bool = True, months: bool = True, subjects: bool = False) -> Answerability:
     """Does one cited block meet every constraint the question pins?
 
     Args:
