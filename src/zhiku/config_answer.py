@@ -184,3 +184,22 @@ class RefusalLevers(BaseModel):
                                         "每届, 连任两届) pins no edition, and 几个工作日/多少个工作日 asks a count "
                                         "of days, not any number; off: 「一届」 is pinned as an ordinal that the "
                                         "evidence must state, and 几个工作日 asks a number")
+    answerability_months: bool = Field(default=True, description="a year with its month in the question "
+                                       "(「2025年7月的安全漏洞公告」, 2025-07) pins that month: a cited block "
+                                       "must state it (with its year, or as 7月 in a block naming the "
+                                       "year); off: only the year is pinned")
+    answerability_subject_heads: bool = Field(default=False, description="the words a figure is asked of "
+                                              "leave out a name the question pins (a product, a Latin or "
+                                              "quoted name; when others are left): 「RocketMQ 控制台的默认端口是"
+                                              "多少」 needs a figure beside 控制台/默认/端口, not any figure in a "
+                                              "sentence naming RocketMQ, which is checked on its own; off (the "
+                                              "default: it refused nothing more on any set and moved one fresh "
+                                              "answer off the figure asked): the name counts")
+    answerability_untyped: bool = Field(default=False, description="a figure the question asks (多少钱, 多久, "
+                                        "几天, 多少) that the answer states nowhere — no value of that kind "
+                                        "at all, not only none beside the question's words — refuses, where "
+                                        "a missing figure of a rule otherwise only lowers the confidence "
+                                        "(「感冒了吃头孢之后多久才能喝酒？」 was answered with a list of "
+                                        "infectious diseases); off (the default: on everyday3 it refused five "
+                                        "answerable questions, all answered wrongly, for one out of scope): a "
+                                        "weak mismatch, answered")

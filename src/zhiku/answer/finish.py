@@ -83,6 +83,8 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
     trace = (*trace, step)
     weak = not verdict.ok and bool(verdict.missing) and not any(
         decisive(c, verdict.constraints, cfg.answerability_compounds) for c in verdict.missing)
+    if weak and cfg.answerability_untyped and untyped(verdict, draft.text):
+        weak = False  # the figure asked is stated nowhere in the answer: a refusal, not a weak answer
     if weak:
         why = f"{why}；{verdict.reason}"  # a weak mismatch: answered, with a lower confidence
     elif not verdict.ok:
@@ -102,6 +104,32 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
     return Answer(question, text, draft.citations, conf, False, considered, tuple(trace), why,
                   removed=draft.removed, conflicts=draft.conflicts,
                   low_confidence=conf < cfg.low_confidence, generator=draft.generator)
+
+
+#: the kinds of figure a question asks (多少钱, 多久, 几天, 几岁, 多少人, 几个小时, 多少) that an answer
+#: stating none at all cannot give, whatever a rule may state otherwise
+FIGURES = ("money", "amount", "days", "duration", "age", "people", "hours", "number")
+
+
+def untyped(verdict: Answerability, text: str) -> bool:
+    """Whether the check's verdict misses a figure the question asks (:data:`FIGURES`) and the
+    answer's ``text`` (markers removed) states no value of that kind anywhere, nor a sum as a
+    multiple or share of another (config ``answerability_untyped``): 「感冒了吃头孢之后多久才能
+    喝酒？」 answered by a list of infectious diseases states no period at all. A figure stated
+    beside other words than the question's (「每立方米三十克」 for 「一天吃多少克米饭」) is not
+    untyped, nor a period stated as how often (按月支付 for 「多久发一次」): it stays a weak
+    mismatch, answered at a lower confidence."""
+    from zhiku.verify.answerable import other_form
+
+    said = re.sub(r"\[\d+\]", "", text)
+    return any(c.kind is Kind.QUANTITY and c.text in FIGURES and not c.unworded
+               and not has_quantity(c.text, said, c.about) and not other_form(c.text, said)
+               and not (c.text in ("duration", "days") and _PERIODIC.search(said))
+               for c in verdict.missing)
+
+
+# a period stated as how often (「工资应当…按月支付」 answers 「工资多久发一次」)
+_PERIODIC = re.compile(r"按(?:日|天|周|月|季|季度|年)|每(?:日|天|周|星期|月|季度|年)")
 
 
 def shown_features(kb: Any, terms: Sequence[str], draft: Verified, considered: Sequence[Hit],
@@ -158,7 +186,8 @@ def answerability(kb: Any, question: str, terms: Sequence[str],
                     cfg.answerability_stems, cfg.answerability_leading_place, cfg.answerability_titled,
                     cfg.answerability_last_ask, cfg.answerability_phrases, cfg.answerability_hours,
                     cfg.answerability_provisions, cfg.answerability_place_heads, cfg.answerability_units,
-                    cfg.answerability_acts, cfg.answerability_periods)
+                    cfg.answerability_acts, cfg.answerability_periods, cfg.answerability_months,
+                    cfg.answerability_subject_heads)
     detail: dict[str, Any] = {"ok": verdict.ok, "pinned": [f"{c.kind.value}:{c.text}" for c in verdict.constraints],
                               "missing": [c.text for c in verdict.missing]}
     if verdict.ok and blocks:

@@ -128,7 +128,8 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
     a sentence meeting what the question pins down is preferred as the source."""
     cfg = kb.config
     cons = pinned(question, cfg.answerability_leading_place, cfg.answerability_last_ask,
-                  cfg.answerability_phrases, cfg.answerability_hours, cfg.answerability_periods) if question else ()
+                  cfg.answerability_phrases, cfg.answerability_hours, cfg.answerability_periods,
+                  cfg.answerability_months) if question else ()
     blocks = evidence[:1] if exact else in_force_first(kb, evidence, named=_named(kb, question))
     terms = list(dict.fromkeys([*terms, *options(question)]))  # 「-i」: a stop word to the segmenter
     text, cites = compose(terms, blocks, kb.idf, whole_first=exact, provision=kb.config.provision_share,
@@ -168,7 +169,7 @@ def _meets(kb: Any, question: str, cons: Sequence[Any]) -> Callable[[str, str], 
     return lambda sent, block: ((not cons or meets_all(cons, sent, block, cfg.answerability_stems,
                                                            cfg.answerability_titled, cfg.answerability_provisions,
                                                            cfg.answerability_place_heads, cfg.answerability_units,
-                                                           cfg.answerability_acts))
+                                                           cfg.answerability_acts, cfg.answerability_subject_heads))
                                 and (not kinds or any(states(k, _UNSPACED.sub(r"\1", block)) for k in kinds)))
 
 

@@ -115,7 +115,7 @@ def _dates_event(event: str, kind: str, sentence: str) -> bool:
 
 def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (), clauses: bool = True,
           forms: bool = True, stems: bool = True, titled: bool = True, places: bool = True,
-          units: bool = True, acts: bool = True) -> bool:
+          units: bool = True, acts: bool = True, subjects: bool = False) -> bool:
     """Whether one block (its title and text: ``block``) and what the answer quotes from it
     (``said``) meet constraint ``c``: a quantity must be stated in what is quoted (beside
     one of the words it is the quantity of, and not of a person or place other than those
@@ -131,9 +131,11 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
     (「北京小客车摇号现在的中签率大概是多少」: a figure beside 北京 in 「经北京市人民政府指定的部门批准，
     第四至六年可按前项规定的税率…」 is no 中签率); ``units``: a sum also in the other form a statute
     states it (:func:`other_form`); ``acts``: the act a sum is asked of read without a modal the
-    segmenter glued to it (该付 → 付: :func:`zhiku.verify.holders.sum_verb`)."""
+    segmenter glued to it (该付 → 付: :func:`zhiku.verify.holders.sum_verb`); ``subjects``: a
+    quantity's words leave out a name the question pins (a product, a quoted title), as
+    ``places`` does a place (:func:`_heads`)."""
     if c.kind is Kind.QUANTITY:
-        heads = _heads(c, others, places)
+        heads = _heads(c, others, places, subjects and c.text not in (*TIME_KINDS, "person", "country", "place"))
         whole = _norm(block)
         named = titled and c.text not in TIME_KINDS and any(_titled(h, block) for h in heads)
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
@@ -148,6 +150,8 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         return _focus_met(c, _SENTENCE.findall(said or block), others, clauses, forms, units, acts)
     b = _norm(undated(block.strip()))
     if c.kind is Kind.TIME:
+        if c.about == "month":
+            return month_stated(c.text, block)
         if c.text.isdigit():
             stated = set(STATED_YEAR.findall(undated(normalise(said)))) or relative_years(said, block)
             if stated:
@@ -179,12 +183,39 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
     return sum(g in b for g in grams) >= len(grams) / 2
 
 
-def _heads(c: Constraint, others: Sequence[Constraint], places: bool) -> list[str]:
+def month_stated(year_month: str, block: str) -> bool:
+    """Whether ``block`` (its title, file name and text) states the month ``year_month``
+    (「2025年7月」): with its year (2025年7月, 2025年07月, 2025-07, 2025.7.1, 二〇二五年七月), or
+    as 7月/七月 in a block naming that year; a notice of 2025-06 or minutes of 2025-12-04 do not
+    state 2025年7月."""
+    from zhiku.chunk import int_to_cn
+
+    y, m = re.match(r"(\d{4})年(\d{1,2})月", year_month).groups()
+    b = _norm(block)
+    n = int(m)
+    month = rf"(?:0?{n}|{int_to_cn(n)})"
+    if re.search(rf"(?:{y}|{_cn_year(y)})年{month}月|(?<![\d.]){y}[-./]0?{n}(?![\d])", b):
+        return True
+    return (y in b or _cn_year(y) in b) and re.search(rf"(?<![\d\-./年]){month}月", b) is not None
+
+
+def _heads(c: Constraint, others: Sequence[Constraint], places: bool, subjects: bool = False) -> list[str]:
     """The words quantity ``c`` is asked of, normalised; with ``places`` without a place the
-    question pins (checked on its own: the value must be of the thing), unless nothing is left."""
+    question pins (checked on its own: the value must be of the thing), with ``subjects``
+    without a name it pins (a Latin or quoted name, a tagged name: 「RocketMQ 控制台的默认端口是多少」
+    asks a port, and any figure in a sentence naming RocketMQ is none: ``meets`` leaves them
+    out for a figure asked, not for a date, a name or a place, which are read beside the act
+    or role asked whoever it is of), unless nothing is left."""
     heads = [_norm(h) for h in c.about.split("|") if h]
-    own = [h for h in heads if not any(x.kind is Kind.PLACE and _norm(x.text) == h for x in others)]
-    return (own or heads) if places else heads
+    own = [h for h in heads if not any(_norm(x.text) == h and (places and x.kind is Kind.PLACE or subjects and _named(x))
+                                       for x in others)]
+    return own or heads
+
+
+def _named(c: Constraint) -> bool:
+    """A name the question pins that the evidence is checked for on its own and decisively: a
+    quoted title, a Latin name, a tagged name (not a phrase of the user's situation)."""
+    return c.kind is Kind.SUBJECT and (not c.about or c.about.startswith("tag:"))
 
 
 def _head_in(head: str, sent: str, block: str, stems: bool) -> bool:
@@ -252,7 +283,7 @@ def _versioned(w: str, b: str) -> bool:
 
 def meets_all(cons: Sequence[Constraint], sentence: str, block: str, stems: bool = True,
               titled: bool = True, provisions: bool = True, places: bool = True, units: bool = True,
-              acts: bool = True) -> bool:
+              acts: bool = True, subjects: bool = False) -> bool:
     """Whether a sentence of a block (``block``: its title and text) meets every constraint
     in ``cons`` (a quantity in the sentence itself).
 
@@ -274,13 +305,16 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str, stems: bool
             :func:`other_form`).
         acts: the act a sum is asked of without a glued modal (config ``answerability_acts``,
             :func:`zhiku.verify.holders.sum_verb`).
+        subjects: a quantity's words leave out a name the question pins (config
+            ``answerability_subject_heads``, :func:`meets`).
     """
     def met(c: Constraint) -> bool:
         where = block if c.kind is not Kind.QUANTITY or stems else sentence
-        if meets(c, where, sentence, cons, stems=stems, titled=titled, places=places, units=units, acts=acts):
+        if meets(c, where, sentence, cons, stems=stems, titled=titled, places=places, units=units, acts=acts,
+                 subjects=subjects):
             return True
         return provisions and worded(c) and provision(block) and meets(Constraint(c.kind, c.text), where, sentence, cons,
-                                                                       units=units, acts=acts)
+                                                                       units=units, acts=acts, subjects=subjects)
 
     return all(met(c) for c in cons if c.kind is not Kind.FOCUS)  # a literal attribute word is no reason to prefer a sentence
 
@@ -346,7 +380,7 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
           leading: bool = True, titled: bool = True, last_ask: bool = True,
           phrases: bool = True, hours: bool = True, provisions: bool = True,
           places: bool = True, units: bool = True, acts: bool = True,
-          periods: bool = True) -> Answerability:
+          periods: bool = True, months: bool = True, subjects: bool = False) -> Answerability:
     """Does one cited block meet every constraint the question pins?
 
     Args:
@@ -369,6 +403,10 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             config ``answerability_last_ask``, ``answerability_phrases``, ``answerability_hours``).
         periods: a term of office counted pins no edition, 几个工作日 asks days
             (:func:`zhiku.verify.pins.pinned`, config ``answerability_periods``).
+        months: a year with its month pins the month, which a cited block must state
+            (:func:`month_stated`; config ``answerability_months``).
+        subjects: a quantity's words leave out a name the question pins, checked on its own
+            (config ``answerability_subject_heads``, :func:`_heads`).
         provisions: a quantity the best block misses only by the question's word for it, where
             that block is a numbered provision and what the answer quotes from it states a value
             of the kind asked, is a weak mismatch (:func:`zhiku.verify.provisions.unworded`; config
@@ -387,7 +425,7 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
         sentence naming them (「知识库中有「最低工资」的相关内容，但没有 2023 年上海市的信息」).
     """
     cons = tuple(c if forms or c.text != "when" or c.kind is not Kind.QUANTITY  # off: when asks a date
-                 else Constraint(c.kind, "date", c.about) for c in pinned(question, leading, last_ask, phrases, hours, periods)
+                 else Constraint(c.kind, "date", c.about) for c in pinned(question, leading, last_ask, phrases, hours, periods, months)
                  if clauses or c.about != "sum")
     if not cons:
         return Answerability(True, cons)
@@ -396,7 +434,7 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
     best: tuple[Constraint, ...] | None = None
     for block, said in cited:
         miss = tuple(c for c in cons if not meets(c, *_unechoed(c, question, block, said), cons, clauses, forms,
-                                                   stems, titled, places, units, acts))
+                                                   stems, titled, places, units, acts, subjects))
         if best is None or len(miss) < len(best):
             best = miss
         if not miss:
@@ -404,7 +442,7 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
     assert best is not None
     if provisions:
         loose = unworded(cons, cited, lambda c, b, s: meets(c, *_unechoed(c, question, b, s), cons, clauses, forms,
-                                                             stems, titled, places, units, acts))
+                                                             stems, titled, places, units, acts, subjects))
         if loose is not None:
             return Answerability(False, *loose, _reason(loose[1], topic))
     return Answerability(False, cons, best, _reason(best, topic))

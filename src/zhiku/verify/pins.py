@@ -54,6 +54,10 @@ _LATIN = re.compile(r"[a-z][a-z0-9\-]*(?:\.[0-9]+)+(?![0-9.])|[a-z][a-z0-9\-]*(?
 _GENERIC = {"中国", "我国", "全国", "国内", "城市", "国家", "地区", "省市", "当地", "本地", "外地"}
 _QUOTED = re.compile(r"《([^》]{1,30})》|“([^”]{1,30})”|「([^」]{1,30})」|\"([^\"]{1,30})\"")
 YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})(?![\d.])")
+# a year with its month (2025年7月, 2025年十一月, 2025-07): a monthly notice or meeting of that
+# month, not any of the year's (config ``answerability_months``)
+YEAR_MONTH = re.compile(r"(?<![\d.])((?:19|20)\d{2})(?:\s*年\s*(1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])\s*月|"
+                        r"[-./](1[0-2]|0?[1-9])(?![\d.]))")
 _RELATIVE = re.compile(r"今天|明天|昨天|今年|去年|明年|本周|下周|本月|下个月|目前最新|最新一期")
 # a yes/no question (「…能挪到明年接着扣吗」, 是否, 能不能): it asks whether a rule allows
 # something; 今年/明年 in it relate periods to each other, they pin no calendar year (明天 in
@@ -119,7 +123,8 @@ def word_tags(text: str) -> tuple[tuple[str, str], ...]:
 
 
 def pinned(question: str, leading: bool = False, last_ask: bool = True,
-           phrases: bool = True, hours: bool = True, periods: bool = True) -> tuple[Constraint, ...]:
+           phrases: bool = True, hours: bool = True, periods: bool = True,
+           months: bool = True) -> tuple[Constraint, ...]:
     """Everything the asking clause of ``question`` pins down.
 
     Args:
@@ -134,6 +139,8 @@ def pinned(question: str, leading: bool = False, last_ask: bool = True,
         periods: a term of office counted (一届任期, 每届, 连任两届) is no edition pinned, and
             几个工作日 asks kind ``days`` (config ``answerability_periods``); off, 「一届」 is
             pinned as an ordinal and 几个工作日 asks a number.
+        months: a year with its month (2025年7月) also pins that month (``about`` ``month``,
+            :func:`year_months`; config ``answerability_months``); off, only the year.
 
     Returns:
         Constraints in the order subject/place, time, quantity (at most one quantity).
@@ -161,6 +168,7 @@ def pinned(question: str, leading: bool = False, last_ask: bool = True,
     out += [Constraint(Kind.SUBJECT, m.group(), "ordinal") for m in _ORDINAL.finditer(rest)
             if not (periods and _TERMS.match(rest, m.start()))]
     out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(YEAR.findall(rest))]
+    out += [Constraint(Kind.TIME, ym, "month") for ym in year_months(rest)] if months else []
     found = _asked_quantity(clause, last_ask, hours, periods)
     if found is None and (where := _WHERE.search(clause)):
         found = ("place", where)
@@ -379,6 +387,18 @@ _VAGUE = {"人数", "数量", "数目", "次数", "名字", "名称", "地点", 
 _ASK_AFTER = {"什么", "哪个", "哪些", "哪种", "哪类", "哪一个"}
 _QWORD = re.compile(r"什么|哪|谁|多少|多久|多长|多大|几|怎么|怎样|如何|吗|呢|是否|能否|有没有|可不可以|能不能|还是")
 _ASK_BEFORE = re.compile(r"^(?:是|叫|为|有)(?:什么|哪|谁|多少)")
+
+
+def year_months(text: str) -> list[str]:
+    """The months ``text`` names with their year, as 「2025年7月」 (2025年七月, 2025-07 and 2025.7
+    alike), in order, once each."""
+    from zhiku.chunk import cn_to_int
+
+    out = []
+    for m in YEAR_MONTH.finditer(text):
+        month = m.group(2) or m.group(3)
+        out.append(f"{m.group(1)}年{int(month) if month.isdigit() else cn_to_int(month)}月")
+    return list(dict.fromkeys(out))
 
 
 def _focus(clause: str) -> tuple[str, str] | None:
