@@ -16,7 +16,7 @@ question (``answer_problems``) or quoting a heading for the figure it holds
 (``answer_head_figures``) or reading a code listing's comment as a question
 (``answer_code_comments``) or reading a bold label line as a label (``answer_labels``), count a word only a document's name lends in full between
 documents (``answer_name_weight`` 1), choose the block to quote by words alone over a keyword
-ranking (``answer_meaning`` 0) or without a statute's provision preferred over a rule's
+ranking (``answer_meaning`` 0; in an index without vectors, ``answer_meaning_encode`` off) or without a statute's provision preferred over a rule's
 (``answer_standing`` 0; for a question asking a figure too, ``answer_standing_figures`` off) or
 without a block of the document most of the evidence comes from preferred (``answer_agreement`` 0) or without a block stating the kind of value the question's asking
 phrase names preferred (``answer_asked_type`` off; for a question asking which penalty follows
@@ -96,6 +96,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, around off": {"ZHIKU_ANSWER_AROUND": "0"},
           # and, over a keyword-only ranking, a block's stored-vector cosine with the question (12 shipped)
           "on, meaning off": {"ZHIKU_ANSWER_MEANING": "0"},
+          # and, in an index without vectors, the five blocks encoded for that cosine (on shipped)
+          "on, meaning not encoded": {"ZHIKU_ANSWER_MEANING_ENCODE": "0"},
           # and a statute's provision scoring more than a rule's restating it (0.2 shipped)
           "on, standing off": {"ZHIKU_ANSWER_STANDING": "0"},
           # and the standing bonus withheld from a question asking a figure (多少, 多久; on shipped)
@@ -193,7 +195,8 @@ def answerable_ablation(shared: Path, log: Path, dense: bool = False, only: tupl
                 "code comments off: ZHIKU_ANSWER_CODE_COMMENTS=0; labels off: ZHIKU_ANSWER_LABELS=0; "
                 "list answers off: ZHIKU_LIST_ANSWERS=0; list kind off: ZHIKU_LIST_KIND=0; "
                 "around off: ZHIKU_ANSWER_AROUND=0; "
-                "meaning off: ZHIKU_ANSWER_MEANING=0; standing off: ZHIKU_ANSWER_STANDING=0; "
+                "meaning off: ZHIKU_ANSWER_MEANING=0; meaning not encoded: ZHIKU_ANSWER_MEANING_ENCODE=0; "
+                "standing off: ZHIKU_ANSWER_STANDING=0; "
                 "standing for figures: ZHIKU_ANSWER_STANDING_FIGURES=0; agreement off: ZHIKU_ANSWER_AGREEMENT=0; "
                 "asked type off: ZHIKU_ANSWER_ASKED_TYPE=0; penalty ask off: ZHIKU_ANSWER_PENALTY_ASK=0; "
                 "dense veto off: ZHIKU_DENSE_VETO=0; "

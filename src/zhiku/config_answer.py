@@ -58,6 +58,11 @@ class AnswerLevers(BaseModel):
                                   "times how far a block's cosine with the question lies above the lowest "
                                   "of the evidence (the question vector the heading cosine made; none is "
                                   "encoded for it); 0 = off")
+    answer_meaning_encode: bool = Field(default=True, description="with answer_meaning, an index "
+                                        "holding no vectors (a keyword-only ingest) encodes the offline "
+                                        "answer's five evidence blocks through the vector cache, so their "
+                                        "meaning weighs in its choice as stored vectors would; off: no bonus "
+                                        "there")
     answer_standing: float = Field(default=0.2, ge=0.0, description="when the offline answer's evidence "
                                    "holds numbered provisions of a statute or regulation and of a rule "
                                    "implementing or interpreting one (a title ending in 解释, 规定, 办法, "

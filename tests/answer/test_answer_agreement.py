@@ -50,7 +50,9 @@ def _ranked(kb):
 
 
 def _quoted(kb, hits, weight: float) -> str:
-    bonus = _bonus(with_config(kb, answer_agreement=weight), QUESTION, hits, pinned(QUESTION))
+    # the agreement alone: the keyword-only store's blocks are not encoded for their meaning here
+    bonus = _bonus(with_config(kb, answer_agreement=weight, answer_meaning_encode=False), QUESTION, hits,
+                   pinned(QUESTION))
     _, cites = compose(retrieve(kb, QUESTION, Mode.BM25, route=False).terms, hits, kb.idf, bonus=bonus)
     return cites[0].title
 

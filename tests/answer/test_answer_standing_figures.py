@@ -39,7 +39,9 @@ def _evidence(kb, question):
 
 
 def _bonus_with(kb, question, hits, figures: bool):
-    return _bonus(with_config(kb, answer_standing_figures=figures), question, hits, pinned(question))
+    # the standing alone: the keyword-only store's blocks are not encoded for their meaning here
+    return _bonus(with_config(kb, answer_standing_figures=figures, answer_meaning_encode=False), question, hits,
+                  pinned(question))
 
 
 def _quoted(kb, question, figures: bool) -> str:

@@ -15,6 +15,9 @@ bonus (``answer_meaning`` 12) applies only to a keyword-only ranking, as the cha
 No question is encoded for it: the vector is the one the ranking's heading cosine already made
 (:meth:`zhiku.kb.KnowledgeBase.known_query_vector`); a question too long for that (a case
 narrative, ~400 ms to encode) gets no bonus. Stored vectors are read by row id (~2 ms for five).
+An index without vectors (the default whole-corpus keyword ingest) has none to read: with
+``answer_meaning_encode`` the five blocks are encoded through the vector cache instead, as the
+chapter headings are for the heading cosine.
 """
 
 from __future__ import annotations
@@ -26,26 +29,45 @@ from zhiku.retrieve.complete import cosines
 from zhiku.types import Hit
 
 
-def meaning_bonus(kb: Any, question: str, hits: Sequence[Hit], weight: float) -> tuple[float, ...]:
+def meaning_bonus(kb: Any, question: str, hits: Sequence[Hit], weight: float,
+                  encode: bool = False) -> tuple[float, ...]:
     """Per hit, ``weight`` × how far its stored vector's cosine with the question lies above the
     lowest among ``hits`` (0 for a hit without a vector); () when the bonus does not apply:
-    weight 0, no vectors, a dense list in the ranking, or the question not encoded already.
+    weight 0, no vectors (unless ``encode``), a dense list in the ranking, or the question not
+    encoded already.
 
     Args:
         kb: the knowledge base (its store's vectors and the remembered question vectors).
         question: the question as asked.
         hits: the evidence the answer chooses among, best first.
         weight: the config's ``answer_meaning`` (points of coverage per cosine point).
+        encode: in an index holding no vectors, encode the hits' texts (through the vector
+            cache, as the ingest would) instead of reading stored ones (config
+            ``answer_meaning_encode``).
     """
-    if not weight or len(hits) < 2 or any("dense" in h.sources for h in hits) or not kb.has_vectors():
+    if not weight or len(hits) < 2 or any("dense" in h.sources for h in hits):
+        return ()
+    stored = kb.has_vectors()
+    if not stored and not encode:
         return ()
     q = kb.known_query_vector(question)
     if q is None:
         return ()
-    sims = cosines(q, kb.store.vectors_of([h.chunk.id for h in hits]))
+    sims = cosines(q, kb.store.vectors_of([h.chunk.id for h in hits]) if stored else _encoded(kb, hits))
     cos = [sims.get(h.chunk.id) for h in hits]
     known = [c for c in cos if c is not None]
     if len(known) < 2:
         return ()
     low = min(known)
     return tuple(0.0 if c is None else weight * (c - low) for c in cos)
+
+
+def _encoded(kb: Any, hits: Sequence[Hit]) -> dict[str, Any]:
+    """The hits' vectors by chunk id, encoded from their texts through the vector cache, one
+    text per encoder call: the bundled model encodes a single text on one thread, where five at
+    once on its threads took seconds on a busy machine (~0.6 s one by one, under load)."""
+    from zhiku.embed.base import embed_through_cache
+
+    chunks = list({h.chunk.id: h.chunk for h in hits}.values())
+    vecs = embed_through_cache(kb.embedder, kb.config.cache_path, [c.text for c in chunks], 1)
+    return {c.id: v for c, v in zip(chunks, vecs)}
