@@ -12,7 +12,7 @@ from zhiku.errors import ZhikuError
 from zhiku.ingest.builder import BodyBuilder
 from zhiku.ingest.guards import check_time
 from zhiku.ingest.registry import loaders
-from zhiku.structure.numbering import DETECTED_LEVEL, allowed, has_articles, heading_like
+from zhiku.structure.numbering import ASKS_RE, DETECTED_LEVEL, allowed, has_articles, heading_like, question_level
 from zhiku.types import Document
 
 _HEADING_STYLE = re.compile(r"^(?:heading|标题)\s*(\d)$", re.IGNORECASE)
@@ -154,15 +154,11 @@ def _bold(par) -> bool:
     return bool(runs) and all(r.bold or (r.bold is None and style_bold) for r in runs)
 
 
-#: A paragraph asking a question, by its closing mark.
-_ASKS_RE = re.compile(r"[？?]\s*$")
-
-
 def _bold_question(par, text: str) -> bool:
     """A paragraph without a heading style that is an FAQ entry's question: bold as a
     whole and asking (``**如何申请开发板？**``); it heads the answer paragraphs under it,
     one level below the last heading style, as the same line in Markdown does."""
-    return len(text) <= 80 and bool(_ASKS_RE.search(text)) and _bold(par)
+    return len(text) <= 80 and bool(ASKS_RE.search(text)) and _bold(par)
 
 
 def _numbered_heading(par, text: str, articles: bool) -> bool:
@@ -248,7 +244,7 @@ def load_docx(path: Path, root: Path) -> Document:
             elif _numbered_heading(par, numbered, articles):
                 b.heading(numbered, DETECTED_LEVEL)
             elif _bold_question(par, numbered):
-                b.heading(numbered, min(depth + 1, 9) if depth else DETECTED_LEVEL + 1)
+                b.heading(numbered, question_level(depth, 9))
             else:
                 b.paragraph(numbered)
             last = text

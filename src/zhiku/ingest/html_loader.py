@@ -12,7 +12,7 @@ from zhiku.ingest.files import read_text
 from zhiku.ingest.html_main import drop_boilerplate, is_layout_table, main_content
 from zhiku.ingest.pdf_layout import TableHeading, split_heading_rows
 from zhiku.ingest.registry import loaders
-from zhiku.structure.numbering import DETECTED_LEVEL, allowed, has_articles, heading_like
+from zhiku.structure.numbering import ASKS_RE, DETECTED_LEVEL, allowed, has_articles, heading_like, question_level
 from zhiku.types import Document, OutlineEntry
 
 _DROP = ("script", "style", "noscript", "nav", "footer", "header", "aside", "form", "iframe",
@@ -124,8 +124,6 @@ def _walk(node, page: _Page) -> None:
 #: Elements that hold an FAQ entry's question when they ask: a disclosure widget's summary
 #: (``<details><summary>…？</summary>…</details>``) and a definition list's term.
 _ENTRY_TAGS = ("summary", "dt")
-#: A line asking a question (an FAQ entry's question), by its closing mark.
-_ASKS_RE = re.compile(r"[？?][^\S\n]*$")
 
 
 def _bold_heading(el, text: str, page: _Page) -> int | None:
@@ -139,13 +137,13 @@ def _bold_heading(el, text: str, page: _Page) -> int | None:
     ``<hN>``, nesting by its numbering)."""
     if not text or len(text) > 80:
         return None
-    if el.name in _ENTRY_TAGS and _ASKS_RE.search(text):
-        return min(page.depth + 1, 6) if page.depth else DETECTED_LEVEL + 1
+    if el.name in _ENTRY_TAGS and ASKS_RE.search(text):
+        return question_level(page.depth, 6)
     bold = [x for x in el.find_all(["strong", "b"]) if not x.find_parent(["strong", "b"])]
     if not bold or "".join("".join(_text(x) for x in bold).split()) != "".join(text.split()):
         return None
-    if _ASKS_RE.search(text):
-        return min(page.depth + 1, 6) if page.depth else DETECTED_LEVEL + 1
+    if ASKS_RE.search(text):
+        return question_level(page.depth, 6)
     kind = heading_like(text)
     return DETECTED_LEVEL if kind not in (None, "num_dun", "paren_num") \
         and allowed(kind, page.articles) else None
@@ -157,7 +155,7 @@ def _definitions(el, b: BodyBuilder) -> bool:
     nothing added) when the list has no short term to pair (a ``<dl>`` used for layout)."""
     items = [x for x in el.find_all(["dt", "dd"]) if x.find_parent("dl") is el]
     terms = [_text(x) for x in items if x.name == "dt"]
-    if not terms or any(len(t) > 40 or _ASKS_RE.search(t) for t in terms) \
+    if not terms or any(len(t) > 40 or ASKS_RE.search(t) for t in terms) \
             or any(x.find("table") for x in items):
         return False  # layout, or an FAQ whose questions are the terms: read as blocks
     term = ""

@@ -10,6 +10,16 @@ _CN = "一二三四五六七八九十百零〇"
 #: Outline level of a heading found by its numbering alone (no style, bookmark or #):
 #: below every explicit level; such headings nest by their numbering kinds.
 DETECTED_LEVEL = 7
+#: A line asking a question, by its closing mark: an FAQ entry's question written as a bold
+#: line (or a ``<summary>``/``<dt>`` that asks) heads the answer under it.
+ASKS_RE = re.compile(r"[？?][^\S\n]*$")
+
+
+def question_level(depth: int, deepest: int) -> int:
+    """The outline level of an FAQ entry's question that is no styled heading: one below the
+    last heading (``depth``, at most ``deepest``), as the same bold line in Markdown sits, or
+    below every numbered heading when the page has none yet."""
+    return min(depth + 1, deepest) if depth else DETECTED_LEVEL + 1
 #: (scheme, pattern); the pattern matches the number at the start of a heading label.
 SCHEMES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("part", re.compile(rf"^第[0-9{_CN}]+部分")),
