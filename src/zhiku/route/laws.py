@@ -69,13 +69,12 @@ def law_route(kb: Any, route: Route, hits: Sequence[Hit], named: tuple[str, ...]
     if not cfg.route_laws or named or route.tier != "fallback" or not hits:
         return route
     t0 = time.perf_counter()
-    docs: dict[str, Any] = {}
+    docs: dict[str, Any] = {}  # doc id → its document (None: gone), read once
 
     def law(doc_id: str) -> str | None:
         if doc_id not in docs:
-            d = kb.store.get_doc(doc_id)
-            docs[doc_id] = law_of(d) if d is not None else None
-        return docs[doc_id]
+            docs[doc_id] = kb.store.get_doc(doc_id)
+        return law_of(docs[doc_id]) if docs[doc_id] is not None else None
 
     ranked = law_scores(hits, law)
     m = margin(ranked)
@@ -90,7 +89,7 @@ def law_route(kb: Any, route: Route, hits: Sequence[Hit], named: tuple[str, ...]
     if not sure:
         return replace(route, scores=scores)
     best = ranked[0][0]
-    ids = tuple(dict.fromkeys(h.chunk.doc_id for h in hits if docs.get(h.chunk.doc_id) == best))
-    subs = tuple(dict.fromkeys(d.subindex for d in (kb.store.get_doc(i) for i in ids) if d is not None))
+    ids = tuple(dict.fromkeys(h.chunk.doc_id for h in hits if law(h.chunk.doc_id) == best))
+    subs = tuple(dict.fromkeys(docs[i].subindex for i in ids))
     return replace(route, tier=LAWS_TIER, subindexes=subs or route.subindexes, doc_ids=ids, confidence=0.9,
                    reason=detail["why"], scores=scores)
