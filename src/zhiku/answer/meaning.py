@@ -17,7 +17,9 @@ No question is encoded for it: the vector is the one the ranking's heading cosin
 narrative, ~400 ms to encode) gets no bonus. Stored vectors are read by row id (~2 ms for five).
 An index without vectors (the default whole-corpus keyword ingest) has none to read: with
 ``answer_meaning_encode`` the five blocks are encoded through the vector cache instead, as the
-chapter headings are for the heading cosine.
+chapter headings are for the heading cosine, each in the short form the passage cosine embeds
+(title, last chapter heading, the first ``answer_meaning_chars`` characters:
+:func:`zhiku.retrieve.passages.short_form`), not whole: the encoder's time follows the length.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from zhiku.types import Hit
 
 
 def meaning_bonus(kb: Any, question: str, hits: Sequence[Hit], weight: float,
-                  encode: bool = False) -> tuple[float, ...]:
+                  encode: bool = False, chars: int = 0) -> tuple[float, ...]:
     """Per hit, ``weight`` × how far its stored vector's cosine with the question lies above the
     lowest among ``hits`` (0 for a hit without a vector); () when the bonus does not apply:
     weight 0, no vectors (unless ``encode``), a dense list in the ranking, or the question not
@@ -44,6 +46,9 @@ def meaning_bonus(kb: Any, question: str, hits: Sequence[Hit], weight: float,
         encode: in an index holding no vectors, encode the hits' texts (through the vector
             cache, as the ingest would) instead of reading stored ones (config
             ``answer_meaning_encode``).
+        chars: with ``encode``, encode each hit's short form (:func:`zhiku.retrieve.passages.short_form`:
+            title, last chapter heading, the first ``chars`` characters) instead of its whole
+            text; 0 = the whole text (config ``answer_meaning_chars``).
     """
     if not weight or len(hits) < 2 or any("dense" in h.sources for h in hits):
         return ()
@@ -53,7 +58,7 @@ def meaning_bonus(kb: Any, question: str, hits: Sequence[Hit], weight: float,
     q = kb.known_query_vector(question)
     if q is None:
         return ()
-    sims = cosines(q, kb.store.vectors_of([h.chunk.id for h in hits]) if stored else _encoded(kb, hits))
+    sims = cosines(q, kb.store.vectors_of([h.chunk.id for h in hits]) if stored else _encoded(kb, hits, chars))
     cos = [sims.get(h.chunk.id) for h in hits]
     known = [c for c in cos if c is not None]
     if len(known) < 2:
@@ -62,12 +67,15 @@ def meaning_bonus(kb: Any, question: str, hits: Sequence[Hit], weight: float,
     return tuple(0.0 if c is None else weight * (c - low) for c in cos)
 
 
-def _encoded(kb: Any, hits: Sequence[Hit]) -> dict[str, Any]:
-    """The hits' vectors by chunk id, encoded from their texts through the vector cache, one
-    text per encoder call: the bundled model encodes a single text on one thread, where five at
-    once on its threads took seconds on a busy machine (~0.6 s one by one, under load)."""
+def _encoded(kb: Any, hits: Sequence[Hit], chars: int = 0) -> dict[str, Any]:
+    """The hits' vectors by chunk id, encoded through the vector cache from their short forms
+    (``chars`` > 0: :func:`zhiku.retrieve.passages.short_form`) or whole texts (0), one text per
+    encoder call: the bundled model encodes a single text on one thread, where five at once on
+    its threads took seconds on a busy machine (~0.6 s one by one whole, under load)."""
     from zhiku.embed.base import embed_through_cache
+    from zhiku.retrieve.passages import short_form
 
     chunks = list({h.chunk.id: h.chunk for h in hits}.values())
-    vecs = embed_through_cache(kb.embedder, kb.config.cache_path, [c.text for c in chunks], 1)
+    texts = [short_form(c, chars) if chars > 0 else c.text for c in chunks]
+    vecs = embed_through_cache(kb.embedder, kb.config.cache_path, texts, 1)
     return {c.id: v for c, v in zip(chunks, vecs)}
