@@ -50,7 +50,23 @@ def meaning_bonus(kb: Any, question: str, hits: Sequence[Hit], weight: float,
             title, last chapter heading, the first ``chars`` characters) instead of its whole
             text; 0 = the whole text (config ``answer_meaning_chars``).
     """
-    if not weight or len(hits) < 2 or any("dense" in h.sources for h in hits):
+    if not weight:
+        return ()
+    cos = block_cosines(kb, question, hits, encode, chars)
+    if not cos:
+        return ()
+    low = min(c for c in cos if c is not None)
+    return tuple(0.0 if c is None else weight * (c - low) for c in cos)
+
+
+def block_cosines(kb: Any, question: str, hits: Sequence[Hit], encode: bool = False,
+                  chars: int = 0) -> tuple[float | None, ...]:
+    """Per hit, the cosine of its vector (stored, or with ``encode`` in an index holding none,
+    its short form's or text's through the vector cache: see :func:`meaning_bonus`) with the
+    question's, None for a hit without one; () when what it means is not read: fewer than two
+    hits, a dense list in the ranking, no vectors (unless ``encode``), the question not encoded
+    already, or fewer than two cosines."""
+    if len(hits) < 2 or any("dense" in h.sources for h in hits):
         return ()
     stored = kb.has_vectors()
     if not stored and not encode:
@@ -59,12 +75,8 @@ def meaning_bonus(kb: Any, question: str, hits: Sequence[Hit], weight: float,
     if q is None:
         return ()
     sims = cosines(q, kb.store.vectors_of([h.chunk.id for h in hits]) if stored else _encoded(kb, hits, chars))
-    cos = [sims.get(h.chunk.id) for h in hits]
-    known = [c for c in cos if c is not None]
-    if len(known) < 2:
-        return ()
-    low = min(known)
-    return tuple(0.0 if c is None else weight * (c - low) for c in cos)
+    cos = tuple(sims.get(h.chunk.id) for h in hits)
+    return cos if sum(c is not None for c in cos) >= 2 else ()
 
 
 def _encoded(kb: Any, hits: Sequence[Hit], chars: int = 0) -> dict[str, Any]:
