@@ -63,7 +63,7 @@ class AnswerLevers(BaseModel):
                                         "answer's five evidence blocks through the vector cache, so their "
                                         "meaning weighs in its choice as stored vectors would; off: no bonus "
                                         "there")
-    answer_meaning_chars: int = Field(default=128, ge=0, description="with answer_meaning_encode, "
+    answer_meaning_chars: int = Field(default=0, ge=0, description="with answer_meaning_encode, "
                                       "each evidence block is encoded in the short form passage_similarity "
                                       "embeds (its title, last chapter heading and the first this many "
                                       "characters of its text, the article number cut), not whole: the "
