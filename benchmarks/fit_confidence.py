@@ -118,7 +118,7 @@ HEADING = "## Confidence calibration"
 # A named clause found exactly is not in these sets; it keeps confidence.EXACT.
 USED = os.environ.get("ZHIKU_FIT_USED", "named,title,margin,top_agree").split(",")
 # what answering showed, as :func:`zhiku.verify.confidence.answered` sees it
-ANSWERED = os.environ.get("ZHIKU_FIT_ANSWERED", "removed,met,below,conflict").split(",")
+ANSWERED = os.environ.get("ZHIKU_FIT_ANSWERED", "removed,met,below,conflict,meant").split(",")
 # every set weighs the same in the fit (ZHIKU_FIT_BALANCE=0: every row the same)
 BALANCE = os.environ.get("ZHIKU_FIT_BALANCE", "1") != "0"
 # the features of the previous model: the comparison columns of the table
@@ -223,7 +223,7 @@ def _shown(row: dict) -> dict:
     weak = bool(row.get("weak"))
     a = row.get("after") or {}
     return {"weak": weak, "share": row.get("share", 1.0), "met": a.get("met", 0 if weak else int(row["features"]["pinned"])),
-            **{k: a[k] for k in ("quoted", "top", "asks", "typed", "conflict", "cosine") if k in a}}
+            **{k: a[k] for k in ("quoted", "top", "asks", "typed", "conflict", "cosine", "meant", "lift") if k in a}}
 
 
 def _logit(p: float) -> float:

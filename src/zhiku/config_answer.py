@@ -63,6 +63,11 @@ class AnswerLevers(BaseModel):
                                         "answer's five evidence blocks through the vector cache, so their "
                                         "meaning weighs in its choice as stored vectors would; off: no bonus "
                                         "there")
+    answer_meaning_chars: int = Field(default=0, ge=0, description="with answer_meaning_encode, "
+                                      "each evidence block is encoded in the short form passage_similarity "
+                                      "embeds (its title, last chapter heading and the first this many "
+                                      "characters of its text, the article number cut), not whole: the "
+                                      "encoder's time follows the text's length; 0 = the whole text")
     answer_standing: float = Field(default=0.2, ge=0.0, description="when the offline answer's evidence "
                                    "holds numbered provisions of a statute or regulation and of a rule "
                                    "implementing or interpreting one (a title ending in 解释, 规定, 办法, "

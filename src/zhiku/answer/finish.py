@@ -147,7 +147,31 @@ def shown_features(kb: Any, terms: Sequence[str], draft: Verified, considered: S
     said = re.sub(r"\[\d+\]", "", draft.text)
     return {"quoted": round(quoted_coverage(kb, list(terms), draft.text), 4), "top": top, "asks": bool(kinds),
             "typed": any(has_quantity(c.text, said, c.about) for c in kinds), "conflict": bool(draft.conflicts),
-            **answer_cosine(kb, question, draft.text)}
+            **meaning_shown(kb, question, draft, considered), **answer_cosine(kb, question, draft.text)}
+
+
+def meaning_shown(kb: Any, question: str, draft: Verified, considered: Sequence[Hit]) -> dict[str, Any]:
+    """Where the quoted block stands by meaning among the evidence (the first ``answer_chunks``
+    candidates), when the offline answer's choice read it (``answer_meaning``:
+    :func:`zhiku.answer.meaning.block_cosines`, the vectors it already read or encoded):
+    ``meant``, the cited block is the one closest to the question, and ``lift``, how far the
+    closest cited block's cosine lies above the first candidate's (0 when it is the first);
+    nothing when the meaning was not read (a ranking with a dense list, no question vector: it
+    is read before ``quote_cosine`` encodes the question, so both see what the composer saw)."""
+    from zhiku.answer.meaning import block_cosines
+
+    cfg = kb.config
+    hits = list(considered[:cfg.answer_chunks])
+    if not cfg.answer_meaning or not question or not draft.blocks or not hits:
+        return {}
+    cos = block_cosines(kb, question, hits, cfg.answer_meaning_encode, cfg.answer_meaning_chars)
+    if not cos:
+        return {}
+    ids = {c.id for c in draft.blocks.values()}
+    cited = [c for h, c in zip(hits, cos) if c is not None and (h.chunk.id in ids or h.chunk.parent_id in ids)]
+    if not cited or cos[0] is None:
+        return {}
+    return {"meant": max(cited) >= max(c for c in cos if c is not None), "lift": round(max(cited) - cos[0], 4)}
 
 
 def _with(ans: Answer, draft: Verified, **more: Any) -> Answer:

@@ -17,7 +17,9 @@ No question is encoded for it: the vector is the one the ranking's heading cosin
 narrative, ~400 ms to encode) gets no bonus. Stored vectors are read by row id (~2 ms for five).
 An index without vectors (the default whole-corpus keyword ingest) has none to read: with
 ``answer_meaning_encode`` the five blocks are encoded through the vector cache instead, as the
-chapter headings are for the heading cosine.
+chapter headings are for the heading cosine, each in the short form the passage cosine embeds
+(title, last chapter heading, the first ``answer_meaning_chars`` characters:
+:func:`zhiku.retrieve.passages.short_form`), not whole: the encoder's time follows the length.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from zhiku.types import Hit
 
 
 def meaning_bonus(kb: Any, question: str, hits: Sequence[Hit], weight: float,
-                  encode: bool = False) -> tuple[float, ...]:
+                  encode: bool = False, chars: int = 0) -> tuple[float, ...]:
     """Per hit, ``weight`` × how far its stored vector's cosine with the question lies above the
     lowest among ``hits`` (0 for a hit without a vector); () when the bonus does not apply:
     weight 0, no vectors (unless ``encode``), a dense list in the ranking, or the question not
@@ -44,8 +46,27 @@ def meaning_bonus(kb: Any, question: str, hits: Sequence[Hit], weight: float,
         encode: in an index holding no vectors, encode the hits' texts (through the vector
             cache, as the ingest would) instead of reading stored ones (config
             ``answer_meaning_encode``).
+        chars: with ``encode``, encode each hit's short form (:func:`zhiku.retrieve.passages.short_form`:
+            title, last chapter heading, the first ``chars`` characters) instead of its whole
+            text; 0 = the whole text (config ``answer_meaning_chars``).
     """
-    if not weight or len(hits) < 2 or any("dense" in h.sources for h in hits):
+    if not weight:
+        return ()
+    cos = block_cosines(kb, question, hits, encode, chars)
+    if not cos:
+        return ()
+    low = min(c for c in cos if c is not None)
+    return tuple(0.0 if c is None else weight * (c - low) for c in cos)
+
+
+def block_cosines(kb: Any, question: str, hits: Sequence[Hit], encode: bool = False,
+                  chars: int = 0) -> tuple[float | None, ...]:
+    """Per hit, the cosine of its vector (stored, or with ``encode`` in an index holding none,
+    its short form's or text's through the vector cache: see :func:`meaning_bonus`) with the
+    question's, None for a hit without one; () when what it means is not read: fewer than two
+    hits, a dense list in the ranking, no vectors (unless ``encode``), the question not encoded
+    already, or fewer than two cosines."""
+    if len(hits) < 2 or any("dense" in h.sources for h in hits):
         return ()
     stored = kb.has_vectors()
     if not stored and not encode:
@@ -53,21 +74,20 @@ def meaning_bonus(kb: Any, question: str, hits: Sequence[Hit], weight: float,
     q = kb.known_query_vector(question)
     if q is None:
         return ()
-    sims = cosines(q, kb.store.vectors_of([h.chunk.id for h in hits]) if stored else _encoded(kb, hits))
-    cos = [sims.get(h.chunk.id) for h in hits]
-    known = [c for c in cos if c is not None]
-    if len(known) < 2:
-        return ()
-    low = min(known)
-    return tuple(0.0 if c is None else weight * (c - low) for c in cos)
+    sims = cosines(q, kb.store.vectors_of([h.chunk.id for h in hits]) if stored else _encoded(kb, hits, chars))
+    cos = tuple(sims.get(h.chunk.id) for h in hits)
+    return cos if sum(c is not None for c in cos) >= 2 else ()
 
 
-def _encoded(kb: Any, hits: Sequence[Hit]) -> dict[str, Any]:
-    """The hits' vectors by chunk id, encoded from their texts through the vector cache, one
-    text per encoder call: the bundled model encodes a single text on one thread, where five at
-    once on its threads took seconds on a busy machine (~0.6 s one by one, under load)."""
+def _encoded(kb: Any, hits: Sequence[Hit], chars: int = 0) -> dict[str, Any]:
+    """The hits' vectors by chunk id, encoded through the vector cache from their short forms
+    (``chars`` > 0: :func:`zhiku.retrieve.passages.short_form`) or whole texts (0), one text per
+    encoder call: the bundled model encodes a single text on one thread, where five at once on
+    its threads took seconds on a busy machine (~0.6 s one by one whole, under load)."""
     from zhiku.embed.base import embed_through_cache
+    from zhiku.retrieve.passages import short_form
 
     chunks = list({h.chunk.id: h.chunk for h in hits}.values())
-    vecs = embed_through_cache(kb.embedder, kb.config.cache_path, [c.text for c in chunks], 1)
+    texts = [short_form(c, chars) if chars > 0 else c.text for c in chunks]
+    vecs = embed_through_cache(kb.embedder, kb.config.cache_path, texts, 1)
     return {c.id: v for c, v in zip(chunks, vecs)}

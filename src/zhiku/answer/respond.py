@@ -183,7 +183,8 @@ def _bonus(kb: Any, question: str, blocks: Sequence[Hit], cons: Sequence[Any] = 
 
     cfg = kb.config
     standing = 0.0 if cfg.answer_standing_figures and asks_figure(cons) else cfg.answer_standing
-    parts = [b for b in (meaning_bonus(kb, question, blocks, cfg.answer_meaning, cfg.answer_meaning_encode),
+    parts = [b for b in (meaning_bonus(kb, question, blocks, cfg.answer_meaning, cfg.answer_meaning_encode,
+                                       cfg.answer_meaning_chars),
                          standing_bonus(blocks, standing), agreement_bonus(blocks, cfg.answer_agreement)) if b]
     return tuple(map(sum, zip(*parts))) if parts else ()
 

@@ -192,7 +192,7 @@ def probability(f: Features, model: dict[str, Any] | None = None) -> float:
 
 def after_features(weak: bool, share: float, met: int, quoted: float = 1.0, top: bool = True,
                    asks: bool = False, typed: bool = False, conflict: bool = False,
-                   cosine: float = 0.0) -> dict[str, float]:
+                   cosine: float = 0.0, meant: bool | None = None, lift: float = 0.0) -> dict[str, float]:
     """What answering showed, as the ``answered`` weights see it: ``weak`` (a constraint
     that does not refuse is missing), ``removed`` (share of checked sentences verification
     removed), ``met`` (log of 1 + the constraints the cited blocks meet), ``unquoted`` (the
@@ -201,10 +201,18 @@ def after_features(weak: bool, share: float, met: int, quoted: float = 1.0, top:
     ``untyped`` (the question asks for a kind of value, an amount, a period, an age, a
     date, a name, and the answer states none), ``conflict`` (the answer flags evidence that
     disagrees with itself on the point: two values, two rules), ``near`` (with
-    ``quote_cosine`` on, how close the quoted sentence is to the question: :func:`_near`)."""
+    ``quote_cosine`` on, how close the quoted sentence is to the question: :func:`_near`),
+    ``meant`` (the offline answer's choice read what the evidence means, and the cited block is
+    the closest to the question: 1; not the closest: -1; not read: 0), ``below_meant`` and
+    ``below_other`` (it quotes a lower passage than the first, the closest by meaning or not),
+    ``lift`` (how far the cited block's cosine lies above the first passage's, in steps of 0.01
+    within ±3: :func:`zhiku.answer.finish.meaning_shown`)."""
     return {"weak": float(weak), "removed": 1.0 - min(max(share, 0.0), 1.0), "met": math.log1p(max(met, 0)),
             "unquoted": 1.0 - min(max(quoted, 0.0), 1.0), "below": float(not top),
-            "untyped": float(asks and not typed), "conflict": float(conflict), "near": _near(cosine)}
+            "untyped": float(asks and not typed), "conflict": float(conflict), "near": _near(cosine),
+            "meant": 0.0 if meant is None else (1.0 if meant else -1.0),
+            "below_meant": float(not top and bool(meant)), "below_other": float(not top and not meant),
+            "lift": max(-3.0, min(3.0, lift / 0.01))}
 
 
 def _near(cosine: float) -> float:
