@@ -118,6 +118,10 @@ HYBRID_LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_HYBRID_FUSION_MAX_WORDS": "0"}),
     ("− the cited articles' list counts once beside the keyword and dense lists (not once per list that "
      "voted in it)", {"ZHIKU_CITED_PER_LIST": "0"}),
+    ("− document evidence over the fused list (an everyday question's fused hits gain 0.05 × their "
+     "document's best-three share)", {"ZHIKU_HYBRID_DOC_WEIGHT": "0"}),
+    ("+ a deeper dense list (100 dense hits fused, the fused list still cut to 50)",
+     {"ZHIKU_DENSE_CANDIDATES": "100"}),
 ]
 # levers of the full ask (the rerank stage): their rows are the `full` mode, its answer included
 FULL_LEVERS: list[tuple[str, dict[str, str]]] = [

@@ -79,7 +79,9 @@ def test_modes_differ_and_fusion_keeps_provenance(kb):
     de = retrieve(kb, q, Mode.DENSE, structured=False, route=False).hits
     hy = retrieve(kb, q, Mode.HYBRID, structured=False, route=False).hits
     assert all(h.source == "bm25" for h in kw) and all(h.source == "dense" for h in de)
-    assert hy[0].source == "weighted" and set(hy[0].sources) <= {"bm25", "dense"}  # hybrid_fusion
+    # hybrid_fusion; `document`: the share hybrid_doc_weight read, beside the retrievers' ranks
+    assert hy[0].source == "weighted" and {"bm25", "dense"} & set(hy[0].sources)
+    assert set(hy[0].sources) <= {"bm25", "dense", "document"}
 
 
 def test_version_and_section_filters(kb):

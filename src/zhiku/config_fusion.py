@@ -29,6 +29,13 @@ class FusionLevers(BaseModel):
                                 "= weighted")
     hybrid_fusion_max_words: int = Field(default=30, ge=0, description="a question of more words than this "
                                          "(a case narrative) is fused as `fusion` says; 0 = no limit")
+    dense_candidates: int = Field(default=0, ge=0, description="hits the dense retriever returns before "
+                                  "fusion when more than `candidates` (the fused list is still cut to "
+                                  "`candidates`); 0 = `candidates`")
+    hybrid_doc_weight: float = Field(default=0.05, ge=0.0, description="after an everyday question's keyword "
+                                     "and dense lists are fused by `hybrid_fusion`, each hit gains this weight × "
+                                     "its document's evidence (its best three fused scores over the best "
+                                     "document's) on the best hit's scale; 0 = off")
 
     @field_validator("fusion", "hybrid_fusion")
     @classmethod

@@ -153,7 +153,7 @@ def test_a_question_beside_a_dense_list_is_fused_by_weight_and_a_narrative_by_ra
     from zhiku.retrieve.fusion import fuse_search, fusion_of
 
     p, lists = _lists(kb, NO_REST_DAY)
-    cfg = kb.config
+    cfg = kb.config.model_copy(update={"hybrid_doc_weight": 0.0})  # the fusion alone (document evidence off)
     assert (cfg.hybrid_fusion, cfg.hybrid_alpha, cfg.fusion) == ("weighted", 0.7, "rrf")
     kw, de = _normalised(lists[0]), _normalised(lists[1])
     want = {c: 0.3 * kw.get(c, 0.0) + 0.7 * de.get(c, 0.0) for c in {*kw, *de}}

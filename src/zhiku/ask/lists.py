@@ -65,7 +65,8 @@ def fuzzy(kb: Any, p: Any, scope: Scope, trace: list[TraceStep], k: int | None =
     dense = p.mode is not Mode.BM25 and kb.vectors_cover(scope)
     # the dense side (encode the question, query the vectors, fetch the chunks) runs on
     # its own thread while the keyword search runs here: both release the GIL
-    pending = _DENSE.submit(_dense, kb, p.question, k, scope) if dense and p.mode is not Mode.DENSE else None
+    kd = max(k, kb.config.dense_candidates)  # the dense retriever may read deeper (dense_candidates)
+    pending = _DENSE.submit(_dense, kb, p.question, kd, scope) if dense and p.mode is not Mode.DENSE else None
     raw: list[Hit] = []
     query: list[str] = terms
     if p.mode is not Mode.DENSE:
@@ -76,7 +77,7 @@ def fuzzy(kb: Any, p: Any, scope: Scope, trace: list[TraceStep], k: int | None =
     vectors = (_DENSE.submit(kb.store.vectors_of, [h.chunk.id for h in raw])
                if raw and pending is not None and kb.config.fusion_complete else None)
     if dense:
-        got, step = pending.result() if pending is not None else _dense(kb, p.question, k, scope)
+        got, step = pending.result() if pending is not None else _dense(kb, p.question, kd, scope)
         trace.append(step)
         if vectors is not None and got:
             raw, got = _completed(kb, p.question, raw, got, query, scope, vectors.result(), trace)

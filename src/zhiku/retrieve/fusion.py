@@ -106,6 +106,9 @@ def fuse_search(lists: Sequence[Sequence[Hit]], cfg: Any, alpha: float | None = 
     has more than ``hybrid_fusion_max_words`` words (``words``: a case narrative, whose dense
     vector is blurred by names, places and sums; RRF keeps its keyword list's say).
 
+    With ``hybrid_doc_weight`` on, the fused hits of such a question gain their document's
+    evidence (:func:`zhiku.retrieve.docprior.document_boost` over the fused scores).
+
     RRF's constant is ``hybrid_rrf_k`` when a dense list is among them and ``rrf_k`` when
     all are keyword lists. A keyword and a dense list of 50 candidates each disagree on
     most of them, so with Cormack's k = 60 (set for TREC runs of 1,000) any passage both
@@ -125,7 +128,12 @@ def fuse_search(lists: Sequence[Sequence[Hit]], cfg: Any, alpha: float | None = 
     mode = FusionMode.from_str(cfg.hybrid_fusion if hybrid else cfg.fusion)
     if hybrid and mode is FusionMode.WEIGHTED:
         alpha = cfg.hybrid_alpha
-    return fuse(lists, mode, k=k, alpha=cfg.alpha if alpha is None else alpha, factors=factors)
+    out = fuse(lists, mode, k=k, alpha=cfg.alpha if alpha is None else alpha, factors=factors)
+    if hybrid and cfg.hybrid_doc_weight > 0:  # several strong hits of one document
+        from zhiku.retrieve.docprior import document_boost
+
+        out = document_boost(out, cfg.hybrid_doc_weight)
+    return out
 
 
 def _has_dense(lists: Sequence[Sequence[Hit]]) -> bool:
