@@ -12,6 +12,7 @@ from zhiku.ask import flow
 from zhiku.ask.query import Query
 from zhiku.ask.search import Mode, retrieve
 from zhiku.verify.confidence import features
+from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import Kind, pinned
 from tests.answer.conftest import with_config
 
@@ -22,7 +23,7 @@ CASE = ("南京市栖霞区人民检察院指控被告人张某某故意伤害�
 @pytest.mark.integration
 def test_a_case_narratives_city_pins_nothing_with_the_setting_off(criminal_kb):
     assert not any(c.kind is Kind.PLACE for c in pinned(CASE))
-    assert [(c.kind, c.text) for c in pinned(CASE, leading=True)] == [(Kind.PLACE, "南京市")]
+    assert [(c.kind, c.text) for c in pinned(CASE, opts=CheckOptions(leading_place=True))] == [(Kind.PLACE, "南京市")]
     on = with_config(criminal_kb, answerability_leading_place=True)
     r = retrieve(criminal_kb, CASE, Mode.BM25)
     assert features(criminal_kb, CASE, r).pinned == 0.0

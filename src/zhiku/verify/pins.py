@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from zhiku.registry import Choice
 from zhiku.retrieve.segment import QUESTION_WORDS, normalise
+from zhiku.verify.options import CheckOptions
 from zhiku.verify.provisions import of_act
 
 
@@ -122,25 +123,22 @@ def word_tags(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(rjieba.tag(text))
 
 
-def pinned(question: str, leading: bool = False, last_ask: bool = True,
-           phrases: bool = True, hours: bool = True, periods: bool = True,
-           months: bool = True) -> tuple[Constraint, ...]:
+def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constraint, ...]:
     """Everything the asking clause of ``question`` pins down.
 
     Args:
         question: the user's question.
-        leading: also the place the question opens with when it qualifies the noun after it,
-            outside the asking clause (config ``answerability_leading_place``, off by default:
-            a case narrative's 「…市人民检察院指控」 would pin its city).
-        last_ask: the quantity asked read from the last clause asking one (:func:`_asked_quantity`).
-        phrases: a verb and its object the tagger calls a name (:func:`phrase_name`) pinned
-            as a ``phrase``, whose absence does not refuse.
-        hours: 几个小时/多少分钟 ask kind ``hours``, not any period (config ``answerability_*``).
-        periods: a term of office counted (一届任期, 每届, 连任两届) is no edition pinned, and
-            几个工作日 asks kind ``days`` (config ``answerability_periods``); off, 「一届」 is
-            pinned as an ordinal and 几个工作日 asks a number.
-        months: a year with its month (2025年7月) also pins that month (``about`` ``month``,
-            :func:`year_months`; config ``answerability_months``); off, only the year.
+        opts: how the question is read (:class:`zhiku.verify.options.CheckOptions`):
+            ``leading_place``, also the place the question opens with when it qualifies the
+            noun after it, outside the asking clause (off by default: a case narrative's
+            「…市人民检察院指控」 would pin its city); ``last_ask``, the quantity asked read from
+            the last clause asking one (:func:`_asked_quantity`); ``phrases``, a verb and its
+            object the tagger calls a name (:func:`phrase_name`) pinned as a ``phrase``, whose
+            absence does not refuse; ``hours``, 几个小时/多少分钟 ask kind ``hours``, not any
+            period; ``periods``, a term of office counted (一届任期, 每届, 连任两届) is no edition
+            pinned, and 几个工作日 asks kind ``days`` (off, 「一届」 is pinned as an ordinal and
+            几个工作日 asks a number); ``months``, a year with its month (2025年7月) also pins
+            that month (``about`` ``month``, :func:`year_months`; off, only the year).
 
     Returns:
         Constraints in the order subject/place, time, quantity (at most one quantity).
@@ -162,14 +160,14 @@ def pinned(question: str, leading: bool = False, last_ask: bool = True,
         if word in PLACES or _PLACE_SUFFIX_STRICT.search(word) and tag == "ns":
             out.append(Constraint(Kind.PLACE, word))
         elif tag != "ns":  # a phrase of the situation: read, but its absence refuses nothing
-            out.append(Constraint(Kind.SUBJECT, word, "phrase" if phrases and phrase_name(word) else f"tag:{tag}"))
-    if leading and not any(c.kind is Kind.PLACE for c in out):
+            out.append(Constraint(Kind.SUBJECT, word, "phrase" if opts.phrases and phrase_name(word) else f"tag:{tag}"))
+    if opts.leading_place and not any(c.kind is Kind.PLACE for c in out):
         out += _leading_place(normalise(question), clause)
     out += [Constraint(Kind.SUBJECT, m.group(), "ordinal") for m in _ORDINAL.finditer(rest)
-            if not (periods and _TERMS.match(rest, m.start()))]
+            if not (opts.periods and _TERMS.match(rest, m.start()))]
     out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(YEAR.findall(rest))]
-    out += [Constraint(Kind.TIME, ym, "month") for ym in year_months(rest)] if months else []
-    found = _asked_quantity(clause, last_ask, hours, periods)
+    out += [Constraint(Kind.TIME, ym, "month") for ym in year_months(rest)] if opts.months else []
+    found = _asked_quantity(clause, opts.last_ask, opts.hours, opts.periods)
     if found is None and (where := _WHERE.search(clause)):
         found = ("place", where)
     rule = not found and _YES_NO.search(clause)  # 「今年的扣除没扣完，能挪到明年吗」: a rule, not a year's fact
