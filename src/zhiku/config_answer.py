@@ -142,6 +142,13 @@ class RefusalLevers(BaseModel):
                                               "though that clause asks nothing; off (the default): only "
                                               "places in the asking clause — on, a case narrative's "
                                               "「江苏省南京市人民检察院指控…」 pinned 南京 and refused it")
+    answerability_opening_place: bool = Field(default=False, description="with "
+                                              "answerability_leading_place off, the place a question "
+                                              "opens with (「深圳劳动合同期限满一年…」) is still pinned, "
+                                              "met unless the cited block names another place and not it "
+                                              "(上海市劳动合同条例): a case narrative's 「江苏省南京市人民检察院"
+                                              "指控…」 is still answered from 刑法, which names no place; "
+                                              "off: a place outside the asking clause pins nothing")
     answerability_forms: bool = Field(default=True, description="the answerability check takes a value "
                                       "in the other forms a text states it: when in other terms than a "
                                       "date for 什么时候/何时 (孔雀王朝时期, 四国征伐后), a role's holder as "

@@ -16,7 +16,7 @@ from zhiku.verify.forms import (
     ordinal_forms as _ordinal_forms, place_forms as _place_forms,
 )
 from zhiku.verify.holders import doer_stated, holds_role, names, sum_stated, sum_verb
-from zhiku.verify.instances import about_other, instance_parts, own_clauses
+from zhiku.verify.instances import about_other, instance_parts, named_places, own_clauses
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, compound_name, pinned
 from zhiku.verify.provisions import provision, unworded, worded
@@ -168,7 +168,9 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
             return str(dt.date.today().year + years) in b
         return bool(DATE.search(b))  # 本周, 最新一期: only a dated statement can answer it
     if c.kind is Kind.PLACE:
-        return any(_norm(f) in b for f in _place_forms(c.text))
+        if any(_norm(f) in b for f in _place_forms(c.text)):
+            return True
+        return c.about == "opening" and not other_place(block, c.text)
     if c.about == "event":  # the place, then the event (a year or edition may come between)
         place, event = c.text.split("|", 1)
         gap = r"[\d零〇一二三四五六七八九十年届第]{0,8}"
@@ -183,6 +185,16 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         return w in b or (_LATIN_NAME.fullmatch(w) is not None and _joined(w) in _joined(b)) or _versioned(w, b)
     grams = [w[i : i + 2] for i in range(len(w) - 1)]  # a tagged name: most of its bigrams
     return sum(g in b for g in grams) >= len(grams) / 2
+
+
+def other_place(block: str, place: str) -> bool:
+    """Whether ``block`` names a place (a known one, or a tagged place with a place suffix:
+    上海市, 衡阳市) other than ``place`` and the places around or within it: a rule of 上海市
+    does not answer a question opening with 深圳 (config ``answerability_opening_place``),
+    while an article naming no place (刑法's, for a case narrative opening 「江苏省南京市人民检察院
+    指控…」) still may."""
+    own = [_norm(f) for f in _place_forms(place)]
+    return any(not any(o in _norm(p) or _norm(p) in o for o in own) for p in named_places(block))
 
 
 def month_stated(year_month: str, block: str) -> bool:

@@ -35,6 +35,9 @@ class CheckOptions:
         months: a year with its month pins the month.
         subject_heads: a figure's words leave out a name the question pins.
         compounds: a person's name that is two common words does not decide a refusal.
+        opening_place: with ``leading_place`` off, the place a question opens with is still
+            pinned (``about`` ``opening``), missed by a block naming another place and not it,
+            met by a block naming none (:func:`zhiku.verify.answerable.other_place`).
     """
 
     clauses: bool = True
@@ -53,6 +56,7 @@ class CheckOptions:
     months: bool = True
     subject_heads: bool = False
     compounds: bool = False
+    opening_place: bool = False
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

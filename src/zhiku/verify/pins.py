@@ -138,7 +138,10 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
             period; ``periods``, a term of office counted (一届任期, 每届, 连任两届) is no edition
             pinned, and 几个工作日 asks kind ``days`` (off, 「一届」 is pinned as an ordinal and
             几个工作日 asks a number); ``months``, a year with its month (2025年7月) also pins
-            that month (``about`` ``month``, :func:`year_months`; off, only the year).
+            that month (``about`` ``month``, :func:`year_months`; off, only the year);
+            ``opening_place``, with ``leading_place`` off, the place the question opens with is
+            still pinned, as ``about`` ``opening``: evidence naming another place and not it
+            misses it, evidence naming no place meets it.
 
     Returns:
         Constraints in the order subject/place, time, quantity (at most one quantity).
@@ -161,8 +164,9 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
             out.append(Constraint(Kind.PLACE, word))
         elif tag != "ns":  # a phrase of the situation: read, but its absence refuses nothing
             out.append(Constraint(Kind.SUBJECT, word, "phrase" if opts.phrases and phrase_name(word) else f"tag:{tag}"))
-    if opts.leading_place and not any(c.kind is Kind.PLACE for c in out):
-        out += _leading_place(normalise(question), clause)
+    if (opts.leading_place or opts.opening_place) and not any(c.kind is Kind.PLACE for c in out):
+        lead = _leading_place(normalise(question), clause)
+        out += lead if opts.leading_place else [Constraint(Kind.PLACE, c.text, "opening") for c in lead]
     out += [Constraint(Kind.SUBJECT, m.group(), "ordinal") for m in _ORDINAL.finditer(rest)
             if not (opts.periods and _TERMS.match(rest, m.start()))]
     out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(YEAR.findall(rest))]
