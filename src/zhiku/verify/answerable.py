@@ -265,6 +265,24 @@ def _stem(word: str) -> str:
     return word[-2:] if ok else ""
 
 
+# kinds of place a which-question asks one of (哪些地区, 哪个城市): a place the text names is one
+_PLACE_KINDS = ("地区", "地方", "城市", "省市", "省份", "国家", "地点")
+
+
+def _names_one(sentence: str, asked: str) -> bool:
+    """Whether ``sentence`` names something the question (its pinned words, ``|``-joined) does
+    not: a quoted title (《1973年罗伊诉韦德案》), a Latin name, a word the tagger calls a name
+    (a person, a place, an institution)."""
+    t = normalise(sentence)
+    q = [a for a in _norm(asked).split("|") if a]
+    if any(not any(m in a for a in q) for m in (_norm(x) for x in re.findall(r"《([^》]{2,40})》", t))):
+        return True
+    from zhiku.verify.pins import word_tags
+
+    return any(len(w.strip()) >= 2 and tag in ("nr", "nrt", "nrfg", "ns", "nt", "nz", "eng")
+               and not any(_norm(w) in a or a in _norm(w) for a in q) for w, tag in word_tags(t))
+
+
 def _focus_met(c: Constraint, sentences: Sequence[str], others: Sequence[Constraint], opts: CheckOptions) -> bool:
     """Whether one of ``sentences`` meets the attribute ``c`` asks for (:func:`meets`): the
     doer of its act or the sum it moved in the act's clause, the holder of its role, or else
@@ -280,6 +298,10 @@ def _focus_met(c: Constraint, sentences: Sequence[str], others: Sequence[Constra
     if c.about == "role":
         return any(holds_role(c.text, t, asked.about, opts.clauses, opts.forms) for t in sentences)
     stem = _norm(c.text)[:2]
+    if c.about == "which":  # the kind named, or one of it named (a place for 哪些地区)
+        asked_words = "|".join(x.text for x in others)
+        return any(_loosely_in(_norm(c.text), _norm(t)) or stem in _norm(t) or _names_one(t, asked_words)
+                   or c.text.endswith(_PLACE_KINDS) and names("place", t, asked_words) for t in sentences)
     return any(_loosely_in(_norm(c.text), _norm(t)) or stem in _norm(t) for t in sentences)
 
 
@@ -359,8 +381,10 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = (), opts: CheckOptions 
         return False
     if c.kind is Kind.FOCUS and c.about == "sum":  # decides as the sum it is of does
         return any(decisive(x, cons, opts) for x in cons if x.kind is Kind.QUANTITY)
-    if c.kind is Kind.FOCUS:  # 「地震的震级」 names what it wants; 「担任什么职务」 wants an instance (省长)
-        return c.about in ("named", "role", "act") or c.about == "before" and _instance(cons)
+    if c.kind is Kind.FOCUS:  # 「地震的震级」 names what it wants; 「担任什么职务」 wants an instance (省长);
+        # 「美国最高法院推翻了哪个堕胎判例」 wants one 判例, of a fact the question pins
+        return (c.about in ("named", "role", "act") or c.about == "before" and _instance(cons)
+                or c.about == "which" and (_instance(cons) or any(_named(x) for x in cons)))
     if c.about == "event":
         return True
     if c.about in ("instance", "phrase"):  # a modifier often pinned on its own; the user's situation
@@ -421,7 +445,8 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
         return Answerability(False, cons, cons, _reason(cons, topic))
     best: tuple[Constraint, ...] | None = None
     for block, said in cited:
-        miss = tuple(c for c in cons if not meets(c, *_unechoed(c, question, block, said), cons, opts))
+        miss = tuple(c for c in cons if not meets(c, *_unechoed(c, question, block, said), cons, opts)
+                     or opts.year_beside and not year_beside(c, cons, block, said, opts))
         if best is None or len(miss) < len(best):
             best = miss
         if not miss:
@@ -433,6 +458,32 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             return Answerability(False, *loose, _reason(loose[1], topic))
     return Answerability(False, cons, best, _reason(best, topic))
 
+
+
+# the attributes a year is asked of: the one named (「2021赛季中超冠军」), before 是什么, after
+# 哪个, a role's holder, an act's doer
+_ATTRIBUTES = ("named", "before", "which", "role", "act", "asked")
+
+
+def year_beside(c: Constraint, cons: Sequence[Constraint], block: str, said: str, opts: CheckOptions) -> bool:
+    """Whether a year the question pins (``c``) stands in a quoted sentence stating what is asked
+    of it — the attribute (冠军, 震级) or the figure — as a figure or a relative year the block's
+    dateline dates (config ``answerability_year_beside``): 「卫冕冠军江苏苏宁…赛季前解散」 names a
+    champion in a page about the 2021 season, but the champion of the season before. True for
+    any other constraint, or where the question asks nothing beside the year, or a time (the
+    year is then part of the answer)."""
+    if c.kind is not Kind.TIME or not c.text.isdigit():
+        return True
+    asked = [a for a in cons if a.kind is Kind.FOCUS and a.about in _ATTRIBUTES
+             or a.kind is Kind.QUANTITY and a.text not in TIME_KINDS]
+    if not asked or any(a.kind is Kind.QUANTITY and a.text in TIME_KINDS for a in cons):
+        return True
+    for sent in _SENTENCE.findall(normalise(said)):
+        if all(meets(a, block, sent, cons, opts) for a in asked):
+            years = set(STATED_YEAR.findall(undated(sent))) or relative_years(sent, block)
+            if c.text in years:
+                return True
+    return False
 
 
 def _unechoed(c: Constraint, question: str, block: str, said: str) -> tuple[str, str]:

@@ -35,6 +35,12 @@ class CheckOptions:
         months: a year with its month pins the month.
         subject_heads: a figure's words leave out a name the question pins.
         compounds: a person's name that is two common words does not decide a refusal.
+        which_kind: a which-question (「哪个堕胎判例」) pins the kind it asks one of (判例), which
+            the quoted sentences must name; decisive where the question pins one instance or a
+            name (:func:`zhiku.verify.pins._which_kind`).
+        year_beside: a year the question pins must stand in a quoted sentence stating the
+            attribute or figure asked of it, not only elsewhere in the block
+            (:func:`zhiku.verify.answerable.year_beside`).
         opening_place: with ``leading_place`` off, the place a question opens with is still
             pinned (``about`` ``opening``), missed by a block naming another place and not it,
             met by a block naming none (:func:`zhiku.verify.answerable.other_place`).
@@ -57,6 +63,8 @@ class CheckOptions:
     subject_heads: bool = False
     compounds: bool = False
     opening_place: bool = False
+    which_kind: bool = False
+    year_beside: bool = False
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

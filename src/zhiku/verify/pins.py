@@ -139,6 +139,8 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
             pinned, and 几个工作日 asks kind ``days`` (off, 「一届」 is pinned as an ordinal and
             几个工作日 asks a number); ``months``, a year with its month (2025年7月) also pins
             that month (``about`` ``month``, :func:`year_months`; off, only the year);
+            ``which_kind``, the kind a which-question asks one of is the head noun of the phrase
+            after 哪个/哪些 (「哪个堕胎判例」 → 判例, ``about`` ``which``: :func:`_which_kind`);
             ``opening_place``, with ``leading_place`` off, the place the question opens with is
             still pinned, as ``about`` ``opening``: evidence naming another place and not it
             misses it, evidence naming no place meets it.
@@ -192,7 +194,7 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
 
             if act := sum_act(clause):
                 out.append(Constraint(Kind.FOCUS, act, "sum"))
-    elif focus := _focus(rest):
+    elif focus := _focus(rest, opts.which_kind):
         out.append(Constraint(Kind.FOCUS, *focus))
     return tuple(dict.fromkeys(out))
 
@@ -403,13 +405,33 @@ def year_months(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _focus(clause: str) -> tuple[str, str] | None:
+def _which_kind(tags: list[tuple[str, str]], at: int) -> str:
+    """The kind a which-question asks one of: the head noun of the phrase after the asking
+    word at ``at`` (「哪个堕胎判例」 → 判例, 「哪些新手机」 → 手机), its modifiers (a verb, an
+    adjective, a noun) read past up to the last noun of the phrase; empty when no noun follows
+    (「哪个更好」) or the head is a name, a question word or too vague (哪个方面)."""
+    nouns: list[str] = []
+    mods = 0
+    for w, t in tags[at + 1:]:
+        if t[:1] == "n" and t not in _NAME_TAGS:
+            nouns.append(w)
+            continue
+        if nouns or t not in ("v", "vn", "a", "b", "an") or mods >= 2 or w in QUESTION_WORDS:
+            break
+        mods += 1
+    # the last noun that names a kind (「哪个司法解释规定了…」: 规定, tagged a noun, is the verb)
+    heads = [w for w in nouns if len(w) >= 2 and w not in _VAGUE and w not in QUESTION_WORDS]
+    return heads[-1] if heads else ""
+
+
+def _focus(clause: str, which: bool = False) -> tuple[str, str] | None:
     """The attribute a question asks for: the noun after 什么/哪个 (「什么奖项」), the noun
     before 是什么/叫什么/有哪些 (「全称是什么」), or the last noun of a clause with no question
     word (「土耳其地震的震级」; a choice, 「判给爸爸还是妈妈」, names options, not an
     attribute), with how it was found (``about``: ``asked`` or ``named``, the
     last: a keyword question naming the attribute); None when none, or only a vague one
-    (什么内容)."""
+    (什么内容). With ``which`` (config ``answerability_which_kind``) a which-question's kind is
+    the head noun of the phrase after 哪个/哪些 (``about`` ``which``: :func:`_which_kind`)."""
     tags = [(w.strip(), t) for w, t in word_tags(clause) if w.strip() and t != "x"]
     words = [w for w, _ in tags]
     noun = lambda i: (0 <= i < len(tags) and tags[i][1][:1] in ("n", "v") and len(tags[i][0]) >= 2
@@ -417,6 +439,8 @@ def _focus(clause: str) -> tuple[str, str] | None:
                       and tags[i][1] not in _NAME_TAGS and not YEAR.search(tags[i][0]))
     for i, w in enumerate(words):
         if w in _ASK_AFTER:
+            if which and w.startswith("哪") and (kind := _which_kind(tags, i)):
+                return kind, "which"
             return (tags[i + 1][0], "asked") if noun(i + 1) and tags[i + 1][1].startswith("n") else None
         if _ASK_BEFORE.match("".join(words[i:i + 3])) and w in ("是", "叫", "为", "有"):
             return (tags[i - 1][0], "before") if noun(i - 1) else None
