@@ -142,7 +142,7 @@ class RefusalLevers(BaseModel):
                                               "though that clause asks nothing; off (the default): only "
                                               "places in the asking clause — on, a case narrative's "
                                               "「江苏省南京市人民检察院指控…」 pinned 南京 and refused it")
-    answerability_opening_place: bool = Field(default=False, description="with "
+    answerability_opening_place: bool = Field(default=True, description="with "
                                               "answerability_leading_place off, the place a question "
                                               "opens with (「深圳劳动合同期限满一年…」) is still pinned, "
                                               "met unless the cited block names another place and not it "

@@ -62,7 +62,7 @@ class CheckOptions:
     months: bool = True
     subject_heads: bool = False
     compounds: bool = False
-    opening_place: bool = False
+    opening_place: bool = True
     which_kind: bool = False
     year_beside: bool = False
 
