@@ -142,6 +142,26 @@ class RefusalLevers(BaseModel):
                                               "though that clause asks nothing; off (the default): only "
                                               "places in the asking clause — on, a case narrative's "
                                               "「江苏省南京市人民检察院指控…」 pinned 南京 and refused it")
+    answerability_opening_place: bool = Field(default=True, description="with "
+                                              "answerability_leading_place off, the place a question "
+                                              "opens with (「深圳劳动合同期限满一年…」) is still pinned, "
+                                              "met unless the cited block names another place and not it "
+                                              "(上海市劳动合同条例): a case narrative's 「江苏省南京市人民检察院"
+                                              "指控…」 is still answered from 刑法, which names no place; "
+                                              "off: a place outside the asking clause pins nothing")
+    answerability_which_kind: bool = Field(default=False, description="a which-question (「美国最高法院推翻了"
+                                           "哪个堕胎判例」) pins the kind it asks one of, the head noun after "
+                                           "哪个/哪些 (判例), which the quoted sentences must name; a miss "
+                                           "decides where the question pins one instance or a name (a fact, "
+                                           "not a rule), else lowers the confidence; off: 哪个 followed by a "
+                                           "modifier pins nothing")
+    answerability_year_beside: bool = Field(default=False, description="a year the question pins with an "
+                                            "attribute or figure asked of it (「2021赛季中超冠军」, "
+                                            "「2022年中国电影的总票房收入」) must stand in a quoted sentence that "
+                                            "states that attribute or figure (a relative year read against the "
+                                            "page's dateline counts), not only elsewhere in the block: a page "
+                                            "on the 2021 season naming the defending champion does not answer; "
+                                            "off: the year anywhere in the block when the quoted text names none")
     answerability_forms: bool = Field(default=True, description="the answerability check takes a value "
                                       "in the other forms a text states it: when in other terms than a "
                                       "date for 什么时候/何时 (孔雀王朝时期, 四国征伐后), a role's holder as "

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from zhiku.verify.answerable import check, decisive
+from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import Kind, pinned
 
 # CMRC 2018 trial paragraphs (Chinese Wikipedia, CC BY-SA 4.0; tests/data/eval/SOURCE.md),
@@ -50,7 +51,7 @@ def test_a_when_question_is_answered_in_other_terms_than_a_date():
         assert [c.text for c in pinned(question) if c.kind is Kind.QUANTITY] == ["when"], question
         assert _ok(question, text), question
         assert _decisively_refused(question, text.replace(when, "")), question
-        assert not _ok(question, text, forms=False), question
+        assert not _ok(question, text, opts=CheckOptions(forms=False)), question
     assert _decisively_refused("自在奥义书的成书日期", PERIOD)
 
 
@@ -74,7 +75,7 @@ def test_a_role_holder_is_read_in_the_forms_a_text_names_it():
     for question, text, twin in cases:
         assert _ok(question, text), question
         assert _decisively_refused(question, twin), question
-        assert not _ok(question, text, forms=False), question
+        assert not _ok(question, text, opts=CheckOptions(forms=False)), question
 
 
 @pytest.mark.unit

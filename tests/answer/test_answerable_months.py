@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from zhiku.verify.answerable import check, decisive, month_stated
+from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import Kind, pinned, year_months
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
@@ -25,7 +26,7 @@ def test_the_month_is_read_in_every_form():
     assert year_months("2020年春节放假是哪几天？") == []  # a year alone pins no month
     assert [c.text for c in pinned("2025年7月的安全漏洞公告披露了哪些漏洞？") if c.kind is Kind.TIME] == \
         ["2025", "2025年7月"]
-    assert not any(c.about == "month" for c in pinned("2025年7月的安全漏洞公告披露了哪些漏洞？", months=False))
+    assert not any(c.about == "month" for c in pinned("2025年7月的安全漏洞公告披露了哪些漏洞？", opts=CheckOptions(months=False)))
 
 
 @pytest.mark.unit
@@ -37,7 +38,7 @@ def test_a_notice_of_another_month_of_the_year_does_not_answer():
     assert not no.ok and [c.text for c in no.missing] == ["2025年7月"]
     assert all(decisive(c) for c in no.missing) and "2025年7月" in no.reason
     assert check("2025年6月的安全漏洞公告披露了哪些漏洞？", [(BULLETIN, said)]).ok
-    assert check("2025年7月的安全漏洞公告披露了哪些漏洞？", [(BULLETIN, said)], months=False).ok
+    assert check("2025年7月的安全漏洞公告披露了哪些漏洞？", [(BULLETIN, said)], opts=CheckOptions(months=False)).ok
 
 
 @pytest.mark.unit

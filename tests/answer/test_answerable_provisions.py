@@ -11,6 +11,7 @@ import pytest
 
 from zhiku.ask.search import Mode
 from zhiku.verify.answerable import check, decisive, meets_all
+from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import Kind, pinned
 from zhiku.verify.provisions import of_act
 from tests.asking import ask
@@ -33,6 +34,10 @@ EDUCATION = "个人所得税专项附加扣除暂行办法 第八条 " + EDUCATI
 REST = "生孩子能在家歇多少天，国家有统一规定吗？"
 
 
+# the readings these tests switch on (both ship off): the provision's own terms, its title's word
+ON = CheckOptions(provisions=True, titled=True)
+
+
 def _weak(verdict) -> bool:
     return not verdict.ok and bool(verdict.missing) and not any(decisive(c, verdict.constraints)
                                                                 for c in verdict.missing)
@@ -53,14 +58,14 @@ def test_a_quantity_asked_of_an_act_is_read_so():
 def test_a_provision_stating_the_value_in_its_own_terms_is_a_weak_mismatch():
     """劳动法 第六十二条 states the days of 产假, not of 歇 or 孩子: answered (weak), refused with
     the lever off; 第六十一条 states no days and is refused either way."""
-    on = check(REST, [(BIRTH, BIRTH_SAID)])
+    on = check(REST, [(BIRTH, BIRTH_SAID)], opts=ON)
     assert _weak(on) and on.missing[0].unworded and on.missing[0].text == "days"
-    off = check(REST, [(BIRTH, BIRTH_SAID)], provisions=False)
+    off = check(REST, [(BIRTH, BIRTH_SAID)], opts=CheckOptions(provisions=False))
     assert not off.ok and not _weak(off)
-    none = check(REST, [(PREGNANT, PREGNANT_SAID)])
+    none = check(REST, [(PREGNANT, PREGNANT_SAID)], opts=ON)
     assert not none.ok and not _weak(none)
     # the same sentence, not a numbered provision (no 第…条): refused
-    assert not _weak(check(REST, [(BIRTH_SAID, BIRTH_SAID)]))
+    assert not _weak(check(REST, [(BIRTH_SAID, BIRTH_SAID)], opts=ON))
 
 
 @pytest.mark.unit
@@ -69,10 +74,10 @@ def test_the_sum_an_act_earns_follows_its_quantity():
     neither by the question's words, both weak together; a deduction of 每月400元 asked as the
     threshold a named thing is (「起征点是每月多少钱」) is still refused."""
     ask_ = "按个人所得税法，现在一年挣多少钱以内不用交个税？"
-    on = check(ask_, [(INCOME, INCOME_SAID)])
+    on = check(ask_, [(INCOME, INCOME_SAID)], opts=ON)
     assert _weak(on) and {c.kind for c in on.missing} == {Kind.QUANTITY, Kind.FOCUS}
-    assert not _weak(check(ask_, [(INCOME, INCOME_SAID)], provisions=False))
-    named = check("个人所得税的起征点是每月多少钱？", [(EDUCATION, EDUCATION_SAID)], titled=False)
+    assert not _weak(check(ask_, [(INCOME, INCOME_SAID)], opts=CheckOptions(provisions=False)))
+    named = check("个人所得税的起征点是每月多少钱？", [(EDUCATION, EDUCATION_SAID)], opts=CheckOptions(provisions=True))
     assert not named.ok and not _weak(named)
 
 
@@ -81,10 +86,11 @@ def test_the_composer_prefers_the_provision_stating_the_value():
     """The answer's sentence choice reads the same: 第三条's 年休假5天 meets 「一年能休几天带薪假」
     (so it is quoted over 劳动法's 「享受带薪年休假」, which states no days); off, it does not."""
     cons = pinned("参加工作刚满两年，一年能休几天带薪假？")
-    assert meets_all(cons, LEAVE_SAID, LEAVE, titled=False)
-    assert not meets_all(cons, LEAVE_SAID, LEAVE, titled=False, provisions=False)
+    assert meets_all(cons, LEAVE_SAID, LEAVE, opts=CheckOptions(provisions=True))
+    assert not meets_all(cons, LEAVE_SAID, LEAVE, opts=CheckOptions(titled=False, provisions=False))
     assert not meets_all(cons, "劳动者连续工作一年以上的，享受带薪年休假。",
-                         "中华人民共和国劳动法 第四十五条 劳动者连续工作一年以上的，享受带薪年休假。", titled=False)
+                         "中华人民共和国劳动法 第四十五条 劳动者连续工作一年以上的，享受带薪年休假。",
+                         opts=CheckOptions(provisions=True))
 
 
 @pytest.mark.integration

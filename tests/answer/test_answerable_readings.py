@@ -12,6 +12,7 @@ import pytest
 from zhiku.ask.search import Mode
 from zhiku.verify.answerable import check, decisive, other_form
 from zhiku.verify.holders import sum_verb
+from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import compound_name, pinned
 from tests.asking import ask
 
@@ -26,8 +27,8 @@ PAY = "法定休假日安排加班，工资该付多少钱？"
 OFF = {"answerability_units": False, "answerability_compounds": False, "answerability_acts": False}
 
 
-def _weak(verdict, compounds: bool = False) -> bool:
-    return not verdict.ok and bool(verdict.missing) and not any(decisive(c, verdict.constraints, compounds)
+def _weak(verdict, opts: CheckOptions = CheckOptions()) -> bool:
+    return not verdict.ok and bool(verdict.missing) and not any(decisive(c, verdict.constraints, opts)
                                                                 for c in verdict.missing)
 
 
@@ -52,7 +53,7 @@ def test_the_holiday_rate_answers_what_is_paid_and_each_setting_switches_it_off(
     met with both readings; either off, the money or the act 该付 is missing and decides."""
     assert check(PAY, [(HOLIDAY, HOLIDAY_SAID)]).ok
     for off in ({"units": False}, {"acts": False}):
-        v = check(PAY, [(HOLIDAY, HOLIDAY_SAID)], **off)
+        v = check(PAY, [(HOLIDAY, HOLIDAY_SAID)], opts=CheckOptions(**off))
         assert not v.ok and not _weak(v)
     # the twin: a clause that states no sum of any form still misses it
     twin = check(PAY, [(MINORS, MINORS_SAID)])
@@ -67,10 +68,10 @@ def test_a_compound_the_tagger_calls_a_name_does_not_decide():
     assert compound_name("初中生") and compound_name("法律援助")
     assert not any(compound_name(w) for w in ("张学友", "刘德华", "比亚迪", "安倍晋三", "华为"))
     on = check("用人单位能招用初中生吗？", [(MINORS, MINORS_SAID)])
-    assert _weak(on, compounds=True) and not _weak(on)  # the setting is off by default
+    assert _weak(on, opts=CheckOptions(compounds=True)) and not _weak(on)  # the setting is off by default
     twin = check("比亚迪能招用初中生吗？", [(MINORS, MINORS_SAID)])
-    assert not twin.ok and any(decisive(c, twin.constraints, True) for c in twin.missing)
-    assert [c.text for c in pinned("比亚迪能招用初中生吗？") if decisive(c, compounds=True)] == ["比亚迪"]
+    assert not twin.ok and any(decisive(c, twin.constraints, CheckOptions(compounds=True)) for c in twin.missing)
+    assert [c.text for c in pinned("比亚迪能招用初中生吗？") if decisive(c, opts=CheckOptions(compounds=True))] == ["比亚迪"]
 
 
 @pytest.mark.integration

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from zhiku.verify.answerable import check, decisive
+from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import Kind, phrase_name, pinned
 
 # 职工带薪年休假条例 (2007-12-14) 第三条; 中华人民共和国劳动法 (2018-12-29) 第三十六条, 第三十八条
@@ -42,7 +43,7 @@ def test_the_quantity_asked_is_the_last_clauses():
     kinds = [c.text for c in pinned(ask) if c.kind is Kind.QUANTITY]
     assert kinds == ["duration"]
     assert check(ask, _cited(PAID_IN)).ok
-    off = check(ask, _cited(PAID_IN), last_ask=False)
+    off = check(ask, _cited(PAID_IN), opts=CheckOptions(last_ask=False))
     assert not off.ok and [c.text for c in off.missing] == ["people"]
     assert not check(ask, _cited(FOUNDERS)).ok
     # one asking clause: its count is still asked
@@ -59,7 +60,7 @@ def test_a_phrase_the_tagger_calls_a_name_does_not_refuse():
     assert not any(phrase_name(w) for w in ("比亚迪", "刘德华", "张学友", "安倍晋三", "王小明", "新手机", "仲裁法"))
     on = check(ask, _cited(FLED))
     assert not on.ok and on.missing[0].about == "phrase" and not decisive(on.missing[0], on.constraints)
-    off = check(ask, _cited(FLED), phrases=False)
+    off = check(ask, _cited(FLED), opts=CheckOptions(phrases=False))
     assert not off.ok and off.missing[0].text == "考驾照" and decisive(off.missing[0], off.constraints)
     named = check("比亚迪的驾驶员逃逸以后还能再考驾照吗？", _cited(FLED))
     assert not named.ok and named.missing[0].text == "比亚迪" and decisive(named.missing[0], named.constraints)
@@ -72,7 +73,7 @@ def test_a_time_limit_says_by_when():
     ask = "干活时手被机器轧伤了，公司一直不给报，我自己最晚什么时候之前去申请认定？"
     assert [c.text for c in pinned(ask) if c.kind is Kind.QUANTITY] == ["when"]
     assert check(ask, _cited(CLAIM)).ok
-    assert not check(ask, _cited(CLAIM), forms=False).ok
+    assert not check(ask, _cited(CLAIM), opts=CheckOptions(forms=False)).ok
     assert not check(ask, _cited(INJURY)).ok
 
 
@@ -81,12 +82,12 @@ def test_a_word_the_title_holds_names_every_provision():
     """「一年能休几天带薪假」: 职工带薪年休假条例 第三条 states the days of 年休假 without the word
     带薪, which its title holds; off, refused. 劳动法 第三十八条 states a day of weekly rest in a
     title without 带薪, and the same text without its article label is no provision: refused."""
-    ask = "参加工作刚满两年，一年能休几天带薪假？"
-    assert check(ask, [(LEAVE, LEAVE_SAID)]).ok
-    assert not check(ask, [(LEAVE, LEAVE_SAID)], titled=False).ok
-    assert not check(ask, _cited(REST)).ok
+    ask, on = "参加工作刚满两年，一年能休几天带薪假？", CheckOptions(titled=True)
+    assert check(ask, [(LEAVE, LEAVE_SAID)], opts=on).ok
+    assert not check(ask, [(LEAVE, LEAVE_SAID)], opts=CheckOptions(titled=False)).ok
+    assert not check(ask, _cited(REST), opts=on).ok
     # a text named for its subject, not a numbered provision (an encyclopedia article): not read
-    assert not check(ask, [(LEAVE.replace(" 第三条", ""), LEAVE_SAID)]).ok
+    assert not check(ask, [(LEAVE.replace(" 第三条", ""), LEAVE_SAID)], opts=on).ok
 
 
 # tests/data/real/个人所得税专项附加扣除暂行办法.html, 第八条 (verbatim)
@@ -99,11 +100,11 @@ def test_the_title_word_lends_a_deduction_to_a_threshold_so_it_ships_off():
     """Why ``answerability_titled`` ships off: 「个人所得税的起征点是每月多少钱？」 (the threshold,
     which none of the real documents states) met 第八条's monthly 400 元 for continuing education
     because the title holds 个人所得税; the real-document dev set lost a refusal (116 → 115 of
-    136). Off (the shipped default, the check's own default stays on for the reading above)
+    136). Off (the shipped default, which the check's readings default to)
     the amount must be of what the sentence or its block names: refused."""
     ask = "个人所得税的起征点是每月多少钱？"
-    assert check(ask, [(EDUCATION, EDUCATION_SAID)]).ok  # the misreading, with the reading on
-    assert not check(ask, [(EDUCATION, EDUCATION_SAID)], titled=False).ok
+    assert check(ask, [(EDUCATION, EDUCATION_SAID)], opts=CheckOptions(titled=True)).ok  # the misreading, on
+    assert not check(ask, [(EDUCATION, EDUCATION_SAID)], opts=CheckOptions(titled=False)).ok
 
 
 @pytest.mark.unit
@@ -115,7 +116,7 @@ def test_hours_asked_are_stated_in_hours():
     assert check(ask, _cited(HOURS)).ok
     refused = check(ask, _cited(REST))
     assert not refused.ok and decisive(refused.missing[0], refused.constraints)
-    assert [c.text for c in pinned(ask, hours=False) if c.kind is Kind.QUANTITY] == ["duration"]
+    assert [c.text for c in pinned(ask, opts=CheckOptions(hours=False)) if c.kind is Kind.QUANTITY] == ["duration"]
 
 
 # 北京市新技术产业开发试验区暂行条例 (1988-05-19) 第五条 (its first two items, verbatim)
@@ -134,7 +135,7 @@ def test_a_place_the_question_pins_is_not_what_its_quantity_is_of():
     on = check(ask_, [(ZONE, ZONE_SAID)])
     assert not on.ok and any(c.kind is Kind.QUANTITY for c in on.missing)
     assert any(decisive(c, on.constraints) for c in on.missing)
-    off = check(ask_, [(ZONE, ZONE_SAID)], places=False)
+    off = check(ask_, [(ZONE, ZONE_SAID)], opts=CheckOptions(place_heads=False))
     assert not off.ok and not any(c.kind is Kind.QUANTITY for c in off.missing)
     assert not any(decisive(c, off.constraints) for c in off.missing)
     twin = "北京的试验区里新技术企业减按多少税率交所得税？"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from zhiku.verify.answerable import check, decisive, meets_all
+from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import Kind, pinned
 
 # 中华人民共和国献血法 (1997-12-29) 第二条, verbatim
@@ -23,9 +24,9 @@ def test_the_age_sentence_answers_by_the_subjects_last_word():
     assert age.text == "age" and "年纪" not in age.about.split("|")  # 多大年纪 asks the age: no subject
     assert check(ASK, [(BLOOD, AGE_SENTENCE)]).ok
     assert meets_all(pinned(ASK), AGE_SENTENCE, BLOOD)
-    off = check(ASK, [(BLOOD, AGE_SENTENCE)], stems=False)
+    off = check(ASK, [(BLOOD, AGE_SENTENCE)], opts=CheckOptions(stems=False))
     assert not off.ok and off.missing == (age,)
-    assert not meets_all(pinned(ASK), AGE_SENTENCE, BLOOD, stems=False)
+    assert not meets_all(pinned(ASK), AGE_SENTENCE, BLOOD, opts=CheckOptions(stems=False))
 
 
 @pytest.mark.unit

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from zhiku.verify.answerable import check, decisive
+from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import Kind, pinned
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
@@ -25,7 +26,7 @@ def test_a_figure_beside_the_product_name_is_not_the_attribute_asked():
     q = "RocketMQ 控制台的最大连接数是多少？"
     qty = next(c for c in pinned(q) if c.kind is Kind.QUANTITY)
     assert "rocketmq" in qty.about.split("|")  # the name is among the words asked of ...
-    no = check(q, [(FAILOVER, SAID)], subjects=True)  # ... but 「RocketMQ 5.0 开始支持…」 states no 连接数
+    no = check(q, [(FAILOVER, SAID)], opts=CheckOptions(subject_heads=True))  # ... but 「RocketMQ 5.0 开始支持…」 states no 连接数
     assert not no.ok and [c.kind for c in no.missing] == [Kind.QUANTITY]
     assert check(q, [(FAILOVER, SAID)]).ok  # off (the default): any figure beside the name
 
@@ -34,4 +35,4 @@ def test_a_figure_beside_the_product_name_is_not_the_attribute_asked():
 def test_a_figure_beside_the_attribute_asked_still_answers():
     """The twin asks what the text states: the port's default (10911) beside 默认, of RocketMQ's
     Broker, both named in the block."""
-    assert check("RocketMQ 的 Broker 端口默认是多少？", [(OPS, PORT)], subjects=True).ok
+    assert check("RocketMQ 的 Broker 端口默认是多少？", [(OPS, PORT)], opts=CheckOptions(subject_heads=True)).ok

@@ -21,6 +21,7 @@ from zhiku.retrieve.segment import query_terms, segmenters
 from zhiku.structure import build_tree
 from zhiku.types import Chunk, Hit
 from zhiku.verify.answerable import check
+from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import Kind, pinned
 
 pytestmark = pytest.mark.unit
@@ -88,7 +89,7 @@ def test_a_term_of_office_counted_pins_no_edition():
     kinds = lambda q, **kw: [(c.kind, c.about) for c in pinned(q, **kw)]  # noqa: E731
     q = "合规SIG的SIG Leader一届任期多久，能连任几次？"
     assert (Kind.SUBJECT, "ordinal") not in kinds(q)
-    assert (Kind.SUBJECT, "ordinal") in kinds(q, periods=False)  # off: 「一届」 is an edition
+    assert (Kind.SUBJECT, "ordinal") in kinds(q, opts=CheckOptions(periods=False))  # off: 「一届」 is an edition
     # the twin: an edition named with or without 第 is still pinned
     assert [c.text for c in pinned("第十四届全国人大一次会议什么时候开？") if c.about == "ordinal"] == ["第十四届", "一次会议"]
     assert "十四届" in [c.text for c in pinned("十四届全国人大一次会议什么时候开？") if c.about == "ordinal"]
@@ -100,7 +101,7 @@ def test_a_term_of_office_counted_pins_no_edition():
 def test_working_days_asked_is_a_count_of_days():
     q = "英文翻译文档提交后要在多少个工作日内完成评审？"
     assert [c.text for c in pinned(q) if c.kind is Kind.QUANTITY] == ["days"]
-    assert [c.text for c in pinned(q, periods=False) if c.kind is Kind.QUANTITY] == ["number"]
+    assert [c.text for c in pinned(q, opts=CheckOptions(periods=False)) if c.kind is Kind.QUANTITY] == ["number"]
     process = (REAL / "fresh4" / "OpenHarmony发行版本配套文档流程.md").read_text(encoding="utf-8")
     said = next(s for s in process.split("。") if "翻译专家完成英文文档" in s)
     assert not check(q, [(process, said)]).ok  # the page states no such period: refused

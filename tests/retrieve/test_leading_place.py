@@ -12,6 +12,7 @@ from zhiku.ask import flow
 from zhiku.ask.query import Query
 from zhiku.ask.search import Mode, retrieve
 from zhiku.verify.confidence import features
+from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import Kind, pinned
 from tests.answer.conftest import with_config
 
@@ -21,15 +22,20 @@ CASE = ("南京市栖霞区人民检察院指控被告人张某某故意伤害�
 
 @pytest.mark.integration
 def test_a_case_narratives_city_pins_nothing_with_the_setting_off(criminal_kb):
-    assert not any(c.kind is Kind.PLACE for c in pinned(CASE))
-    assert [(c.kind, c.text) for c in pinned(CASE, leading=True)] == [(Kind.PLACE, "南京市")]
+    """Shipped, ``answerability_opening_place`` pins the city leniently (met by an article naming
+    no place); with both readings off it pins nothing."""
+    off = CheckOptions(opening_place=False)
+    assert not any(c.kind is Kind.PLACE for c in pinned(CASE, off))
+    assert [(c.kind, c.text, c.about) for c in pinned(CASE)] == [(Kind.PLACE, "南京市", "opening")]
+    assert [(c.kind, c.text) for c in pinned(CASE, opts=CheckOptions(leading_place=True))] == [(Kind.PLACE, "南京市")]
     on = with_config(criminal_kb, answerability_leading_place=True)
     r = retrieve(criminal_kb, CASE, Mode.BM25)
-    assert features(criminal_kb, CASE, r).pinned == 0.0
+    assert features(with_config(criminal_kb, answerability_opening_place=False), CASE, r).pinned == 0.0
     assert features(on, CASE, r).pinned == 1.0
     shipped = flow.ask(criminal_kb, Query(CASE, mode=Mode.BM25, use_cache=False))
     assert not shipped.refused and "第二百三十四条" in shipped.text
-    assert {t.stage: t.detail for t in shipped.trace}["answerable"]["pinned"] == []
+    assert {t.stage: t.detail for t in shipped.trace}["answerable"]["pinned"] == ["place:南京市"]
+    assert {t.stage: t.detail for t in shipped.trace}["answerable"]["missing"] == []
     # the twin with the setting on: the city is pinned, no article names it, the ask refuses
     twin = flow.ask(on, Query(CASE, mode=Mode.BM25, use_cache=False))
     assert twin.refused and "南京市" in twin.text

@@ -13,6 +13,7 @@ from zhiku.chunk.context import block_text
 from zhiku.types import Answer, Hit, TraceStep
 from zhiku.verify.answerable import Answerability, check, decisive, has_quantity
 from zhiku.verify.confidence import REFUSED, answered, quoted_coverage
+from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import Kind
 from zhiku.verify.shown import answer_cosine
 
@@ -79,10 +80,11 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
                   and not draft.removed else "no statement of the draft could be verified against the evidence")
         ans = refusal(kb, question, terms, considered, conf * REFUSED, reason, trace, draft.generator)
         return _with(ans, draft)
-    verdict, step = answerability(kb, question, terms, draft)
+    opts = CheckOptions.from_config(cfg)
+    verdict, step = answerability(kb, question, terms, draft, opts)
     trace = (*trace, step)
     weak = not verdict.ok and bool(verdict.missing) and not any(
-        decisive(c, verdict.constraints, cfg.answerability_compounds) for c in verdict.missing)
+        decisive(c, verdict.constraints, opts) for c in verdict.missing)
     if weak and cfg.answerability_untyped and untyped(verdict, draft.text):
         weak = False  # the figure asked is stated nowhere in the answer: a refusal, not a weak answer
     if weak:
@@ -180,8 +182,8 @@ def _with(ans: Answer, draft: Verified, **more: Any) -> Answer:
     return replace(ans, removed=draft.removed, **more)
 
 
-def answerability(kb: Any, question: str, terms: Sequence[str],
-                  draft: Verified) -> tuple[Answerability, TraceStep]:
+def answerability(kb: Any, question: str, terms: Sequence[str], draft: Verified,
+                  opts: CheckOptions | None = None) -> tuple[Answerability, TraceStep]:
     """The answerability stage: does one cited block meet what the question pins down
     (offline, :mod:`zhiku.verify.answerable`), then, when a ``judge`` role is configured,
     does the judge agree; recorded as an ``answerable`` trace step. With the
@@ -192,6 +194,7 @@ def answerability(kb: Any, question: str, terms: Sequence[str],
         question: the question.
         terms: its content terms.
         draft: the verified draft (its text, markers and blocks).
+        opts: the check's readings (default: built from ``kb.config``).
 
     Returns:
         The verdict (not ``ok``: the answer becomes a refusal saying what is missing) and
@@ -205,13 +208,7 @@ def answerability(kb: Any, question: str, terms: Sequence[str],
     cited = [(block_text(c), _said(draft.text, m)) for m, c in blocks.items()]
     text = " ".join(b for b, _ in cited)
     topic = sorted({t for t in terms if len(t) > 1 and t in text}, key=lambda t: -kb.idf(t))
-    cfg = kb.config
-    verdict = check(question, cited, topic, cfg.answerability_clauses, cfg.answerability_forms,
-                    cfg.answerability_stems, cfg.answerability_leading_place, cfg.answerability_titled,
-                    cfg.answerability_last_ask, cfg.answerability_phrases, cfg.answerability_hours,
-                    cfg.answerability_provisions, cfg.answerability_place_heads, cfg.answerability_units,
-                    cfg.answerability_acts, cfg.answerability_periods, cfg.answerability_months,
-                    cfg.answerability_subject_heads)
+    verdict = check(question, cited, topic, opts or CheckOptions.from_config(kb.config))
     detail: dict[str, Any] = {"ok": verdict.ok, "pinned": [f"{c.kind.value}:{c.text}" for c in verdict.constraints],
                               "missing": [c.text for c in verdict.missing]}
     if verdict.ok and blocks:

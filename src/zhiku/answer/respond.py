@@ -18,6 +18,7 @@ from zhiku.index.store import Scope
 from zhiku.llm import LLMError, client_for
 from zhiku.retrieve.inforce import in_force_first  # the one ordering of versions (also the ranking's)
 from zhiku.types import AskEvent, Chunk, Citation, Conflict, Hit, Removal, TraceStep, WebSource
+from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import pinned
 from zhiku.verify.check import Action, Judge, Verifier
 from zhiku.verify.citations import support as bigram_support
@@ -127,13 +128,12 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
     """The offline composer's text with its markers turned into evidence block numbers;
     a sentence meeting what the question pins down is preferred as the source."""
     cfg = kb.config
-    cons = pinned(question, cfg.answerability_leading_place, cfg.answerability_last_ask,
-                  cfg.answerability_phrases, cfg.answerability_hours, cfg.answerability_periods,
-                  cfg.answerability_months) if question else ()
+    opts = CheckOptions.from_config(cfg)
+    cons = pinned(question, opts) if question else ()
     blocks = evidence[:1] if exact else in_force_first(kb, evidence, named=_named(kb, question))
     terms = list(dict.fromkeys([*terms, *options(question)]))  # 「-i」: a stop word to the segmenter
     text, cites = compose(terms, blocks, kb.idf, whole_first=exact, provision=kb.config.provision_share,
-                          meets=_meets(kb, question, cons),
+                          meets=_meets(kb, question, cons, opts),
                           doc_name=kb.config.answer_doc_name, name_weight=kb.config.answer_name_weight,
                           lists=kb.config.list_answers and LIST_ASK.search(question) is not None,
                           listed=listed_kind(question, terms) if kb.config.list_kind else "",
@@ -151,12 +151,14 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
 _UNSPACED = re.compile(r"(\d)\s+(?=[^\d\s])")
 
 
-def _meets(kb: Any, question: str, cons: Sequence[Any]) -> Callable[[str, str], bool] | None:
+def _meets(kb: Any, question: str, cons: Sequence[Any],
+           opts: CheckOptions | None = None) -> Callable[[str, str], bool] | None:
     """Whether a sentence and its block meet what the question pins down
     (:func:`zhiku.verify.answerable.meets_all`) and, with ``answer_asked_type``, whether the
     block states a value of the kind the question's asking phrase names (要交钱吗 → a fee, 多久 →
     a period: :func:`zhiku.retrieve.answertype.states`, a figure spaced from its unit read as one);
-    None when the question pins nothing."""
+    None when the question pins nothing. ``opts``: the check's readings (default: built from
+    ``kb.config``)."""
     from zhiku.answer.reading import asked_types
     from zhiku.retrieve.answertype import states
     from zhiku.verify.answerable import meets_all
@@ -166,10 +168,8 @@ def _meets(kb: Any, question: str, cons: Sequence[Any]) -> Callable[[str, str], 
     kinds = asked_types(question, cfg.offence_type, cfg.answer_penalty_ask) if asked else ()
     if not cons and not kinds:
         return None
-    return lambda sent, block: ((not cons or meets_all(cons, sent, block, cfg.answerability_stems,
-                                                           cfg.answerability_titled, cfg.answerability_provisions,
-                                                           cfg.answerability_place_heads, cfg.answerability_units,
-                                                           cfg.answerability_acts, cfg.answerability_subject_heads))
+    opts = opts or CheckOptions.from_config(cfg)
+    return lambda sent, block: ((not cons or meets_all(cons, sent, block, opts))
                                 and (not kinds or any(states(k, _UNSPACED.sub(r"\1", block)) for k in kinds)))
 
 

@@ -16,7 +16,8 @@ from zhiku.verify.forms import (
     ordinal_forms as _ordinal_forms, place_forms as _place_forms,
 )
 from zhiku.verify.holders import doer_stated, holds_role, names, sum_stated, sum_verb
-from zhiku.verify.instances import about_other, instance_parts, own_clauses
+from zhiku.verify.instances import about_other, instance_parts, named_places, own_clauses
+from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, compound_name, pinned
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
@@ -113,41 +114,42 @@ def _dates_event(event: str, kind: str, sentence: str) -> bool:
     return False
 
 
-def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (), clauses: bool = True,
-          forms: bool = True, stems: bool = True, titled: bool = True, places: bool = True,
-          units: bool = True, acts: bool = True, subjects: bool = False) -> bool:
+def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (),
+          opts: CheckOptions = CheckOptions()) -> bool:
     """Whether one block (its title and text: ``block``) and what the answer quotes from it
     (``said``) meet constraint ``c``: a quantity must be stated in what is quoted (beside
     one of the words it is the quantity of, and not of a person or place other than those
     the question pins, ``others``: :func:`about_other`), a year must be the year the quoted sentences
     name when they name one (「台湾人口于2023年…」 does not answer 2022年) and otherwise appear in
-    the block; a leading news dateline counts for neither. ``clauses``: a doer, a role's holder
+    the block; a leading news dateline counts for neither. ``opts``
+    (:class:`zhiku.verify.options.CheckOptions`): ``clauses``, a doer, a role's holder
     and a sum are read in the clause of their act or role (:mod:`zhiku.verify.holders`);
     ``forms``: a role's holder also in the other forms a text names it (:func:`holds_role`);
     ``stems``: a quantity's word also by its last word where the block holds it whole
     (:func:`_head_in`); ``titled``: a quantity's word the block's document title holds counts
-    for each of its sentences (:func:`_titled`); ``places``: a quantity's words leave out a
+    for each of its sentences (:func:`_titled`); ``place_heads``: a quantity's words leave out a
     place the question pins when others are left, as that place is checked on its own
     (「北京小客车摇号现在的中签率大概是多少」: a figure beside 北京 in 「经北京市人民政府指定的部门批准，
     第四至六年可按前项规定的税率…」 is no 中签率); ``units``: a sum also in the other form a statute
     states it (:func:`other_form`); ``acts``: the act a sum is asked of read without a modal the
-    segmenter glued to it (该付 → 付: :func:`zhiku.verify.holders.sum_verb`); ``subjects``: a
+    segmenter glued to it (该付 → 付: :func:`zhiku.verify.holders.sum_verb`); ``subject_heads``: a
     quantity's words leave out a name the question pins (a product, a quoted title), as
-    ``places`` does a place (:func:`_heads`)."""
+    ``place_heads`` does a place (:func:`_heads`)."""
     if c.kind is Kind.QUANTITY:
-        heads = _heads(c, others, places, subjects and c.text not in (*TIME_KINDS, "person", "country", "place"))
+        heads = _heads(c, others, opts.place_heads,
+                       opts.subject_heads and c.text not in (*TIME_KINDS, "person", "country", "place"))
         whole = _norm(block)
-        named = titled and c.text not in TIME_KINDS and any(_titled(h, block) for h in heads)
+        named = opts.titled and c.text not in TIME_KINDS and any(_titled(h, block) for h in heads)
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
-            if (not heads or named or any(_head_in(h, _norm(sent), whole, stems) for h in heads)) and any(
-                    (has_quantity(c.text, q, c.about) or units and other_form(c.text, q))
+            if (not heads or named or any(_head_in(h, _norm(sent), whole, opts.stems) for h in heads)) and any(
+                    (has_quantity(c.text, q, c.about) or opts.units and other_form(c.text, q))
                     and not about_other(q, others, c.text)
                     for q in (own_clauses(p, others) for p in _PIECE.findall(sent)) if q):
                 if c.text not in TIME_KINDS or len(heads) != 1 or _dates_event(heads[0], c.text, sent):
                     return True
         return False
     if c.kind is Kind.FOCUS:
-        return _focus_met(c, _SENTENCE.findall(said or block), others, clauses, forms, units, acts)
+        return _focus_met(c, _SENTENCE.findall(said or block), others, opts)
     b = _norm(undated(block.strip()))
     if c.kind is Kind.TIME:
         if c.about == "month":
@@ -166,7 +168,9 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
             return str(dt.date.today().year + years) in b
         return bool(DATE.search(b))  # 本周, 最新一期: only a dated statement can answer it
     if c.kind is Kind.PLACE:
-        return any(_norm(f) in b for f in _place_forms(c.text))
+        if any(_norm(f) in b for f in _place_forms(c.text)):
+            return True
+        return c.about == "opening" and not other_place(block, c.text)
     if c.about == "event":  # the place, then the event (a year or edition may come between)
         place, event = c.text.split("|", 1)
         gap = r"[\d零〇一二三四五六七八九十年届第]{0,8}"
@@ -181,6 +185,16 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         return w in b or (_LATIN_NAME.fullmatch(w) is not None and _joined(w) in _joined(b)) or _versioned(w, b)
     grams = [w[i : i + 2] for i in range(len(w) - 1)]  # a tagged name: most of its bigrams
     return sum(g in b for g in grams) >= len(grams) / 2
+
+
+def other_place(block: str, place: str) -> bool:
+    """Whether ``block`` names a place (a known one, or a tagged place with a place suffix:
+    上海市, 衡阳市) other than ``place`` and the places around or within it: a rule of 上海市
+    does not answer a question opening with 深圳 (config ``answerability_opening_place``),
+    while an article naming no place (刑法's, for a case narrative opening 「江苏省南京市人民检察院
+    指控…」) still may."""
+    own = [_norm(f) for f in _place_forms(place)]
+    return any(not any(o in _norm(p) or _norm(p) in o for o in own) for p in named_places(block))
 
 
 def month_stated(year_month: str, block: str) -> bool:
@@ -251,22 +265,43 @@ def _stem(word: str) -> str:
     return word[-2:] if ok else ""
 
 
-def _focus_met(c: Constraint, sentences: Sequence[str], others: Sequence[Constraint], clauses: bool,
-               forms: bool, units: bool = True, acts: bool = True) -> bool:
+# kinds of place a which-question asks one of (哪些地区, 哪个城市): a place the text names is one
+_PLACE_KINDS = ("地区", "地方", "城市", "省市", "省份", "国家", "地点")
+
+
+def _names_one(sentence: str, asked: str) -> bool:
+    """Whether ``sentence`` names something the question (its pinned words, ``|``-joined) does
+    not: a quoted title (《1973年罗伊诉韦德案》), a Latin name, a word the tagger calls a name
+    (a person, a place, an institution)."""
+    t = normalise(sentence)
+    q = [a for a in _norm(asked).split("|") if a]
+    if any(not any(m in a for a in q) for m in (_norm(x) for x in re.findall(r"《([^》]{2,40})》", t))):
+        return True
+    from zhiku.verify.pins import word_tags
+
+    return any(len(w.strip()) >= 2 and tag in ("nr", "nrt", "nrfg", "ns", "nt", "nz", "eng")
+               and not any(_norm(w) in a or a in _norm(w) for a in q) for w, tag in word_tags(t))
+
+
+def _focus_met(c: Constraint, sentences: Sequence[str], others: Sequence[Constraint], opts: CheckOptions) -> bool:
     """Whether one of ``sentences`` meets the attribute ``c`` asks for (:func:`meets`): the
     doer of its act or the sum it moved in the act's clause, the holder of its role, or else
     the word itself or its two-character stem (增长率: 「同比增长2.6%」)."""
     asked = next((x for x in others if x.kind is Kind.QUANTITY), Constraint(Kind.QUANTITY, "person", ""))
     if c.about == "sum":
-        act = sum_verb(c.text) if acts else c.text
+        act = sum_verb(c.text) if opts.acts else c.text
         return any(sum_stated(act, t, lambda x: has_quantity(asked.text, x, asked.about)
-                              or units and other_form(asked.text, x)) for t in sentences)
+                              or opts.units and other_form(asked.text, x)) for t in sentences)
     if c.about == "act":  # 配合|开展: either act
-        return any(doer_stated(_norm(act), asked.text, t, asked.about, clauses)
+        return any(doer_stated(_norm(act), asked.text, t, asked.about, opts.clauses)
                    for t in sentences for act in c.text.split("|"))
     if c.about == "role":
-        return any(holds_role(c.text, t, asked.about, clauses, forms) for t in sentences)
+        return any(holds_role(c.text, t, asked.about, opts.clauses, opts.forms) for t in sentences)
     stem = _norm(c.text)[:2]
+    if c.about == "which":  # the kind named, or one of it named (a place for 哪些地区)
+        asked_words = "|".join(x.text for x in others)
+        return any(_loosely_in(_norm(c.text), _norm(t)) or stem in _norm(t) or _names_one(t, asked_words)
+                   or c.text.endswith(_PLACE_KINDS) and names("place", t, asked_words) for t in sentences)
     return any(_loosely_in(_norm(c.text), _norm(t)) or stem in _norm(t) for t in sentences)
 
 
@@ -281,9 +316,7 @@ def _versioned(w: str, b: str) -> bool:
         rf"(?<![\d.]){re.escape(m.group(2).lstrip('v'))}(?![\d.])", b) is not None
 
 
-def meets_all(cons: Sequence[Constraint], sentence: str, block: str, stems: bool = True,
-              titled: bool = True, provisions: bool = True, places: bool = True, units: bool = True,
-              acts: bool = True, subjects: bool = False) -> bool:
+def meets_all(cons: Sequence[Constraint], sentence: str, block: str, opts: CheckOptions = CheckOptions()) -> bool:
     """Whether a sentence of a block (``block``: its title and text) meets every constraint
     in ``cons`` (a quantity in the sentence itself).
 
@@ -291,30 +324,18 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str, stems: bool
         cons: the question's constraints (:func:`pinned`).
         sentence: the sentence an answer would quote.
         block: the text of the block holding it.
-        stems: a quantity's word may be in the sentence by its last word where the block
-            holds it whole (config ``answerability_stems``, :func:`_head_in`); off, the
-            sentence must hold it.
-        titled: a quantity's word the block's title holds counts (config
-            ``answerability_titled``, :func:`_titled`).
-        provisions: in a numbered provision a value of the kind asked counts without the
-            question's word for it, as the check takes it (config ``answerability_provisions``,
-            :func:`check`): 「…年休假5天」 for 「一年能休几天带薪假」.
-        places: a quantity's words leave out a place the question pins (config
-            ``answerability_place_heads``, :func:`meets`).
-        units: a sum also as a multiple or share of another (config ``answerability_units``,
-            :func:`other_form`).
-        acts: the act a sum is asked of without a glued modal (config ``answerability_acts``,
-            :func:`zhiku.verify.holders.sum_verb`).
-        subjects: a quantity's words leave out a name the question pins (config
-            ``answerability_subject_heads``, :func:`meets`).
+        opts: the check's readings (:class:`zhiku.verify.options.CheckOptions`), as
+            :func:`meets` takes them; besides, ``stems`` off, a quantity's word must be in the
+            sentence itself (not only in its block: :func:`_head_in`), and ``provisions``, in a
+            numbered provision a value of the kind asked counts without the question's word
+            for it, as the check takes it (:func:`check`): 「…年休假5天」 for 「一年能休几天带薪假」.
     """
     def met(c: Constraint) -> bool:
-        where = block if c.kind is not Kind.QUANTITY or stems else sentence
-        if meets(c, where, sentence, cons, stems=stems, titled=titled, places=places, units=units, acts=acts,
-                 subjects=subjects):
+        where = block if c.kind is not Kind.QUANTITY or opts.stems else sentence
+        if meets(c, where, sentence, cons, opts):
             return True
-        return provisions and worded(c) and provision(block) and meets(Constraint(c.kind, c.text), where, sentence, cons,
-                                                                       units=units, acts=acts, subjects=subjects)
+        return opts.provisions and worded(c) and provision(block) and meets(Constraint(c.kind, c.text), where,
+                                                                            sentence, cons, opts)
 
     return all(met(c) for c in cons if c.kind is not Kind.FOCUS)  # a literal attribute word is no reason to prefer a sentence
 
@@ -337,7 +358,7 @@ def _instance(cons: Sequence[Constraint]) -> bool:
     return any(c.kind in (Kind.PLACE, Kind.TIME) or c.about in ("ordinal", "event") for c in cons)
 
 
-def decisive(c: Constraint, cons: Sequence[Constraint] = (), compounds: bool = False) -> bool:
+def decisive(c: Constraint, cons: Sequence[Constraint] = (), opts: CheckOptions = CheckOptions()) -> bool:
     """Whether missing ``c`` alone shows the documents do not answer: a place, a time, a
     quoted or Latin name, a tagged name that is not a role or institution noun (比亚迪,
     not 钟点工 or 民政局), a count of days, an age, a head count, a date, a sum of money,
@@ -348,20 +369,22 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = (), compounds: bool = F
     instance (``cons``, :func:`_instance`: a place, a year, an edition, an event) asks a
     fact, not a rule: there a count, a period or a sum, and an attribute named before 是什么/是哪个
     (「冠军是哪个队」), decide too. The act a sum is asked of (「被罚了多少钱」) decides as that
-    sum does. With ``compounds`` (config ``answerability_compounds``) a word the tagger calls a
+    sum does. With ``opts.compounds`` (config ``answerability_compounds``) a word the tagger calls a
     person's name that is two common words (法律援助, 初中生: :func:`zhiku.verify.pins.compound_name`)
     does not decide: it is the user's word for a kind of thing a statute names in its own terms.
 
     Args:
         c: a constraint the evidence misses.
         cons: every constraint the question pins.
-        compounds: see above."""
+        opts: the check's readings (``compounds``: see above)."""
     if c.unworded:  # a value of the kind the provision states, beside another word than the question's
         return False
     if c.kind is Kind.FOCUS and c.about == "sum":  # decides as the sum it is of does
-        return any(decisive(x, cons) for x in cons if x.kind is Kind.QUANTITY)
-    if c.kind is Kind.FOCUS:  # 「地震的震级」 names what it wants; 「担任什么职务」 wants an instance (省长)
-        return c.about in ("named", "role", "act") or c.about == "before" and _instance(cons)
+        return any(decisive(x, cons, opts) for x in cons if x.kind is Kind.QUANTITY)
+    if c.kind is Kind.FOCUS:  # 「地震的震级」 names what it wants; 「担任什么职务」 wants an instance (省长);
+        # 「美国最高法院推翻了哪个堕胎判例」 wants one 判例, of a fact the question pins
+        return (c.about in ("named", "role", "act") or c.about == "before" and _instance(cons)
+                or c.about == "which" and (_instance(cons) or any(_named(x) for x in cons)))
     if c.about == "event":
         return True
     if c.about in ("instance", "phrase"):  # a modifier often pinned on its own; the user's situation
@@ -370,83 +393,97 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = (), compounds: bool = F
         return True
     if c.kind is Kind.QUANTITY:
         return c.text in _NUMERIC_KINDS or c.text in _FIGURES and _instance(cons)
-    if compounds and c.about == "tag:nr" and compound_name(c.text):
+    if opts.compounds and c.about == "tag:nr" and compound_name(c.text):
         return False
     return not c.about or not c.text.endswith(_COMMON_HEAD)
 
 
 def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] = (),
-          clauses: bool = True, forms: bool = True, stems: bool = True,
-          leading: bool = True, titled: bool = True, last_ask: bool = True,
-          phrases: bool = True, hours: bool = True, provisions: bool = True,
-          places: bool = True, units: bool = True, acts: bool = True,
-          periods: bool = True, months: bool = True, subjects: bool = False) -> Answerability:
+          opts: CheckOptions = CheckOptions()) -> Answerability:
     """Does one cited block meet every constraint the question pins?
 
     Args:
         question: the question.
         cited: per cited block, (its title + text, the answer sentences citing it).
         topic: the question's content terms the evidence does hold (named in the reason).
-        clauses: read a doer, a role's holder and a sum in their act's or role's clause
-            (config ``answerability_clauses``); off, no sum is pinned.
-        forms: take a value in the other forms a text states it (config
-            ``answerability_forms``): when in other terms than a date for 什么时候/何时, a
-            role's holder as :func:`zhiku.verify.holders.holds_role` reads it; off, a
-            when-question asks a date.
-        stems: a quantity's word counts in the sentence stating the value by its last word
-            where the block holds it whole (config ``answerability_stems``, :func:`_head_in`).
-        leading: pin the place a question opens with when it qualifies the noun after it,
-            outside the asking clause (config ``answerability_leading_place``).
-        titled: a quantity's word the block's title holds counts (config
-            ``answerability_titled``, :func:`_titled`).
-        last_ask, phrases, hours: how the question is read (:func:`zhiku.verify.pins.pinned`;
-            config ``answerability_last_ask``, ``answerability_phrases``, ``answerability_hours``).
-        periods: a term of office counted pins no edition, 几个工作日 asks days
-            (:func:`zhiku.verify.pins.pinned`, config ``answerability_periods``).
-        months: a year with its month pins the month, which a cited block must state
-            (:func:`month_stated`; config ``answerability_months``).
-        subjects: a quantity's words leave out a name the question pins, checked on its own
-            (config ``answerability_subject_heads``, :func:`_heads`).
-        provisions: a quantity the best block misses only by the question's word for it, where
-            that block is a numbered provision and what the answer quotes from it states a value
-            of the kind asked, is a weak mismatch (:func:`zhiku.verify.provisions.unworded`; config
-            ``answerability_provisions``): a statute names its subject in its own terms
-            (「一年能休几天带薪假」: 「…年休假5天」; 「生孩子能歇多少天」: 「…九十天的产假」).
-        places: a quantity's words leave out a place the question pins (config
-            ``answerability_place_heads``, :func:`meets`).
-        units: a sum also as a multiple or share of another (config ``answerability_units``,
-            :func:`other_form`): 「价款的三倍」 for 多少钱.
-        acts: the act a sum is asked of read without a modal the segmenter glued to it (config
-            ``answerability_acts``, :func:`zhiku.verify.holders.sum_verb`): 「该付多少钱」 asks what
-            is paid (支付), not what is 该.
+        opts: how the question and the evidence are read (:class:`zhiku.verify.options.CheckOptions`,
+            built once from the config's ``answerability_*`` keys): ``clauses``, read a doer, a
+            role's holder and a sum in their act's or role's clause (off, no sum is pinned);
+            ``forms``, take a value in the other forms a text states it — when in other terms
+            than a date for 什么时候/何时, a role's holder as
+            :func:`zhiku.verify.holders.holds_role` reads it (off, a when-question asks a date);
+            ``stems``, a quantity's word counts in the sentence stating the value by its last
+            word where the block holds it whole (:func:`_head_in`); ``leading_place``, pin the
+            place a question opens with when it qualifies the noun after it, outside the asking
+            clause; ``titled``, a quantity's word the block's title holds counts
+            (:func:`_titled`); ``last_ask``, ``phrases``, ``hours``, ``periods`` and ``months``,
+            how the question is read (:func:`zhiku.verify.pins.pinned`; a year with its month
+            pins the month, which a cited block must state: :func:`month_stated`);
+            ``subject_heads``, a quantity's words leave out a name the question pins, checked
+            on its own (:func:`_heads`); ``provisions``, a quantity the best block misses only by
+            the question's word for it, where that block is a numbered provision and what the
+            answer quotes from it states a value of the kind asked, is a weak mismatch
+            (:func:`zhiku.verify.provisions.unworded`): a statute names its subject in its own
+            terms (「一年能休几天带薪假」: 「…年休假5天」; 「生孩子能歇多少天」: 「…九十天的产假」);
+            ``place_heads``, a quantity's words leave out a place the question pins
+            (:func:`meets`); ``units``, a sum also as a multiple or share of another
+            (:func:`other_form`): 「价款的三倍」 for 多少钱; ``acts``, the act a sum is asked of
+            read without a modal the segmenter glued to it
+            (:func:`zhiku.verify.holders.sum_verb`): 「该付多少钱」 asks what is paid (支付), not
+            what is 该.
 
     Returns:
         ``ok`` with nothing missing, or the best block's missing constraints and a
         sentence naming them (「知识库中有「最低工资」的相关内容，但没有 2023 年上海市的信息」).
     """
-    cons = tuple(c if forms or c.text != "when" or c.kind is not Kind.QUANTITY  # off: when asks a date
-                 else Constraint(c.kind, "date", c.about) for c in pinned(question, leading, last_ask, phrases, hours, periods, months)
-                 if clauses or c.about != "sum")
+    cons = tuple(c if opts.forms or c.text != "when" or c.kind is not Kind.QUANTITY  # off: when asks a date
+                 else Constraint(c.kind, "date", c.about) for c in pinned(question, opts)
+                 if opts.clauses or c.about != "sum")
     if not cons:
         return Answerability(True, cons)
     if not cited:
         return Answerability(False, cons, cons, _reason(cons, topic))
     best: tuple[Constraint, ...] | None = None
     for block, said in cited:
-        miss = tuple(c for c in cons if not meets(c, *_unechoed(c, question, block, said), cons, clauses, forms,
-                                                   stems, titled, places, units, acts, subjects))
+        miss = tuple(c for c in cons if not meets(c, *_unechoed(c, question, block, said), cons, opts)
+                     or opts.year_beside and not year_beside(c, cons, block, said, opts))
         if best is None or len(miss) < len(best):
             best = miss
         if not miss:
             return Answerability(True, cons)
     assert best is not None
-    if provisions:
-        loose = unworded(cons, cited, lambda c, b, s: meets(c, *_unechoed(c, question, b, s), cons, clauses, forms,
-                                                             stems, titled, places, units, acts, subjects))
+    if opts.provisions:
+        loose = unworded(cons, cited, lambda c, b, s: meets(c, *_unechoed(c, question, b, s), cons, opts))
         if loose is not None:
             return Answerability(False, *loose, _reason(loose[1], topic))
     return Answerability(False, cons, best, _reason(best, topic))
 
+
+
+# the attributes a year is asked of: the one named (「2021赛季中超冠军」), before 是什么, after
+# 哪个, a role's holder, an act's doer
+_ATTRIBUTES = ("named", "before", "which", "role", "act", "asked")
+
+
+def year_beside(c: Constraint, cons: Sequence[Constraint], block: str, said: str, opts: CheckOptions) -> bool:
+    """Whether a year the question pins (``c``) stands in a quoted sentence stating what is asked
+    of it — the attribute (冠军, 震级) or the figure — as a figure or a relative year the block's
+    dateline dates (config ``answerability_year_beside``): 「卫冕冠军江苏苏宁…赛季前解散」 names a
+    champion in a page about the 2021 season, but the champion of the season before. True for
+    any other constraint, or where the question asks nothing beside the year, or a time (the
+    year is then part of the answer)."""
+    if c.kind is not Kind.TIME or not c.text.isdigit():
+        return True
+    asked = [a for a in cons if a.kind is Kind.FOCUS and a.about in _ATTRIBUTES
+             or a.kind is Kind.QUANTITY and a.text not in TIME_KINDS]
+    if not asked or any(a.kind is Kind.QUANTITY and a.text in TIME_KINDS for a in cons):
+        return True
+    for sent in _SENTENCE.findall(normalise(said)):
+        if all(meets(a, block, sent, cons, opts) for a in asked):
+            years = set(STATED_YEAR.findall(undated(sent))) or relative_years(sent, block)
+            if c.text in years:
+                return True
+    return False
 
 
 def _unechoed(c: Constraint, question: str, block: str, said: str) -> tuple[str, str]:

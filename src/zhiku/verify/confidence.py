@@ -15,6 +15,7 @@ from typing import Any
 from zhiku.answer.extractive import split_sentences
 from zhiku.chunk.context import document_name
 from zhiku.retrieve.segment import QUESTION_WORDS, normalise
+from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import pinned
 
 COEFFICIENTS = Path(__file__).with_name("confidence.json")
@@ -149,9 +150,9 @@ def features(kb: Any, question: str, r: Any) -> Features:
     """
     terms = content_terms(list(r.terms))
     hits = r.hits
-    lead = getattr(kb.config, "answerability_leading_place", False)
+    opts = CheckOptions.from_config(kb.config)
     if not hits:
-        return Features(0, 0, 0, 0, float(r.exact), 0, 0, math.log1p(len(terms)), len(pinned(question, lead)), 0)
+        return Features(0, 0, 0, 0, float(r.exact), 0, 0, math.log1p(len(terms)), len(pinned(question, opts)), 0)
     top = hits[:3]
     cov = _coverage(terms, "".join(h.chunk.text for h in top), kb.idf)
     cov1 = _coverage(terms, hits[0].chunk.text, kb.idf)
@@ -169,7 +170,7 @@ def features(kb: Any, question: str, r: Any) -> Features:
     first = hits[0].sources
     return Features(cov, cov1, sent, max(0.0, min(1.0, margin)), float(r.exact),
                     max(dense) if dense else 0.0, 1.0 if dense else 0.0,
-                    math.log1p(len(terms)), float(len(pinned(question, lead))), both / len(top) if dense else 0.0,
+                    math.log1p(len(terms)), float(len(pinned(question, opts))), both / len(top) if dense else 0.0,
                     named, _coverage(terms, doc_names[0], kb.idf),
                     float(first.get("bm25", (0, 0))[0] == 1 and first.get("dense", (0, 0))[0] == 1))
 

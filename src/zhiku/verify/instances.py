@@ -31,6 +31,11 @@ def _named(text: str) -> tuple[set[str], set[str]]:
     return people, places
 
 
+def named_places(text: str) -> set[str]:
+    """The places ``text`` names (:func:`_named`), normalised."""
+    return _named(_norm(undated(normalise(text))))[1]
+
+
 def about_other(sentence: str, others: Sequence[Constraint], kind: str = "") -> bool:
     """Whether ``sentence`` states its value of someone or somewhere else: the question pins
     a person or a place (``others``), the sentence names none of them and names another

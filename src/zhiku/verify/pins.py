@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from zhiku.registry import Choice
 from zhiku.retrieve.segment import QUESTION_WORDS, normalise
+from zhiku.verify.options import CheckOptions
 from zhiku.verify.provisions import of_act
 
 
@@ -122,25 +123,27 @@ def word_tags(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(rjieba.tag(text))
 
 
-def pinned(question: str, leading: bool = False, last_ask: bool = True,
-           phrases: bool = True, hours: bool = True, periods: bool = True,
-           months: bool = True) -> tuple[Constraint, ...]:
+def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constraint, ...]:
     """Everything the asking clause of ``question`` pins down.
 
     Args:
         question: the user's question.
-        leading: also the place the question opens with when it qualifies the noun after it,
-            outside the asking clause (config ``answerability_leading_place``, off by default:
-            a case narrative's 「…市人民检察院指控」 would pin its city).
-        last_ask: the quantity asked read from the last clause asking one (:func:`_asked_quantity`).
-        phrases: a verb and its object the tagger calls a name (:func:`phrase_name`) pinned
-            as a ``phrase``, whose absence does not refuse.
-        hours: 几个小时/多少分钟 ask kind ``hours``, not any period (config ``answerability_*``).
-        periods: a term of office counted (一届任期, 每届, 连任两届) is no edition pinned, and
-            几个工作日 asks kind ``days`` (config ``answerability_periods``); off, 「一届」 is
-            pinned as an ordinal and 几个工作日 asks a number.
-        months: a year with its month (2025年7月) also pins that month (``about`` ``month``,
-            :func:`year_months`; config ``answerability_months``); off, only the year.
+        opts: how the question is read (:class:`zhiku.verify.options.CheckOptions`):
+            ``leading_place``, also the place the question opens with when it qualifies the
+            noun after it, outside the asking clause (off by default: a case narrative's
+            「…市人民检察院指控」 would pin its city); ``last_ask``, the quantity asked read from
+            the last clause asking one (:func:`_asked_quantity`); ``phrases``, a verb and its
+            object the tagger calls a name (:func:`phrase_name`) pinned as a ``phrase``, whose
+            absence does not refuse; ``hours``, 几个小时/多少分钟 ask kind ``hours``, not any
+            period; ``periods``, a term of office counted (一届任期, 每届, 连任两届) is no edition
+            pinned, and 几个工作日 asks kind ``days`` (off, 「一届」 is pinned as an ordinal and
+            几个工作日 asks a number); ``months``, a year with its month (2025年7月) also pins
+            that month (``about`` ``month``, :func:`year_months`; off, only the year);
+            ``which_kind``, the kind a which-question asks one of is the head noun of the phrase
+            after 哪个/哪些 (「哪个堕胎判例」 → 判例, ``about`` ``which``: :func:`_which_kind`);
+            ``opening_place``, with ``leading_place`` off, the place the question opens with is
+            still pinned, as ``about`` ``opening``: evidence naming another place and not it
+            misses it, evidence naming no place meets it.
 
     Returns:
         Constraints in the order subject/place, time, quantity (at most one quantity).
@@ -162,14 +165,15 @@ def pinned(question: str, leading: bool = False, last_ask: bool = True,
         if word in PLACES or _PLACE_SUFFIX_STRICT.search(word) and tag == "ns":
             out.append(Constraint(Kind.PLACE, word))
         elif tag != "ns":  # a phrase of the situation: read, but its absence refuses nothing
-            out.append(Constraint(Kind.SUBJECT, word, "phrase" if phrases and phrase_name(word) else f"tag:{tag}"))
-    if leading and not any(c.kind is Kind.PLACE for c in out):
-        out += _leading_place(normalise(question), clause)
+            out.append(Constraint(Kind.SUBJECT, word, "phrase" if opts.phrases and phrase_name(word) else f"tag:{tag}"))
+    if (opts.leading_place or opts.opening_place) and not any(c.kind is Kind.PLACE for c in out):
+        lead = _leading_place(normalise(question), clause)
+        out += lead if opts.leading_place else [Constraint(Kind.PLACE, c.text, "opening") for c in lead]
     out += [Constraint(Kind.SUBJECT, m.group(), "ordinal") for m in _ORDINAL.finditer(rest)
-            if not (periods and _TERMS.match(rest, m.start()))]
+            if not (opts.periods and _TERMS.match(rest, m.start()))]
     out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(YEAR.findall(rest))]
-    out += [Constraint(Kind.TIME, ym, "month") for ym in year_months(rest)] if months else []
-    found = _asked_quantity(clause, last_ask, hours, periods)
+    out += [Constraint(Kind.TIME, ym, "month") for ym in year_months(rest)] if opts.months else []
+    found = _asked_quantity(clause, opts.last_ask, opts.hours, opts.periods)
     if found is None and (where := _WHERE.search(clause)):
         found = ("place", where)
     rule = not found and _YES_NO.search(clause)  # 「今年的扣除没扣完，能挪到明年吗」: a rule, not a year's fact
@@ -190,7 +194,7 @@ def pinned(question: str, leading: bool = False, last_ask: bool = True,
 
             if act := sum_act(clause):
                 out.append(Constraint(Kind.FOCUS, act, "sum"))
-    elif focus := _focus(rest):
+    elif focus := _focus(rest, opts.which_kind):
         out.append(Constraint(Kind.FOCUS, *focus))
     return tuple(dict.fromkeys(out))
 
@@ -401,13 +405,33 @@ def year_months(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _focus(clause: str) -> tuple[str, str] | None:
+def _which_kind(tags: list[tuple[str, str]], at: int) -> str:
+    """The kind a which-question asks one of: the head noun of the phrase after the asking
+    word at ``at`` (「哪个堕胎判例」 → 判例, 「哪些新手机」 → 手机), its modifiers (a verb, an
+    adjective, a noun) read past up to the last noun of the phrase; empty when no noun follows
+    (「哪个更好」) or the head is a name, a question word or too vague (哪个方面)."""
+    nouns: list[str] = []
+    mods = 0
+    for w, t in tags[at + 1:]:
+        if t[:1] == "n" and t not in _NAME_TAGS:
+            nouns.append(w)
+            continue
+        if nouns or t not in ("v", "vn", "a", "b", "an") or mods >= 2 or w in QUESTION_WORDS:
+            break
+        mods += 1
+    # the last noun that names a kind (「哪个司法解释规定了…」: 规定, tagged a noun, is the verb)
+    heads = [w for w in nouns if len(w) >= 2 and w not in _VAGUE and w not in QUESTION_WORDS]
+    return heads[-1] if heads else ""
+
+
+def _focus(clause: str, which: bool = False) -> tuple[str, str] | None:
     """The attribute a question asks for: the noun after 什么/哪个 (「什么奖项」), the noun
     before 是什么/叫什么/有哪些 (「全称是什么」), or the last noun of a clause with no question
     word (「土耳其地震的震级」; a choice, 「判给爸爸还是妈妈」, names options, not an
     attribute), with how it was found (``about``: ``asked`` or ``named``, the
     last: a keyword question naming the attribute); None when none, or only a vague one
-    (什么内容)."""
+    (什么内容). With ``which`` (config ``answerability_which_kind``) a which-question's kind is
+    the head noun of the phrase after 哪个/哪些 (``about`` ``which``: :func:`_which_kind`)."""
     tags = [(w.strip(), t) for w, t in word_tags(clause) if w.strip() and t != "x"]
     words = [w for w, _ in tags]
     noun = lambda i: (0 <= i < len(tags) and tags[i][1][:1] in ("n", "v") and len(tags[i][0]) >= 2
@@ -415,6 +439,8 @@ def _focus(clause: str) -> tuple[str, str] | None:
                       and tags[i][1] not in _NAME_TAGS and not YEAR.search(tags[i][0]))
     for i, w in enumerate(words):
         if w in _ASK_AFTER:
+            if which and w.startswith("哪") and (kind := _which_kind(tags, i)):
+                return kind, "which"
             return (tags[i + 1][0], "asked") if noun(i + 1) and tags[i + 1][1].startswith("n") else None
         if _ASK_BEFORE.match("".join(words[i:i + 3])) and w in ("是", "叫", "为", "有"):
             return (tags[i - 1][0], "before") if noun(i - 1) else None

@@ -1,0 +1,73 @@
+"""How the answerability check reads a question and its evidence: one frozen set of readings
+built once from the config (its ``answerability_*`` keys) and passed down to every reader of
+the pins (the check, the composer's sentence choice, the confidence features)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """The answerability check's readings; each field is the config key ``answerability_<field>``
+    (its description says what the reading does) and defaults to that key's default.
+
+    Attributes:
+        clauses: read a doer, a role's holder and a sum in the clause of their act or role;
+            off, no sum is pinned.
+        forms: a value in the other forms a text states it (when in other terms than a date,
+            a role's holder as :func:`zhiku.verify.holders.holds_role` reads it).
+        stems: a quantity's word counts in the sentence stating the value by its last word
+            where the block holds it whole (:func:`zhiku.verify.answerable._head_in`).
+        leading_place: pin the place a question opens with when it qualifies the noun after
+            it, outside the asking clause (:func:`zhiku.verify.pins._leading_place`).
+        titled: a quantity's word a numbered provision's title holds counts for its sentences.
+        last_ask: the quantity asked read from the last clause asking one.
+        phrases: a verb and its object the tagger calls a name is pinned as a ``phrase``.
+        hours: 几个小时/多少分钟 ask kind ``hours``.
+        provisions: a quantity a numbered provision states without the question's word for it
+            is a weak mismatch (:func:`zhiku.verify.provisions.unworded`).
+        place_heads: a quantity's words leave out a place the question pins.
+        units: a sum also as a multiple or share of another.
+        acts: the act a sum is asked of read without a glued modal.
+        periods: a term of office counted pins no edition; 几个工作日 asks days.
+        months: a year with its month pins the month.
+        subject_heads: a figure's words leave out a name the question pins.
+        compounds: a person's name that is two common words does not decide a refusal.
+        which_kind: a which-question (「哪个堕胎判例」) pins the kind it asks one of (判例), which
+            the quoted sentences must name; decisive where the question pins one instance or a
+            name (:func:`zhiku.verify.pins._which_kind`).
+        year_beside: a year the question pins must stand in a quoted sentence stating the
+            attribute or figure asked of it, not only elsewhere in the block
+            (:func:`zhiku.verify.answerable.year_beside`).
+        opening_place: with ``leading_place`` off, the place a question opens with is still
+            pinned (``about`` ``opening``), missed by a block naming another place and not it,
+            met by a block naming none (:func:`zhiku.verify.answerable.other_place`).
+    """
+
+    clauses: bool = True
+    forms: bool = True
+    stems: bool = True
+    leading_place: bool = False
+    titled: bool = False
+    last_ask: bool = True
+    phrases: bool = True
+    hours: bool = True
+    provisions: bool = False
+    place_heads: bool = True
+    units: bool = True
+    acts: bool = True
+    periods: bool = True
+    months: bool = True
+    subject_heads: bool = False
+    compounds: bool = False
+    opening_place: bool = True
+    which_kind: bool = False
+    year_beside: bool = False
+
+    @classmethod
+    def from_config(cls, cfg: Any) -> CheckOptions:
+        """The readings the config sets (``answerability_<field>``); a key the config lacks
+        (a partial config of a test) keeps its default."""
+        return cls(**{f.name: bool(getattr(cfg, f"answerability_{f.name}", f.default)) for f in fields(cls)})
