@@ -231,13 +231,23 @@ def caller_groups(kb: KnowledgeBase) -> tuple[str, ...] | None:
 
 def search(kb: KnowledgeBase, query: str, k: int = 5, scope: Scope = Scope(),
            mode: str = "hybrid") -> list[Hit]:
-    """Ranked passages for a query, without composing an answer.
+    """Ranked passages for a query, without composing an answer, best first with scores
+    that never rise down the list: a hit a later stage moved up without rescoring it (a
+    named clause, the version in force) reports the best score of those it passed, so a
+    caller that sorts or cuts by score (a Haystack or LangChain pipeline) keeps the order.
 
     Raises:
         ZhikuError: the query is empty or the mode is unknown.
     """
+    from dataclasses import replace
+
     from zhiku.ask.query import check_question
     from zhiku.ask.search import Mode, retrieve
 
     q = check_question(query, "query", "pass a few words or a question")
-    return retrieve(kb, q, Mode.from_str(mode), scope, candidates=max(k, 1)).hits[:k]
+    hits = retrieve(kb, q, Mode.from_str(mode), scope, candidates=max(k, 1)).hits[:k]
+    out, floor = [], float("-inf")
+    for h in reversed(hits):  # from the last up: each at least the best of those below it
+        floor = max(floor, h.score)
+        out.append(h if h.score >= floor else replace(h, score=floor))
+    return out[::-1]
