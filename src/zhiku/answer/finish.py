@@ -183,7 +183,7 @@ def _with(ans: Answer, draft: Verified, **more: Any) -> Answer:
 
 
 def answerability(kb: Any, question: str, terms: Sequence[str], draft: Verified,
-                  opts: CheckOptions | None = None) -> tuple[Answerability, TraceStep]:
+                  opts: CheckOptions) -> tuple[Answerability, TraceStep]:
     """The answerability stage: does one cited block meet what the question pins down
     (offline, :mod:`zhiku.verify.answerable`), then, when a ``judge`` role is configured,
     does the judge agree; recorded as an ``answerable`` trace step. With the
@@ -194,7 +194,8 @@ def answerability(kb: Any, question: str, terms: Sequence[str], draft: Verified,
         question: the question.
         terms: its content terms.
         draft: the verified draft (its text, markers and blocks).
-        opts: the check's readings (default: built from ``kb.config``).
+        opts: the check's readings (:meth:`CheckOptions.from_config` of ``kb.config``, built
+            once by the caller, which reads them again for :func:`decisive`).
 
     Returns:
         The verdict (not ``ok``: the answer becomes a refusal saying what is missing) and
@@ -208,7 +209,7 @@ def answerability(kb: Any, question: str, terms: Sequence[str], draft: Verified,
     cited = [(block_text(c), _said(draft.text, m)) for m, c in blocks.items()]
     text = " ".join(b for b, _ in cited)
     topic = sorted({t for t in terms if len(t) > 1 and t in text}, key=lambda t: -kb.idf(t))
-    verdict = check(question, cited, topic, opts or CheckOptions.from_config(kb.config))
+    verdict = check(question, cited, topic, opts)
     detail: dict[str, Any] = {"ok": verdict.ok, "pinned": [f"{c.kind.value}:{c.text}" for c in verdict.constraints],
                               "missing": [c.text for c in verdict.missing]}
     if verdict.ok and blocks:
