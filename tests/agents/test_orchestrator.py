@@ -55,8 +55,9 @@ def test_a_router_the_rules_cannot_decide_runs_beside_the_first_search(kb_with):
         ans = ask(k, "离婚冷静期是多长时间？")
     router = _step(ans, "role:router")[0]
     first = _step(ans, "role:searcher")[0]
-    assert router.detail["start"] < first.detail["end"]  # both started at once
-    assert abs(router.detail["start"] - first.detail["start"]) < 0.05
+    # they overlap: each started before the other ended (no clock bound, a loaded machine
+    # may start either late)
+    assert router.detail["start"] < first.detail["end"] and first.detail["start"] < router.detail["end"]
 
 
 def test_router_timeout_falls_back_to_the_first_retrieval(kb_with):
