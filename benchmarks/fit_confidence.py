@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _doc import ROOT, machine, replace_section  # noqa: E402
+from _doc import ROOT, data_path, machine, replace_section  # noqa: E402
 from _logistic import fit_logistic, fit_offset  # noqa: E402
 
 ROWS = ROOT / "benchmarks" / "data" / "confidence_rows.jsonl"
@@ -143,7 +143,7 @@ HEADING = "## Confidence calibration"
 # only lifts a veto, never runs and it is refused (tests/answer/test_second_look.py). Not
 # shipped: the everyday sets gain what the natural sets and the gate lose, and a layperson's
 # paraphrase the second look answered is refused. With everyday3 rows in the rows file, fit
-# fits on them.
+# fits on them (those rows: benchmarks/data/confidence_rows_everyday3.jsonl, --rows).
 # Tried beside it and left out (each must improve held-out ECE and AUROC with everyday3 in and
 # out of the fit; rows of both modes): names (the question names a document or an article:
 # its clause reference; keyword rows right 0.67 against 0.41 of natural2's, 0.25 against
@@ -188,11 +188,6 @@ SETS = {
 FITTED = ("rgb", "natural", "natural2", "cmrc", "case")
 
 
-def _questions(shared: Path, qs: str) -> Path:
-    """The file of a set's questions: this repository's own sets under benchmarks/, the
-    others under the shared folder's eval/."""
-    return ROOT / qs if qs.startswith("benchmarks/") else shared / "eval" / qs
-
 
 def collect(shared: Path, only: list[str], mode: str = "bm25") -> None:
     """Ask every question of the chosen sets and append their rows (replacing those sets'
@@ -214,7 +209,7 @@ def collect(shared: Path, only: list[str], mode: str = "bm25") -> None:
     how = Mode.from_str(mode)
     for name in only:
         qs, corpus, limit = SETS[name]
-        items = load_set(str(_questions(shared, qs)))
+        items = load_set(data_path(shared / "eval", qs))
         items = items[:limit] if limit else items
         dense = how is not Mode.BM25  # the laws with vectors: the gold laws only (all of them: ~70 min)
         kb, _ = prepare(cfg, str(shared / corpus), items, dense and not corpus.endswith(".jsonl"), dense, False)

@@ -21,11 +21,11 @@ from zhiku.eval.dataset import load_set  # noqa: E402
 
 def test_the_everyday_set_is_read_from_the_repository_and_the_others_from_the_shared_folder(tmp_path):
     qs, corpus, limit = fc.SETS["everyday3"]
-    path = fc._questions(tmp_path, qs)
-    assert path == ROOT / "benchmarks" / "data" / "everyday3.jsonl" and corpus == "laws" and limit == 0
-    items = load_set(str(path))
+    path = fc.data_path(tmp_path / "eval", qs)
+    assert path == str(ROOT / "benchmarks" / "data" / "everyday3.jsonl") and corpus == "laws" and limit == 0
+    items = load_set(path)
     assert len(items) == 98 and any(not it.answerable for it in items)
-    assert fc._questions(tmp_path, fc.SETS["natural2"][0]) == tmp_path / "eval" / "laws" / "natural2.jsonl"
+    assert fc.data_path(tmp_path / "eval", fc.SETS["natural2"][0]) == str(tmp_path / "eval" / "laws" / "natural2.jsonl")
 
 
 def test_a_plain_collect_asks_the_sets_the_shipped_model_is_fitted_on():
