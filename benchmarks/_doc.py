@@ -16,6 +16,12 @@ HEADER = ("# Benchmarks\n\nEach section is written by the benchmark command name
           "do not edit by hand.\n")
 
 
+def data_path(base: str | Path, rel: str) -> str:
+    """A question set or corpus under ``base`` (the shared data folder or its eval/), or under
+    this repository when ``rel`` starts with tests/ or benchmarks/ (the gate, everyday3)."""
+    return str(ROOT / rel) if rel.startswith(("tests/", "benchmarks/")) else str(Path(base) / rel)
+
+
 def shared_laws(shared: str | Path) -> Path | None:
     """The laws corpus under the shared data folder, or None after saying on stderr that
     it is missing and how to point at it (benchmarks then exit 2)."""

@@ -49,7 +49,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from _doc import ROOT, print_tables, run_eval, shared_laws
+from _doc import ROOT, data_path as _path, print_tables, run_eval, shared_laws
 
 EVERYDAY = ["laws/natural.jsonl", "laws/natural2.jsonl", "benchmarks/data/everyday3.jsonl",
             "benchmarks/data/everyday4.jsonl"]
@@ -148,11 +148,6 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, keyword veto off": {"ZHIKU_KEYWORD_VETO": "0"},
           # the keyword veto holding a word by a dictionary word inside it (精神病 of 精神病院; on shipped)
           "on, keyword veto parts off": {"ZHIKU_KEYWORD_VETO_PARTS": "0"}}
-
-
-def _path(base: Path, rel: str) -> str:
-    """A question set or corpus under ``base``, or under the repository (tests/, benchmarks/)."""
-    return str(ROOT / rel) if rel.startswith(("tests/", "benchmarks/")) else str(base / rel)
 
 
 def _f(v) -> str:

@@ -1,0 +1,34 @@
+"""The confidence fit's sets: the repository's own everyday questions can be collected (their
+file read from benchmarks/data, not the shared folder), and a plain collect asks the sets the
+shipped model is fitted on."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+pytestmark = pytest.mark.unit
+
+import fit_confidence as fc  # noqa: E402
+
+from zhiku.eval.dataset import load_set  # noqa: E402
+
+
+def test_the_everyday_set_is_read_from_the_repository_and_the_others_from_the_shared_folder(tmp_path):
+    qs, corpus, limit = fc.SETS["everyday3"]
+    path = fc.data_path(tmp_path / "eval", qs)
+    assert path == str(ROOT / "benchmarks" / "data" / "everyday3.jsonl") and corpus == "laws" and limit == 0
+    items = load_set(path)
+    assert len(items) == 98 and any(not it.answerable for it in items)
+    assert fc.data_path(tmp_path / "eval", fc.SETS["natural2"][0]) == str(tmp_path / "eval" / "laws" / "natural2.jsonl")
+
+
+def test_a_plain_collect_asks_the_sets_the_shipped_model_is_fitted_on():
+    fitted = json.loads(fc.MODEL.read_text(encoding="utf-8"))["fitted_on"]
+    assert {f"{s} ({m})" for s in fc.FITTED for m in ("bm25", "hybrid")} == set(fitted)
+    assert set(fc.FITTED) < set(fc.SETS) and "everyday3" not in fc.FITTED
