@@ -22,24 +22,121 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 SETS = ("natural2", "everyday3")
+COLUMNS = ("answerable", "misses@5", "naming a law", "gold article in keyword / dense top 10", "in neither",
+           "in either top 50 / depth", "fused 6–10", "gold law first in fused / dense top 10",
+           "in fused top 5 laws", "in either top 50", "inside the gold law: article in top 5")
 
 
-def _at(ranked: list, wanted) -> int | None:
+@dataclass(frozen=True)
+class Miss:
+    """Where one missed question's gold stands. Places are 1-based, None when absent."""
+
+    item_id: str
+    gold_laws: tuple[str, ...]
+    article: str | None
+    named: bool  # the question names a law
+    keyword: int | None  # the gold article's place in the keyword list
+    dense: int | None
+    fused: int | None
+    inside: int | None  # in a search inside the gold law alone
+    law_keyword: int | None  # the gold law's place among the distinct laws of the list's first 50 hits
+    law_dense: int | None
+    law_fused: int | None
+    law_fused10: int | None  # ... of the fused list's first 10 hits
+    law_dense10: int | None
+    first: tuple[str, ...]  # the fused list's first three: law and article
+
+
+def _at(ranked: Sequence[Any], wanted) -> int | None:
     """1-based place of the first element of ``ranked`` for which ``wanted`` holds."""
     return next((i for i, x in enumerate(ranked, 1) if wanted(x)), None)
 
 
-def _laws(hits: list, law: dict[str, str], n: int) -> list[str]:
+def _laws(hits: Sequence[Any], law: dict[str, str], n: int) -> list[str]:
     """The distinct laws of the first ``n`` hits, in order."""
     return list(dict.fromkeys(law[h.chunk.doc_id] for h in hits[:n]))
 
 
 def _within(place: int | None, n: int) -> bool:
     return place is not None and place <= n
+
+
+def misses(kb: Any, items: Sequence[Any], depth: int = 100) -> list[Miss]:
+    """Every answerable item whose gold article the hybrid search (routing off) does not put
+    in its first five, with where its gold stands in each list (see the module docstring).
+
+    Args:
+        kb: a knowledge base with keyword and dense indexes.
+        items: golden items (gold places with articles).
+        depth: hits per list.
+    """
+    from zhiku.ask.lists import fuzzy
+    from zhiku.ask.search import Mode, narrow, prepare, retrieve
+    from zhiku.eval.metrics import is_hit
+    from zhiku.index.store import Scope
+    from zhiku.retrieve.clause import law_of
+    from zhiku.retrieve.fusion import fuse_search
+    from zhiku.retrieve.twins import with_twins
+
+    docs = kb.store.documents()
+    law = {d.doc_id: law_of(d) for d in docs}
+    aliases = with_twins({d.doc_id: {d.path, *d.aliases} for d in docs}, kb.titles().twins)
+    hybrid = Mode.from_str("hybrid")
+    out = []
+    for it in items:
+        if not it.answerable or not it.gold:
+            continue
+
+        def gold(h, it=it) -> bool:
+            return any(is_hit(h, g, aliases) for g in it.gold)
+
+        fused = retrieve(kb, it.question, hybrid, Scope(), route=False).hits
+        if _within(_at(fused[:5], gold), 5):
+            continue
+        p = prepare(kb, it.question, hybrid, Scope(), [], candidates=depth)
+        kw, de = fuzzy(kb, p, Scope(), [])
+        gold_docs = tuple(d for d, ps in aliases.items()
+                          if any(q == g.doc or q.endswith("/" + g.doc) for g in it.gold for q in ps))
+        laws = {law[d] for d in gold_docs}
+        inner = fuzzy(kb, p, narrow(Scope(), gold_docs), []) if gold_docs else []
+        inside = fuse_search(inner, kb.config, None, None, len(p.terms)) if len(inner) > 1 else [*inner, []][0]
+        out.append(Miss(
+            it.id, tuple(sorted(laws)), it.gold[0].article, bool(p.ref.doc_ids), _at(kw, gold), _at(de, gold),
+            _at(fused, gold), _at(inside, gold), _at(_laws(kw, law, 50), laws.__contains__),
+            _at(_laws(de, law, 50), laws.__contains__), _at(_laws(fused, law, 50), laws.__contains__),
+            _at(_laws(fused, law, 10), laws.__contains__), _at(_laws(de, law, 10), laws.__contains__),
+            tuple(f"{law[h.chunk.doc_id]} {h.chunk.article or ''}".strip() for h in fused[:3])))
+    return out
+
+
+def summary(answerable: int, rows: Sequence[Miss], depth: int = 100) -> tuple[int | str, ...]:
+    """One table row's cells (see ``COLUMNS``) for a set of ``answerable`` questions."""
+    def n(pred) -> int:
+        return sum(1 for m in rows if pred(m))
+
+    return (answerable, len(rows), n(lambda m: m.named),
+            f"{n(lambda m: _within(m.keyword, 10))} / {n(lambda m: _within(m.dense, 10))}",
+            n(lambda m: not (_within(m.keyword, 10) or _within(m.dense, 10))),
+            f"{n(lambda m: _within(m.keyword, 50) or _within(m.dense, 50))} / "
+            f"{n(lambda m: _within(m.keyword, depth) or _within(m.dense, depth))}",
+            n(lambda m: _within(m.fused, 10)),
+            f"{n(lambda m: m.law_fused10 == 1)} / {n(lambda m: m.law_dense10 == 1)}",
+            n(lambda m: _within(m.law_fused, 5)), n(lambda m: bool(m.law_keyword or m.law_dense)),
+            n(lambda m: _within(m.inside, 5)))
+
+
+def line(m: Miss) -> str:
+    """One miss as a line of text."""
+    return (f"{m.item_id} gold {'/'.join(m.gold_laws)} {m.article} | article at: keyword {m.keyword}, dense "
+            f"{m.dense}, fused {m.fused}, inside its law {m.inside} | law at: keyword {m.law_keyword}, dense "
+            f"{m.law_dense}, fused {m.law_fused} | fused first: " + "; ".join(m.first))
 
 
 def main() -> int:
@@ -50,16 +147,9 @@ def main() -> int:
     ap.add_argument("--depth", type=int, default=100, help="hits per list")
     ap.add_argument("--items", action="store_true", help="print one line per miss")
     a = ap.parse_args()
-    from zhiku.ask.lists import fuzzy
-    from zhiku.ask.search import Mode, narrow, prepare, retrieve
     from zhiku.config import load_config
     from zhiku.eval.command import prepare as eval_kb
     from zhiku.eval.dataset import load_set
-    from zhiku.eval.metrics import is_hit
-    from zhiku.index.store import Scope
-    from zhiku.retrieve.clause import law_of
-    from zhiku.retrieve.fusion import fuse_search
-    from zhiku.retrieve.twins import with_twins
 
     paths = {n: Path(a.shared) / "eval" / "laws" / f"{n}.jsonl" for n in a.sets.split(",")}
     if "everyday3" in paths:
@@ -67,56 +157,13 @@ def main() -> int:
     sets = {n: [i for i in load_set(p) if i.answerable and i.gold] for n, p in paths.items()}
     kb, _ = eval_kb(load_config(), str(Path(a.shared) / "laws"), [i for v in sets.values() for i in v],
                     False, True, False)
-    docs = kb.store.documents()
-    law = {d.doc_id: law_of(d) for d in docs}
-    aliases = with_twins({d.doc_id: {d.path, *d.aliases} for d in docs}, kb.titles().twins)
-    hybrid = Mode.from_str("hybrid")
-    print("| set | answerable | misses@5 | naming a law | gold article in keyword / dense top 10 | in neither "
-          "| in either top 50 / 100 | fused 6–10 | gold law first in fused / dense top 10 | in fused top 5 "
-          "laws | in either top 50 | inside the gold law: article in top 5 |")
-    print("|---|" + "---:|" * 11)
+    print("| set | " + " | ".join(COLUMNS) + " |")
+    print("|---|" + "---:|" * len(COLUMNS))
     lines = []
     for name, items in sets.items():
-        n = {k: 0 for k in ("miss", "named", "kw10", "de10", "neither", "e50", "e100", "f10", "law1", "dlaw1",
-                            "law5", "law50", "inside")}
-        for it in items:
-            def gold(h, it=it) -> bool:
-                return any(is_hit(h, g, aliases) for g in it.gold)
-
-            fused = retrieve(kb, it.question, hybrid, Scope(), route=False).hits
-            if _within(_at(fused[:5], gold), 5):
-                continue
-            p = prepare(kb, it.question, hybrid, Scope(), [], candidates=a.depth)
-            kw, de = fuzzy(kb, p, Scope(), [])
-            gold_docs = tuple(d for d, ps in aliases.items()
-                              if any(q == g.doc or q.endswith("/" + g.doc) for g in it.gold for q in ps))
-            gold_laws = {law[d] for d in gold_docs}
-            inner = fuzzy(kb, p, narrow(Scope(), gold_docs), []) if gold_docs else []
-            inside = fuse_search(inner, kb.config, None, None, len(p.terms)) if len(inner) > 1 else [*inner, []][0]
-            at = {"kw": _at(kw, gold), "de": _at(de, gold), "fused": _at(fused, gold),
-                  "inside": _at(inside, gold)}
-            laws = {k: _at(_laws(h, law, 50), gold_laws.__contains__) for k, h in (("kw", kw), ("de", de),
-                                                                                   ("fused", fused))}
-            n["miss"] += 1
-            n["named"] += bool(p.ref.doc_ids)
-            n["kw10"] += _within(at["kw"], 10)
-            n["de10"] += _within(at["de"], 10)
-            n["neither"] += not (_within(at["kw"], 10) or _within(at["de"], 10))
-            n["e50"] += _within(at["kw"], 50) or _within(at["de"], 50)
-            n["e100"] += _within(at["kw"], a.depth) or _within(at["de"], a.depth)
-            n["f10"] += _within(at["fused"], 10)
-            n["law1"] += _at(_laws(fused, law, 10), gold_laws.__contains__) == 1
-            n["dlaw1"] += _at(_laws(de, law, 10), gold_laws.__contains__) == 1
-            n["law5"] += _within(laws["fused"], 5)
-            n["law50"] += bool(laws["kw"] or laws["de"])
-            n["inside"] += _within(at["inside"], 5)
-            lines.append(f"{it.id} gold {'/'.join(sorted(gold_laws))} {it.gold[0].article} | article at: keyword "
-                         f"{at['kw']}, dense {at['de']}, fused {at['fused']}, inside its law {at['inside']} | law "
-                         f"at: keyword {laws['kw']}, dense {laws['de']}, fused {laws['fused']} | fused first: "
-                         + "; ".join(f"{law[h.chunk.doc_id]} {h.chunk.article or ''}" for h in fused[:3]))
-        print(f"| {name} | {len(items)} | {n['miss']} | {n['named']} | {n['kw10']} / {n['de10']} | {n['neither']} "
-              f"| {n['e50']} / {n['e100']} | {n['f10']} | {n['law1']} / {n['dlaw1']} | {n['law5']} | {n['law50']} "
-              f"| {n['inside']} |")
+        rows = misses(kb, items, a.depth)
+        print(f"| {name} | " + " | ".join(str(c) for c in summary(len(items), rows, a.depth)) + " |")
+        lines += [line(m) for m in rows]
     if a.items:
         print("\n" + "\n".join(lines))
     return 0
