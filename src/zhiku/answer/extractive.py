@@ -32,10 +32,6 @@ ONE_SOURCE = True
 # a sentence meeting what the question pins (a value of the kind asked, its time, place,
 # named subject) is the answer's source when it scores at least this share of the best one
 PREFER = 0.6
-# what ``meets`` says of a sentence meeting what the question pins only by a looser reading (a
-# period a numbered provision states, whatever of: ``answerability_article_periods``): preferred
-# over one that does not meet it, after one that meets it (1, or True)
-LOOSE = 0.5
 # The answer's source block: its best sentence's score plus this share of the whole block's
 # coverage (an article covering the question as a whole beats a neighbour with one
 # well-covering sentence), chosen among the best SOURCES blocks (the gold article of an
@@ -102,7 +98,7 @@ def compose(
     whole_first: bool = False,
     max_sentences: int = 4,
     max_sources: int = SOURCES,
-    meets: Callable[[str, str], float] | None = None,
+    meets: Callable[[str, str], bool] | None = None,
     provision: float = PROVISION,
     doc_name: bool = False,
     lists: bool = False,
@@ -129,8 +125,7 @@ def compose(
         meets: whether a sentence (and its block's text) meets what the question pins
             down (:func:`zhiku.verify.answerable.meets_all`); a sentence that does is
             preferred as the answer's source over a slightly better-covering one that
-            does not (:data:`PREFER`); one it meets only by a looser reading (``meets``
-            says :data:`LOOSE`) comes after those that meet it.
+            does not (:data:`PREFER`).
         provision: a numbered provision's sentence is the source over unnumbered text
             scoring at most 1/``provision`` times as much (:data:`PROVISION`); 0: off.
         doc_name: read every sentence under its document's name too
@@ -220,7 +215,7 @@ def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str],
 
 
 def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
-          meets: Callable[[str, str], float] | None = None, provision: float = PROVISION,
+          meets: Callable[[str, str], bool] | None = None, provision: float = PROVISION,
           doc_name: bool = False, lists: tuple[bool, str] = (False, ""), name_weight: float = 1.0,
           problems: bool = False, comments: bool = False, bonus: Sequence[float] = (),
           labels: bool = False) -> list[Sentence]:
@@ -244,18 +239,9 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
         first = next((c for c in cands if hits[c.hit_rank].chunk.article is not None
                       and total(c) >= provision * total(first)), first)
     block = [block_text(h.chunk) for h in hits]
-    if meets is not None:
-        seen: dict[int, float] = {}
-
-        def level(c: Sentence) -> float:
-            if id(c) not in seen:
-                seen[id(c)] = float(meets(_led(hits, c), block[c.hit_rank]))
-            return seen[id(c)]
-
-        if level(first) < 1:
-            near = [c for c in cands if c.score >= PREFER * cands[0].score or c.hit_rank == first.hit_rank]
-            first = next((c for c in near if level(c) >= 1), None) or (
-                first if level(first) else next((c for c in near if level(c)), first))
+    if meets is not None and not meets(_led(hits, first), block[first.hit_rank]):
+        first = next((c for c in cands if (c.score >= PREFER * cands[0].score or c.hit_rank == first.hit_rank)
+                      and meets(_led(hits, c), block[c.hit_rank])), first)
     if lists[0] and not LEAD_IN.search(first.text):  # a list asked for: the lead-in announcing one
         first = next((c for c in cands if LEAD_IN.search(c.text) and c.score >= PREFER * first.score
                       and _announces(hits[c.hit_rank].chunk.text, c.pos)

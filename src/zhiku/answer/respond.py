@@ -9,7 +9,7 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from zhiku.answer.extractive import LOOSE, SOURCES, compose, split_sentences
+from zhiku.answer.extractive import SOURCES, compose, split_sentences
 from zhiku.answer.meaning import meaning_bonus
 from zhiku.answer.standing import standing_bonus
 from zhiku.answer.reading import LIST_ASK, listed_kind, options
@@ -152,15 +152,13 @@ _UNSPACED = re.compile(r"(\d)\s+(?=[^\d\s])")
 
 
 def _meets(kb: Any, question: str, cons: Sequence[Any],
-           opts: CheckOptions | None = None) -> Callable[[str, str], float] | None:
+           opts: CheckOptions | None = None) -> Callable[[str, str], bool] | None:
     """Whether a sentence and its block meet what the question pins down
     (:func:`zhiku.verify.answerable.meets_all`) and, with ``answer_asked_type``, whether the
     block states a value of the kind the question's asking phrase names (要交钱吗 → a fee, 多久 →
-    a period: :func:`zhiku.retrieve.answertype.states`, a figure spaced from its unit read as one):
-    1 when they do, :data:`zhiku.answer.extractive.LOOSE` when only a period a numbered provision
-    states meets the period asked (``answerability_article_periods``: the composer prefers a
-    sentence stating it beside the question's words), 0 when not; None when the question pins
-    nothing. ``opts``: the check's readings (default: built from ``kb.config``)."""
+    a period: :func:`zhiku.retrieve.answertype.states`, a figure spaced from its unit read as one);
+    None when the question pins nothing. ``opts``: the check's readings (default: built from
+    ``kb.config``)."""
     from zhiku.answer.reading import asked_types
     from zhiku.retrieve.answertype import states
     from zhiku.verify.answerable import meets_all
@@ -171,16 +169,8 @@ def _meets(kb: Any, question: str, cons: Sequence[Any],
     if not cons and not kinds:
         return None
     opts = opts or CheckOptions.from_config(cfg)
-    strict = replace(opts, article_periods=False)
-
-    def level(sent: str, block: str) -> float:
-        if kinds and not any(states(k, _UNSPACED.sub(r"\1", block)) for k in kinds):
-            return 0.0
-        if not cons or meets_all(cons, sent, block, strict):
-            return 1.0
-        return LOOSE if opts.article_periods and meets_all(cons, sent, block, opts) else 0.0
-
-    return level
+    return lambda sent, block: ((not cons or meets_all(cons, sent, block, opts))
+                                and (not kinds or any(states(k, _UNSPACED.sub(r"\1", block)) for k in kinds)))
 
 
 def _bonus(kb: Any, question: str, blocks: Sequence[Hit], cons: Sequence[Any] = ()) -> tuple[float, ...]:
