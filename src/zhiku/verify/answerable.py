@@ -339,8 +339,10 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str, opts: Check
     """
     def met(c: Constraint) -> bool:
         where = block if c.kind is not Kind.QUANTITY or opts.stems else sentence
-        if meets(c, where, sentence, cons, opts) or opts.article_periods and period_stated(c, block, sentence, cons, opts):
+        if meets(c, where, sentence, cons, opts):
             return True
+        if opts.article_periods and period_stated(c, block, sentence, cons, opts):
+            return True  # a period its provision states, whatever of
         return opts.provisions and worded(c) and provision(block) and meets(Constraint(c.kind, c.text), where,
                                                                             sentence, cons, opts)
 
