@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from zhiku.retrieve.segment import normalise
@@ -456,9 +456,10 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
     for block, said in cited:
         miss = tuple(c for c in cons if not meets(c, *_unechoed(c, question, block, said), cons, opts)
                      or opts.year_beside and not year_beside(c, cons, block, said, opts))
-        if opts.article_periods:
-            miss = tuple(c for c in miss if not period_stated(c, *_unechoed(c, question, block, said), cons, opts))
-        if best is None or len(miss) < len(best):
+        if opts.article_periods:  # the period its provision states: a weak mismatch, never decisive
+            miss = tuple(replace(c, unworded=True) if period_stated(c, *_unechoed(c, question, block, said), cons, opts)
+                         else c for c in miss)
+        if best is None or _rank(miss) < _rank(best):
             best = miss
         if not miss:
             return Answerability(True, cons)
@@ -471,6 +472,12 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
 
 
 
+def _rank(miss: Sequence[Constraint]) -> tuple[int, int]:
+    """How far a block's misses are from an answer: the misses that may decide first (a period
+    its provision states only lowers the confidence: :func:`period_stated`), then all of them."""
+    return sum(not c.unworded for c in miss), len(miss)
+
+
 # the periods a question asks (几天, 多久) that a statute states of its own subject
 _PERIODS = ("days", "duration")
 
@@ -481,7 +488,10 @@ def period_stated(c: Constraint, block: str, said: str, cons: Sequence[Constrain
     answer quotes from ``block`` when that block is a numbered provision: a period of that kind
     stated there, read as :func:`meets` reads it, whatever the statute states it of (config
     ``answerability_article_periods``). People ask in their words (「生孩子能在家歇多少天」), the
-    statute states the period of its own subject (「女职工生育享受不少于九十天的产假」)."""
+    statute states the period of its own subject (「女职工生育享受不少于九十天的产假」). The
+    composer prefers such a sentence (:func:`meets_all`); the check reads it as a weak mismatch,
+    answered at a lower confidence, since any period a provision states reads so (劳动法 第三十八条's
+    weekly 「休息一日」 for 「一年能休几天带薪假」)."""
     return (c.kind is Kind.QUANTITY and c.text in _PERIODS and provision(block)
             and meets(Constraint(c.kind, c.text), block, said, cons, opts))
 
