@@ -218,9 +218,10 @@ class RefusalLevers(BaseModel):
                                          "beside the sum, and such a verb among the words a quantity is "
                                          "asked of (「社保一个月要交多少钱」: 要交) by those words too; off: a "
                                          "word sharing the verb's character")
-    answerability_article_periods: bool = Field(default=True, description="a period asked (几天, 多久) is met "
-                                                "by a quoted numbered provision (第…条) stating a period of that "
-                                                "kind, whatever the statute states it of (「生孩子能在家歇多少天」: "
+    answerability_article_periods: bool = Field(default=True, description="a period asked (几天, 多久) that a "
+                                                "quoted numbered provision (第…条) states, whatever the statute "
+                                                "states it of, is a weak mismatch answered at a lower confidence, "
+                                                "and the composer prefers that sentence (「生孩子能在家歇多少天」: "
                                                 "「女职工生育享受不少于九十天的产假」); off: the period must stand "
                                                 "beside one of the question's words")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "

@@ -50,8 +50,9 @@ class CheckOptions:
         lay_acts: the act a sum is asked of in everyday words (挣, 花, 掏) is met by a clause
             holding the statute's words for it (所得, 收入; 费用, 支付: :func:`zhiku.verify.lay.act_words`),
             and such a verb among the words a quantity is asked of (要交) by those words too.
-        article_periods: a period asked (几天, 多久) is met by a quoted numbered provision
-            stating a period of that kind, whatever it is of (:func:`zhiku.verify.answerable.check`).
+        article_periods: a period asked (几天, 多久) that a quoted numbered provision states,
+            whatever it is of, is a weak mismatch, and meets the question for the composer's
+            sentence choice (:func:`zhiku.verify.answerable.period_stated`).
     """
 
     clauses: bool = True
