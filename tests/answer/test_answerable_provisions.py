@@ -34,8 +34,11 @@ EDUCATION = "个人所得税专项附加扣除暂行办法 第八条 " + EDUCATI
 REST = "生孩子能在家歇多少天，国家有统一规定吗？"
 
 
-# the readings these tests switch on (both ship off): the provision's own terms, its title's word
-ON = CheckOptions(provisions=True, titled=True)
+# the readings these tests switch on (both ship off): the provision's own terms, its title's word;
+# read apart from the period a provision states and the statute's words for an everyday act
+# (``answerability_article_periods``, ``answerability_lay_acts``: test_answerable_lay.py)
+ALONE = {"article_periods": False, "lay_acts": False}
+ON = CheckOptions(provisions=True, titled=True, **ALONE)
 
 
 def _weak(verdict) -> bool:
@@ -60,7 +63,7 @@ def test_a_provision_stating_the_value_in_its_own_terms_is_a_weak_mismatch():
     the lever off; 第六十一条 states no days and is refused either way."""
     on = check(REST, [(BIRTH, BIRTH_SAID)], opts=ON)
     assert _weak(on) and on.missing[0].unworded and on.missing[0].text == "days"
-    off = check(REST, [(BIRTH, BIRTH_SAID)], opts=CheckOptions(provisions=False))
+    off = check(REST, [(BIRTH, BIRTH_SAID)], opts=CheckOptions(provisions=False, **ALONE))
     assert not off.ok and not _weak(off)
     none = check(REST, [(PREGNANT, PREGNANT_SAID)], opts=ON)
     assert not none.ok and not _weak(none)
@@ -76,8 +79,8 @@ def test_the_sum_an_act_earns_follows_its_quantity():
     ask_ = "按个人所得税法，现在一年挣多少钱以内不用交个税？"
     on = check(ask_, [(INCOME, INCOME_SAID)], opts=ON)
     assert _weak(on) and {c.kind for c in on.missing} == {Kind.QUANTITY, Kind.FOCUS}
-    assert not _weak(check(ask_, [(INCOME, INCOME_SAID)], opts=CheckOptions(provisions=False)))
-    named = check("个人所得税的起征点是每月多少钱？", [(EDUCATION, EDUCATION_SAID)], opts=CheckOptions(provisions=True))
+    assert not _weak(check(ask_, [(INCOME, INCOME_SAID)], opts=CheckOptions(provisions=False, **ALONE)))
+    named = check("个人所得税的起征点是每月多少钱？", [(EDUCATION, EDUCATION_SAID)], opts=CheckOptions(provisions=True, **ALONE))
     assert not named.ok and not _weak(named)
 
 
@@ -86,23 +89,27 @@ def test_the_composer_prefers_the_provision_stating_the_value():
     """The answer's sentence choice reads the same: 第三条's 年休假5天 meets 「一年能休几天带薪假」
     (so it is quoted over 劳动法's 「享受带薪年休假」, which states no days); off, it does not."""
     cons = pinned("参加工作刚满两年，一年能休几天带薪假？")
-    assert meets_all(cons, LEAVE_SAID, LEAVE, opts=CheckOptions(provisions=True))
-    assert not meets_all(cons, LEAVE_SAID, LEAVE, opts=CheckOptions(titled=False, provisions=False))
+    assert meets_all(cons, LEAVE_SAID, LEAVE, opts=CheckOptions(provisions=True, **ALONE))
+    assert not meets_all(cons, LEAVE_SAID, LEAVE, opts=CheckOptions(titled=False, provisions=False, **ALONE))
     assert not meets_all(cons, "劳动者连续工作一年以上的，享受带薪年休假。",
                          "中华人民共和国劳动法 第四十五条 劳动者连续工作一年以上的，享受带薪年休假。",
-                         opts=CheckOptions(provisions=True))
+                         opts=CheckOptions(provisions=True, **ALONE))
 
 
 @pytest.mark.integration
 def test_the_ask_answers_from_the_provision_and_the_setting_switches_it_off(laws_kb):
     """Over the test laws (keyword only) 「女职工生了孩子，在家能歇多少天？」 is answered from 劳动法
     第六十二条 (九十天) with ``answerability_provisions`` on; off (shipped) it is refused for want of
-    the days."""
+    the days — read apart from ``answerability_article_periods`` (shipped on), which answers it too
+    (test_answerable_lay.py)."""
     from tests.answer.conftest import with_config
 
     q = "女职工生了孩子，在家能歇多少天？"
-    on = ask(with_config(laws_kb, answerability_provisions=True), q, Mode.BM25)
+    alone = with_config(laws_kb, answerability_article_periods=False)
+    on = ask(with_config(alone, answerability_provisions=True), q, Mode.BM25)
     assert not on.refused and "九十天" in on.text
     assert on.citations and "劳动法" in on.citations[0].doc_path
-    off = ask(laws_kb, q, Mode.BM25)
+    off = ask(alone, q, Mode.BM25)
     assert off.refused and "天数" in off.text
+    periods = ask(laws_kb, q, Mode.BM25)
+    assert not periods.refused and "九十天" in periods.text

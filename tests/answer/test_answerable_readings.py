@@ -67,7 +67,8 @@ def test_a_compound_the_tagger_calls_a_name_does_not_decide():
     比亚迪) still decides, and so does 初中生 with the setting off."""
     assert compound_name("初中生") and compound_name("法律援助")
     assert not any(compound_name(w) for w in ("张学友", "刘德华", "比亚迪", "安倍晋三", "华为"))
-    on = check("用人单位能招用初中生吗？", [(MINORS, MINORS_SAID)])
+    # read apart from ``answerability_lay_words``, which meets 初中生 by 未成年人 (test_answerable_lay.py)
+    on = check("用人单位能招用初中生吗？", [(MINORS, MINORS_SAID)], opts=CheckOptions(lay_words=False))
     assert _weak(on, opts=CheckOptions(compounds=True)) and not _weak(on)  # the setting is off by default
     twin = check("比亚迪能招用初中生吗？", [(MINORS, MINORS_SAID)])
     assert not twin.ok and any(decisive(c, twin.constraints, CheckOptions(compounds=True)) for c in twin.missing)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from zhiku.retrieve.segment import normalise
@@ -17,6 +17,7 @@ from zhiku.verify.forms import (
 )
 from zhiku.verify.holders import doer_stated, holds_role, names, sum_stated, sum_verb
 from zhiku.verify.instances import about_other, instance_parts, named_places, own_clauses
+from zhiku.verify.lay import act_words, law_words
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, compound_name, pinned
 from zhiku.verify.provisions import provision, unworded, worded
@@ -138,6 +139,8 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
     if c.kind is Kind.QUANTITY:
         heads = _heads(c, others, opts.place_heads,
                        opts.subject_heads and c.text not in (*TIME_KINDS, "person", "country", "place"))
+        if opts.lay_acts:  # 「社保一个月要交多少钱」: 要交 is stated as 缴纳
+            heads += [w for h in heads for w in act_words(sum_verb(h))]
         whole = _norm(block)
         named = opts.titled and c.text not in TIME_KINDS and any(_titled(h, block) for h in heads)
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
@@ -180,6 +183,8 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         return _loosely_in(noun, b) and any(_loosely_in(w, b) for w in words)
     if c.about == "ordinal":
         return any(_norm(f) in b for f in _ordinal_forms(c.text))
+    if opts.lay_words and c.about.startswith("tag:") and any(_norm(x) in b for x in law_words(c.text)):
+        return True  # 老公: the statute says 配偶; 初中生: 未成年人
     w = _norm(c.text)
     if w in b or len(w) < 3 or not c.about:  # quoted names and Latin tokens: whole
         return w in b or (_LATIN_NAME.fullmatch(w) is not None and _joined(w) in _joined(b)) or _versioned(w, b)
@@ -290,8 +295,9 @@ def _focus_met(c: Constraint, sentences: Sequence[str], others: Sequence[Constra
     asked = next((x for x in others if x.kind is Kind.QUANTITY), Constraint(Kind.QUANTITY, "person", ""))
     if c.about == "sum":
         act = sum_verb(c.text) if opts.acts else c.text
+        lay = act_words(act) if opts.lay_acts else ()
         return any(sum_stated(act, t, lambda x: has_quantity(asked.text, x, asked.about)
-                              or opts.units and other_form(asked.text, x)) for t in sentences)
+                              or opts.units and other_form(asked.text, x), lay) for t in sentences)
     if c.about == "act":  # 配合|开展: either act
         return any(doer_stated(_norm(act), asked.text, t, asked.about, opts.clauses)
                    for t in sentences for act in c.text.split("|"))
@@ -328,12 +334,15 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str, opts: Check
             :func:`meets` takes them; besides, ``stems`` off, a quantity's word must be in the
             sentence itself (not only in its block: :func:`_head_in`), and ``provisions``, in a
             numbered provision a value of the kind asked counts without the question's word
-            for it, as the check takes it (:func:`check`): 「…年休假5天」 for 「一年能休几天带薪假」.
+            for it, as the check takes it (:func:`check`): 「…年休假5天」 for 「一年能休几天带薪假」;
+            ``article_periods``, so does a period asked (:func:`period_stated`).
     """
     def met(c: Constraint) -> bool:
         where = block if c.kind is not Kind.QUANTITY or opts.stems else sentence
         if meets(c, where, sentence, cons, opts):
             return True
+        if opts.article_periods and period_stated(c, block, sentence, cons, opts):
+            return True  # a period its provision states, whatever of
         return opts.provisions and worded(c) and provision(block) and meets(Constraint(c.kind, c.text), where,
                                                                             sentence, cons, opts)
 
@@ -447,7 +456,10 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
     for block, said in cited:
         miss = tuple(c for c in cons if not meets(c, *_unechoed(c, question, block, said), cons, opts)
                      or opts.year_beside and not year_beside(c, cons, block, said, opts))
-        if best is None or len(miss) < len(best):
+        if opts.article_periods:  # the period its provision states: a weak mismatch, never decisive
+            miss = tuple(replace(c, unworded=True) if period_stated(c, *_unechoed(c, question, block, said), cons, opts)
+                         else c for c in miss)
+        if best is None or _rank(miss) < _rank(best):
             best = miss
         if not miss:
             return Answerability(True, cons)
@@ -458,6 +470,30 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             return Answerability(False, *loose, _reason(loose[1], topic))
     return Answerability(False, cons, best, _reason(best, topic))
 
+
+
+def _rank(miss: Sequence[Constraint]) -> tuple[int, int]:
+    """How far a block's misses are from an answer: the misses that may decide first (a period
+    its provision states only lowers the confidence: :func:`period_stated`), then all of them."""
+    return sum(not c.unworded for c in miss), len(miss)
+
+
+# the periods a question asks (几天, 多久) that a statute states of its own subject
+_PERIODS = ("days", "duration")
+
+
+def period_stated(c: Constraint, block: str, said: str, cons: Sequence[Constraint] = (),
+                  opts: CheckOptions = CheckOptions()) -> bool:
+    """Whether quantity ``c``, a period asked (几天, 多久: :data:`_PERIODS`), is met by what the
+    answer quotes from ``block`` when that block is a numbered provision: a period of that kind
+    stated there, read as :func:`meets` reads it, whatever the statute states it of (config
+    ``answerability_article_periods``). People ask in their words (「生孩子能在家歇多少天」), the
+    statute states the period of its own subject (「女职工生育享受不少于九十天的产假」). The
+    composer prefers such a sentence (:func:`meets_all`); the check reads it as a weak mismatch,
+    answered at a lower confidence, since any period a provision states reads so (劳动法 第三十八条's
+    weekly 「休息一日」 for 「一年能休几天带薪假」)."""
+    return (c.kind is Kind.QUANTITY and c.text in _PERIODS and provision(block)
+            and meets(Constraint(c.kind, c.text), block, said, cons, opts))
 
 
 # the attributes a year is asked of: the one named (「2021赛季中超冠军」), before 是什么, after

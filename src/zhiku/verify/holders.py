@@ -216,11 +216,12 @@ def _states_act(act: str, clause: str) -> bool:
     return any(w.strip().startswith(first) or w.strip().endswith(first) for w, _ in word_tags(clause))
 
 
-def sum_stated(act: str, sentence: str, holds: Callable[[str], bool]) -> bool:
+def sum_stated(act: str, sentence: str, holds: Callable[[str], bool], words: tuple[str, ...] = ()) -> bool:
     """Whether ``sentence`` states a sum (``holds``: a clause states a value of the kind asked)
     in a clause stating ``act`` or the clause beside it (「对知网处以罚款，共计8760万元」): a sum
     the sentence gives another act (「消费者可主张…最低五百元的惩罚性赔偿」) does not answer how
-    much the fine was."""
+    much the fine was. A clause holding one of ``words``, the statute's words for the act
+    (挣: 所得, 收入: :func:`zhiku.verify.lay.act_words`), states it too."""
     parts = [norm(x) for x in _CLAUSE.split(normalise(sentence))]
-    acted = [i for i, x in enumerate(parts) if act[:1] in x and _states_act(act, x)]
+    acted = [i for i, x in enumerate(parts) if act[:1] in x and _states_act(act, x) or any(w in x for w in words)]
     return any(holds(parts[j]) for i in acted for j in (i - 1, i, i + 1) if 0 <= j < len(parts))

@@ -44,6 +44,15 @@ class CheckOptions:
         opening_place: with ``leading_place`` off, the place a question opens with is still
             pinned (``about`` ``opening``), missed by a block naming another place and not it,
             met by a block naming none (:func:`zhiku.verify.answerable.other_place`).
+        lay_words: a kind of person or family role as people name it, pinned as a name by the
+            tagger (老公, 初中生), is met by the statute's words for it (配偶, 未成年人:
+            :func:`zhiku.verify.lay.law_words`).
+        lay_acts: the act a sum is asked of in everyday words (挣, 花, 掏) is met by a clause
+            holding the statute's words for it (所得, 收入; 费用, 支付: :func:`zhiku.verify.lay.act_words`),
+            and such a verb among the words a quantity is asked of (要交) by those words too.
+        article_periods: a period asked (几天, 多久) that a quoted numbered provision states,
+            whatever it is of, is a weak mismatch, and meets the question for the composer's
+            sentence choice (:func:`zhiku.verify.answerable.period_stated`).
     """
 
     clauses: bool = True
@@ -65,6 +74,9 @@ class CheckOptions:
     opening_place: bool = True
     which_kind: bool = False
     year_beside: bool = False
+    lay_words: bool = True
+    lay_acts: bool = True
+    article_periods: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:
