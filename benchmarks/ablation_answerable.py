@@ -144,10 +144,10 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, sum verbs off": {"ZHIKU_ANSWERABILITY_ACTS": "0"},
           # a compound the tagger calls a person's name (初中生) does not decide (off shipped)
           "on, name compounds on": {"ZHIKU_ANSWERABILITY_COMPOUNDS": "1"},
-          # a kind of person or pay as people name it (老公, 初中生) met by the statute's word (on shipped)
-          "on, lay words off": {"ZHIKU_ANSWERABILITY_LAY_WORDS": "0"},
-          # an everyday verb of money (挣, 要交) met by the statute's act (所得, 缴纳; on shipped)
-          "on, lay acts off": {"ZHIKU_ANSWERABILITY_LAY_ACTS": "0"},
+          # a kind of person or pay as people name it (老公, 初中生) met by the statute's word (off shipped)
+          "on, lay words on": {"ZHIKU_ANSWERABILITY_LAY_WORDS": "1"},
+          # an everyday verb of money (挣, 要交) met by the statute's act (所得, 缴纳; off shipped)
+          "on, lay acts on": {"ZHIKU_ANSWERABILITY_LAY_ACTS": "1"},
           # a period asked met by the period a quoted numbered provision states (on shipped)
           "on, article periods off": {"ZHIKU_ANSWERABILITY_ARTICLE_PERIODS": "0"},
           # without vectors, evidence holding none of the question's naming words refuses (on shipped)
@@ -210,7 +210,7 @@ def answerable_ablation(shared: Path, log: Path, dense: bool = False, only: tupl
                 "title words on: ZHIKU_ANSWERABILITY_TITLED=1; hours off: ZHIKU_ANSWERABILITY_HOURS=0; "
                 "relative sums off: ZHIKU_ANSWERABILITY_UNITS=0; sum verbs off: ZHIKU_ANSWERABILITY_ACTS=0; "
                 "name compounds on: ZHIKU_ANSWERABILITY_COMPOUNDS=1; periods off: ZHIKU_ANSWERABILITY_PERIODS=0; "
-                "lay words off: ZHIKU_ANSWERABILITY_LAY_WORDS=0; lay acts off: ZHIKU_ANSWERABILITY_LAY_ACTS=0; "
+                "lay words on: ZHIKU_ANSWERABILITY_LAY_WORDS=1; lay acts on: ZHIKU_ANSWERABILITY_LAY_ACTS=1; "
                 "article periods off: ZHIKU_ANSWERABILITY_ARTICLE_PERIODS=0; "
                 "leading place on: ZHIKU_ANSWERABILITY_LEADING_PLACE=1; keyword veto off: ZHIKU_KEYWORD_VETO=0)\n")
     return "\n".join(lines)

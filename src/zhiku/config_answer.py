@@ -207,12 +207,12 @@ class RefusalLevers(BaseModel):
                                           "初中 + 生) is the user's word for a kind of thing: evidence "
                                           "missing it is answered (the word still steers the sentence "
                                           "chosen); off: the evidence must repeat it")
-    answerability_lay_words: bool = Field(default=True, description="a kind of person or family role as "
+    answerability_lay_words: bool = Field(default=False, description="a kind of person or family role as "
                                           "people name it, which the tagger calls a name (老公, 宝宝, 初中生, "
                                           "岳父, 保姆), is met by evidence holding the statute's words for it "
                                           "(配偶, 子女, 未成年人, 近亲属, 家政); a brand, company, place or "
                                           "person's name still must be repeated; off: the word itself")
-    answerability_lay_acts: bool = Field(default=True, description="the act a sum is asked of in everyday "
+    answerability_lay_acts: bool = Field(default=False, description="the act a sum is asked of in everyday "
                                          "words (挣, 赚, 花, 掏, 交, 存, 拿, 给) is met by a clause holding the "
                                          "statute's words for it (所得, 收入, 工资; 费用, 支付, 承担; 缴纳…) "
                                          "beside the sum, and such a verb among the words a quantity is "

@@ -28,6 +28,10 @@ SOLDIER_SAID = "现役军人的配偶要求离婚，应当征得军人同意，�
 SOLDIER = "中华人民共和国民法典 第一千零八十一条 " + SOLDIER_SAID
 
 
+#: The two lay readings ship off (no development item needs them); these tests switch them on.
+ON = CheckOptions(lay_words=True, lay_acts=True)
+
+
 def _refused(verdict, opts: CheckOptions = CheckOptions()) -> bool:
     """The verdict refuses: something decisive is missing."""
     return not verdict.ok and any(decisive(c, verdict.constraints, opts) for c in verdict.missing)
@@ -41,14 +45,13 @@ def test_a_kind_of_person_is_met_by_the_statutes_word_and_a_name_is_not():
     assert "未成年人" in law_words("初中生") and "配偶" in law_words("老公")
     assert not any(law_words(w) for w in ("比亚迪", "华为", "腾讯", "张学友", "北京"))
     pupil = "用人单位能招用初中生吗？"
-    assert check(pupil, [(MINORS, MINORS_SAID)]).ok
-    assert _refused(check(pupil, [(MINORS, MINORS_SAID)], opts=CheckOptions(lay_words=False)),
-                    CheckOptions(lay_words=False))
-    assert _refused(check("比亚迪能招用初中生吗？", [(MINORS, MINORS_SAID)]))
+    assert check(pupil, [(MINORS, MINORS_SAID)], opts=ON).ok
+    assert _refused(check(pupil, [(MINORS, MINORS_SAID)]))  # the shipped default: off
+    assert _refused(check("比亚迪能招用初中生吗？", [(MINORS, MINORS_SAID)], opts=ON), ON)
     husband = "跟现役军人的老公离婚要经过他同意吗？"
-    assert check(husband, [(SOLDIER, SOLDIER_SAID)]).ok
-    assert not check(husband, [(SOLDIER, SOLDIER_SAID)], opts=CheckOptions(lay_words=False)).ok
-    assert _refused(check("华为的现役军人离婚需要同意吗？", [(SOLDIER, SOLDIER_SAID)]))
+    assert check(husband, [(SOLDIER, SOLDIER_SAID)], opts=ON).ok
+    assert not check(husband, [(SOLDIER, SOLDIER_SAID)]).ok
+    assert _refused(check("华为的现役军人离婚需要同意吗？", [(SOLDIER, SOLDIER_SAID)], opts=ON), ON)
 
 
 @pytest.mark.unit
@@ -57,10 +60,9 @@ def test_an_everyday_verb_of_money_is_met_by_the_statutes_act():
     word sharing 掏 is wanted. A clause stating no sum at all still misses it either way."""
     assert "支付" in act_words("掏") and "所得" in act_words("挣") and not act_words("罚")
     q = "延长工作时间要掏多少钱？"
-    assert check(q, [(OVERTIME, OVERTIME_SAID)]).ok
-    off = CheckOptions(lay_acts=False)
-    assert _refused(check(q, [(OVERTIME, OVERTIME_SAID)], opts=off), off)
-    assert _refused(check(q, [(MINORS, MINORS_SAID)]))  # no sum stated: refused with it on
+    assert check(q, [(OVERTIME, OVERTIME_SAID)], opts=ON).ok
+    assert _refused(check(q, [(OVERTIME, OVERTIME_SAID)]))  # the shipped default: off
+    assert _refused(check(q, [(MINORS, MINORS_SAID)], opts=ON), ON)  # no sum stated: refused with it on
 
 
 @pytest.mark.unit
@@ -86,15 +88,16 @@ def test_a_period_asked_is_met_by_the_period_a_provision_states():
 @pytest.mark.integration
 def test_the_ask_answers_the_everyday_question_and_refuses_its_twin(laws_kb):
     """Over the test laws (keyword only) 「网吧能招用初中生吗？」 is answered from 劳动法 第十五条
-    (未成年人); with ``answerability_lay_words`` off it is refused for want of 初中生. 「腾讯能招用
+    (未成年人) with ``answerability_lay_words`` on; off (the default) it is refused for want of 初中生. 「腾讯能招用
     初中生吗？」, which no document answers, is refused either way."""
     from tests.answer.conftest import with_config
 
     q = "用人单位能招用初中生吗？"
-    on = ask(laws_kb, q, Mode.BM25)
+    lay = with_config(laws_kb, answerability_lay_words=True)
+    on = ask(lay, q, Mode.BM25)
     assert not on.refused and "未成年人" in on.text
     assert on.citations and on.citations[0].article == "第十五条" and "劳动法" in on.citations[0].doc_path
-    assert ask(with_config(laws_kb, answerability_lay_words=False), q, Mode.BM25).refused
+    assert ask(laws_kb, q, Mode.BM25).refused  # the shipped default: off
     twin = "腾讯能招用初中生吗？"
+    assert ask(lay, twin, Mode.BM25).refused
     assert ask(laws_kb, twin, Mode.BM25).refused
-    assert ask(with_config(laws_kb, answerability_lay_words=False), twin, Mode.BM25).refused

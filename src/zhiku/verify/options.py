@@ -74,8 +74,8 @@ class CheckOptions:
     opening_place: bool = True
     which_kind: bool = False
     year_beside: bool = False
-    lay_words: bool = True
-    lay_acts: bool = True
+    lay_words: bool = False
+    lay_acts: bool = False
     article_periods: bool = True
 
     @classmethod
