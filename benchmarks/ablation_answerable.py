@@ -84,6 +84,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, heading figures off": {"ZHIKU_ANSWER_HEAD_FIGURES": "0"},
           # and a heading's release number quoted for a question asking about a version (on shipped)
           "on, heading version off": {"ZHIKU_ANSWER_HEAD_VERSION": "0"},
+          # and a compound word no evidence block holds counted by the dictionary words inside it (on shipped)
+          "on, term parts off": {"ZHIKU_ANSWER_TERM_PARTS": "0"},
           # and a code listing's comment line read as the question of the commands under it (on shipped)
           "on, code comments off": {"ZHIKU_ANSWER_CODE_COMMENTS": "0"},
           # and a bold label line (「-   **可能原因**」) read as a label, a lead-in bringing its listing (on shipped)
@@ -193,6 +195,7 @@ def answerable_ablation(shared: Path, log: Path, dense: bool = False, only: tupl
                 "document name off: ZHIKU_ANSWER_DOC_NAME=0; name words in full: ZHIKU_ANSWER_NAME_WEIGHT=1; "
                 "problem statements off: ZHIKU_ANSWER_PROBLEMS=0; "
                 "heading figures off: ZHIKU_ANSWER_HEAD_FIGURES=0; heading version off: ZHIKU_ANSWER_HEAD_VERSION=0; "
+                "term parts off: ZHIKU_ANSWER_TERM_PARTS=0; "
                 "code comments off: ZHIKU_ANSWER_CODE_COMMENTS=0; labels off: ZHIKU_ANSWER_LABELS=0; "
                 "list answers off: ZHIKU_LIST_ANSWERS=0; list kind off: ZHIKU_LIST_KIND=0; "
                 "around off: ZHIKU_ANSWER_AROUND=0; "

@@ -40,6 +40,11 @@ class AnswerLevers(BaseModel):
                                 "解决办法) as answer_problems reads 「问题描述：」; and a quoted lead-in followed "
                                 "by a code listing brings the listing; off: such a label is quoted like text "
                                 "and a lead-in stops before a listing")
+    answer_term_parts: bool = Field(default=True, description="the offline answer counts a question's "
+                                    "word of three characters or more that no evidence block holds by the "
+                                    "longest dictionary words inside it that one does (劳动节 of 五一劳动节): "
+                                    "the keyword index matched the question by those parts; off: such a word "
+                                    "counts nowhere")
     answer_around: bool = Field(default=True, description="the offline answer quotes the sentence "
                                 "beside its source when the source alone cannot answer: one only restating "
                                 "the question (the sentence after it, or before it when it points back: "

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from zhiku.answer.reading import (ASKS, ITEM, code_comment, counted_terms, coverage, in_problem, item_label,
-                                  label_line, listing, problem_span, question_line)
+                                  label_line, listing, problem_span, question_line, term_parts)
 from zhiku.chunk.context import block_text, context, document_name, heading
 from zhiku.retrieve.segment import normalise
 from zhiku.types import Citation, Hit
@@ -111,6 +111,7 @@ def compose(
     around: str = "",
     labels: bool = True,
     head_version: bool = False,
+    parts: bool = False,
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -166,12 +167,19 @@ def compose(
             heading of the block it quotes before it when the heading states a release number
             the quoted sentences do not (a changelog entry's 「v1.46.0 @2026-8-18」 over
             「新增 allowLoginIdColon 配置」; config ``answer_head_version``).
+        parts: a question's word of three characters or more that no block among the best
+            ``max_sources`` holds (nor its context or document's name) counts by the longest
+            dictionary words inside it that one does (劳动节 of 五一劳动节,
+            :func:`zhiku.answer.reading.term_parts`; config ``answer_term_parts``).
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
     """
     from zhiku.answer.around import around as beside, with_lists
 
+    if parts:
+        terms = term_parts(terms, [f"{document_name(h.chunk) if doc_name else ''} {context(h.chunk)} "
+                                   f"{h.chunk.text}" for h in hits[:max_sources]])
     terms = counted_terms(terms)
     picked: list[Sentence] = []
     if whole_first and hits:

@@ -71,6 +71,36 @@ def holds(term: str, text: str) -> bool:
     return term_in(term, text)
 
 
+def term_parts(terms: Sequence[str], texts: Sequence[str]) -> list[str]:
+    """``terms`` with each word of three characters or more that none of ``texts`` holds
+    replaced by the longest dictionary words inside it that one of them holds, left to right
+    without overlap (劳动节 of 五一劳动节, 补班 of 周末补班): the keyword index matched the
+    evidence by those parts, and a document names the thing by its stem, not by the everyday
+    compound; a word none of whose parts any text holds stays as it is (config
+    ``answer_term_parts``)."""
+    import rjieba
+
+    said = [normalise(t) for t in texts]
+    out: list[str] = []
+    for term in terms:
+        if len(term) < 3 or not _CJK.search(term) or any(holds(term, t) for t in said):
+            out.append(term)
+            continue
+        inner = sorted(((i, j) for i in range(len(term)) for j in range(i + 2, len(term) + 1)
+                        if j - i < len(term)), key=lambda ij: (ij[0] - ij[1], ij[0]))
+        taken: list[tuple[int, int]] = []
+        for i, j in inner:
+            w = term[i:j]
+            if all(j <= a or i >= b for a, b in taken) and rjieba.has_word(w) \
+                    and any(holds(w, t) for t in said):
+                taken.append((i, j))
+        out.extend(term[i:j] for i, j in sorted(taken)) if taken else out.append(term)
+    return list(dict.fromkeys(out))
+
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
 # what separates the parts of a document's name (title words, file-name words, a version)
 _NAME_PARTS = re.compile(r"[\s·・:：\-—_()（）《》〈〉,，、/]+")
 

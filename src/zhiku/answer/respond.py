@@ -138,7 +138,7 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
                           lists=kb.config.list_answers and LIST_ASK.search(question) is not None,
                           listed=listed_kind(question, terms) if kb.config.list_kind else "",
                           problems=kb.config.answer_problems, head_figures=kb.config.answer_head_figures,
-                          head_version=kb.config.answer_head_version,
+                          head_version=kb.config.answer_head_version, parts=kb.config.answer_term_parts,
                           comments=kb.config.answer_code_comments, labels=kb.config.answer_labels,
                           around=question if kb.config.answer_around else "",
                           bonus=() if exact else _bonus(kb, question, blocks[:SOURCES], cons))

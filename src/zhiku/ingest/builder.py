@@ -56,6 +56,42 @@ def clean_cells(raw: list[list[object]]) -> tuple[tuple[str, ...], tuple[tuple[s
     return cols, tuple(tuple(r) for r in rows[1:])
 
 
+#: a form's label cell: a few words ending in a colon (「发文机关：」, 「索 引 号：」)
+_FORM_LABEL = re.compile(r"^[^：:|]{1,16}[：:]$")
+_CJK_GAP = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff：])")
+
+
+def form_pairs(raw: list[list[object]]) -> list[tuple[str, str]]:
+    """The (label, value) pairs of a form laid out as a table, or [] for a table of records.
+
+    A form is a table whose every row, its first included, alternates label and value cells
+    (「索 引 号：| 000014349/2018-00228 | 主题分类：| 科技、教育」, the document information
+    box over a gov.cn notice): each label ends in a colon. Read as a table its first row
+    became the column names of the others (「索 引 号： 发文机关：，…」); its pairs are
+    lines of text instead, a label's spaced characters closed up (索引号：).
+
+    Args:
+        raw: rows of cell values (None, numbers or text).
+
+    Returns:
+        The pairs in reading order, each label with its colon; pairs of two empty cells left
+        out; [] when the table is no such form.
+    """
+    rows = [cells for cells in ([_cell(v) for v in r] for r in raw) if any(cells)]
+    if len(rows) < 2:
+        return []
+    pairs = []
+    for cells in rows:
+        cells = cells + [""] * (len(cells) % 2)
+        for label, value in zip(cells[::2], cells[1::2]):
+            if not label and not value:
+                continue
+            if not _FORM_LABEL.match(label):
+                return []
+            pairs.append((_CJK_GAP.sub("", label), value))
+    return pairs if len(pairs) >= 2 else []
+
+
 _NUMBER_RE = re.compile(r"^[-+]?\d[\d.,，%]*$")
 
 
@@ -152,6 +188,11 @@ class BodyBuilder:
         ``row_breaks`` are indexes into ``raw`` of rows that start a new page (a table
         continued across pages).
         """
+        pairs = form_pairs(raw)
+        if pairs:  # a form laid out as a table: its label：value pairs are lines of text
+            for label, value in pairs:
+                self.paragraph(f"{label}{value}")
+            return
         columns, rows = clean_cells(raw)
         if not columns:
             return
