@@ -78,24 +78,29 @@ def term_parts(terms: Sequence[str], texts: Sequence[str]) -> list[str]:
     evidence by those parts, and a document names the thing by its stem, not by the everyday
     compound; a word none of whose parts any text holds stays as it is (config
     ``answer_term_parts``)."""
-    import rjieba
-
     said = [normalise(t) for t in texts]
     out: list[str] = []
     for term in terms:
         if len(term) < 3 or not _CJK.search(term) or any(holds(term, t) for t in said):
             out.append(term)
             continue
-        inner = sorted(((i, j) for i in range(len(term)) for j in range(i + 2, len(term) + 1)
-                        if j - i < len(term)), key=lambda ij: (ij[0] - ij[1], ij[0]))
         taken: list[tuple[int, int]] = []
-        for i, j in inner:
-            w = term[i:j]
-            if all(j <= a or i >= b for a, b in taken) and rjieba.has_word(w) \
-                    and any(holds(w, t) for t in said):
+        for i, j in inner_words(term):
+            if all(j <= a or i >= b for a, b in taken) and any(holds(term[i:j], t) for t in said):
                 taken.append((i, j))
         out.extend(term[i:j] for i, j in sorted(taken)) if taken else out.append(term)
     return list(dict.fromkeys(out))
+
+
+def inner_words(term: str) -> list[tuple[int, int]]:
+    """The spans ``(i, j)`` of the segmenter's dictionary words of two characters or more
+    inside ``term`` and shorter than it, longest first, then leftmost (五一劳动节: 劳动节, 劳动,
+    五一): the parts an everyday compound is matched by (:func:`term_parts`,
+    :func:`zhiku.verify.confidence.part_held`)."""
+    import rjieba
+
+    spans = ((i, j) for i in range(len(term)) for j in range(i + 2, len(term) + 1) if j - i < len(term))
+    return sorted((ij for ij in spans if rjieba.has_word(term[ij[0]:ij[1]])), key=lambda ij: (ij[0] - ij[1], ij[0]))
 
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -454,11 +454,15 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
         return Answerability(False, cons, cons, _reason(cons, topic))
     best: tuple[Constraint, ...] | None = None
     for block, said in cited:
-        miss = tuple(c for c in cons if not meets(c, *_unechoed(c, question, block, said), cons, opts)
-                     or opts.year_beside and not year_beside(c, cons, block, said, opts))
-        if opts.article_periods:  # the period its provision states: a weak mismatch, never decisive
-            miss = tuple(replace(c, unworded=True) if period_stated(c, *_unechoed(c, question, block, said), cons, opts)
-                         else c for c in miss)
+        missed = []
+        for c in cons:
+            where = _unechoed(c, question, block, said)
+            if meets(c, *where, cons, opts) and not (opts.year_beside and not year_beside(c, cons, block, said, opts)):
+                continue
+            # the period its provision states: a weak mismatch, never decisive
+            weak = opts.article_periods and period_stated(c, *where, cons, opts)
+            missed.append(replace(c, unworded=True) if weak else c)
+        miss = tuple(missed)
         if best is None or _rank(miss) < _rank(best):
             best = miss
         if not miss:

@@ -132,12 +132,9 @@ def part_held(term: str, text: str) -> bool:
     of three or more (精神病 of 精神病院, 健身 of 健身房, 二手 of 二手房): the keyword index matched
     the question by those parts, and a statute names the thing by its stem, not by the everyday
     compound (config ``keyword_veto_parts``)."""
-    import rjieba
+    from zhiku.answer.reading import inner_words
 
-    if len(term) < 3:
-        return False
-    inner = {term[i:j] for i in range(len(term)) for j in range(i + 2, len(term) + 1) if j - i < len(term)}
-    return any(rjieba.has_word(w) and w in text for w in inner)
+    return len(term) >= 3 and any(term[i:j] in text for i, j in inner_words(term))
 
 
 def features(kb: Any, question: str, r: Any) -> Features:
