@@ -90,6 +90,8 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
     ("− offence names (适用刑法哪一条: the article the 罪名 regulations assign to the offence charged, 构成…罪, "
      "or best matched by the question's words, moved up to the 5th passage)",
      {"ZHIKU_OFFENCE_NAMES": "0"}),
+    ("− a narrative's candidates of the law it names ordered with its meaning (bundled embedder: the "
+     "narrative↔candidate cosine, share 0.4; each candidate embedded once)", {"ZHIKU_NARRATIVE_MEANING": "0"}),
 ]
 # levers of routing: their rows run with routing on (compare with "defaults, routing on")
 ROUTE_LEVERS: list[tuple[str, dict[str, str]]] = [

@@ -67,6 +67,11 @@ class KeywordLevers(BaseModel):
                                       "question↔candidate cosine (bundled embedder, each candidate's title, "
                                       "chapter and opening words) in the order of the best passage_candidates "
                                       "candidates, when none came from dense search; 0 = off")
+    narrative_meaning: float = Field(default=0.4, ge=0.0, lt=1.0, description="share of the "
+                                     "narrative↔candidate cosine (bundled embedder, each candidate's text as "
+                                     "an ingest embeds it) in the order of a narrative's candidates of the "
+                                     "documents it names (a question of more than heading_max_words words, "
+                                     "no candidate from dense search); 0 = off")
     passage_candidates: int = Field(default=20, ge=2, description="how many of the best candidates "
                                     "passage_similarity embeds (each short form once, kept in the vector cache)")
     passage_chars: int = Field(default=64, ge=8, description="characters of a candidate's text (its "

@@ -298,10 +298,18 @@ def by_meaning(kb: Any, p: Prepared, hits: list[Hit], detail: dict[str, Any]) ->
     the article the question names was found, which leads anyway). Their
     meaning stands in for the dense list a keyword-only ranking lacks; beside a dense list it
     only blurs it (gate set, hybrid: MRR@10 0.734 -> 0.720), and a narrative of more than
-    ``heading_max_words`` words keeps its order (~400 ms to encode)."""
+    ``heading_max_words`` words skips both (~400 ms to encode): its candidates of the documents
+    it names are re-ranked by the narrative's own cosine with their text instead
+    (``narrative_meaning``, :func:`zhiku.retrieve.passages.by_narrative`)."""
     cfg = kb.config
-    if any("dense" in h.sources for h in hits) or 0 < cfg.heading_max_words < len(p.terms):
+    if any("dense" in h.sources for h in hits):
         return hits
+    if 0 < cfg.heading_max_words < len(p.terms):
+        if not cfg.narrative_meaning:
+            return hits
+        from zhiku.retrieve.passages import by_narrative
+
+        return by_narrative(kb, p.question, hits, p.ref.doc_ids, detail)
     if cfg.heading_similarity:
         from zhiku.retrieve.fields import by_headings
 
