@@ -189,10 +189,11 @@ def compose(
             :func:`zhiku.answer.reading.term_parts`; config ``answer_term_parts``).
         rows_whole: a table row is read and quoted as one sentence (:func:`block_sentences`,
             config ``answer_rows_whole``).
-        lead_ins: a lead-in announcing the items after it in its block (「…，基本操作步骤如下：」)
+        lead_ins: a lead-in announcing items after it in its block of a kind no word of the
+            question names (「…，基本操作步骤如下：」 for 「…用的是什么算法？」, :func:`_aside`)
             counts this share of its coverage (config ``answer_lead_ins``; the caller passes 1
-            for a question asking which ones or how): it names what the items are about and
-            states none of them; 1: in full.
+            for a question asking which ones or how): it holds the question's words and states
+            none of its items; 1: in full.
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
