@@ -361,8 +361,10 @@ def _stated_document(cands: list[Sentence], hits: Sequence[Hit], terms: Sequence
 def _aside(c: Sentence, hits: Sequence[Hit], terms: Sequence[str]) -> bool:
     """Whether ``c`` is a lead-in announcing items after it in its block (「…支持，基本操作步骤
     如下：」) that it says are of a kind the question does not name (步骤 for 「…用的是什么算法？」);
-    a label (「遗留问题：」) or a lead-in naming a word of the question announces what is asked."""
-    if not LEAD_IN.search(c.text) or not _announces(hits[c.hit_rank].chunk.text, c.pos):
+    a label (「遗留问题：」) or a lead-in naming a word of the question announces what is asked;
+    so does a numbered provision's (「…的，分别依照下列规定处罚：」): its items are the rule's cases."""
+    chunk = hits[c.hit_rank].chunk
+    if chunk.article is not None or not LEAD_IN.search(c.text) or not _announces(chunk.text, c.pos):
         return False
     kind = announced(c.text)
     return kind is not None and not any(len(t) >= 2 and term_in(t, kind) for t in terms)
