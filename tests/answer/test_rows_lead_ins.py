@@ -111,3 +111,18 @@ def test_a_list_of_steps_is_not_the_list_of_algorithms_asked():
     text = compose(terms, hits, lambda t: 1.0, lists=True, listed=listed_kind(question, terms, True))[0]
     assert "Quicklz 和 Fastlz" in text
     assert "Quicklz 和 Fastlz" not in compose(terms, hits, lambda t: 1.0, lists=True, listed="")[0]
+
+
+def test_a_provision_s_lead_in_is_quoted_with_its_items_either_way():
+    # the twin in statute text: 「有限责任公司章程应当载明下列事项：」 announces 事项, which the
+    # question does not name, yet a numbered provision's items are the rule's own cases
+    law = Path(__file__).resolve().parent.parent / "data" / "laws" / "民法商法" / "公司法(2018-10-26).md"
+    cfg = Config()
+    doc = load_file(law, law.parent)
+    chunks = chunk_document(doc, build_tree(doc), size=cfg.chunk_size, overlap=cfg.chunk_overlap,
+                            parent_size=cfg.parent_size, min_section=cfg.min_section)
+    article = next(c for c in chunks if c.article and "章程应当载明下列事项" in c.text)
+    question = "有限责任公司的章程里要写什么？"
+    for lead_ins in (0.8, 1.0):
+        text = compose(_terms(question), [Hit(article, 0.05, "rrf")], lambda t: 1.0, lead_ins=lead_ins)[0]
+        assert "章程应当载明下列事项：" in text and "公司名称和住所" in text
