@@ -10,7 +10,9 @@ precision/recall, the share of answerable questions refused, answer-has-gold and
 precision. Further rows per set read doers, role holders and sums sentence-wide instead of
 in their clause (``answerability_clauses``), switch the composer's levers beside the check (off: a numbered provision quoted over a
 story about it, ``provision_share``; a list's lead-in quoted for a question asking which
-ones, ``list_answers``, and only when it lists the kind asked, ``list_kind``), switch off reading a sentence under its
+ones, ``list_answers``, and only when it lists the kind asked, ``list_kind``, read one character in,
+``list_kind_prefixed``; a table row read whole, ``answer_rows_whole``; a lead-in announcing
+items of another kind than asked counting less, ``answer_lead_ins`` 1), switch off reading a sentence under its
 document's name (``answer_doc_name``) or reading a troubleshooting entry's problem as its
 question (``answer_problems``) or quoting a heading for the figure it holds
 (``answer_head_figures``) or reading a code listing's comment as a question
@@ -94,6 +96,12 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, list answers off": {"ZHIKU_LIST_ANSWERS": "0"},
           # and a list's lead-in taken only when it lists the kind the question names (on shipped)
           "on, list kind off": {"ZHIKU_LIST_KIND": "0"},
+          # and the kind asked read one character after 哪几种 when none starts there (on shipped)
+          "on, list kind prefixed off": {"ZHIKU_LIST_KIND_PREFIXED": "0"},
+          # and a table row read and quoted whole (on shipped)
+          "on, rows whole off": {"ZHIKU_ANSWER_ROWS_WHOLE": "0"},
+          # and a lead-in announcing items of another kind than asked counting less (0.8 shipped)
+          "on, lead-ins in full": {"ZHIKU_ANSWER_LEAD_INS": "1"},
           # and the sentence beside a source that cannot answer alone: a restatement's, a why's reason (on shipped)
           "on, around off": {"ZHIKU_ANSWER_AROUND": "0"},
           # and, over a keyword-only ranking, a block's stored-vector cosine with the question (12 shipped)
@@ -198,6 +206,8 @@ def answerable_ablation(shared: Path, log: Path, dense: bool = False, only: tupl
                 "term parts off: ZHIKU_ANSWER_TERM_PARTS=0; "
                 "code comments off: ZHIKU_ANSWER_CODE_COMMENTS=0; labels off: ZHIKU_ANSWER_LABELS=0; "
                 "list answers off: ZHIKU_LIST_ANSWERS=0; list kind off: ZHIKU_LIST_KIND=0; "
+                "list kind prefixed off: ZHIKU_LIST_KIND_PREFIXED=0; rows whole off: ZHIKU_ANSWER_ROWS_WHOLE=0; "
+                "lead-ins in full: ZHIKU_ANSWER_LEAD_INS=1; "
                 "around off: ZHIKU_ANSWER_AROUND=0; "
                 "meaning off: ZHIKU_ANSWER_MEANING=0; meaning not encoded: ZHIKU_ANSWER_MEANING_ENCODE=0; "
                 "standing off: ZHIKU_ANSWER_STANDING=0; "

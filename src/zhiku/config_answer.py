@@ -45,6 +45,18 @@ class AnswerLevers(BaseModel):
                                     "longest dictionary words inside it that one does (劳动节 of 五一劳动节): "
                                     "the keyword index matched the question by those parts; off: such a word "
                                     "counts nowhere")
+    answer_rows_whole: bool = Field(default=True, description="the offline answer reads and quotes a "
+                                    "table row as one sentence, whole: a record whose first value names "
+                                    "what its other cells state, not split at the 。 and ； inside its "
+                                    "cells into pieces that lose that value; off: split as prose")
+    list_kind_prefixed: bool = Field(default=True, description="with list_kind, the kind a question "
+                                     "asks which ones of may start one character after 哪些/哪几/几种 when no "
+                                     "word starts there (哪几种解压缩算法: the segmenter leaves 解 | 压缩算法)")
+    answer_lead_ins: float = Field(default=0.8, ge=0.0, le=1.0, description="for a question asking "
+                                   "neither which ones nor how, a lead-in announcing items after it of a kind "
+                                   "the question does not name (…，基本操作步骤如下： for 用的是什么算法) counts "
+                                   "this share of its coverage when the offline answer chooses the sentence "
+                                   "to quote; a label (遗留问题：) counts in full; 1 = off")
     answer_around: bool = Field(default=True, description="the offline answer quotes the sentence "
                                 "beside its source when the source alone cannot answer: one only restating "
                                 "the question (the sentence after it, or before it when it points back: "

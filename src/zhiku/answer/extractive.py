@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from zhiku.answer.reading import (ASKS, ITEM, code_comment, counted_terms, coverage, in_problem, item_label,
-                                  label_line, listing, problem_span, question_line, term_parts)
+                                  announced, label_line, listing, problem_span, question_line, term_parts)
 from zhiku.chunk.context import block_text, context, document_name, heading
 from zhiku.retrieve.segment import normalise
 from zhiku.types import Citation, Hit
@@ -77,6 +77,20 @@ class Sentence:
         return self.cover + RANK_BONUS / (self.hit_rank + 1)
 
 
+ROW = "table_row"  # a chunk holding one table row as a sentence (:func:`zhiku.chunk.tables.row_sentence`)
+
+
+def block_sentences(hit: Hit, rows_whole: bool = False) -> list[tuple[int, str]]:
+    """A block's sentences (:func:`split_sentences`); with ``rows_whole`` a table row is one
+    sentence, whole: a record whose first value names what its other cells state (「漏洞等级
+    严重，漏洞样例 1.…；2.…，奖励金额范围 最高1,000,000元。」), not split at the 。 and ； of its
+    cells into pieces that lose that value."""
+    text = hit.chunk.text
+    if rows_whole and hit.chunk.kind == ROW and text.strip():
+        return [(len(text) - len(text.lstrip()), text.strip())]
+    return split_sentences(text)
+
+
 def split_sentences(text: str) -> list[tuple[int, str]]:
     """(offset, sentence) pairs split at 。！？ and line breaks; a sentence longer than
     ``LONG_SENTENCE`` characters is split further at ；."""
@@ -112,6 +126,8 @@ def compose(
     labels: bool = True,
     head_version: bool = False,
     parts: bool = False,
+    rows_whole: bool = False,
+    lead_ins: float = 1.0,
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -171,6 +187,13 @@ def compose(
             ``max_sources`` holds (nor its context or document's name) counts by the longest
             dictionary words inside it that one does (劳动节 of 五一劳动节,
             :func:`zhiku.answer.reading.term_parts`; config ``answer_term_parts``).
+        rows_whole: a table row is read and quoted as one sentence (:func:`block_sentences`,
+            config ``answer_rows_whole``).
+        lead_ins: a lead-in announcing items after it in its block of a kind no word of the
+            question names (「…，基本操作步骤如下：」 for 「…用的是什么算法？」, :func:`_aside`)
+            counts this share of its coverage (config ``answer_lead_ins``; the caller passes 1
+            for a question asking which ones or how): it holds the question's words and states
+            none of its items; 1: in full.
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
@@ -186,7 +209,8 @@ def compose(
         picked.append(Sentence(0, 0, hits[0].chunk.text, 1.0))
     else:
         picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name,
-                       (lists, listed), name_weight, problems, comments, bonus, labels)
+                       (lists, listed), name_weight, problems, comments, bonus, labels, rows_whole,
+                       lead_ins)
         picked = beside(picked, hits, around) if around else picked
     picked = with_lists(picked, hits, terms, idf, listings=labels)
     picked.sort(key=lambda s: (s.hit_rank, s.pos))
@@ -226,16 +250,19 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
           meets: Callable[[str, str], bool] | None = None, provision: float = PROVISION,
           doc_name: bool = False, lists: tuple[bool, str] = (False, ""), name_weight: float = 1.0,
           problems: bool = False, comments: bool = False, bonus: Sequence[float] = (),
-          labels: bool = False) -> list[Sentence]:
+          labels: bool = False, rows_whole: bool = False, lead_ins: float = 1.0) -> list[Sentence]:
     """The best-covering sentence first, then the best sentences of the same block scoring at
     least :data:`FILL` of it: an answer states what one block says and cites that block
     (a second block's sentence, even one covering as much of the question, was mostly a
     neighbouring article or passage: citation precision, see :data:`ONE_SOURCE`)."""
     ctx = [context(h.chunk) for h in hits]
     names = [document_name(h.chunk) if doc_name else "" for h in hits]
-    cands, read = _candidates(terms, hits, idf, ctx, names, problems, comments, labels)
+    cands, read = _candidates(terms, hits, idf, ctx, names, problems, comments, labels, rows_whole)
     if not cands:
         return []
+    if lead_ins < 1:  # a lead-in announcing other things than asked: its items state them
+        cands = [Sentence(c.hit_rank, c.pos, c.text, c.cover * lead_ins)
+                 if _aside(c, hits, terms) else c for c in cands]
     whole = [coverage(terms, f"{ctx[r]} {h.chunk.text}", idf, names[r]) for r, h in enumerate(hits)]
     sense = [bonus[r] if r < len(bonus) else 0.0 for r in range(len(hits))]
     total = lambda s, whole=whole: s.score + BLOCK_WEIGHT * whole[s.hit_rank] + sense[s.hit_rank]
@@ -279,7 +306,7 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
 
 
 def _candidates(terms, hits, idf, ctx: list[str], names: list[str], problems: bool,
-                comments: bool, labels: bool = False) -> tuple[list[Sentence], dict]:
+                comments: bool, labels: bool = False, rows_whole: bool = False) -> tuple[list[Sentence], dict]:
     """Every sentence of the evidence scored as it is read (under its block's context, the
     question line, problem statement or code comment before it, its list item's label, its
     document's name), and the text each was read as; what asks (those lines) is left out
@@ -287,7 +314,7 @@ def _candidates(terms, hits, idf, ctx: list[str], names: list[str], problems: bo
     cands, read, asks = [], {}, set()
     for r, h in enumerate(hits):
         asked, span = "", problem_span(h.chunk.text, labels) if problems else (0, 0)
-        for pos, s in split_sentences(h.chunk.text):
+        for pos, s in block_sentences(h, rows_whole):
             if labels and label_line(h.chunk.text, pos, s):  # 「-   **可能原因**」: it introduces
                 asks.add((r, pos))
             elif question_line(h.chunk.text, pos, s):
@@ -329,6 +356,18 @@ def _stated_document(cands: list[Sentence], hits: Sequence[Hit], terms: Sequence
     top = max(best.values())
     doc = next(hits[c.hit_rank].chunk.doc_id for c in cands if best[hits[c.hit_rank].chunk.doc_id] >= top)
     return next(c for c in cands if hits[c.hit_rank].chunk.doc_id == doc)
+
+
+def _aside(c: Sentence, hits: Sequence[Hit], terms: Sequence[str]) -> bool:
+    """Whether ``c`` is a lead-in announcing items after it in its block (「…支持，基本操作步骤
+    如下：」) that it says are of a kind the question does not name (步骤 for 「…用的是什么算法？」);
+    a label (「遗留问题：」) or a lead-in naming a word of the question announces what is asked;
+    so does a numbered provision's (「…的，分别依照下列规定处罚：」): its items are the rule's cases."""
+    chunk = hits[c.hit_rank].chunk
+    if chunk.article is not None or not LEAD_IN.search(c.text) or not _announces(chunk.text, c.pos):
+        return False
+    kind = announced(c.text)
+    return kind is not None and not any(len(t) >= 2 and term_in(t, kind) for t in terms)
 
 
 def _announces(text: str, pos: int) -> bool:

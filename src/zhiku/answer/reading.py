@@ -245,20 +245,27 @@ _WHICH = re.compile(r"(?:哪些|哪几[个种类项条]?|几种)")
 _LISTS = re.compile(r"(?:下列|以下|如下)([^，,。：:；]*)")
 
 
-def listed_kind(question: str, terms: Sequence[str]) -> str:
+def listed_kind(question: str, terms: Sequence[str], prefixed: bool = False) -> str:
     """The kind a question asks which ones of: its word right after 哪些/哪几/几种 (地区 of
     「试点选了哪些地区？」, 个人所得 of 「哪些个人所得可以免征…」), or "" when it names none there
-    (「在什么情况下…」).
+    (「在什么情况下…」). With ``prefixed`` (config ``list_kind_prefixed``), also a word one
+    character after it, when none starts there: the segmenter cuts a leading character off a
+    compound and drops it (「哪几种解压缩算法」: 解 | 压缩算法).
 
     Args:
         question: the question.
         terms: its content terms.
+        prefixed: read a word one character in too.
     """
     m = _WHICH.search(question)
     if m is None:
         return ""
     rest = question[m.end():]
-    return next((t for t in sorted(terms, key=len, reverse=True) if len(t) >= 2 and rest.startswith(t)), "")
+    longest = sorted((t for t in terms if len(t) >= 2), key=len, reverse=True)
+    kind = next((t for t in longest if rest.startswith(t)), "")
+    if kind or not prefixed or not _CJK.match(rest[:1]):
+        return kind
+    return next((t for t in longest if rest[1:].startswith(t)), "")
 
 
 def listing(lead: str) -> str:
@@ -266,6 +273,25 @@ def listing(lead: str) -> str:
     个人所得，免征个人所得税：」), or the whole lead-in when it has none; normalised."""
     spans = _LISTS.findall(normalise(lead))
     return " ".join(spans) if spans else normalise(lead)
+
+
+# what a lead-in says it announces: the words after 下列/以下 (「…重点做好以下工作：」) or before
+# 如下 (「…，基本操作步骤如下：」), up to the clause's edge
+_AFTER = re.compile(r"(?:下列|以下)([^，,。：:；;]*)[：:]\s*$")
+_BEFORE = re.compile(r"([^，,。：:；;]*?)(?:如下所示|如下)[：:]\s*$")
+
+
+def announced(lead: str) -> str | None:
+    """What a lead-in says its items are (「基本操作步骤」 of 「…，基本操作步骤如下：」, 「工作」 of
+    「重点做好以下工作：」), normalised; None when it does not say (a label, 「遗留问题：」, whose
+    items are what it names)."""
+    text = normalise(lead)
+    m = _AFTER.search(text) or _BEFORE.search(text)
+    return m.group(1).strip() if m else None
+
+
+# a question asking how to do something (its answer is the steps a lead-in announces)
+HOW_ASK = re.compile(r"怎么|怎样|如何|步骤|流程|哪几步|几步|方法|办法|操作")
 
 
 # a question asking what follows from an act (「会受到什么处罚」「会被怎么罚」「警察会罚他吗」

@@ -12,7 +12,7 @@ from typing import Any
 from zhiku.answer.extractive import SOURCES, compose, split_sentences
 from zhiku.answer.meaning import meaning_bonus
 from zhiku.answer.standing import standing_bonus
-from zhiku.answer.reading import LIST_ASK, listed_kind, options
+from zhiku.answer.reading import HOW_ASK, LIST_ASK, listed_kind, options
 from zhiku.answer.prompts import QType, answer_messages, judge_messages
 from zhiku.index.store import Scope
 from zhiku.llm import LLMError, client_for
@@ -136,11 +136,15 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
                           meets=_meets(kb, question, cons, opts),
                           doc_name=kb.config.answer_doc_name, name_weight=kb.config.answer_name_weight,
                           lists=kb.config.list_answers and LIST_ASK.search(question) is not None,
-                          listed=listed_kind(question, terms) if kb.config.list_kind else "",
+                          listed=listed_kind(question, terms, kb.config.list_kind_prefixed)
+                          if kb.config.list_kind else "",
+                          lead_ins=1.0 if LIST_ASK.search(question) or HOW_ASK.search(question)
+                          else kb.config.answer_lead_ins,
                           problems=kb.config.answer_problems, head_figures=kb.config.answer_head_figures,
                           head_version=kb.config.answer_head_version, parts=kb.config.answer_term_parts,
                           comments=kb.config.answer_code_comments, labels=kb.config.answer_labels,
                           around=question if kb.config.answer_around else "",
+                          rows_whole=kb.config.answer_rows_whole,
                           bonus=() if exact else _bonus(kb, question, blocks[:SOURCES], cons))
     pos = {h.chunk.id: i for i, h in enumerate(evidence, 1)}
     to_block = {c.marker: pos[c.chunk_id] for c in cites}
