@@ -242,6 +242,11 @@ class RefusalLevers(BaseModel):
                                            "verb, numeral or locative (挣, 一年, 以内), and the act in a verb the "
                                            "cited block nowhere holds is a weak mismatch, answered at a lower "
                                            "confidence when the sum is stated; off: beside any of those words")
+    answerability_rule_times: bool = Field(default=False, description="when asked (什么时候, 何时) of a rule "
+                                           "(no place, year, edition or event pinned) is met weakly, answered "
+                                           "at a lower confidence, by a quoted numbered provision stating how "
+                                           "long from an event (提前三十日, 十五日) or how often (按月); off: a "
+                                           "date or when in other terms only")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

@@ -250,15 +250,15 @@ def noun_word(word: str) -> bool:
 
 def user_verb(c: Constraint, block: str) -> bool:
     """Whether ``c``, the act a sum is asked of (「一年挣多少钱」: 挣), is the user's verb: the
-    cited block holds none of its verb's characters, so the statute states the sum by its own
-    act (所得, 收入) and the clause cannot be read for the user's (config
+    cited block nowhere holds its verb (挣; 准备, the word whole), so the statute states the sum by
+    its own act (所得, 收入) and the clause cannot be read for the user's (config
     ``answerability_noun_heads``): a weak mismatch, answered at a lower confidence when the sum
     itself is stated. 罚 in a block stating 罚款 is the statute's act and is read as before."""
     from zhiku.verify.holders import sum_verb
 
     verb = sum_verb(c.text)
     b = _norm(block)
-    return c.kind is Kind.FOCUS and c.about == "sum" and bool(verb) and not any(ch in b for ch in verb)
+    return c.kind is Kind.FOCUS and c.about == "sum" and bool(verb) and _norm(verb) not in b
 
 
 def _named(c: Constraint) -> bool:
@@ -497,7 +497,8 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             # the period its provision states, the sum of an act in the user's verb: a weak
             # mismatch, never decisive
             weak = (opts.article_periods and period_stated(c, *where, cons, opts)
-                    or opts.noun_heads and user_verb(c, where[0]))
+                    or opts.noun_heads and user_verb(c, where[0])
+                    or opts.rule_times and rule_time(c, *where, cons))
             missed.append(replace(c, unworded=True) if weak else c)
         miss = tuple(missed)
         if best is None or _rank(miss) < _rank(best):
@@ -544,6 +545,23 @@ def period_stated(c: Constraint, block: str, said: str, cons: Sequence[Constrain
     weekly 「休息一日」 for 「一年能休几天带薪假」)."""
     return (c.kind is Kind.QUANTITY and c.text in _PERIODS and provision(block)
             and meets(Constraint(c.kind, c.text), block, said, cons, opts))
+
+
+# when a rule states in its own terms: how long from an event (提前三十日, 十五日, 三个月) or
+# how often (按月, 每年)
+_RULE_TIME = re.compile(r"[零〇一二两三四五六七八九十百\d]+\s*个?(?:年|月|日|天|周|小时|工作日)|"
+                        r"按(?:日|天|周|月|季|季度|年)|每(?:日|天|周|星期|月|季度|年)|当[日天月年]|次[日月年]")
+
+
+def rule_time(c: Constraint, block: str, said: str, cons: Sequence[Constraint] = ()) -> bool:
+    """Whether ``c``, when asked (什么时候, 何时: kind ``when``) of a rule — the question pins no
+    place, year, edition or event (:func:`_instance`) — is stated by the numbered provision
+    ``block`` in its own terms in what the answer quotes from it (``said``): how long from an
+    event (「用人单位应当自…之日起三十日内」, 「提前三十日以书面形式通知」) or how often (「按月支付」)
+    (config ``answerability_rule_times``). A weak mismatch, answered at a lower confidence: the
+    period may be of another step of the rule. A date asked (几月, 几号, 哪天) is read as before."""
+    return (c.kind is Kind.QUANTITY and c.text == "when" and not _instance(cons) and provision(block)
+            and _RULE_TIME.search(undated(normalise(said or block))) is not None)
 
 
 # the attributes a year is asked of: the one named (「2021赛季中超冠军」), before 是什么, after

@@ -60,6 +60,9 @@ class CheckOptions:
             of (not 一年, 挣, 以内: :func:`zhiku.verify.answerable.noun_word`), and the act in a
             verb the cited block nowhere holds (挣) is a weak mismatch
             (:func:`zhiku.verify.answerable.user_verb`).
+        rule_times: when asked (什么时候) of a rule is met weakly by a quoted numbered
+            provision stating how long from an event or how often
+            (:func:`zhiku.verify.answerable.rule_time`).
     """
 
     clauses: bool = True
@@ -86,6 +89,7 @@ class CheckOptions:
     article_periods: bool = True
     near_words: bool = False
     noun_heads: bool = False
+    rule_times: bool = False
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:
