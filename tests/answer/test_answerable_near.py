@@ -40,25 +40,28 @@ def test_a_word_is_met_by_the_statutes_word_for_the_same_thing(laws_kb):
     from zhiku.verify.near import near_reader, nearest
 
     near = near_reader(laws_kb, laws_kb.config.answerability_near_cosine)
-    on = CheckOptions(near_words=True)
+    on, off = CheckOptions(), CheckOptions(near_words=False)  # shipped on
     q = "宝宝不满一岁时单位能安排我上夜班吗？"
     assert nearest(laws_kb, "宝宝", NURSING)[0] == "婴儿"
     assert check(q, [(NURSING, NURSING_SAID)], opts=on, near=near).ok
-    assert _refused(check(q, [(NURSING, NURSING_SAID)], near=near))  # the reading off: the word itself
+    assert _refused(check(q, [(NURSING, NURSING_SAID)], opts=off, near=near), off)  # off: the word itself
+    assert _refused(check(q, [(NURSING, NURSING_SAID)]))  # no reader (a caller without an embedder)
     for twin in ("腾讯不满一岁时单位能安排我上夜班吗？", "比亚迪能安排哺乳期的女职工上夜班吗？"):
         assert _refused(check(twin, [(NURSING, NURSING_SAID)], opts=on, near=near), on)
 
 
 @pytest.mark.integration
 def test_the_ask_meets_the_lay_word_and_refuses_the_name(laws_kb):
-    """Over the test laws (keyword only) the ask with ``answerability_near_words`` answers the
-    宝宝 question from 劳动法 第六十三条 and still refuses its twin naming a company."""
+    """Over the test laws (keyword only) the ask, ``answerability_near_words`` on as shipped,
+    answers the 宝宝 question from 劳动法 第六十三条 and still refuses its twin naming a company;
+    off, the 宝宝 question is refused too."""
     from tests.answer.conftest import with_config
 
-    kb = with_config(laws_kb, answerability_near_words=True)
-    got = ask(kb, "宝宝不满一岁时单位能安排我上夜班吗？", Mode.BM25)
+    got = ask(laws_kb, "宝宝不满一岁时单位能安排我上夜班吗？", Mode.BM25)
     assert not got.refused and got.citations and got.citations[0].article == "第六十三条"
-    assert ask(kb, "比亚迪能安排哺乳期的女职工上夜班吗？", Mode.BM25).refused
+    assert ask(laws_kb, "比亚迪能安排哺乳期的女职工上夜班吗？", Mode.BM25).refused
+    off = with_config(laws_kb, answerability_near_words=False)
+    assert ask(off, "宝宝不满一岁时单位能安排我上夜班吗？", Mode.BM25).refused
 
 
 @pytest.mark.unit
@@ -69,11 +72,11 @@ def test_a_sum_is_read_beside_its_nouns_and_the_users_verb_is_weak():
     company is refused; a verb the block states (罚 of 罚款) is not the user's."""
     assert [w for w in ("注册资本", "至少", "准备", "一年", "以内", "医院", "带薪假") if noun_word(w)] == [
         "注册资本", "医院", "带薪假"]
-    on = CheckOptions(noun_heads=True)
+    on, off = CheckOptions(), CheckOptions(noun_heads=False)  # shipped on
     q = "开劳务派遣公司，注册资本至少要准备多少钱？"
     got = check(q, [(CAPITAL, CAPITAL_SAID)], opts=on)
     assert not got.ok and not _refused(got, on) and all(c.kind is Kind.FOCUS for c in got.missing)
-    assert _refused(check(q, [(CAPITAL, CAPITAL_SAID)]))
+    assert _refused(check(q, [(CAPITAL, CAPITAL_SAID)], opts=off), off)
     assert _refused(check("腾讯开劳务派遣公司注册资本至少要准备多少钱？", [(CAPITAL, CAPITAL_SAID)], opts=on), on)
     fined = next(c for c in pinned("擅自经营劳务派遣会被罚多少钱？") if c.kind is Kind.FOCUS)
     assert not user_verb(fined, "……并处违法所得一倍以上五倍以下的罚款；没有违法所得的，可以处五万元以下的罚款。")
@@ -82,8 +85,8 @@ def test_a_sum_is_read_beside_its_nouns_and_the_users_verb_is_weak():
 @pytest.mark.unit
 def test_when_asked_of_a_rule_is_met_by_the_period_it_states():
     """「应该什么时候通知我」 asks when of a rule: 第四十条's 提前三十日 states it as how long before,
-    a weak mismatch with ``rule_times`` (off: refused). A date asked (几号) and a block stating no
-    period are still refused."""
+    a weak mismatch with ``rule_times`` (shipped off: refused). A date asked (几号) and a block
+    stating no period are still refused."""
     on = CheckOptions(rule_times=True)
     q = "公司要辞退我，应该什么时候通知我？"
     got = check(q, [(NOTICE, NOTICE_SAID)], opts=on)

@@ -87,8 +87,8 @@ class CheckOptions:
     lay_words: bool = False
     lay_acts: bool = False
     article_periods: bool = True
-    near_words: bool = False
-    noun_heads: bool = False
+    near_words: bool = True
+    noun_heads: bool = True
     rule_times: bool = False
 
     @classmethod
