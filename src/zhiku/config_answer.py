@@ -241,6 +241,24 @@ class RefusalLevers(BaseModel):
                                                 "and the composer prefers that sentence (「生孩子能在家歇多少天」: "
                                                 "「女职工生育享受不少于九十天的产假」); off: the period must stand "
                                                 "beside one of the question's words")
+    answerability_near_words: bool = Field(default=True, description="a word the tagger calls a name "
+                                           "(宝宝, 老公, 租客) that a cited block misses is met by a noun of "
+                                           "that block close to it by the embedder, each encoded alone (婴儿, "
+                                           "夫妻, 承租人), at least answerability_near_cosine; off: the word "
+                                           "itself")
+    answerability_near_cosine: float = Field(default=0.965, ge=0.0, le=1.0, description="with "
+                                             "answerability_near_words, how close (cosine) a block's noun must be "
+                                             "to the question's word to meet it")
+    answerability_noun_heads: bool = Field(default=True, description="a sum asked of an act (「一年挣多少钱」) "
+                                           "is read beside the nouns among the words it is asked of, not a "
+                                           "verb, numeral or locative (挣, 一年, 以内), and the act in a verb the "
+                                           "cited block nowhere holds is a weak mismatch, answered at a lower "
+                                           "confidence when the sum is stated; off: beside any of those words")
+    answerability_rule_times: bool = Field(default=False, description="when asked (什么时候, 何时) of a rule "
+                                           "(no place, year, edition or event pinned) is met weakly, answered "
+                                           "at a lower confidence, by a quoted numbered provision stating how "
+                                           "long from an event (提前三十日, 十五日) or how often (按月); off: a "
+                                           "date or when in other terms only")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

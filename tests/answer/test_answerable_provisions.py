@@ -35,9 +35,10 @@ REST = "生孩子能在家歇多少天，国家有统一规定吗？"
 
 
 # the readings these tests switch on (both ship off): the provision's own terms, its title's word;
-# read apart from the period a provision states and the statute's words for an everyday act
-# (``answerability_article_periods``, ``answerability_lay_acts``: test_answerable_lay.py)
-ALONE = {"article_periods": False, "lay_acts": False}
+# read apart from the period a provision states, the statute's words for an everyday act and a
+# sum read beside its nouns (``answerability_article_periods``, ``answerability_lay_acts``:
+# test_answerable_lay.py; ``answerability_noun_heads``: test_answerable_near.py)
+ALONE = {"article_periods": False, "lay_acts": False, "noun_heads": False}
 ON = CheckOptions(provisions=True, titled=True, **ALONE)
 
 

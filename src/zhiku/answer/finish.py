@@ -209,7 +209,12 @@ def answerability(kb: Any, question: str, terms: Sequence[str], draft: Verified,
     cited = [(block_text(c), _said(draft.text, m)) for m, c in blocks.items()]
     text = " ".join(b for b, _ in cited)
     topic = sorted({t for t in terms if len(t) > 1 and t in text}, key=lambda t: -kb.idf(t))
-    verdict = check(question, cited, topic, opts)
+    near = None
+    if opts.near_words:
+        from zhiku.verify.near import near_reader
+
+        near = near_reader(kb, kb.config.answerability_near_cosine)
+    verdict = check(question, cited, topic, opts, near)
     detail: dict[str, Any] = {"ok": verdict.ok, "pinned": [f"{c.kind.value}:{c.text}" for c in verdict.constraints],
                               "missing": [c.text for c in verdict.missing]}
     if verdict.ok and blocks:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -139,6 +139,8 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
     if c.kind is Kind.QUANTITY:
         heads = _heads(c, others, opts.place_heads,
                        opts.subject_heads and c.text not in (*TIME_KINDS, "person", "country", "place"))
+        if opts.noun_heads and c.of_act and c.text in _SUMS:  # 「一年挣多少钱」: no 一年, 挣 beside the sum
+            heads = [h for h in heads if noun_word(h)]
         if opts.lay_acts:  # 「社保一个月要交多少钱」: 要交 is stated as 缴纳
             heads += [w for h in heads for w in act_words(sum_verb(h))]
         whole = _norm(block)
@@ -229,6 +231,34 @@ def _heads(c: Constraint, others: Sequence[Constraint], places: bool, subjects: 
     own = [h for h in heads if not any(_norm(x.text) == h and (places and x.kind is Kind.PLACE or subjects and _named(x))
                                        for x in others)]
     return own or heads
+
+
+# the quantities a sum is asked as (多少钱, 赔多少)
+_SUMS = ("money", "amount")
+
+
+@lru_cache(maxsize=4096)
+def noun_word(word: str) -> bool:
+    """Whether ``word`` (normalised), one of the words a quantity is asked of, ends in a noun as
+    the tagger reads it alone (医院, 智齿, 带薪假: 带薪 + 假, 工资), not a verb (要花, 挣), a
+    numeral (一年), a measure (交个, 平米) or a locative (以内): what a value is of is a thing."""
+    from zhiku.verify.pins import word_tags
+
+    tags = [t for w, t in word_tags(word) if w.strip()]
+    return bool(tags) and tags[-1].startswith(("n", "vn", "j")) and tags[-1] != "nx"
+
+
+def user_verb(c: Constraint, block: str) -> bool:
+    """Whether ``c``, the act a sum is asked of (「一年挣多少钱」: 挣), is the user's verb: the
+    cited block nowhere holds its verb (挣; 准备, the word whole), so the statute states the sum by
+    its own act (所得, 收入) and the clause cannot be read for the user's (config
+    ``answerability_noun_heads``): a weak mismatch, answered at a lower confidence when the sum
+    itself is stated. 罚 in a block stating 罚款 is the statute's act and is read as before."""
+    from zhiku.verify.holders import sum_verb
+
+    verb = sum_verb(c.text)
+    b = _norm(block)
+    return c.kind is Kind.FOCUS and c.about == "sum" and bool(verb) and _norm(verb) not in b
 
 
 def _named(c: Constraint) -> bool:
@@ -408,7 +438,7 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = (), opts: CheckOptions 
 
 
 def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] = (),
-          opts: CheckOptions = CheckOptions()) -> Answerability:
+          opts: CheckOptions = CheckOptions(), near: Callable[[str, str], bool] | None = None) -> Answerability:
     """Does one cited block meet every constraint the question pins?
 
     Args:
@@ -440,6 +470,9 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             read without a modal the segmenter glued to it
             (:func:`zhiku.verify.holders.sum_verb`): 「该付多少钱」 asks what is paid (支付), not
             what is 该.
+        near: with ``opts.near_words``, whether a block holds a word close in meaning to a
+            word (:func:`zhiku.verify.near.near_reader`): a word the tagger calls a name that a
+            block misses is met by it (:func:`lay_near`).
 
     Returns:
         ``ok`` with nothing missing, or the best block's missing constraints and a
@@ -459,8 +492,13 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             where = _unechoed(c, question, block, said)
             if meets(c, *where, cons, opts) and not (opts.year_beside and not year_beside(c, cons, block, said, opts)):
                 continue
-            # the period its provision states: a weak mismatch, never decisive
-            weak = opts.article_periods and period_stated(c, *where, cons, opts)
+            if opts.near_words and near is not None and lay_near(c, block, near):
+                continue
+            # the period its provision states, the sum of an act in the user's verb: a weak
+            # mismatch, never decisive
+            weak = (opts.article_periods and period_stated(c, *where, cons, opts)
+                    or opts.noun_heads and user_verb(c, where[0])
+                    or opts.rule_times and rule_time(c, *where, cons))
             missed.append(replace(c, unworded=True) if weak else c)
         miss = tuple(missed)
         if best is None or _rank(miss) < _rank(best):
@@ -474,6 +512,15 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             return Answerability(False, *loose, _reason(loose[1], topic))
     return Answerability(False, cons, best, _reason(best, topic))
 
+
+
+def lay_near(c: Constraint, block: str, near: Callable[[str, str], bool]) -> bool:
+    """Whether ``c``, a word the tagger calls a name (not quoted, not Latin, not a place, not a
+    phrase of the user's situation), is met by a noun of ``block`` close to it in meaning
+    (``near``: :func:`zhiku.verify.near.near_reader`, config ``answerability_near_words``):
+    宝宝 by 婴儿, 租客 by 承租人 — the statute names the same people in its own word."""
+    return (c.kind is Kind.SUBJECT and c.about.startswith("tag:") and not _LATIN_NAME.fullmatch(_norm(c.text))
+            and near(c.text, block))
 
 
 def _rank(miss: Sequence[Constraint]) -> tuple[int, int]:
@@ -498,6 +545,23 @@ def period_stated(c: Constraint, block: str, said: str, cons: Sequence[Constrain
     weekly 「休息一日」 for 「一年能休几天带薪假」)."""
     return (c.kind is Kind.QUANTITY and c.text in _PERIODS and provision(block)
             and meets(Constraint(c.kind, c.text), block, said, cons, opts))
+
+
+# when a rule states in its own terms: how long from an event (提前三十日, 十五日, 三个月) or
+# how often (按月, 每年)
+_RULE_TIME = re.compile(r"[零〇一二两三四五六七八九十百\d]+\s*个?(?:年|月|日|天|周|小时|工作日)|"
+                        r"按(?:日|天|周|月|季|季度|年)|每(?:日|天|周|星期|月|季度|年)|当[日天月年]|次[日月年]")
+
+
+def rule_time(c: Constraint, block: str, said: str, cons: Sequence[Constraint] = ()) -> bool:
+    """Whether ``c``, when asked (什么时候, 何时: kind ``when``) of a rule — the question pins no
+    place, year, edition or event (:func:`_instance`) — is stated by the numbered provision
+    ``block`` in its own terms in what the answer quotes from it (``said``): how long from an
+    event (「用人单位应当自…之日起三十日内」, 「提前三十日以书面形式通知」) or how often (「按月支付」)
+    (config ``answerability_rule_times``). A weak mismatch, answered at a lower confidence: the
+    period may be of another step of the rule. A date asked (几月, 几号, 哪天) is read as before."""
+    return (c.kind is Kind.QUANTITY and c.text == "when" and not _instance(cons) and provision(block)
+            and _RULE_TIME.search(undated(normalise(said or block))) is not None)
 
 
 # the attributes a year is asked of: the one named (「2021赛季中超冠军」), before 是什么, after

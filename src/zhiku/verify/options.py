@@ -53,6 +53,16 @@ class CheckOptions:
         article_periods: a period asked (几天, 多久) that a quoted numbered provision states,
             whatever it is of, is a weak mismatch, and meets the question for the composer's
             sentence choice (:func:`zhiku.verify.answerable.period_stated`).
+        near_words: a word the tagger calls a name that a cited block misses is met by a noun
+            of that block close to it by the embedder (宝宝 by 婴儿: :mod:`zhiku.verify.near`;
+            the closeness is config ``answerability_near_cosine``).
+        noun_heads: a sum asked of an act is read beside the nouns among the words it is asked
+            of (not 一年, 挣, 以内: :func:`zhiku.verify.answerable.noun_word`), and the act in a
+            verb the cited block nowhere holds (挣) is a weak mismatch
+            (:func:`zhiku.verify.answerable.user_verb`).
+        rule_times: when asked (什么时候) of a rule is met weakly by a quoted numbered
+            provision stating how long from an event or how often
+            (:func:`zhiku.verify.answerable.rule_time`).
     """
 
     clauses: bool = True
@@ -77,6 +87,9 @@ class CheckOptions:
     lay_words: bool = False
     lay_acts: bool = False
     article_periods: bool = True
+    near_words: bool = True
+    noun_heads: bool = True
+    rule_times: bool = False
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:
