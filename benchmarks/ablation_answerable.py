@@ -160,6 +160,12 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, lay acts on": {"ZHIKU_ANSWERABILITY_LAY_ACTS": "1"},
           # a period asked met by the period a quoted numbered provision states (on shipped)
           "on, article periods off": {"ZHIKU_ANSWERABILITY_ARTICLE_PERIODS": "0"},
+          # a sum read beside the nouns it is asked of, the user's verb a weak mismatch (on shipped)
+          "on, noun heads off": {"ZHIKU_ANSWERABILITY_NOUN_HEADS": "0"},
+          # a tagged word met by the cited block's noun closest in meaning (off shipped)
+          "on, near words on": {"ZHIKU_ANSWERABILITY_NEAR_WORDS": "1"},
+          # when asked of a rule met weakly by a provision's period or recurrence (off shipped)
+          "on, rule times on": {"ZHIKU_ANSWERABILITY_RULE_TIMES": "1"},
           # without vectors, evidence holding none of the question's naming words refuses (on shipped)
           "on, keyword veto off": {"ZHIKU_KEYWORD_VETO": "0"},
           # the keyword veto holding a word by a dictionary word inside it (精神病 of 精神病院; on shipped)
@@ -225,6 +231,8 @@ def answerable_ablation(shared: Path, log: Path, dense: bool = False, only: tupl
                 "name compounds on: ZHIKU_ANSWERABILITY_COMPOUNDS=1; periods off: ZHIKU_ANSWERABILITY_PERIODS=0; "
                 "lay words on: ZHIKU_ANSWERABILITY_LAY_WORDS=1; lay acts on: ZHIKU_ANSWERABILITY_LAY_ACTS=1; "
                 "article periods off: ZHIKU_ANSWERABILITY_ARTICLE_PERIODS=0; "
+                "noun heads off: ZHIKU_ANSWERABILITY_NOUN_HEADS=0; near words on: ZHIKU_ANSWERABILITY_NEAR_WORDS=1; "
+                "rule times on: ZHIKU_ANSWERABILITY_RULE_TIMES=1; "
                 "leading place on: ZHIKU_ANSWERABILITY_LEADING_PLACE=1; keyword veto off: ZHIKU_KEYWORD_VETO=0)\n")
     return "\n".join(lines)
 

@@ -241,7 +241,7 @@ class RefusalLevers(BaseModel):
                                                 "and the composer prefers that sentence (「生孩子能在家歇多少天」: "
                                                 "「女职工生育享受不少于九十天的产假」); off: the period must stand "
                                                 "beside one of the question's words")
-    answerability_near_words: bool = Field(default=True, description="a word the tagger calls a name "
+    answerability_near_words: bool = Field(default=False, description="a word the tagger calls a name "
                                            "(宝宝, 老公, 租客) that a cited block misses is met by a noun of "
                                            "that block close to it by the embedder, each encoded alone (婴儿, "
                                            "夫妻, 承租人), at least answerability_near_cosine; off: the word "

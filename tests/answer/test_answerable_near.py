@@ -40,7 +40,7 @@ def test_a_word_is_met_by_the_statutes_word_for_the_same_thing(laws_kb):
     from zhiku.verify.near import near_reader, nearest
 
     near = near_reader(laws_kb, laws_kb.config.answerability_near_cosine)
-    on, off = CheckOptions(), CheckOptions(near_words=False)  # shipped on
+    on, off = CheckOptions(near_words=True), CheckOptions()  # shipped off
     q = "宝宝不满一岁时单位能安排我上夜班吗？"
     assert nearest(laws_kb, "宝宝", NURSING)[0] == "婴儿"
     assert check(q, [(NURSING, NURSING_SAID)], opts=on, near=near).ok
@@ -52,16 +52,16 @@ def test_a_word_is_met_by_the_statutes_word_for_the_same_thing(laws_kb):
 
 @pytest.mark.integration
 def test_the_ask_meets_the_lay_word_and_refuses_the_name(laws_kb):
-    """Over the test laws (keyword only) the ask, ``answerability_near_words`` on as shipped,
-    answers the 宝宝 question from 劳动法 第六十三条 and still refuses its twin naming a company;
-    off, the 宝宝 question is refused too."""
+    """Over the test laws (keyword only) the ask, ``answerability_near_words`` on, answers the
+    宝宝 question from 劳动法 第六十三条 and still refuses its twin naming a company; as shipped
+    (off), the 宝宝 question is refused too."""
     from tests.answer.conftest import with_config
 
-    got = ask(laws_kb, "宝宝不满一岁时单位能安排我上夜班吗？", Mode.BM25)
+    on = with_config(laws_kb, answerability_near_words=True)
+    got = ask(on, "宝宝不满一岁时单位能安排我上夜班吗？", Mode.BM25)
     assert not got.refused and got.citations and got.citations[0].article == "第六十三条"
-    assert ask(laws_kb, "比亚迪能安排哺乳期的女职工上夜班吗？", Mode.BM25).refused
-    off = with_config(laws_kb, answerability_near_words=False)
-    assert ask(off, "宝宝不满一岁时单位能安排我上夜班吗？", Mode.BM25).refused
+    assert ask(on, "比亚迪能安排哺乳期的女职工上夜班吗？", Mode.BM25).refused
+    assert ask(laws_kb, "宝宝不满一岁时单位能安排我上夜班吗？", Mode.BM25).refused
 
 
 @pytest.mark.unit

@@ -87,7 +87,7 @@ class CheckOptions:
     lay_words: bool = False
     lay_acts: bool = False
     article_periods: bool = True
-    near_words: bool = True
+    near_words: bool = False
     noun_heads: bool = True
     rule_times: bool = False
 
