@@ -4,9 +4,29 @@ scripted replies that read the numbered evidence blocks out of the real prompt."
 from __future__ import annotations
 
 import copy
+import functools
 import re
+from pathlib import Path
 
 import pytest
+
+REAL = Path(__file__).resolve().parent.parent / "data" / "real"
+
+
+@functools.cache
+def real_chunks(name: str, whole_path: bool = False) -> tuple:
+    """The chunks of one real document (tests/data/real/NAME) as ingest cuts them under the
+    default config; the document is named by its file name, or with ``whole_path`` by its
+    path under tests/data/real (fresh3/…)."""
+    from zhiku.chunk import chunk_document
+    from zhiku.config import Config
+    from zhiku.ingest import load_file
+    from zhiku.structure import build_tree
+
+    cfg = Config()
+    doc = load_file(REAL / name, REAL if whole_path else (REAL / name).parent)
+    return tuple(chunk_document(doc, build_tree(doc), size=cfg.chunk_size_for(name), overlap=cfg.chunk_overlap,
+                                parent_size=cfg.parent_size, min_section=cfg.min_section))
 
 
 def with_config(kb, **overrides):

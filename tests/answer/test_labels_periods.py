@@ -6,7 +6,6 @@ when a meeting is held; each with a twin that keeps its old reading."""
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 import pytest
@@ -14,15 +13,13 @@ import pytest
 from zhiku.answer.extractive import compose
 from zhiku.answer.finish import _said
 from zhiku.answer.reading import label_line, problem_span
-from zhiku.chunk import chunk_document
-from zhiku.config import Config
-from zhiku.ingest import load_file
 from zhiku.retrieve.segment import query_terms, segmenters
-from zhiku.structure import build_tree
 from zhiku.types import Chunk, Hit
 from zhiku.verify.answerable import check
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import Kind, pinned
+
+from tests.answer.conftest import real_chunks
 
 pytestmark = pytest.mark.unit
 
@@ -30,12 +27,8 @@ REAL = Path(__file__).resolve().parent.parent / "data" / "real"
 HI3861 = "fresh4/Hi3861常见问题.md"
 
 
-@functools.cache
 def _chunks(name: str) -> tuple[Chunk, ...]:
-    cfg = Config()
-    doc = load_file(REAL / name, REAL / Path(name).parent)
-    return tuple(chunk_document(doc, build_tree(doc), size=cfg.chunk_size_for(name), overlap=cfg.chunk_overlap,
-                                parent_size=cfg.parent_size, min_section=cfg.min_section))
+    return real_chunks(name)
 
 
 def _entry(name: str, holding: str) -> Chunk:

@@ -9,26 +9,20 @@ from pathlib import Path
 import pytest
 
 from zhiku.answer.extractive import compose
-from zhiku.chunk import chunk_document
-from zhiku.config import Config
-from zhiku.ingest import load_file
 from zhiku.retrieve.segment import query_terms, segmenters
-from zhiku.structure import build_tree
 from zhiku.types import Chunk, Hit
 from zhiku.verify.check import Verifier
 from zhiku.verify.support import SupportScorer
+
+from tests.answer.conftest import real_chunks
 
 pytestmark = pytest.mark.unit
 
 REAL = Path(__file__).resolve().parent.parent / "data" / "real"
 
 
-@functools.cache
 def _chunks(name: str) -> tuple[Chunk, ...]:
-    cfg = Config()
-    doc = load_file(REAL / name, REAL)
-    return tuple(chunk_document(doc, build_tree(doc), size=cfg.chunk_size_for(name), overlap=cfg.chunk_overlap,
-                                parent_size=cfg.parent_size, min_section=cfg.min_section))
+    return real_chunks(name, whole_path=True)
 
 
 @functools.cache

@@ -3,7 +3,6 @@ whole, a lead-in announcing items of another kind than asked, the kind a which-q
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 import pytest
@@ -17,19 +16,16 @@ from zhiku.retrieve.segment import query_terms, segmenters
 from zhiku.structure import build_tree
 from zhiku.types import Chunk, Hit
 
+from tests.answer.conftest import real_chunks
+
 pytestmark = pytest.mark.unit
 
-REAL = Path(__file__).resolve().parent.parent / "data" / "real"
 BOUNTY = "fresh3/OpenHarmony安全漏洞奖励计划.md"
 OTA = "fresh5/RT-Thread-OTA用户手册.pdf"
 
 
-@functools.cache
 def _chunks(name: str) -> tuple[Chunk, ...]:
-    cfg = Config()
-    doc = load_file(REAL / name, (REAL / name).parent)
-    return tuple(chunk_document(doc, build_tree(doc), size=cfg.chunk_size_for(name), overlap=cfg.chunk_overlap,
-                                parent_size=cfg.parent_size, min_section=cfg.min_section))
+    return real_chunks(name)
 
 
 def _terms(question: str) -> list[str]:
