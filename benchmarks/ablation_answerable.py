@@ -204,36 +204,9 @@ def answerable_ablation(shared: Path, log: Path, dense: bool = False, only: tupl
                 lines.append(f"| {name} | {switch} | {row['n']} | {pr} | {_f(row['wrongly_refused'])} | "
                              f"{_f(row['contains'])} | {_f(row['citation_precision'])} |")
     with log.open("a", encoding="utf-8") as f:
-        f.write("\n".join(cmds) + "\n(off: ZHIKU_ANSWERABILITY=0; clauses off: ZHIKU_ANSWERABILITY_CLAUSES=0; "
-                "provision first off: ZHIKU_PROVISION_SHARE=0; "
-                "document name off: ZHIKU_ANSWER_DOC_NAME=0; name words in full: ZHIKU_ANSWER_NAME_WEIGHT=1; "
-                "problem statements off: ZHIKU_ANSWER_PROBLEMS=0; "
-                "heading figures off: ZHIKU_ANSWER_HEAD_FIGURES=0; heading version off: ZHIKU_ANSWER_HEAD_VERSION=0; "
-                "term parts off: ZHIKU_ANSWER_TERM_PARTS=0; "
-                "code comments off: ZHIKU_ANSWER_CODE_COMMENTS=0; labels off: ZHIKU_ANSWER_LABELS=0; "
-                "list answers off: ZHIKU_LIST_ANSWERS=0; list kind off: ZHIKU_LIST_KIND=0; "
-                "list kind prefixed off: ZHIKU_LIST_KIND_PREFIXED=0; rows whole off: ZHIKU_ANSWER_ROWS_WHOLE=0; "
-                "lead-ins in full: ZHIKU_ANSWER_LEAD_INS=1; "
-                "around off: ZHIKU_ANSWER_AROUND=0; "
-                "meaning off: ZHIKU_ANSWER_MEANING=0; meaning not encoded: ZHIKU_ANSWER_MEANING_ENCODE=0; "
-                "standing off: ZHIKU_ANSWER_STANDING=0; "
-                "standing for figures: ZHIKU_ANSWER_STANDING_FIGURES=0; agreement off: ZHIKU_ANSWER_AGREEMENT=0; "
-                "asked type off: ZHIKU_ANSWER_ASKED_TYPE=0; penalty ask off: ZHIKU_ANSWER_PENALTY_ASK=0; "
-                "dense veto off: ZHIKU_DENSE_VETO=0; "
-                "dense veto over every term: ZHIKU_DENSE_VETO_TERMS=0; "
-                "dense veto pieces off: ZHIKU_DENSE_VETO_PIECES=0; veto second look off: ZHIKU_VETO_QUOTE=0; "
-                "second look first sentence only: ZHIKU_VETO_QUOTE_SENTENCES=1; "
-                "other forms off: ZHIKU_ANSWERABILITY_FORMS=0; "
-                "last words off: ZHIKU_ANSWERABILITY_STEMS=0; "
-                "last asking clause off: ZHIKU_ANSWERABILITY_LAST_ASK=0; phrases off: ZHIKU_ANSWERABILITY_PHRASES=0; "
-                "title words on: ZHIKU_ANSWERABILITY_TITLED=1; hours off: ZHIKU_ANSWERABILITY_HOURS=0; "
-                "relative sums off: ZHIKU_ANSWERABILITY_UNITS=0; sum verbs off: ZHIKU_ANSWERABILITY_ACTS=0; "
-                "name compounds on: ZHIKU_ANSWERABILITY_COMPOUNDS=1; periods off: ZHIKU_ANSWERABILITY_PERIODS=0; "
-                "lay words on: ZHIKU_ANSWERABILITY_LAY_WORDS=1; lay acts on: ZHIKU_ANSWERABILITY_LAY_ACTS=1; "
-                "article periods off: ZHIKU_ANSWERABILITY_ARTICLE_PERIODS=0; "
-                "noun heads off: ZHIKU_ANSWERABILITY_NOUN_HEADS=0; near words on: ZHIKU_ANSWERABILITY_NEAR_WORDS=1; "
-                "rule times on: ZHIKU_ANSWERABILITY_RULE_TIMES=1; "
-                "leading place on: ZHIKU_ANSWERABILITY_LEADING_PLACE=1; keyword veto off: ZHIKU_KEYWORD_VETO=0)\n")
+        f.write("\n".join(cmds) + "\n(" + "; ".join(
+            f"{switch.removeprefix('on, ')}: " + ", ".join(f"{k}={v}" for k, v in env.items())
+            for switch, env in SWITCH.items() if env) + ")\n")
     return "\n".join(lines)
 
 

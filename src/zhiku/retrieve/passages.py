@@ -23,21 +23,26 @@ def short_form(chunk: Chunk, chars: int) -> str:
     return " ".join(x for x in (chunk.title, head, body) if x)
 
 
+def _cosines(kb: Any, question: str, texts: list[str]) -> list[float]:
+    """The question's cosine with each text, the texts embedded through the vector cache (each
+    encoded once, kept by its text's hash) and the question as a query."""
+    from zhiku.embed.base import embed_through_cache
+
+    vecs = embed_through_cache(kb.embedder, kb.config.cache_path, texts, kb.config.embed_batch)
+    q = kb.dense_query(question)
+    return [float(v @ q) for v in vecs]
+
+
 def by_passages(kb: Any, question: str, hits: list[Hit], detail: dict[str, Any]) -> list[Hit]:
     """The best ``passage_candidates`` of ``hits`` re-ranked with the question↔short-form cosine
     blended at ``passage_similarity`` (as :func:`zhiku.retrieve.fields.heading_similarity`
     blends the headings'), the rest after them as they were. Each short form is embedded
     once: its vector is kept in the vector cache by its text's hash."""
-    from zhiku.embed.base import embed_through_cache
-
     cfg = kb.config
     n = min(len(hits), cfg.passage_candidates)
     if cfg.passage_similarity <= 0 or n < 2:
         return hits
-    texts = [short_form(h.chunk, cfg.passage_chars) for h in hits[:n]]
-    vecs = embed_through_cache(kb.embedder, cfg.cache_path, texts, cfg.embed_batch)
-    q = kb.dense_query(question)
-    cos = [float(v @ q) for v in vecs]
+    cos = _cosines(kb, question, [short_form(h.chunk, cfg.passage_chars) for h in hits[:n]])
     detail.update(passages=n)
     return heading_similarity(hits[:n], cos, cfg.passage_similarity, "passage") + hits[n:]
 
@@ -67,15 +72,11 @@ def by_narrative(kb: Any, question: str, hits: list[Hit], named: Collection[str]
         ``hits`` re-ranked; unchanged when the setting is 0, no document is named or fewer
         than two candidates are of the named documents.
     """
-    from zhiku.embed.base import embed_through_cache
-
     cfg = kb.config
     own = [h for h in hits if h.chunk.doc_id in named]
     if cfg.narrative_meaning <= 0 or len(own) < 2:
         return hits
-    vecs = embed_through_cache(kb.embedder, cfg.cache_path, [h.chunk.text for h in own], cfg.embed_batch)
-    q = kb.dense_query(question)
-    cos = {h.chunk.id: float(v @ q) for h, v in zip(own, vecs)}
+    cos = {h.chunk.id: c for h, c in zip(own, _cosines(kb, question, [h.chunk.text for h in own]))}
     low = min(cos.values())
     detail.update(narrative=len(own))
     return heading_similarity(hits, [cos.get(h.chunk.id, low) for h in hits], cfg.narrative_meaning, "meaning")

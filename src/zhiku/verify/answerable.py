@@ -256,9 +256,10 @@ def user_verb(c: Constraint, block: str) -> bool:
     itself is stated. 罚 in a block stating 罚款 is the statute's act and is read as before."""
     from zhiku.verify.holders import sum_verb
 
+    if c.kind is not Kind.FOCUS or c.about != "sum":
+        return False
     verb = sum_verb(c.text)
-    b = _norm(block)
-    return c.kind is Kind.FOCUS and c.about == "sum" and bool(verb) and _norm(verb) not in b
+    return bool(verb) and _norm(verb) not in _norm(block)
 
 
 def _named(c: Constraint) -> bool:
