@@ -32,3 +32,27 @@ def test_a_plain_collect_asks_the_sets_the_shipped_model_is_fitted_on():
     fitted = json.loads(fc.MODEL.read_text(encoding="utf-8"))["fitted_on"]
     assert {f"{s} ({m})" for s in fc.FITTED for m in ("bm25", "hybrid")} == set(fitted)
     assert set(fc.FITTED) < set(fc.SETS) and "everyday3" not in fc.FITTED
+
+
+def test_the_fit_reads_a_long_question_s_shares_as_confidence_terms_would():
+    """ZHIKU_FIT_TERMS re-reads rows collected with confidence_terms 0 as the setting reads
+    them: a question of more content terms weighed as one of that many, a short one as it is."""
+    import math
+
+    from zhiku.verify.confidence import SHARES
+
+    def row(n, share):
+        return {"features": {"terms": math.log1p(n), "margin": 0.3, **{k: share for k in SHARES}}}
+
+    long_q, short_q = fc._weigh([row(40, 0.2), row(6, 0.2)], 16)
+    assert all(long_q["features"][k] == pytest.approx(0.5) for k in SHARES)
+    assert long_q["features"]["margin"] == 0.3
+    assert all(short_q["features"][k] == 0.2 for k in SHARES)
+    assert fc._weigh([row(200, 0.2)], 16)[0]["features"]["named"] == 1.0  # at most 1
+    assert fc._weigh([row(40, 0.2)], 0)[0]["features"]["named"] == 0.2  # 0: as collected
+
+
+def test_the_everyday_rows_hold_the_six_sets_in_both_modes():
+    rows = [json.loads(x) for x in (ROOT / "benchmarks" / "data" / "confidence_rows_everyday3.jsonl")
+            .read_text(encoding="utf-8").splitlines()]
+    assert {(r["set"], r["mode"]) for r in rows} == {(s, m) for s in fc.SETS for m in ("bm25", "hybrid")}

@@ -128,6 +128,10 @@ class RefusalLevers(BaseModel):
     dense_veto_terms: int = Field(default=8, ge=0, description="the dense veto weighs a question of more "
                                   "terms as one of this many (a case narrative's names and dates are in "
                                   "no rule); 0 = every term")
+    confidence_terms: int = Field(default=0, ge=0, description="the confidence's coverage features weigh "
+                                  "a question of more content terms as one of this many, as the dense veto "
+                                  "does (a case narrative's names, dates and sums are in no rule); 0 = every "
+                                  "term (the shipped model is fitted so)")
     dense_veto_pieces: bool = Field(default=True, description="the dense veto counts a single character "
                                     "only when it can name something (not 谁, 称) and a word the segmenter "
                                     "guessed by gluing a name to its neighbour (黄华麒是) by the two-character "

@@ -44,6 +44,13 @@ class Features:
     much of the question's subject the document supplies (an encyclopedia article named for
     it, a law the question names); ``top_agree``: with vectors, 1 when the keyword and the
     dense search both rank the first hit first (0 without vectors).
+
+    With config ``confidence_terms`` above 0, the coverage shares (:data:`SHARES`) weigh a
+    question of more content terms than that as one of that many (:func:`_weighed`, as the
+    dense veto weighs its terms): a case narrative names people, places, dates and sums no
+    rule states, so counted over every term its share falls with its length however well the
+    evidence matches. Off (0) by default: refitted on it, the model did not order answers
+    better held out (benchmarks/fit_confidence.py, ``ZHIKU_FIT_TERMS``).
     """
 
     coverage: float
@@ -66,6 +73,8 @@ class Features:
 
 
 NAMES = list(Features.__dataclass_fields__)
+# the coverage shares config ``confidence_terms`` weighs (:func:`_weighed`)
+SHARES = ("coverage", "coverage1", "sentence", "named", "title")
 
 
 def _coverage(terms: list[str], text: str, idf) -> float:
@@ -151,13 +160,18 @@ def features(kb: Any, question: str, r: Any) -> Features:
     if not hits:
         return Features(0, 0, 0, 0, float(r.exact), 0, 0, math.log1p(len(terms)), len(pinned(question, opts)), 0)
     top = hits[:3]
-    cov = _coverage(terms, "".join(h.chunk.text for h in top), kb.idf)
-    cov1 = _coverage(terms, hits[0].chunk.text, kb.idf)
+    most = getattr(kb.config, "confidence_terms", 0)
+
+    def share(text: str) -> float:  # a long question weighed as one of ``most`` terms
+        return _weighed(_coverage(terms, text, kb.idf), len(terms), most)
+
+    cov = share("".join(h.chunk.text for h in top))
+    cov1 = share(hits[0].chunk.text)
     doc_names = [document_name(h.chunk) for h in top]  # once per passage, not per sentence
     sentences = [(name, s) for h, name in zip(top, doc_names) for _, s in split_sentences(h.chunk.text)]
-    sent = max((_coverage(terms, s, kb.idf) for _, s in sentences), default=0.0)
+    sent = max((share(s) for _, s in sentences), default=0.0)
     # each sentence read as the composer reads it: under its document's name when answer_doc_name is on
-    named = max((_coverage(terms, f"{name} {s}", kb.idf) for name, s in sentences),
+    named = max((share(f"{name} {s}") for name, s in sentences),
                 default=0.0) if getattr(kb.config, "answer_doc_name", False) else sent
     s1 = hits[0].score
     s2 = hits[1].score if len(hits) > 1 else 0.0
@@ -168,7 +182,7 @@ def features(kb: Any, question: str, r: Any) -> Features:
     return Features(cov, cov1, sent, max(0.0, min(1.0, margin)), float(r.exact),
                     max(dense) if dense else 0.0, 1.0 if dense else 0.0,
                     math.log1p(len(terms)), float(len(pinned(question, opts))), both / len(top) if dense else 0.0,
-                    named, _coverage(terms, doc_names[0], kb.idf),
+                    named, share(doc_names[0]),
                     float(first.get("bm25", (0, 0))[0] == 1 and first.get("dense", (0, 0))[0] == 1))
 
 
