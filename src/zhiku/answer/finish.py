@@ -87,7 +87,7 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
         decisive(c, verdict.constraints, opts) for c in verdict.missing)
     if weak and cfg.answerability_untyped and untyped(verdict, draft.text):
         weak = False  # the figure asked is stated nowhere in the answer: a refusal, not a weak answer
-    if weak and opts.counts and uncounted(verdict, draft.text):
+    if weak and opts.counts and uncounted(verdict, draft.text, question):
         weak = False  # the count asked is stated nowhere in the answer: a refusal
     if weak:
         why = f"{why}；{verdict.reason}"  # a weak mismatch: answered, with a lower confidence
@@ -110,13 +110,23 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
                   low_confidence=conf < cfg.low_confidence, generator=draft.generator)
 
 
-def uncounted(verdict: Answerability, text: str) -> bool:
+# what a question's clauses are cut at; its last clause is the one asking
+_CLAUSES = re.compile(r"[，,；;：:]")
+# a count asked: 多少, 几个, 几次
+_COUNT_ASK = re.compile(r"多少|几")
+
+
+def uncounted(verdict: Answerability, text: str, question: str = "") -> bool:
     """Whether the check's verdict misses a count the question asks (多少, 几个: kind ``number``)
     and the answer's ``text`` states no count anywhere once the figures that count nothing are
     left out (:func:`zhiku.verify.answerable.unnamed`: a name's digits, a release number, a
     caption, a marker; config ``answerability_counts``): 「Nacos 集群最少要部署几个节点？」 answered
     by a passage on each node's term, 「RocketMQ 控制台的默认端口是多少？」 by one on message ids. A
-    sum, a period, an age asked are read as before (``answerability_untyped``)."""
+    sum, a period, an age asked are read as before (``answerability_untyped``). With ``question``,
+    only where its last clause asks the count: 「几个股东闹翻了，…能请法院把公司解散吗？」 tells how
+    many were involved and asks whether, so the count is no figure it asks for."""
+    if question and not _COUNT_ASK.search([c for c in _CLAUSES.split(question) if c.strip()][-1]):
+        return False
     return any(c.kind is Kind.QUANTITY and c.text == "number" and not c.unworded
                and not has_quantity("number", unnamed(text), c.about) for c in verdict.missing)
 
