@@ -271,8 +271,8 @@ class RefusalLevers(BaseModel):
                                            "clauses and only the last holds its unit")
     answerability_counts: bool = Field(default=True, description="a count the question asks (多少, 几个: "
                                        "kind number) is not met by the digits of a name (DAYU210, v1.44.0), a "
-                                       "release number (4.3.2) or a caption (图2), and refuses when the answer "
-                                       "states no other count, where a missing count is otherwise a weak "
+                                       "release number (4.3.2), a caption (图2) or a link, and refuses when the "
+                                       "question's last clause asks it and the answer states no other count, where a missing count is otherwise a weak "
                                        "mismatch; off: any figure counts and a missing count only lowers the "
                                        "confidence")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
