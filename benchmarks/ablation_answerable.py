@@ -88,6 +88,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, heading version off": {"ZHIKU_ANSWER_HEAD_VERSION": "0"},
           # and a compound word no evidence block holds counted by the dictionary words inside it (on shipped)
           "on, term parts off": {"ZHIKU_ANSWER_TERM_PARTS": "0"},
+          # and a short word no evidence block holds counted by the longer word spreading it (on shipped)
+          "on, term spreads off": {"ZHIKU_ANSWER_TERM_SPREADS": "0"},
           # and a code listing's comment line read as the question of the commands under it (on shipped)
           "on, code comments off": {"ZHIKU_ANSWER_CODE_COMMENTS": "0"},
           # and a bold label line (「-   **可能原因**」) read as a label, a lead-in bringing its listing (on shipped)
@@ -166,6 +168,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, near words on": {"ZHIKU_ANSWERABILITY_NEAR_WORDS": "1"},
           # when asked of a rule met weakly by a provision's period or recurrence (off shipped)
           "on, rule times on": {"ZHIKU_ANSWERABILITY_RULE_TIMES": "1"},
+          # a number's thousands separators taken out before the check reads a sum (on shipped)
+          "on, separators off": {"ZHIKU_ANSWERABILITY_SEPARATORS": "0"},
           # without vectors, evidence holding none of the question's naming words refuses (on shipped)
           "on, keyword veto off": {"ZHIKU_KEYWORD_VETO": "0"},
           # the keyword veto holding a word by a dictionary word inside it (精神病 of 精神病院; on shipped)

@@ -45,6 +45,11 @@ class AnswerLevers(BaseModel):
                                     "longest dictionary words inside it that one does (劳动节 of 五一劳动节): "
                                     "the keyword index matched the question by those parts; off: such a word "
                                     "counts nowhere")
+    answer_term_spreads: bool = Field(default=True, description="the offline answer counts a question's "
+                                      "Chinese word of two to four characters that no evidence block holds by a "
+                                      "longer dictionary word of a block that begins with its first character and "
+                                      "holds the others in order (重启 of 重新启动): the document writes the full "
+                                      "form of the user's short one; off: such a word counts nowhere")
     answer_rows_whole: bool = Field(default=True, description="the offline answer reads and quotes a "
                                     "table row as one sentence, whole: a record whose first value names "
                                     "what its other cells state, not split at the 。 and ； inside its "
@@ -263,6 +268,17 @@ class RefusalLevers(BaseModel):
                                            "at a lower confidence, by a quoted numbered provision stating how "
                                            "long from an event (提前三十日, 十五日) or how often (按月); off: a "
                                            "date or when in other terms only")
+    answerability_separators: bool = Field(default=True, description="the answerability check takes a "
+                                           "number's thousands separators out of the cited blocks before "
+                                           "reading them (最高1,000,000元 → 最高1000000元), so a separated sum "
+                                           "is one value in the clause of its act; off: the commas cut it into "
+                                           "clauses and only the last holds its unit")
+    answerability_counts: bool = Field(default=True, description="a count the question asks (多少, 几个: "
+                                       "kind number) is not met by the digits of a name (DAYU210, v1.44.0), a "
+                                       "release number (4.3.2), a caption (图2) or a link, and refuses when the "
+                                       "question's last clause asks it and the answer states no other count, where a missing count is otherwise a weak "
+                                       "mismatch; off: any figure counts and a missing count only lowers the "
+                                       "confidence")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

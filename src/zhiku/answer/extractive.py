@@ -7,7 +7,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from zhiku.answer.reading import (ASKS, ITEM, code_comment, counted_terms, coverage, in_problem, item_label,
-                                  announced, label_line, listing, problem_span, question_line, term_parts)
+                                  announced, label_line, listing, problem_span, question_line, term_parts,
+                                  term_spreads)
 from zhiku.chunk.context import block_text, context, document_name, heading
 from zhiku.retrieve.segment import normalise
 from zhiku.types import Citation, Hit
@@ -126,6 +127,7 @@ def compose(
     labels: bool = True,
     head_version: bool = False,
     parts: bool = False,
+    spreads: bool = False,
     rows_whole: bool = False,
     lead_ins: float = 1.0,
 ) -> tuple[str, tuple[Citation, ...]]:
@@ -187,6 +189,10 @@ def compose(
             ``max_sources`` holds (nor its context or document's name) counts by the longest
             dictionary words inside it that one does (劳动节 of 五一劳动节,
             :func:`zhiku.answer.reading.term_parts`; config ``answer_term_parts``).
+        spreads: a question's Chinese word of two to four characters that no block among the
+            best ``max_sources`` holds counts by a longer dictionary word of one that begins with
+            its first character and holds the others in order (重启 of 重新启动,
+            :func:`zhiku.answer.reading.term_spreads`; config ``answer_term_spreads``).
         rows_whole: a table row is read and quoted as one sentence (:func:`block_sentences`,
             config ``answer_rows_whole``).
         lead_ins: a lead-in announcing items after it in its block of a kind no word of the
@@ -200,9 +206,12 @@ def compose(
     """
     from zhiku.answer.around import around as beside, with_lists
 
+    texts = [f"{document_name(h.chunk) if doc_name else ''} {context(h.chunk)} {h.chunk.text}"
+             for h in hits[:max_sources]]
+    if spreads:
+        terms = term_spreads(terms, texts)
     if parts:
-        terms = term_parts(terms, [f"{document_name(h.chunk) if doc_name else ''} {context(h.chunk)} "
-                                   f"{h.chunk.text}" for h in hits[:max_sources]])
+        terms = term_parts(terms, texts)
     terms = counted_terms(terms)
     picked: list[Sentence] = []
     if whole_first and hits:

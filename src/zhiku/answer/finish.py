@@ -11,7 +11,7 @@ from typing import Any
 from zhiku.answer.respond import Verified, conflict_notes
 from zhiku.chunk.context import block_text
 from zhiku.types import Answer, Hit, TraceStep
-from zhiku.verify.answerable import Answerability, check, decisive, has_quantity
+from zhiku.verify.answerable import Answerability, check, decisive, has_quantity, unnamed
 from zhiku.verify.confidence import REFUSED, answered, quoted_coverage
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import Kind
@@ -87,6 +87,8 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
         decisive(c, verdict.constraints, opts) for c in verdict.missing)
     if weak and cfg.answerability_untyped and untyped(verdict, draft.text):
         weak = False  # the figure asked is stated nowhere in the answer: a refusal, not a weak answer
+    if weak and opts.counts and uncounted(verdict, draft.text, question):
+        weak = False  # the count asked is stated nowhere in the answer: a refusal
     if weak:
         why = f"{why}；{verdict.reason}"  # a weak mismatch: answered, with a lower confidence
     elif not verdict.ok:
@@ -106,6 +108,27 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
     return Answer(question, text, draft.citations, conf, False, considered, tuple(trace), why,
                   removed=draft.removed, conflicts=draft.conflicts,
                   low_confidence=conf < cfg.low_confidence, generator=draft.generator)
+
+
+# what a question's clauses are cut at; its last clause is the one asking
+_CLAUSES = re.compile(r"[，,；;：:]")
+# a count asked: 多少, 几个, 几次
+_COUNT_ASK = re.compile(r"多少|几")
+
+
+def uncounted(verdict: Answerability, text: str, question: str = "") -> bool:
+    """Whether the check's verdict misses a count the question asks (多少, 几个: kind ``number``)
+    and the answer's ``text`` states no count anywhere once the figures that count nothing are
+    left out (:func:`zhiku.verify.answerable.unnamed`: a name's digits, a release number, a
+    caption, a marker; config ``answerability_counts``): 「Nacos 集群最少要部署几个节点？」 answered
+    by a passage on each node's term, 「RocketMQ 控制台的默认端口是多少？」 by one on message ids. A
+    sum, a period, an age asked are read as before (``answerability_untyped``). With ``question``,
+    only where its last clause asks the count: 「几个股东闹翻了，…能请法院把公司解散吗？」 tells how
+    many were involved and asks whether, so the count is no figure it asks for."""
+    if question and not _COUNT_ASK.search([c for c in _CLAUSES.split(question) if c.strip()][-1]):
+        return False
+    return any(c.kind is Kind.QUANTITY and c.text == "number" and not c.unworded
+               and not has_quantity("number", unnamed(text), c.about) for c in verdict.missing)
 
 
 #: the kinds of figure a question asks (多少钱, 多久, 几天, 几岁, 多少人, 几个小时, 多少) that an answer

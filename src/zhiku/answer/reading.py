@@ -92,6 +92,45 @@ def term_parts(terms: Sequence[str], texts: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def term_spreads(terms: Sequence[str], texts: Sequence[str]) -> list[str]:
+    """``terms`` with each Chinese word of two to four characters that none of ``texts`` holds
+    replaced by a longer dictionary word of one of them beginning with its first character and
+    holding the others in the same order, at most twice as long (重启 of 重新启动): a document writes the full form of the word a user shortens (config
+    ``answer_term_spreads``); a word no text spreads so stays as it is."""
+    import rjieba
+
+    said = [normalise(t) for t in texts]
+    out: list[str] = []
+    for term in terms:
+        if not 2 <= len(term) <= 4 or not _CJK_WORD.fullmatch(term) or any(holds(term, t) for t in said):
+            out.append(term)
+            continue
+        spread = next((w for t in said for w in _spreads(term, t) if rjieba.has_word(w)), None)
+        out.append(spread or term)
+    return out
+
+
+_CJK_WORD = re.compile(r"[\u4e00-\u9fff]+")
+
+
+def _spreads(term: str, text: str):
+    """The spans of ``text`` longer than ``term`` and at most twice as long that begin with its
+    first character and hold the others in order after it, all Chinese."""
+    start = 0
+    while (i := text.find(term[0], start)) >= 0:
+        start = i + 1
+        for j in range(i + len(term) + 1, min(i + 2 * len(term), len(text)) + 1):
+            span = text[i:j]
+            if _CJK_WORD.fullmatch(span) and _in_order(term[1:], span[1:]):
+                yield span
+
+
+def _in_order(chars: str, text: str) -> bool:
+    """Whether ``chars`` stand in ``text`` in this order (others may come between)."""
+    it = iter(text)
+    return all(c in it for c in chars)
+
+
 def inner_words(term: str) -> list[tuple[int, int]]:
     """The spans ``(i, j)`` of the segmenter's dictionary words of two characters or more
     inside ``term`` and shorter than it, longest first, then leftmost (五一劳动节: 劳动节, 劳动,

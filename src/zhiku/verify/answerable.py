@@ -147,7 +147,8 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         named = opts.titled and c.text not in TIME_KINDS and any(_titled(h, block) for h in heads)
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
             if (not heads or named or any(_head_in(h, _norm(sent), whole, opts.stems) for h in heads)) and any(
-                    (has_quantity(c.text, q, c.about) or opts.units and other_form(c.text, q))
+                    (has_quantity(c.text, unnamed(q) if opts.counts and c.text == "number" else q, c.about)
+                     or opts.units and other_form(c.text, q))
                     and not about_other(q, others, c.text)
                     for q in (own_clauses(p, others) for p in _PIECE.findall(sent)) if q):
                 if c.text not in TIME_KINDS or len(heads) != 1 or _dates_event(heads[0], c.text, sent):
@@ -470,7 +471,10 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             (:func:`other_form`): 「价款的三倍」 for 多少钱; ``acts``, the act a sum is asked of
             read without a modal the segmenter glued to it
             (:func:`zhiku.verify.holders.sum_verb`): 「该付多少钱」 asks what is paid (支付), not
-            what is 该.
+            what is 该; ``separators``, a number's thousands separators are taken out of
+            the cited blocks before they are read (:func:`unseparated`); ``counts``, a count
+            asked (多少, 几个: kind ``number``) is not met by a name's digits, a release number or a
+            caption's number (:func:`unnamed`).
         near: with ``opts.near_words``, whether a block holds a word close in meaning to a
             word (:func:`zhiku.verify.near.near_reader`): a word the tagger calls a name that a
             block misses is met by it (:func:`lay_near`).
@@ -486,6 +490,8 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
         return Answerability(True, cons)
     if not cited:
         return Answerability(False, cons, cons, _reason(cons, topic))
+    if opts.separators:  # 「最高1,000,000元」: one sum, not three clauses
+        cited = [(unseparated(block), unseparated(said)) for block, said in cited]
     best: tuple[Constraint, ...] | None = None
     for block, said in cited:
         missed = []
@@ -513,6 +519,36 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             return Answerability(False, *loose, _reason(loose[1], topic))
     return Answerability(False, cons, best, _reason(best, topic))
 
+
+
+# figures that count nothing: the digits of a name (DAYU210, Hi3516DV300, v1.44.0, esp32-c3), a
+# release number (4.3.2), a figure's or table's caption number (图2, 表3-1), an answer's marker ([1]),
+# a link (…/issues/362#issuecomment-448185416)
+_NAME_FIGURE = re.compile(r"https?://[^\s)\]>]+|[A-Za-z_][A-Za-z0-9_.\-]*\d[A-Za-z0-9_.\-]*|(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])|"
+                          r"[图表]\s*\d+(?:[-.]\d+)*|\[\d+\]")
+
+
+def unnamed(text: str) -> str:
+    """``text`` without the figures that count nothing (config ``answerability_counts``): a
+    name's digits, a release number, a caption's number, a marker, a link. 「DAYU210开发板的工作温度范围是
+    多少？」 was met by 「图2：润和HH-SCDAYU210开发板正面外观图」, 「Arthas 的商业技术支持热线电话是多少？」 by
+    「从 Arthas 4.3.2 开始，…」 and by a link's issue number. A figure with its unit (16MB, 115200)
+    stays."""
+    return _NAME_FIGURE.sub(" ", text)
+
+
+# a thousands separator inside a number (1,000,000; 10，000): a comma between a digit and three
+# digits that end the number or come before another such group
+_SEPARATOR = re.compile(r"(?<=\d)[,，](?=\d{3}(?:[,，]\d{3})*(?!\d))")
+
+
+def unseparated(text: str) -> str:
+    """``text`` with the thousands separators of its numbers taken out (「最高1,000,000元」 →
+    「最高1000000元」; config ``answerability_separators``): the check reads a sum in the clause of
+    its act, and clauses are cut at commas, so a separated sum was three clauses of which only the
+    last held its unit (「1」, 「000」, 「000元」) and none beside 奖励 stated a sum. A comma not
+    followed by exactly three digits (「第1,2项」) stays."""
+    return _SEPARATOR.sub("", text)
 
 
 def lay_near(c: Constraint, block: str, near: Callable[[str, str], bool]) -> bool:

@@ -63,6 +63,12 @@ class CheckOptions:
         rule_times: when asked (什么时候) of a rule is met weakly by a quoted numbered
             provision stating how long from an event or how often
             (:func:`zhiku.verify.answerable.rule_time`).
+        separators: a number's thousands separators (1,000,000元) are taken out of the cited
+            blocks before the check reads them, so a separated sum is one value in the clause of
+            its act (:func:`zhiku.verify.answerable.unseparated`).
+        counts: a count asked (kind ``number``) is not met by the digits of a name, a release
+            number or a caption (:func:`zhiku.verify.answerable.unnamed`), and refuses when the
+            answer states no other count (:func:`zhiku.answer.finish.uncounted`).
     """
 
     clauses: bool = True
@@ -90,6 +96,8 @@ class CheckOptions:
     near_words: bool = False
     noun_heads: bool = True
     rule_times: bool = False
+    separators: bool = True
+    counts: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:
