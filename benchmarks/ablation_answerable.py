@@ -88,8 +88,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, heading version off": {"ZHIKU_ANSWER_HEAD_VERSION": "0"},
           # and a compound word no evidence block holds counted by the dictionary words inside it (on shipped)
           "on, term parts off": {"ZHIKU_ANSWER_TERM_PARTS": "0"},
-          # and a short word no evidence block holds counted by the longer word spreading it (on shipped)
-          "on, term spreads off": {"ZHIKU_ANSWER_TERM_SPREADS": "0"},
+          # and a short word no evidence block holds counted by the longer word spreading it (off shipped)
+          "on, term spreads on": {"ZHIKU_ANSWER_TERM_SPREADS": "1"},
           # and a code listing's comment line read as the question of the commands under it (on shipped)
           "on, code comments off": {"ZHIKU_ANSWER_CODE_COMMENTS": "0"},
           # and a bold label line (「-   **可能原因**」) read as a label, a lead-in bringing its listing (on shipped)

@@ -45,11 +45,13 @@ class AnswerLevers(BaseModel):
                                     "longest dictionary words inside it that one does (劳动节 of 五一劳动节): "
                                     "the keyword index matched the question by those parts; off: such a word "
                                     "counts nowhere")
-    answer_term_spreads: bool = Field(default=True, description="the offline answer counts a question's "
+    answer_term_spreads: bool = Field(default=False, description="the offline answer counts a question's "
                                       "Chinese word of two to four characters that no evidence block holds by a "
                                       "longer dictionary word of a block that begins with its first character and "
                                       "holds the others in order (重启 of 重新启动): the document writes the full "
-                                      "form of the user's short one; off: such a word counts nowhere")
+                                      "form of the user's short one; off (shipped: it moved a held-out "
+                                      "law answer to a definition spreading 上学 as 上下学): such a word counts "
+                                      "nowhere")
     answer_rows_whole: bool = Field(default=True, description="the offline answer reads and quotes a "
                                     "table row as one sentence, whole: a record whose first value names "
                                     "what its other cells state, not split at the 。 and ； inside its "
