@@ -63,6 +63,10 @@ class CheckOptions:
         rule_times: when asked (什么时候) of a rule is met weakly by a quoted numbered
             provision stating how long from an event or how often
             (:func:`zhiku.verify.answerable.rule_time`).
+        statute_times: when asked (什么时候, or 时间 of a rule) is met by a time stated in a
+            statute's terms — from or before an event (之日起, 届满时, 在…之前, 提前三十日), at
+            once or any time (立即, 随时) — beside the question's words
+            (:func:`zhiku.verify.answerable.statute_time`).
     """
 
     clauses: bool = True
@@ -90,6 +94,7 @@ class CheckOptions:
     near_words: bool = False
     noun_heads: bool = True
     rule_times: bool = False
+    statute_times: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:
