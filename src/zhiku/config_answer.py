@@ -268,11 +268,12 @@ class RefusalLevers(BaseModel):
                                            "long from an event (提前三十日, 十五日) or how often (按月); off: a "
                                            "date or when in other terms only")
     answerability_statute_times: bool = Field(default=True, description="when asked (什么时候, 何时; 时间 "
-                                              "of a rule: no place, year, edition or event pinned) is also met, "
-                                              "beside the question's words, by a time stated as a statute states "
-                                              "it: from or before an event (之日起, 届满时, 在…之前, 提前三十日), at "
-                                              "once or at any time (立即, 次日, 随时), within a reasonable time; "
-                                              "off: a date, a time limit (N日内) or when in other terms only")
+                                              "of a rule: no place, year, edition or event pinned) is met weakly, "
+                                              "answered at a lower confidence, by a quoted numbered provision "
+                                              "stating it beside the question's words as a statute does: from or "
+                                              "ahead of an event (之日起, 届满时, 提前三十日), at once or at any time "
+                                              "(立即, 次日, 随时), within a reasonable time; off: a date, a time "
+                                              "limit (N日内) or when in other terms only")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

@@ -269,10 +269,10 @@ def veto_coverage(terms: list[str], text: str, idf: Callable[[str], float], most
     word the segmenter guessed (:func:`_pieces_held`) by its pieces the text holds, and the
     higher of the two readings counts: the pieces only ever let more through (dropping a
     character the evidence holds, 领 and 归 of 「…没人来领，最后归谁？」, must not lower the share).
-    With ``same`` (config ``dense_veto_synonyms``: :func:`zhiku.retrieve.thesaurus.rare_synonyms`) a term the text misses
-    is held when the text holds one of the words ``same`` gives for it — a layperson's word
-    stated in the statute's word (斑马线: 人行横道, 马路: 道路); read with the pieces, and the
-    higher reading counts as before."""
+    With ``same`` (config ``dense_veto_synonyms``: :func:`zhiku.retrieve.thesaurus.rare_synonyms`)
+    a term the text misses is held when the text holds one of the words ``same`` gives for it — a
+    layperson's word stated in the statute's word (斑马线: 人行横道, 马路: 道路); read with the
+    pieces, and the higher reading counts as before."""
     from zhiku.answer.reading import coverage, holds
 
     whole = _weighed(coverage(terms, text, idf), len(terms), most)

@@ -64,9 +64,9 @@ class CheckOptions:
             provision stating how long from an event or how often
             (:func:`zhiku.verify.answerable.rule_time`).
         statute_times: when asked (什么时候, or 时间 of a rule) is met by a time stated in a
-            statute's terms — from or before an event (之日起, 届满时, 在…之前, 提前三十日), at
-            once or any time (立即, 随时) — beside the question's words
-            (:func:`zhiku.verify.answerable.statute_time`).
+            statute's terms — from or ahead of an event (之日起, 届满时, 提前三十日), at once or
+            any time (立即, 随时) — in a quoted numbered provision beside the question's words: a
+            weak mismatch (:func:`zhiku.verify.answerable.statute_timed`).
     """
 
     clauses: bool = True
