@@ -270,9 +270,9 @@ class RefusalLevers(BaseModel):
     answerability_statute_times: bool = Field(default=True, description="when asked (什么时候, 何时; 时间 "
                                               "of a rule: no place, year, edition or event pinned) is met weakly, "
                                               "answered at a lower confidence, by a quoted numbered provision "
-                                              "stating it beside the question's words as a statute does: from or "
-                                              "ahead of an event (之日起, 届满时, 提前三十日), at once or at any time "
-                                              "(立即, 次日, 随时), within a reasonable time; off: a date, a time "
+                                              "stating it beside the question's words as a statute does: from an "
+                                              "event (之日起, 届满时), at once or at any time (立即, 次日, 随时), "
+                                              "within a reasonable time (not 提前三十日); off: a date, a time "
                                               "limit (N日内) or when in other terms only")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "

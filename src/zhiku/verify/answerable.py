@@ -104,8 +104,9 @@ def statute_time(c: Constraint, text: str, cons: Sequence[Constraint] = ()) -> b
     """Whether ``text`` states when, asked by ``c`` (什么时候/何时, or 时间/日期 of a rule: the
     question pins no place, year, edition or event, :func:`_instance`), in the terms a statute
     states it of a rule (config ``answerability_statute_times``, :data:`STATUTE_WHEN`): from an
-    event (「从各自收到判决书、裁定书之日计算」, 「期满时」), ahead of it (「提前三十日」), at once or at
-    any time (立即, 次日, 随时), within a reasonable time. A rule states no calendar date; a date
+    event (「从各自收到判决书、裁定书之日计算」, 「期满时」), at once or at any time (立即, 次日, 随时),
+    within a reasonable time; not how long ahead (提前三十日: the notice may be the other party's,
+    config ``answerability_rule_times``). A rule states no calendar date; a date
     asked of one instance (「2022年冬奥会开幕时间」) is read as before. Read by :func:`meets` with
     ``statute_times`` on, which :func:`check` asks only of a numbered provision and only for a
     weak mismatch (:func:`statute_timed`)."""

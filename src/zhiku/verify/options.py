@@ -64,8 +64,8 @@ class CheckOptions:
             provision stating how long from an event or how often
             (:func:`zhiku.verify.answerable.rule_time`).
         statute_times: when asked (什么时候, or 时间 of a rule) is met by a time stated in a
-            statute's terms — from or ahead of an event (之日起, 届满时, 提前三十日), at once or
-            any time (立即, 随时) — in a quoted numbered provision beside the question's words: a
+            statute's terms — from an event (之日起, 届满时), at once or any time (立即,
+            随时) — in a quoted numbered provision beside the question's words: a
             weak mismatch (:func:`zhiku.verify.answerable.statute_timed`).
     """
 
