@@ -130,6 +130,10 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, veto second look off": {"ZHIKU_VETO_QUOTE": "0"},
           # and the second look reading the closest of the quote's first two sentences (2 shipped)
           "on, second look first sentence only": {"ZHIKU_VETO_QUOTE_SENTENCES": "1"},
+          # and the veto holding a layperson's rare word by its thesaurus synonym (斑马线: 人行横道; on shipped)
+          "on, dense veto synonyms off": {"ZHIKU_DENSE_VETO_SYNONYMS": "0"},
+          # the composer counting such a word of three characters or more by that synonym (on shipped)
+          "on, answer synonyms off": {"ZHIKU_ANSWER_TERM_SYNONYMS": "0"},
           # a value in the other forms a text states it: when not as a date, a role's kin or act (on shipped)
           "on, other forms off": {"ZHIKU_ANSWERABILITY_FORMS": "0"},
           # a quantity's word by its last word (献血 of 无偿献血) where the block holds it whole (on shipped)
@@ -170,6 +174,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, rule times on": {"ZHIKU_ANSWERABILITY_RULE_TIMES": "1"},
           # a number's thousands separators taken out before the check reads a sum (on shipped)
           "on, separators off": {"ZHIKU_ANSWERABILITY_SEPARATORS": "0"},
+          # when asked of a rule met weakly by a provision stating it from or ahead of an event (on shipped)
+          "on, statute times off": {"ZHIKU_ANSWERABILITY_STATUTE_TIMES": "0"},
           # without vectors, evidence holding none of the question's naming words refuses (on shipped)
           "on, keyword veto off": {"ZHIKU_KEYWORD_VETO": "0"},
           # the keyword veto holding a word by a dictionary word inside it (精神病 of 精神病院; on shipped)

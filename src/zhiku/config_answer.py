@@ -40,6 +40,10 @@ class AnswerLevers(BaseModel):
                                 "解决办法) as answer_problems reads 「问题描述：」; and a quoted lead-in followed "
                                 "by a code listing brings the listing; off: such a label is quoted like text "
                                 "and a lead-in stops before a listing")
+    answer_term_synonyms: bool = Field(default=True, description="the offline answer counts a question's "
+                                       "word of three characters or more the index rarely holds (斑马线) that no "
+                                       "block among its evidence holds by the first word of its small thesaurus "
+                                       "groups one does (人行横道), at the word's own weight; off: the word itself")
     answer_term_parts: bool = Field(default=True, description="the offline answer counts a question's "
                                     "word of three characters or more that no evidence block holds by the "
                                     "longest dictionary words inside it that one does (劳动节 of 五一劳动节): "
@@ -143,6 +147,10 @@ class RefusalLevers(BaseModel):
                                     "only when it can name something (not 谁, 称) and a word the segmenter "
                                     "guessed by gluing a name to its neighbour (黄华麒是) by the two-character "
                                     "pieces the evidence holds; off: every term, whole")
+    dense_veto_synonyms: bool = Field(default=True, description="the dense veto's coverage holds a "
+                                      "question word the index rarely holds (a layperson's word: 斑马线, "
+                                      "马路) when the evidence holds a word of its small thesaurus groups "
+                                      "(人行横道, 道路); off: the word itself (or its pieces)")
     quote_cosine: bool = Field(default=False, description="the confidence reads how close the answer's "
                                "quoted sentence is to the question by the embedder (one encoding of "
                                "one sentence an answer); off: the retrieval and text features only")
@@ -281,6 +289,13 @@ class RefusalLevers(BaseModel):
                                        "question's last clause asks it and the answer states no other count, where a missing count is otherwise a weak "
                                        "mismatch; off: any figure counts and a missing count only lowers the "
                                        "confidence")
+    answerability_statute_times: bool = Field(default=True, description="when asked (什么时候, 何时; 时间 "
+                                              "of a rule: no place, year, edition or event pinned) is met weakly, "
+                                              "answered at a lower confidence, by a quoted numbered provision "
+                                              "stating it beside the question's words as a statute does: from an "
+                                              "event (之日起, 届满时), at once or at any time (立即, 次日, 随时), "
+                                              "within a reasonable time (not 提前三十日); off: a date, a time "
+                                              "limit (N日内) or when in other terms only")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from zhiku.answer.reading import (ASKS, ITEM, code_comment, counted_terms, coverage, in_problem, item_label,
                                   announced, label_line, listing, problem_span, question_line, term_parts,
-                                  term_spreads)
+                                  term_spreads, term_synonyms)
 from zhiku.chunk.context import block_text, context, document_name, heading
 from zhiku.retrieve.segment import normalise
 from zhiku.types import Citation, Hit
@@ -130,6 +130,7 @@ def compose(
     spreads: bool = False,
     rows_whole: bool = False,
     lead_ins: float = 1.0,
+    same: Callable[[str], Sequence[str]] | None = None,
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -200,18 +201,26 @@ def compose(
             counts this share of its coverage (config ``answer_lead_ins``; the caller passes 1
             for a question asking which ones or how): it holds the question's words and states
             none of its items; 1: in full.
+        same: a question's word that no block among the best ``max_sources`` holds (nor its
+            context or document's name) counts by the words this gives for it that one does
+            (:func:`zhiku.retrieve.thesaurus.rare_synonyms`, 斑马线 by 人行横道:
+            :func:`zhiku.answer.reading.term_synonyms`; config ``answer_term_synonyms``); None: off.
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
     """
     from zhiku.answer.around import around as beside, with_lists
 
-    texts = [f"{document_name(h.chunk) if doc_name else ''} {context(h.chunk)} {h.chunk.text}"
-             for h in hits[:max_sources]]
+    read_as = [f"{document_name(h.chunk) if doc_name else ''} {context(h.chunk)} {h.chunk.text}"
+               for h in hits[:max_sources]]
+    if same is not None:  # the statute's word counts as the layperson's it stands for
+        terms, stand = term_synonyms(terms, read_as, same)
+        if stand:
+            idf = (lambda w, idf=idf: idf(stand.get(w, w)))
     if spreads:
-        terms = term_spreads(terms, texts)
+        terms = term_spreads(terms, read_as)
     if parts:
-        terms = term_parts(terms, texts)
+        terms = term_parts(terms, read_as)
     terms = counted_terms(terms)
     picked: list[Sentence] = []
     if whole_first and hits:

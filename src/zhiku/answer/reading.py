@@ -131,6 +131,31 @@ def _in_order(chars: str, text: str) -> bool:
     return all(c in it for c in chars)
 
 
+def term_synonyms(terms: Sequence[str], texts: Sequence[str], same: Callable[[str], Sequence[str]]
+                  ) -> tuple[list[str], dict[str, str]]:
+    """``terms`` with each word none of ``texts`` holds replaced by the first word ``same``
+    gives for it (:func:`zhiku.retrieve.thesaurus.rare_synonyms`: a layperson's word's
+    thesaurus synonyms, smallest group first) that one of them holds (斑马线 → 人行横道, 马路 →
+    道路): the evidence names the thing in its own word, and the sentence stating it should
+    count it; a word none of whose synonyms any text holds stays as it is (config
+    ``answer_term_synonyms``). Also returns each replacing word's term, whose weight it
+    carries (a statute's word is common where the layperson's is rare). Only a word of three
+    characters or more is replaced: a two-character word's groups gather loosely related words
+    (孩子: 男女, 别人: 人家), and replacing them moved natural2's answers to other articles."""
+    said = [normalise(t) for t in texts]
+    out: list[str] = []
+    stand: dict[str, str] = {}
+    for term in terms:
+        if len(term) < 3 or any(holds(term, t) for t in said):
+            out.append(term)
+            continue
+        got = next((w for w in same(term) if w not in terms and any(holds(w, t) for t in said)), None)
+        out.append(got or term)
+        if got:
+            stand.setdefault(got, term)
+    return list(dict.fromkeys(out)), stand
+
+
 def inner_words(term: str) -> list[tuple[int, int]]:
     """The spans ``(i, j)`` of the segmenter's dictionary words of two characters or more
     inside ``term`` and shorter than it, longest first, then leftmost (五一劳动节: 劳动节, 劳动,

@@ -127,6 +127,8 @@ def _named(kb: Any, question: str) -> tuple[str, ...]:
 def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: bool, question: str = "") -> str:
     """The offline composer's text with its markers turned into evidence block numbers;
     a sentence meeting what the question pins down is preferred as the source."""
+    from zhiku.retrieve.thesaurus import rare_synonyms
+
     cfg = kb.config
     opts = CheckOptions.from_config(cfg)
     cons = pinned(question, opts) if question else ()
@@ -146,6 +148,7 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
                           comments=kb.config.answer_code_comments, labels=kb.config.answer_labels,
                           around=question if kb.config.answer_around else "",
                           rows_whole=kb.config.answer_rows_whole,
+                          same=rare_synonyms(kb) if kb.config.answer_term_synonyms else None,
                           bonus=() if exact else _bonus(kb, question, blocks[:SOURCES], cons))
     pos = {h.chunk.id: i for i, h in enumerate(evidence, 1)}
     to_block = {c.marker: pos[c.chunk_id] for c in cites}

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 DATA = Path(__file__).with_name("data") / "sim_words.txt.gz"
 RARE = 20  # a question word held by more chunks is the corpus's own word: not expanded
@@ -87,3 +88,21 @@ def load_thesaurus(path: Path = DATA) -> Thesaurus:
                 got = Thesaurus(tuple(tuple(line.split()) for line in f if line.strip()))
             _loaded[str(path)] = got
         return got
+
+
+def rare_synonyms(kb: Any) -> Callable[[str], list[str]]:
+    """The statute's words for a layperson's word: for a term of two characters or more that
+    the index of ``kb`` holds in at most :data:`RARE` chunks (斑马线, 马路, not 工作), the other
+    words of two characters or more of its thesaurus groups of at most ``thesaurus_group`` words
+    (:meth:`Thesaurus.synonyms`: 人行横道, 道路); other terms: none. Read by the dense veto's
+    coverage (config ``dense_veto_synonyms``) and the offline answer's choice of sentence
+    (``answer_term_synonyms``): the evidence names the same thing in its own word."""
+    syn = load_thesaurus()
+    most = kb.config.thesaurus_group
+
+    def same(term: str) -> list[str]:
+        if len(term) < 2 or term not in syn.of or kb.store.doc_frequency(term) > RARE:
+            return []
+        return [w for w in syn.synonyms(term, most) if len(w) > 1]
+
+    return same

@@ -22,7 +22,7 @@ from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, compound_name, pinned
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
-    CLOCK, DATE, EDITION_YEAR, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE, STAMP, STATED_YEAR, UNITS, WHEN,
+    CLOCK, DATE, EDITION_YEAR, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE, STAMP, STATED_YEAR, STATUTE_WHEN, UNITS, WHEN,
     relative_years, undated,
 )
 from zhiku.verify.support import quantities
@@ -100,6 +100,32 @@ def other_form(kind: str, text: str) -> bool:
     return kind == "money" and _RELATIVE_SUM.search(undated(normalise(text))) is not None
 
 
+def statute_time(c: Constraint, text: str, cons: Sequence[Constraint] = ()) -> bool:
+    """Whether ``text`` states when, asked by ``c`` (什么时候/何时, or 时间/日期 of a rule: the
+    question pins no place, year, edition or event, :func:`_instance`), in the terms a statute
+    states it of a rule (config ``answerability_statute_times``, :data:`STATUTE_WHEN`): from an
+    event (「从各自收到判决书、裁定书之日计算」, 「期满时」), at once or at any time (立即, 次日, 随时),
+    within a reasonable time; not how long ahead (提前三十日: the notice may be the other party's,
+    config ``answerability_rule_times``). A rule states no calendar date; a date
+    asked of one instance (「2022年冬奥会开幕时间」) is read as before. Read by :func:`meets` with
+    ``statute_times`` on, which :func:`check` asks only of a numbered provision and only for a
+    weak mismatch (:func:`statute_timed`)."""
+    if c.kind is not Kind.QUANTITY or c.text not in ("when", "date") or c.text == "date" and _instance(cons):
+        return False
+    return STATUTE_WHEN.search(undated(normalise(text))) is not None
+
+
+def statute_timed(c: Constraint, block: str, said: str, cons: Sequence[Constraint] = (),
+                  opts: CheckOptions = CheckOptions()) -> bool:
+    """Whether ``c``, when asked of a rule, is met by what the answer quotes from ``block`` when
+    that block is a numbered provision, read with the statute's forms of when
+    (:func:`statute_time`, config ``answerability_statute_times``) beside the question's words as
+    :func:`meets` reads a time: a weak mismatch, answered at a lower confidence — a statute says
+    when from an event of its own (「上诉期从…收到判决书…之日计算」), which may be another step's."""
+    return (opts.statute_times and c.kind is Kind.QUANTITY and c.text in ("when", "date") and provision(block)
+            and meets(c, block, said, cons, opts))
+
+
 def _dates_event(event: str, kind: str, sentence: str) -> bool:
     """Whether ``sentence`` states its time (``kind``: date or clock) in the clause naming
     ``event`` or the clause beside it: 「安倍晋三获国葬待遇的部分原因，是他的死亡方式，他在7月初
@@ -148,10 +174,12 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
             if (not heads or named or any(_head_in(h, _norm(sent), whole, opts.stems) for h in heads)) and any(
                     (has_quantity(c.text, unnamed(q) if opts.counts and c.text == "number" else q, c.about)
-                     or opts.units and other_form(c.text, q))
+                     or opts.units and other_form(c.text, q)
+                     or opts.statute_times and statute_time(c, q, others))
                     and not about_other(q, others, c.text)
                     for q in (own_clauses(p, others) for p in _PIECE.findall(sent)) if q):
-                if c.text not in TIME_KINDS or len(heads) != 1 or _dates_event(heads[0], c.text, sent):
+                if (c.text not in TIME_KINDS or len(heads) != 1 or _dates_event(heads[0], c.text, sent)
+                        or opts.statute_times and statute_time(c, sent, others)):
                     return True
         return False
     if c.kind is Kind.FOCUS:
@@ -369,6 +397,8 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str, opts: Check
             for it, as the check takes it (:func:`check`): 「…年休假5天」 for 「一年能休几天带薪假」;
             ``article_periods``, so does a period asked (:func:`period_stated`).
     """
+    opts = replace(opts, statute_times=False)  # the check reads them as a weak mismatch only
+
     def met(c: Constraint) -> bool:
         where = block if c.kind is not Kind.QUANTITY or opts.stems else sentence
         if meets(c, where, sentence, cons, opts):
@@ -493,11 +523,12 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
     if opts.separators:  # 「最高1,000,000元」: one sum, not three clauses
         cited = [(unseparated(block), unseparated(said)) for block, said in cited]
     best: tuple[Constraint, ...] | None = None
+    plain = replace(opts, statute_times=False)  # the statute's forms of when: a weak mismatch only
     for block, said in cited:
         missed = []
         for c in cons:
             where = _unechoed(c, question, block, said)
-            if meets(c, *where, cons, opts) and not (opts.year_beside and not year_beside(c, cons, block, said, opts)):
+            if meets(c, *where, cons, plain) and not (opts.year_beside and not year_beside(c, cons, block, said, opts)):
                 continue
             if opts.near_words and near is not None and lay_near(c, block, near):
                 continue
@@ -505,7 +536,8 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             # mismatch, never decisive
             weak = (opts.article_periods and period_stated(c, *where, cons, opts)
                     or opts.noun_heads and user_verb(c, where[0])
-                    or opts.rule_times and rule_time(c, *where, cons))
+                    or opts.rule_times and rule_time(c, *where, cons)
+                    or statute_timed(c, *where, cons, opts))
             missed.append(replace(c, unworded=True) if weak else c)
         miss = tuple(missed)
         if best is None or _rank(miss) < _rank(best):
@@ -514,7 +546,7 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             return Answerability(True, cons)
     assert best is not None
     if opts.provisions:
-        loose = unworded(cons, cited, lambda c, b, s: meets(c, *_unechoed(c, question, b, s), cons, opts))
+        loose = unworded(cons, cited, lambda c, b, s: meets(c, *_unechoed(c, question, b, s), cons, plain))
         if loose is not None:
             return Answerability(False, *loose, _reason(loose[1], topic))
     return Answerability(False, cons, best, _reason(best, topic))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -271,7 +271,7 @@ def scaled_blend(blend: float | None, min_confidence: float) -> float:
 
 
 def veto_coverage(terms: list[str], text: str, idf: Callable[[str], float], most: int,
-                  pieces: bool = True) -> float:
+                  pieces: bool = True, same: Callable[[str], Sequence[str]] | None = None) -> float:
     """The dense veto's term coverage: the IDF-weighted share of ``terms`` in ``text``
     (:func:`zhiku.answer.reading.coverage`), with a question of more than ``most`` terms
     weighed as one of ``most`` average terms (the share times len(terms) / ``most``, at most
@@ -282,16 +282,26 @@ def veto_coverage(terms: list[str], text: str, idf: Callable[[str], float], most
     a single character counted only when it can name something (:func:`_veto_terms`) and a
     word the segmenter guessed (:func:`_pieces_held`) by its pieces the text holds, and the
     higher of the two readings counts: the pieces only ever let more through (dropping a
-    character the evidence holds, 领 and 归 of 「…没人来领，最后归谁？」, must not lower the share)."""
+    character the evidence holds, 领 and 归 of 「…没人来领，最后归谁？」, must not lower the share).
+    With ``same`` (config ``dense_veto_synonyms``: :func:`zhiku.retrieve.thesaurus.rare_synonyms`)
+    a term the text misses is held when the text holds one of the words ``same`` gives for it — a
+    layperson's word stated in the statute's word (斑马线: 人行横道, 马路: 道路); read with the
+    pieces, and the higher reading counts as before."""
     from zhiku.answer.reading import coverage, holds
 
     whole = _weighed(coverage(terms, text, idf), len(terms), most)
-    if not pieces:
+    if not pieces and same is None:
         return whole
-    counted = _veto_terms(terms)
+    counted = _veto_terms(terms) if pieces else list(terms)
     total = sum(idf(t) for t in counted)
     t_norm = normalise(text)
-    held = sum(idf(t) * (1.0 if holds(t, t_norm) else _pieces_held(t, t_norm)) for t in counted)
+
+    def held_share(t: str) -> float:
+        if holds(t, t_norm) or same is not None and any(holds(w, t_norm) for w in same(t)):
+            return 1.0
+        return _pieces_held(t, t_norm) if pieces else 0.0
+
+    held = sum(idf(t) * held_share(t) for t in counted)
     return max(whole, _weighed(held / total if total > 0 else 0.0, len(counted), most))
 
 
@@ -341,10 +351,13 @@ def dense_blend(kb: Any, r: Any, f: Features) -> float | None:
     refused 33 of the first 100 case → article questions whose gold article was in the top
     5, at cosines of 0.89–0.93): a question of more than ``dense_veto_terms`` terms is
     weighed as one of that many (:func:`veto_coverage`). None without vectors."""
+    from zhiku.retrieve.thesaurus import rare_synonyms
+
     if not f.has_dense:
         return None
     cov = veto_coverage(list(r.terms), "".join(h.chunk.text for h in r.hits[:3]), kb.idf,
-                        kb.config.dense_veto_terms, kb.config.dense_veto_pieces)
+                        kb.config.dense_veto_terms, kb.config.dense_veto_pieces,
+                        rare_synonyms(kb) if kb.config.dense_veto_synonyms else None)
     dn = min(max((f.dense - 0.78) / 0.12, 0.0), 1.0)
     return 0.9 * (0.6 * cov + 0.4 * dn)
 

@@ -69,6 +69,10 @@ class CheckOptions:
         counts: a count asked (kind ``number``) is not met by the digits of a name, a release
             number or a caption (:func:`zhiku.verify.answerable.unnamed`), and refuses when the
             answer states no other count (:func:`zhiku.answer.finish.uncounted`).
+        statute_times: when asked (什么时候, or 时间 of a rule) is met by a time stated in a
+            statute's terms — from an event (之日起, 届满时), at once or any time (立即,
+            随时) — in a quoted numbered provision beside the question's words: a
+            weak mismatch (:func:`zhiku.verify.answerable.statute_timed`).
     """
 
     clauses: bool = True
@@ -98,6 +102,7 @@ class CheckOptions:
     rule_times: bool = False
     separators: bool = True
     counts: bool = True
+    statute_times: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

@@ -37,6 +37,13 @@ WHEN = re.compile(r"的时候|时期|时代|年间|初期|末期|中期|晚年|�
                   # a time limit: a rule says by when as how long from an event (「自事故伤害发生之日起
                   # 30日内」, 「一年内」)
                   r"[零〇一二两三四五六七八九十百\d]+\s*个?(?:年|月|日|天|周|小时|工作日)(?:内|以内|之内)")
+# when, as a statute states it of a rule (config ``answerability_statute_times``): from an event
+# (「自收到商品之日起」, 「从…之日计算」, 「…届满时」, 「期满前」), at once or at any time (立即, 当日,
+# 次日, 随时), within a reasonable time (「在合理期限内」). Not how long ahead (提前三十日): the
+# notice a rule states may be the other party's (``answerability_rule_times``, off)
+STATUTE_WHEN = re.compile(r"之日起|之日(?:计算|起算)|之时起|时起|(?:届满|期满)(?:时|前|后|之日|以前|之前)?|"
+                          r"立即|即时|当日|当天|次日|随时|"
+                          r"(?:合理|一定|规定的?)期限内")
 HALF = re.compile(r"半(?:年|个月|天|小时)|[一二两三四五六七八九十]+(?:个)?(?:年|月|日|天|周|小时)")
 
 

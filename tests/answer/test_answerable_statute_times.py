@@ -1,0 +1,62 @@
+"""When asked of a rule (什么时候) is answered by a statute in its own terms — from an event
+(之日起, 期满), at once or at any time — not by a date: read as a weak mismatch in a numbered
+provision (config ``answerability_statute_times``), answered at a lower confidence; a named
+subject the evidence misses still refuses (real law text, verbatim: tests/data/laws)."""
+
+from __future__ import annotations
+
+import pytest
+
+from zhiku.verify.answerable import check, decisive, meets_all
+from zhiku.verify.options import CheckOptions
+from zhiku.verify.pins import Kind, pinned
+
+# 中华人民共和国劳动法 (2018-12-29) 第二十三条; 中华人民共和国劳动合同法 (2012-12-28) 第七条, 第三十一条
+END = "中华人民共和国劳动法 第二十三条 劳动合同期满或者当事人约定的劳动合同终止条件出现，劳动合同即行终止。"
+BEGIN = "中华人民共和国劳动合同法 第七条 用人单位自用工之日起即与劳动者建立劳动关系。用人单位应当建立职工名册备查。"
+OVERTIME = ("中华人民共和国劳动合同法 第三十一条 用人单位应当严格执行劳动定额标准，不得强迫或者变相强迫劳动者加班。"
+            "用人单位安排加班的，应当按照国家有关规定向劳动者支付加班费。")
+
+
+def _cited(block: str) -> list[tuple[str, str]]:
+    return [(block, block.split(" ", 2)[-1])]
+
+
+def _weak(question: str, block: str, opts: CheckOptions = CheckOptions()) -> bool:
+    """Answered, at a lower confidence: nothing missing decides."""
+    v = check(question, _cited(block), opts=opts)
+    return v.ok or not any(decisive(c, v.constraints, opts) for c in v.missing)
+
+
+@pytest.mark.unit
+def test_a_rule_states_when_from_an_event():
+    """「劳动合同什么时候终止」: 劳动法 第二十三条 says at expiry (期满), 「劳动关系从什么时候开始
+    建立」: 劳动合同法 第七条 from the first day of work (自用工之日起) — no date, no N日内. With
+    the reading on they are answered (a weak mismatch); off, the missing time refuses."""
+    for ask, block in (("劳动合同什么时候终止？", END), ("劳动关系从什么时候开始建立？", BEGIN)):
+        assert [c.text for c in pinned(ask) if c.kind is Kind.QUANTITY] == ["when"]
+        v = check(ask, _cited(block))
+        assert not v.ok and [(c.text, c.unworded) for c in v.missing] == [("when", True)]
+        assert _weak(ask, block)
+        assert not _weak(ask, block, CheckOptions(statute_times=False))
+
+
+@pytest.mark.unit
+def test_a_named_subject_or_no_time_still_refuses():
+    """The twin naming a company the evidence does not (腾讯) is refused as before; a provision
+    stating no time at all (第三十一条, on overtime) does not answer when; the same sentence
+    quoted from unnumbered text (no 第…条: a story, a guide) is not read so."""
+    named = check("腾讯的劳动合同什么时候终止？", _cited(END))
+    assert not named.ok and any(c.text == "腾讯" and decisive(c, named.constraints) for c in named.missing)
+    assert not _weak("公司什么时候可以安排加班？", OVERTIME)
+    text = END.split(" ", 2)[-1]
+    assert not _weak("劳动合同什么时候终止？", f"劳动合同终止的情形 {text}")
+
+
+@pytest.mark.unit
+def test_the_composer_reads_the_statute_forms_as_before():
+    """The composer's preference for a sentence meeting what the question pins is not moved by
+    the statute's forms of when (they only soften a refusal): 期满 alone does not meet it."""
+    ask = "劳动合同什么时候终止？"
+    cons = pinned(ask)
+    assert not meets_all(cons, END.split(" ", 2)[-1], END)
