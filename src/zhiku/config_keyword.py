@@ -101,7 +101,7 @@ class KeywordLevers(BaseModel):
                                "headings and its law's title, answer type, document evidence, ...), fitted "
                                "by benchmarks/fit_rank.py; not for a named article found exactly nor a "
                                "narrative (more than heading_max_words words)")
-    learned_rank_depth: int = Field(default=10, ge=2, description="how many of the first candidates "
+    learned_rank_depth: int = Field(default=5, ge=2, description="how many of the first candidates "
                                     "learned_rank reorders")
     builtin_synonyms: bool = Field(default=True, description="use the built-in term dictionary "
                                                               "(报账 → 报销) besides the user's file")
