@@ -95,12 +95,12 @@ class KeywordLevers(BaseModel):
                                "gain answer_type_weight over general rules")
     offence_window: int = Field(default=10, ge=0, description="for such a question, the hits defining an "
                                 "offence come first among this many best fused candidates; 0 = off")
-    learned_rank: bool = Field(default=False, description="order the first learned_rank_depth candidates "
-                               "of a search by a logistic model over the signals the search computed (each "
-                               "list's rank and score, meaning, the question's words in a candidate, its "
-                               "headings and its law's title, answer type, document evidence, ...), fitted "
-                               "by benchmarks/fit_rank.py; not for a named article found exactly nor a "
-                               "narrative (more than heading_max_words words)")
+    learned_rank: bool = Field(default=True, description="order the first learned_rank_depth candidates "
+                               "of a search by a learned model over what the search knows of each (its place, "
+                               "score and keyword rank, its cosine to the question, answer type, length, "
+                               "interpretation, citation in-degree, numbered provision, statute, opening "
+                               "article), fitted by benchmarks/fit_rank.py; not for a question naming an "
+                               "article nor a narrative (more than heading_max_words words)")
     learned_rank_depth: int = Field(default=5, ge=2, description="how many of the first candidates "
                                     "learned_rank reorders")
     builtin_synonyms: bool = Field(default=True, description="use the built-in term dictionary "
