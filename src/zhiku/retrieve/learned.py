@@ -150,7 +150,9 @@ def learned_order(kb: Any, p: Any, hits: list[Hit], depth: int, detail: dict[str
     if len(head) < 2:
         return hits
     model = model or load_model()
-    cited = kb.cited_by()[0] if "cited" in model["features"] else {}
+    # a store that cannot list its passages (rows) has no citation counts: every candidate reads 0
+    readable = callable(getattr(kb.store, "rows", None))
+    cited = kb.cited_by()[0] if "cited" in model["features"] and readable else {}
     scores = model_scores(model, features(head, p.terms, kb.idf, p.asks, p.ref.doc_ids, cited))
     order = sorted(range(len(head)), key=lambda i: (-scores[i], i))
     detail["learned"] = sum(1 for r, i in enumerate(order) if r != i)
