@@ -95,7 +95,7 @@ class KeywordLevers(BaseModel):
                                "gain answer_type_weight over general rules")
     offence_window: int = Field(default=10, ge=0, description="for such a question, the hits defining an "
                                 "offence come first among this many best fused candidates; 0 = off")
-    learned_rank: bool = Field(default=True, description="order the first learned_rank_depth candidates "
+    learned_rank: bool = Field(default=False, description="order the first learned_rank_depth candidates "
                                "of a search by a learned model over what the search knows of each (its place, "
                                "score and keyword rank, its cosine to the question, answer type, length, "
                                "interpretation, citation in-degree, numbered provision, statute, opening "
