@@ -1,4 +1,5 @@
-"""The two logistic fits of benchmarks/fit_confidence.py (Newton's method, L2-regularised)."""
+"""The logistic fits of benchmarks/fit_confidence.py and benchmarks/fit_rank.py (Newton's method,
+L2-regularised)."""
 
 from __future__ import annotations
 
@@ -50,3 +51,38 @@ def fit_offset(X: list[list[float]], y: list[bool], offset: list[float], l2: flo
         if np.abs(step).max() < 1e-8:
             break
     return [float(x) for x in w]
+
+
+def fit_listwise(lists: Sequence[tuple[list[list[float]], list[bool]]], l2: float = 1.0, iters: int = 50,
+                 weight: Sequence[float] | None = None) -> dict:
+    """Standardised L2-regularised conditional logit over ranked lists by Newton's method: each
+    list's gold candidates (their share of the probability alike) against a softmax of the
+    scores of all its candidates (McFadden 1973; the top-one probability of ListNet, Cao et al.
+    2007), so the weights say what sets a list's gold apart from the others of the same list.
+    ``weight``: per list, default 1. No intercept (it cancels within a list)."""
+    import numpy as np
+
+    A = np.vstack([np.asarray(X, float) for X, _ in lists])
+    mean, scale = A.mean(0), A.std(0)
+    scale[scale == 0] = 1.0
+    v = np.ones(len(lists)) if weight is None else np.asarray(weight, float)
+    data = []
+    for (X, y), wq in zip(lists, v):
+        t = np.asarray(y, float)
+        data.append(((np.asarray(X, float) - mean) / scale, t / t.sum(), wq))
+    w = np.zeros(A.shape[1])
+    for _ in range(iters):
+        g, H = l2 * w, l2 * np.eye(len(w))
+        for Z, t, wq in data:
+            s = Z @ w
+            p = np.exp(s - s.max())
+            p /= p.sum()
+            ex = p @ Z
+            g = g + wq * (ex - t @ Z)
+            H = H + wq * ((Z.T * p) @ Z - np.outer(ex, ex))
+        step = np.linalg.solve(H, g)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return {"bias": 0.0, "weights": [float(x) for x in w], "mean": [float(x) for x in mean],
+            "scale": [float(x) for x in scale]}

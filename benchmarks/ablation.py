@@ -57,6 +57,8 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_HEADING_MAX_WORDS": "0"}),
     ("− numbered provisions first (a hit that is no 第X条 — a case report, a guide — weighs 0.7 among provisions)",
      {"ZHIKU_UNNUMBERED_WEIGHT": "1"}),
+    ("− the learned order of the first five candidates (a conditional logit over their place, score, "
+     "cosine, answer type, kind of document: benchmarks/fit_rank.py)", {"ZHIKU_LEARNED_RANK": "0"}),
     ("+ age bounds (15岁 → 十五岁 and the nearest bounds the index states, 十四周岁 / 十六周岁)",
      {"ZHIKU_AGE_BOUNDS": "1"}),
     ("+ term expansion (3 nearest vocabulary words of each question word by the bundled embedder, "
@@ -124,6 +126,7 @@ HYBRID_LEVERS: list[tuple[str, dict[str, str]]] = [
      "document's best-three share)", {"ZHIKU_HYBRID_DOC_WEIGHT": "0"}),
     ("+ a deeper dense list (100 dense hits fused, the fused list still cut to 50)",
      {"ZHIKU_DENSE_CANDIDATES": "100"}),
+    ("− the learned order of the first five candidates (benchmarks/fit_rank.py)", {"ZHIKU_LEARNED_RANK": "0"}),
 ]
 # levers of the full ask (the rerank stage): their rows are the `full` mode, its answer included
 FULL_LEVERS: list[tuple[str, dict[str, str]]] = [

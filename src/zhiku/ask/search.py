@@ -280,6 +280,10 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
         hits = hits[:n] + offence_first(hits[n:], p.asks, kb.config.offence_window)  # 适用刑法哪一条
         if structured:  # 盗窃 → 盗窃罪 → 第二百六十四条 (zhiku.retrieve.offences)
             hits = hits[:n] + named_offence_first(kb, p, hits[n:])
+        if structured and kb.config.learned_rank and learned_applies(kb, p):  # zhiku.retrieve.learned
+            from zhiku.retrieve.learned import learned_order
+
+            hits = hits[:n] + learned_order(kb, p, hits[n:], kb.config.learned_rank_depth, d)
         d.update(mode=fusion_of(kb.config, lists, len(p.terms)), lists=len(lists), top=brief(hits))
         if votes > 1:
             d["cited_weight"] = votes
@@ -289,6 +293,15 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
 
         groups = group_by_document(hits[:k])
     return Retrieval(hits[:k], p.terms, p.ref, bool(p.exact), trace, route, groups, p.question)
+
+
+def learned_applies(kb: Any, p: Prepared) -> bool:
+    """Whether the learned order (``learned_rank``) reorders ``p``'s candidates: not when the
+    question names an article (found exactly or not: a clause lookup keeps its order), nor for a
+    narrative of more than ``heading_max_words`` words (a case description ranks by its own
+    levers); the model was fitted on questions of neither kind."""
+    long = 0 < kb.config.heading_max_words < len(p.terms)
+    return not (p.exact or p.ref.article or long)
 
 
 def by_meaning(kb: Any, p: Prepared, hits: list[Hit], detail: dict[str, Any]) -> list[Hit]:

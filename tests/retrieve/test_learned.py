@@ -1,0 +1,93 @@
+"""The learned re-ranker (learned_rank): its bundled model loads, it orders the first candidates
+of a search by its features, and it leaves alone what it should. Real law files (tests/data/laws),
+a real store, keyword search."""
+
+from pathlib import Path
+
+import pytest
+
+from zhiku.ask.search import Mode, prepare, retrieve
+from zhiku.config import load_config
+from zhiku.index.store import Scope
+from zhiku.kb import KnowledgeBase
+from zhiku.retrieve.learned import FEATURES, _STATUTE, _ordinal, features, learned_order, load_model, model_scores
+
+LAWS = Path(__file__).resolve().parents[1] / "data" / "laws"
+OVERTIME = "公司安排加班不给加班费，工资应该怎么算？"
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory):
+    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("home"), routing=False))
+    assert not kb.ingest([LAWS], dense=False, progress=False).failed
+    return kb
+
+
+def _hits(kb, q, on, **more):
+    kb = KnowledgeBase(kb.config.model_copy(update={"learned_rank": on, **more}))
+    return retrieve(kb, q, Mode.BM25, route=False).hits
+
+
+def test_the_bundled_model_loads_and_reads_known_features():
+    m = load_model()
+    assert m["features"] and set(m["features"]) <= set(FEATURES)
+    assert len(m["weights"]) == len(m["mean"]) == len(m["scale"]) == len(m["features"])
+    assert m["weights"][m["features"].index("rank")] < 0  # a lower place in the search's order counts against
+
+
+def test_statutes_and_article_numbers_are_told_from_titles():
+    for t in ("中华人民共和国劳动合同法", "中华人民共和国民法典 婚姻家庭编", "刑法（2020修正）", "宪法"):
+        assert _STATUTE.search(t), t
+    for t in ("道路交通安全法实施条例", "全国年节及纪念日放假办法", "劳动仲裁和劳动诉讼的攻略",
+              "最高人民法院关于适用《中华人民共和国民法典》婚姻家庭编的解释（一）"):
+        assert not _STATUTE.search(t), t
+    assert (_ordinal("第四十四条"), _ordinal("第二百七十六条之一"), _ordinal(None)) == (44, 276, None)
+
+
+@pytest.mark.integration
+def test_the_first_candidates_are_ordered_by_the_models_scores(kb):
+    off, on = _hits(kb, OVERTIME, False), _hits(kb, OVERTIME, True)
+    depth = kb.config.learned_rank_depth
+    assert {h.chunk.id for h in on[:depth]} == {h.chunk.id for h in off[:depth]}  # the same candidates
+    assert [h.chunk.id for h in on[depth:]] == [h.chunk.id for h in off[depth:]]  # the rest as they were
+    logits = [h.sources["learned"][1] for h in on[:depth]]
+    assert logits == sorted(logits, reverse=True)
+    assert [h.score for h in on[:depth]] == sorted((h.score for h in off[:depth]), reverse=True)
+    # the scores come from the candidates' features, in the search's order
+    p = prepare(kb, OVERTIME, Mode.BM25, Scope(), [])
+    rows = features(off[:depth], p.terms, kb.idf, p.asks, p.ref.doc_ids, kb.cited_by()[0])
+    want = sorted(model_scores(load_model(), rows), reverse=True)
+    assert logits == pytest.approx([round(x, 4) for x in want], abs=1e-4)
+
+
+@pytest.mark.integration
+def test_a_model_weighing_one_feature_orders_by_it(kb):
+    off = _hits(kb, OVERTIME, False)
+    p = prepare(kb, OVERTIME, Mode.BM25, Scope(), [])
+
+    def model(name, weight):
+        return {"features": [name], "weights": [weight], "mean": [0.0], "scale": [1.0], "bias": 0.0}
+
+    backwards = learned_order(kb, p, off, 10, {}, model("rank", 1.0))  # a lower place counts for
+    assert [h.chunk.id for h in backwards[:10]] == [h.chunk.id for h in reversed(off[:10])]
+    # a numbered provision before the guide (which has no article number)
+    assert any(h.chunk.article is None for h in off[:10]), "the guide is among the candidates"
+    provisions = learned_order(kb, p, off, 10, {}, model("provision", 5.0))
+    numbered = [h.chunk.article is not None for h in provisions[:10]]
+    assert numbered == sorted(numbered, reverse=True)
+
+
+@pytest.mark.integration
+def test_off_a_named_article_and_a_narrative_keep_their_order(kb):
+    def same(q, **more):
+        a, b = _hits(kb, q, False, **more), _hits(kb, q, True, **more)
+        return [(h.chunk.id, h.score) for h in a] == [(h.chunk.id, h.score) for h in b]
+
+    assert not same(OVERTIME)  # the positive twin: an everyday question is reordered
+    assert same("劳动合同法第四十四条规定了什么？")  # the named article found exactly leads, the rest keep their order
+    assert same("劳动合同法第九十九条规定了什么？")  # named but not found: a clause lookup keeps its order too
+    narrative = ("二〇二三年三月，原告张某入职被告某科技公司担任销售经理，双方签订了为期三年的劳动合同，"
+                 "约定月工资一万元。同年十月，公司以经营困难为由口头通知张某解除劳动合同，未支付任何补偿，"
+                 "也未提前三十日书面通知。张某申请劳动仲裁，要求公司支付违法解除劳动合同的赔偿金。")
+    assert len(prepare(kb, narrative, Mode.BM25, Scope(), []).terms) > kb.config.heading_max_words
+    assert same(narrative)
