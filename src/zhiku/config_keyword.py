@@ -95,12 +95,15 @@ class KeywordLevers(BaseModel):
                                "gain answer_type_weight over general rules")
     offence_window: int = Field(default=10, ge=0, description="for such a question, the hits defining an "
                                 "offence come first among this many best fused candidates; 0 = off")
-    learned_rank: bool = Field(default=False, description="order the first learned_rank_depth candidates "
+    learned_rank: bool = Field(default=True, description="order the first learned_rank_depth candidates "
                                "of a search by a learned model over what the search knows of each (its place, "
                                "score and keyword rank, its cosine to the question, answer type, length, "
                                "interpretation, citation in-degree, numbered provision, statute, opening "
                                "article), fitted by benchmarks/fit_rank.py; not for a question naming an "
                                "article nor a narrative (more than heading_max_words words)")
+    learned_rank_keyword: bool = Field(default=False, description="learned_rank also reorders a keyword-only "
+                                       "ranking (no dense list): off, since there the keyword veto reads the "
+                                       "reordered passages and refused more answerable everyday questions")
     learned_rank_depth: int = Field(default=5, ge=2, description="how many of the first candidates "
                                     "learned_rank reorders")
     builtin_synonyms: bool = Field(default=True, description="use the built-in term dictionary "

@@ -95,7 +95,8 @@ def test_each_lists_best_passage_comes_through_the_fusion(kb):
     assert best.article == "第三十八条" and best.doc_path.startswith("社会法/劳动法")
     assert next(i for i, h in enumerate(kw, 1) if h.chunk.id == best.id) > 5
     assert kb.config.hybrid_rrf_k == 0  # shipped off: the shared constant
-    plain = kb.config.model_copy(update={"fusion_complete": False, "hybrid_fusion": ""})  # as retrieved, RRF
+    plain = kb.config.model_copy(update={"fusion_complete": False, "hybrid_fusion": "",  # as retrieved, RRF
+                                         "learned_rank": False})  # the fusion's own order, not the learned one
     ten = KnowledgeBase(plain.model_copy(update={"hybrid_rrf_k": 10}))
     shipped = retrieve(ten, NO_REST_DAY, Mode.HYBRID, route=False).hits
     old = retrieve(KnowledgeBase(plain), NO_REST_DAY, Mode.HYBRID, route=False).hits

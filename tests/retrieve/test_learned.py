@@ -23,8 +23,8 @@ def kb(tmp_path_factory):
     return kb
 
 
-def _hits(kb, q, on, **more):
-    kb = KnowledgeBase(kb.config.model_copy(update={"learned_rank": on, **more}))
+def _hits(kb, q, on, **more):  # a keyword-only ranking: reordered only with learned_rank_keyword
+    kb = KnowledgeBase(kb.config.model_copy(update={"learned_rank": on, "learned_rank_keyword": True, **more}))
     return retrieve(kb, q, Mode.BM25, route=False).hits
 
 
@@ -91,3 +91,33 @@ def test_off_a_named_article_and_a_narrative_keep_their_order(kb):
                  "也未提前三十日书面通知。张某申请劳动仲裁，要求公司支付违法解除劳动合同的赔偿金。")
     assert len(prepare(kb, narrative, Mode.BM25, Scope(), []).terms) > kb.config.heading_max_words
     assert same(narrative)
+
+
+@pytest.mark.integration
+def test_a_keyword_only_ranking_keeps_its_order_as_shipped(kb):
+    """Shipped, the learned order reorders a ranking with a dense list among its sources only:
+    over keyword passages alone the keyword veto read the reordered ones and refused more
+    answerable questions (learned_rank_keyword off)."""
+    from dataclasses import replace
+
+    from zhiku.ask.search import learned_applies
+
+    assert kb.config.learned_rank and not kb.config.learned_rank_keyword
+    shipped = retrieve(kb, OVERTIME, Mode.BM25, route=False).hits
+    assert [h.chunk.id for h in shipped] == [h.chunk.id for h in _hits(kb, OVERTIME, False)]
+    p = prepare(kb, OVERTIME, Mode.BM25, Scope(), [])
+    assert not learned_applies(kb, p, shipped[:1])
+    # its positive twin: the same passage as a dense list also ranked it
+    assert learned_applies(kb, p, [replace(shipped[0], sources={**shipped[0].sources, "dense": (1, 0.9)})])
+
+
+@pytest.mark.integration
+def test_the_law_a_question_names_still_leads_after_the_learned_order(kb):
+    from zhiku.retrieve.clause import NAMED_WINDOW
+
+    q = "按公司法，劳动合同怎么签？"  # the law named is not where most matching words are
+    hits = _hits(kb, q, True)
+    p = prepare(kb, q, Mode.BM25, Scope(), [])
+    named = [h.chunk.doc_id in p.ref.doc_ids for h in hits[:NAMED_WINDOW]]
+    assert p.ref.doc_ids and any(named) and not all(named)
+    assert named == sorted(named, reverse=True)

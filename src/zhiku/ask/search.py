@@ -3,6 +3,7 @@ clause), search, search where the router sends it, fuse; :func:`retrieve` runs t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -280,10 +281,12 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
         hits = hits[:n] + offence_first(hits[n:], p.asks, kb.config.offence_window)  # 适用刑法哪一条
         if structured:  # 盗窃 → 盗窃罪 → 第二百六十四条 (zhiku.retrieve.offences)
             hits = hits[:n] + named_offence_first(kb, p, hits[n:])
-        if structured and kb.config.learned_rank and learned_applies(kb, p):  # zhiku.retrieve.learned
+        if structured and kb.config.learned_rank and learned_applies(kb, p, hits[n:n + 1]):  # zhiku.retrieve.learned
             from zhiku.retrieve.learned import learned_order
 
             hits = hits[:n] + learned_order(kb, p, hits[n:], kb.config.learned_rank_depth, d)
+            if inner and kb.config.named_first:  # the law the question names still leads
+                hits = named_first(hits, lead or p.ref.doc_ids)
         d.update(mode=fusion_of(kb.config, lists, len(p.terms)), lists=len(lists), top=brief(hits))
         if votes > 1:
             d["cited_weight"] = votes
@@ -295,12 +298,16 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
     return Retrieval(hits[:k], p.terms, p.ref, bool(p.exact), trace, route, groups, p.question)
 
 
-def learned_applies(kb: Any, p: Prepared) -> bool:
+def learned_applies(kb: Any, p: Prepared, head: Sequence[Hit] = ()) -> bool:
     """Whether the learned order (``learned_rank``) reorders ``p``'s candidates: not when the
     question names an article (found exactly or not: a clause lookup keeps its order), nor for a
     narrative of more than ``heading_max_words`` words (a case description ranks by its own
-    levers); the model was fitted on questions of neither kind."""
+    levers); the model was fitted on questions of neither kind. A keyword-only ranking (no dense
+    list among ``head``'s sources) keeps its order unless ``learned_rank_keyword``: there the
+    keyword veto reads the reordered passages and refused more answerable questions."""
     long = 0 < kb.config.heading_max_words < len(p.terms)
+    if head and not kb.config.learned_rank_keyword and not any("dense" in h.sources for h in head):
+        return False
     return not (p.exact or p.ref.article or long)
 
 
