@@ -127,10 +127,14 @@ class RefusalLevers(BaseModel):
     dense_veto: bool = Field(default=True, description="with vectors, refuse when the blend of term "
                              "coverage and the best dense cosine falls below min_confidence (off: the "
                              "fitted model alone decides)")
-    keyword_veto: bool = Field(default=True, description="without vectors, refuse when the top three "
-                               "passages (text and document name) hold none of the question's content "
+    keyword_veto: bool = Field(default=True, description="without vectors, refuse when the first "
+                               "passages (keyword_veto_passages; text and document name) hold none of the question's content "
                                "words that name something (not 突然, 除了, 的话); off: the fitted model "
                                "alone decides (it answered such evidence at 0.31)")
+    keyword_veto_passages: int = Field(default=5, ge=0, description="the keyword veto reads this many first "
+                                       "passages, the ones the answer is composed from (answer_chunks, 5); "
+                                       "0: the top three only, as before (a question whose words the fourth "
+                                       "passage holds was refused at 0 before anything was read)")
     keyword_veto_parts: bool = Field(default=True, description="the keyword veto takes a word of the question "
                                      "of three characters or more as held when the passages hold a dictionary "
                                      "word inside it (精神病 of 精神病院, 健身 of 健身房), as the keyword index "
