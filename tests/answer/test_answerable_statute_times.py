@@ -60,3 +60,26 @@ def test_the_composer_reads_the_statute_forms_as_before():
     ask = "劳动合同什么时候终止？"
     cons = pinned(ask)
     assert not meets_all(cons, END.split(" ", 2)[-1], END)
+
+
+# 中华人民共和国劳动合同法 (2012-12-28) 第三十七条
+NOTICE = ("中华人民共和国劳动合同法 第三十七条 劳动者提前三十日以书面形式通知用人单位，可以解除劳动合同。"
+          "劳动者在试用期内提前三日通知用人单位，可以解除劳动合同。")
+
+
+@pytest.mark.unit
+def test_a_rule_states_when_as_a_period_before_an_event():
+    """「辞职什么时候要通知单位」: 第三十七条 says thirty days ahead of leaving (提前三十日, 提前三日 in
+    the trial period) — the time relative to an event (``answerability_event_periods``): a weak
+    mismatch, answered at a lower confidence; off, the missing time refuses. A company the
+    evidence does not name still refuses."""
+    from dataclasses import replace
+
+    off = replace(CheckOptions(), event_periods=False)
+    for ask in ("劳动者辞职什么时候要通知用人单位？", "试用期辞职什么时候要通知用人单位？"):
+        v = check(ask, _cited(NOTICE))
+        assert not v.ok and [(c.text, c.unworded) for c in v.missing] == [("when", True)]
+        assert _weak(ask, NOTICE) and not _weak(ask, NOTICE, off)
+    named = check("腾讯的员工辞职什么时候要通知腾讯？", _cited(NOTICE))
+    assert any(c.text == "腾讯" and decisive(c, named.constraints) for c in named.missing)
+    assert not _weak("公司什么时候可以安排加班？", OVERTIME)  # no time stated: still refused
