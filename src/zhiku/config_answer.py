@@ -300,11 +300,13 @@ class RefusalLevers(BaseModel):
                                               "event (之日起, 届满时), at once or at any time (立即, 次日, 随时), "
                                               "within a reasonable time (not 提前三十日); off: a date, a time "
                                               "limit (N日内) or when in other terms only")
-    answerability_event_periods: bool = Field(default=True, description="with answerability_statute_times, "
+    answerability_event_periods: bool = Field(default=False, description="with answerability_statute_times, "
                                               "when asked of a rule is also met weakly by a quoted numbered "
-                                              "provision stating the time relative to an event: a period before or "
-                                              "after it (提前三十日, 选举日的二十日以前, 届满后六个月), from it on "
-                                              "(自出生时起); off: those forms are no time")
+                                              "provision stating the time relative to the event it names: a period "
+                                              "before or after it (会议召开十五日前, 选举日的二十日以前, 届满后六个月), "
+                                              "from it on (自出生时起), not how long ahead with no event named "
+                                              "(提前三十日: the notice may be the other party's); off: those forms "
+                                              "are no time")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

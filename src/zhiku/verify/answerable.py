@@ -112,7 +112,8 @@ def statute_time(c: Constraint, text: str, cons: Sequence[Constraint] = (), peri
     ``statute_times`` on, which :func:`check` asks only of a numbered provision and only for a
     weak mismatch (:func:`statute_timed`). With ``periods`` (config ``answerability_event_periods``)
     also relative to an event as a statute states it (:data:`EVENT_PERIOD`): a period before or
-    after it (提前三十日, 选举日的二十日以前, 届满后六个月), from it on (自出生时起)."""
+    after the event it names (会议召开十五日前, 选举日的二十日以前, 届满后六个月), from it on (自出生时起);
+    not how long ahead with no event named (提前三十日)."""
     if c.kind is not Kind.QUANTITY or c.text not in ("when", "date") or c.text == "date" and _instance(cons):
         return False
     t = undated(normalise(text))

@@ -74,7 +74,8 @@ class CheckOptions:
             随时) — in a quoted numbered provision beside the question's words: a
             weak mismatch (:func:`zhiku.verify.answerable.statute_timed`).
         event_periods: with ``statute_times``, also a time stated relative to an event — a
-            period before or after it (提前三十日, 选举日的二十日以前), from it on (自出生时起)
+            period before or after the event it names (会议召开十五日前, 选举日的二十日以前), from it
+            on (自出生时起); not 提前三十日
             (:data:`zhiku.verify.stated.EVENT_PERIOD`): a weak mismatch as well.
     """
 
@@ -106,7 +107,7 @@ class CheckOptions:
     separators: bool = True
     counts: bool = True
     statute_times: bool = True
-    event_periods: bool = True
+    event_periods: bool = False
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:
