@@ -179,7 +179,11 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           # without vectors, evidence holding none of the question's naming words refuses (on shipped)
           "on, keyword veto off": {"ZHIKU_KEYWORD_VETO": "0"},
           # the keyword veto holding a word by a dictionary word inside it (精神病 of 精神病院; on shipped)
-          "on, keyword veto parts off": {"ZHIKU_KEYWORD_VETO_PARTS": "0"}}
+          "on, keyword veto parts off": {"ZHIKU_KEYWORD_VETO_PARTS": "0"},
+          # the keyword veto reading the five passages the answer is composed from (5 shipped; 0 = top three)
+          "on, keyword veto top three only": {"ZHIKU_KEYWORD_VETO_PASSAGES": "0"},
+          # when met weakly by a time relative to a named event (会议召开十五日前; off shipped)
+          "on, event periods on": {"ZHIKU_ANSWERABILITY_EVENT_PERIODS": "1"}}
 
 
 def _f(v) -> str:

@@ -127,10 +127,14 @@ class RefusalLevers(BaseModel):
     dense_veto: bool = Field(default=True, description="with vectors, refuse when the blend of term "
                              "coverage and the best dense cosine falls below min_confidence (off: the "
                              "fitted model alone decides)")
-    keyword_veto: bool = Field(default=True, description="without vectors, refuse when the top three "
-                               "passages (text and document name) hold none of the question's content "
+    keyword_veto: bool = Field(default=True, description="without vectors, refuse when the first "
+                               "passages (keyword_veto_passages; text and document name) hold none of the question's content "
                                "words that name something (not 突然, 除了, 的话); off: the fitted model "
                                "alone decides (it answered such evidence at 0.31)")
+    keyword_veto_passages: int = Field(default=5, ge=0, description="the keyword veto reads this many first "
+                                       "passages, the ones the answer is composed from (answer_chunks, 5); "
+                                       "0: the top three only, as before (a question whose words the fourth "
+                                       "passage holds was refused at 0 before anything was read)")
     keyword_veto_parts: bool = Field(default=True, description="the keyword veto takes a word of the question "
                                      "of three characters or more as held when the passages hold a dictionary "
                                      "word inside it (精神病 of 精神病院, 健身 of 健身房), as the keyword index "
@@ -296,6 +300,13 @@ class RefusalLevers(BaseModel):
                                               "event (之日起, 届满时), at once or at any time (立即, 次日, 随时), "
                                               "within a reasonable time (not 提前三十日); off: a date, a time "
                                               "limit (N日内) or when in other terms only")
+    answerability_event_periods: bool = Field(default=False, description="with answerability_statute_times, "
+                                              "when asked of a rule is also met weakly by a quoted numbered "
+                                              "provision stating the time relative to the event it names: a period "
+                                              "before or after it (会议召开十五日前, 选举日的二十日以前, 届满后六个月), "
+                                              "from it on (自出生时起), not how long ahead with no event named "
+                                              "(提前三十日: the notice may be the other party's); off: those forms "
+                                              "are no time")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

@@ -60,3 +60,32 @@ def test_the_composer_reads_the_statute_forms_as_before():
     ask = "劳动合同什么时候终止？"
     cons = pinned(ask)
     assert not meets_all(cons, END.split(" ", 2)[-1], END)
+
+
+# 中华人民共和国公司法 (2018-10-26) 第四十一条 (its first sentence), 第一百一十条; 中华人民共和国劳动合同法 (2012-12-28) 第三十七条
+MEETING = ("中华人民共和国公司法 第四十一条 召开股东会会议，应当于会议召开十五日前通知全体股东；但是，公司章程另有规定"
+           "或者全体股东另有约定的除外。")
+BOARD = "中华人民共和国公司法 第一百一十条 董事会每年度至少召开两次会议，每次会议应当于会议召开十日前通知全体董事和监事。"
+NOTICE = ("中华人民共和国劳动合同法 第三十七条 劳动者提前三十日以书面形式通知用人单位，可以解除劳动合同。"
+          "劳动者在试用期内提前三日通知用人单位，可以解除劳动合同。")
+
+
+@pytest.mark.unit
+def test_a_rule_states_when_as_a_period_before_an_event():
+    """「开股东会什么时候要通知股东」: 第四十一条 says fifteen days before the meeting (会议召开十五日前),
+    「董事会开会什么时候通知董事」: 第一百一十条 ten days before — the time relative to the event it
+    names (``answerability_event_periods``, off by default): on, a weak mismatch, answered at a
+    lower confidence; off, the missing time refuses. A company the evidence does not name still refuses, and how long
+    ahead with no event named (劳动合同法 第三十七条's 提前三十日, the worker's notice, read for
+    「公司要辞退我，应该什么时候通知我？」) is not read so."""
+    from dataclasses import replace
+
+    on = replace(CheckOptions(), event_periods=True)
+    for ask, block in (("开股东会，什么时候要通知股东？", MEETING), ("董事会开会，什么时候要通知董事？", BOARD)):
+        v = check(ask, _cited(block), opts=on)
+        assert not v.ok and [(c.text, c.unworded) for c in v.missing] == [("when", True)]
+        assert _weak(ask, block, on) and not _weak(ask, block)
+    named = check("腾讯的股东会什么时候通知股东？", _cited(MEETING))
+    assert any(c.text == "腾讯" and decisive(c, named.constraints) for c in named.missing)
+    assert not _weak("公司要辞退我，应该什么时候通知我？", NOTICE, on)
+    assert not _weak("公司什么时候可以安排加班？", OVERTIME, on)  # no time stated: still refused

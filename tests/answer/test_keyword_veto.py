@@ -69,3 +69,21 @@ def test_an_everyday_compound_is_held_by_its_stem(laws_kb):
     assert not ask(laws_kb, Query(q, mode=Mode.BM25, use_cache=False)).refused
     assert ask(off, Query(q, mode=Mode.BM25, use_cache=False)).refused
     assert ask(laws_kb, Query("我家宠物狗咬了人怎么办？", mode=Mode.BM25, use_cache=False)).refused
+
+
+@pytest.mark.integration
+def test_the_veto_reads_the_passages_the_answer_reads(laws_kb):
+    """A word of the question only the fourth passage holds: the answer is composed from the
+    first five (answer_chunks), so the veto reads five (``keyword_veto_passages``) and lets it
+    through; read over the top three only it refused at 0 before anything was read. The same
+    passages without that fourth one are still refused."""
+    from dataclasses import replace
+
+    q = "竞业限制的补偿金每月给多少？"
+    own = retrieve(laws_kb, q, Mode.BM25)
+    other = retrieve(laws_kb, PET, Mode.BM25)  # passages holding nothing of 竞业限制 or 补偿金
+    assert not names_any(laws_kb, replace(own, hits=other.hits[:5]))
+    fourth = replace(own, hits=[*other.hits[:3], own.hits[0], *other.hits[3:4]])
+    assert names_any(laws_kb, fourth)
+    assert not names_any(with_config(laws_kb, keyword_veto_passages=0), fourth)
+    assert laws_kb.config.keyword_veto_passages == laws_kb.config.answer_chunks

@@ -23,6 +23,7 @@ from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, compound_name, pinne
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
     CLOCK, DATE, EDITION_YEAR, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE, STAMP, STATED_YEAR, STATUTE_WHEN, UNITS, WHEN,
+    EVENT_PERIOD,
     relative_years, undated,
 )
 from zhiku.verify.support import quantities
@@ -100,7 +101,7 @@ def other_form(kind: str, text: str) -> bool:
     return kind == "money" and _RELATIVE_SUM.search(undated(normalise(text))) is not None
 
 
-def statute_time(c: Constraint, text: str, cons: Sequence[Constraint] = ()) -> bool:
+def statute_time(c: Constraint, text: str, cons: Sequence[Constraint] = (), periods: bool = False) -> bool:
     """Whether ``text`` states when, asked by ``c`` (什么时候/何时, or 时间/日期 of a rule: the
     question pins no place, year, edition or event, :func:`_instance`), in the terms a statute
     states it of a rule (config ``answerability_statute_times``, :data:`STATUTE_WHEN`): from an
@@ -109,10 +110,14 @@ def statute_time(c: Constraint, text: str, cons: Sequence[Constraint] = ()) -> b
     config ``answerability_rule_times``). A rule states no calendar date; a date
     asked of one instance (「2022年冬奥会开幕时间」) is read as before. Read by :func:`meets` with
     ``statute_times`` on, which :func:`check` asks only of a numbered provision and only for a
-    weak mismatch (:func:`statute_timed`)."""
+    weak mismatch (:func:`statute_timed`). With ``periods`` (config ``answerability_event_periods``)
+    also relative to an event as a statute states it (:data:`EVENT_PERIOD`): a period before or
+    after the event it names (会议召开十五日前, 选举日的二十日以前, 届满后六个月), from it on (自出生时起);
+    not how long ahead with no event named (提前三十日)."""
     if c.kind is not Kind.QUANTITY or c.text not in ("when", "date") or c.text == "date" and _instance(cons):
         return False
-    return STATUTE_WHEN.search(undated(normalise(text))) is not None
+    t = undated(normalise(text))
+    return STATUTE_WHEN.search(t) is not None or periods and EVENT_PERIOD.search(t) is not None
 
 
 def statute_timed(c: Constraint, block: str, said: str, cons: Sequence[Constraint] = (),
@@ -175,11 +180,11 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
             if (not heads or named or any(_head_in(h, _norm(sent), whole, opts.stems) for h in heads)) and any(
                     (has_quantity(c.text, unnamed(q) if opts.counts and c.text == "number" else q, c.about)
                      or opts.units and other_form(c.text, q)
-                     or opts.statute_times and statute_time(c, q, others))
+                     or opts.statute_times and statute_time(c, q, others, opts.event_periods))
                     and not about_other(q, others, c.text)
                     for q in (own_clauses(p, others) for p in _PIECE.findall(sent)) if q):
                 if (c.text not in TIME_KINDS or len(heads) != 1 or _dates_event(heads[0], c.text, sent)
-                        or opts.statute_times and statute_time(c, sent, others)):
+                        or opts.statute_times and statute_time(c, sent, others, opts.event_periods)):
                     return True
         return False
     if c.kind is Kind.FOCUS:

@@ -121,8 +121,9 @@ def naming_terms(terms: list[str]) -> list[str]:
 
 
 def names_any(kb: Any, r: Any) -> bool:
-    """Whether the top three passages of retrieval ``r`` (their text or document name) hold
-    one of the question's content terms that name something (:func:`naming_terms`): the
+    """Whether the first passages of retrieval ``r`` (their text or document name; config
+    ``keyword_veto_passages``, the passages the answer is composed from, else the top three)
+    hold one of the question's content terms that name something (:func:`naming_terms`): the
     keyword veto (config ``keyword_veto``) refuses evidence holding none (with
     ``keyword_veto_parts``, a word of the question is held by a dictionary word inside it:
     :func:`part_held`). Without vectors the
@@ -131,7 +132,8 @@ def names_any(kb: Any, r: Any) -> bool:
     from zhiku.answer.reading import holds
 
     terms = naming_terms(content_terms(list(r.terms)))
-    text = normalise(" ".join(f"{document_name(h.chunk)} {h.chunk.text}" for h in r.hits[:3]))
+    read = getattr(kb.config, "keyword_veto_passages", 0) or 3
+    text = normalise(" ".join(f"{document_name(h.chunk)} {h.chunk.text}" for h in r.hits[:read]))
     parts = getattr(kb.config, "keyword_veto_parts", True)
     return any(holds(t, text) or parts and part_held(t, text) for t in terms)
 

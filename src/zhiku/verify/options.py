@@ -73,6 +73,10 @@ class CheckOptions:
             statute's terms — from an event (之日起, 届满时), at once or any time (立即,
             随时) — in a quoted numbered provision beside the question's words: a
             weak mismatch (:func:`zhiku.verify.answerable.statute_timed`).
+        event_periods: with ``statute_times``, also a time stated relative to an event — a
+            period before or after the event it names (会议召开十五日前, 选举日的二十日以前), from it
+            on (自出生时起); not 提前三十日
+            (:data:`zhiku.verify.stated.EVENT_PERIOD`): a weak mismatch as well.
     """
 
     clauses: bool = True
@@ -103,6 +107,7 @@ class CheckOptions:
     separators: bool = True
     counts: bool = True
     statute_times: bool = True
+    event_periods: bool = False
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

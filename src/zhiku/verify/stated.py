@@ -44,6 +44,16 @@ WHEN = re.compile(r"的时候|时期|时代|年间|初期|末期|中期|晚年|�
 STATUTE_WHEN = re.compile(r"之日起|之日(?:计算|起算)|之时起|时起|(?:届满|期满)(?:时|前|后|之日|以前|之前)?|"
                           r"立即|即时|当日|当天|次日|随时|"
                           r"(?:合理|一定|规定的?)期限内")
+# when, as a statute states it relative to an event (config ``answerability_event_periods``): a
+# period before or after the event it names (「会议召开十五日前」, 「选举日的二十日以前」, 「期满前三十日」,
+# 「届满后六个月」), from it on (「自出生时起」, 「从下月起」, 「自2021年1月1日起」), before or after it
+# (「在…前」 of a clause's end: 「在劳动合同期满前」). Not how long ahead with no event named (提前三十日:
+# the notice may be the other party's — 「公司要辞退我，应该什么时候通知我？」 was answered from the
+# worker's notice, 劳动合同法 第三十七条). Read as :data:`STATUTE_WHEN` is: a weak mismatch of a
+# numbered provision only, beside the question's words
+_SPAN = r"[零〇一二两三四五六七八九十百\d]+\s*个?(?:年|月|日|天|周|星期|小时|工作日)"
+EVENT_PERIOD = re.compile(rf"(?<![提\d零〇一二两三四五六七八九十百]){_SPAN}(?:以前|之前|前|以后|之后|后)|(?<!提)(?:前|后|以前|以后|之前|之后){_SPAN}|"
+                          r"(?:自|从)[^，,。；;]{1,24}?(?:时|日|月|年)?起|在[^，,。；;]{2,20}(?:之前|以前|前|之后|以后)(?=[，,。；;]|$)")
 HALF = re.compile(r"半(?:年|个月|天|小时)|[一二两三四五六七八九十]+(?:个)?(?:年|月|日|天|周|小时)")
 
 
