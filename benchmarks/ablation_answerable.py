@@ -176,6 +176,14 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, separators off": {"ZHIKU_ANSWERABILITY_SEPARATORS": "0"},
           # when asked of a rule met weakly by a provision stating it from or ahead of an event (on shipped)
           "on, statute times off": {"ZHIKU_ANSWERABILITY_STATUTE_TIMES": "0"},
+          # a model named in passing on another model's page does not meet the question (on shipped)
+          "on, sibling models off": {"ZHIKU_ANSWERABILITY_SIBLINGS": "0"},
+          # 多少人力 asks any figure (30小时/周), not a head count (on shipped)
+          "on, effort off": {"ZHIKU_ANSWERABILITY_EFFORT": "0"},
+          # 一个 as the indefinite article states no count (on shipped)
+          "on, articles off": {"ZHIKU_ANSWERABILITY_ARTICLES": "0"},
+          # 多大 of a thing with a size asks bytes or lengths (on shipped)
+          "on, sizes off": {"ZHIKU_ANSWERABILITY_SIZES": "0"},
           # without vectors, evidence holding none of the question's naming words refuses (on shipped)
           "on, keyword veto off": {"ZHIKU_KEYWORD_VETO": "0"},
           # the keyword veto holding a word by a dictionary word inside it (精神病 of 精神病院; on shipped)

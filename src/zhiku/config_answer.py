@@ -296,6 +296,26 @@ class RefusalLevers(BaseModel):
                                               "event (之日起, 届满时), at once or at any time (立即, 次日, 随时), "
                                               "within a reasonable time (not 提前三十日); off: a date, a time "
                                               "limit (N日内) or when in other terms only")
+    answerability_siblings: bool = Field(default=True, description="a model name the question pins "
+                                         "(Hi3516DV300, DAYU200: letters, then a figure) is missed by a cited "
+                                         "block naming another model of the same letters more often than it "
+                                         "(a Hi3751V350 burning guide naming Hi3516DV300 once, in a link), "
+                                         "unless the answer quotes it; off: the name anywhere in the block "
+                                         "meets it")
+    answerability_effort: bool = Field(default=True, description="多少人力 (the work put in) asks any "
+                                       "figure — a head count (10人以上) or hours or days of work (30小时/周) "
+                                       "— not a head count; off: 多少人 in it asks a head count, which "
+                                       "30小时/周 does not state")
+    answerability_articles: bool = Field(default=True, description="with answerability_counts, 一个/一种 "
+                                         "read as the indefinite article (「做了一个字符串拼接」, 「是一种消息"
+                                         "中间件」) states no count a question asks (多少, 几个); kept where a "
+                                         "bound or total is before it (至少一个, 只能有一个, 每…一个) or it ends "
+                                         "its clause; off: any 一个 is a count")
+    answerability_sizes: bool = Field(default=True, description="多大 asked of a thing that has a size "
+                                      "(「推荐配多大内存」, 「一条消息最大能发多大」, 「底板尺寸有多大」) asks a "
+                                      "figure in bytes or lengths (256KB, 16GB, 180mm×130mm), missing which "
+                                      "refuses; off: 多大 asks no quantity and any quoted passage on the "
+                                      "thing answers")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

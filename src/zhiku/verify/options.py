@@ -73,6 +73,15 @@ class CheckOptions:
             statute's terms — from an event (之日起, 届满时), at once or any time (立即,
             随时) — in a quoted numbered provision beside the question's words: a
             weak mismatch (:func:`zhiku.verify.answerable.statute_timed`).
+        siblings: a model name the question pins (hi3516dv300) is missed by a block naming
+            another model of its line more often than it, when the answer does not quote it
+            (:func:`zhiku.verify.instances.sibling_model`).
+        effort: 多少人力 asks any figure (a head count, or hours of work: 30小时/周), not a
+            head count (:func:`zhiku.verify.pins._asked_quantity`).
+        articles: with ``counts``, 一个/一种 read as the indefinite article (「做了一个字符串拼接」)
+            states no count (:func:`zhiku.verify.answerable.unarticled`).
+        sizes: 多大 asked of a thing that has a size (内存, 消息, 文件, 尺寸) asks a figure in
+            bytes or lengths (kind ``size``), which decides a refusal as a sum or a date does.
     """
 
     clauses: bool = True
@@ -103,6 +112,10 @@ class CheckOptions:
     separators: bool = True
     counts: bool = True
     statute_times: bool = True
+    siblings: bool = True
+    effort: bool = True
+    articles: bool = True
+    sizes: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

@@ -82,6 +82,13 @@ _QTY = [
     ("days", re.compile(r"多少天|几天|多少日|几日")),
     # with ``periods``: 几个工作日 asks a count of days (「…多少个工作日内完成评审」), not any number
     ("workdays", re.compile(r"(?:多少|几)个?工作日")),
+    # with ``sizes``: 多大 asked of a thing that has a size (内存, 消息, 文件, 尺寸) asks a figure in
+    # bytes or lengths (256KB, 16GB, 180mm×130mm), not any figure (「…内存的百分比 40%」)
+    ("size", re.compile(r"(?:内存|容量|空间|尺寸|消息|文件|面积|体积|存储|磁盘|硬盘|缓存|缓冲区|数据包|报文)"
+                        r"[^，,；;。？?]{0,8}多大|多大的?(?:内存|容量|空间|尺寸|面积|体积|存储|磁盘|硬盘|缓存)")),
+    # with ``effort``: 多少人力 asks the work put in, stated as a head count (10人以上) or as
+    # hours or days of work (30小时/周, 5人天): any figure (kind ``number``), not a head count
+    ("effort", re.compile(r"(?:多少|几个?)人力")),
     ("people", re.compile(r"多少人|几个人|几人|多少名")),
     # hours asked: a figure in hours or minutes (「每天工作最多几个小时」: 八小时), not a period in days
     ("hours", re.compile(r"几个?小时|多少个?小时|几分钟|多少分钟|几个?钟头")),
@@ -173,7 +180,7 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
             if not (opts.periods and _TERMS.match(rest, m.start()))]
     out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(YEAR.findall(rest))]
     out += [Constraint(Kind.TIME, ym, "month") for ym in year_months(rest)] if opts.months else []
-    found = _asked_quantity(clause, opts.last_ask, opts.hours, opts.periods)
+    found = _asked_quantity(clause, opts.last_ask, opts.hours, opts.periods, opts.effort, opts.sizes)
     if found is None and (where := _WHERE.search(clause)):
         found = ("place", where)
     rule = not found and _YES_NO.search(clause)  # 「今年的扣除没扣完，能挪到明年吗」: a rule, not a year's fact
@@ -200,7 +207,8 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
 
 
 def _asked_quantity(clause: str, last: bool, hours: bool = True,
-                    periods: bool = True) -> tuple[str, re.Match[str]] | None:
+                    periods: bool = True, effort: bool = True,
+                    sizes: bool = True) -> tuple[str, re.Match[str]] | None:
     """The kind of quantity the asking clause asks (:data:`_QTY`) and where. With ``last``
     the clauses are read from the last one that asks one: a count in a clause before it tells
     the situation (「几个人合伙开公司注册一千万，这钱最晚多少年内要交齐」 asks how long, not
@@ -213,6 +221,14 @@ def _asked_quantity(clause: str, last: bool, hours: bool = True,
             if kind == "workdays":
                 if periods and (m := rx.search(part)):
                     return "days", m
+                continue
+            if kind == "size":
+                if sizes and (m := rx.search(part)):
+                    return kind, m
+                continue
+            if kind == "effort":
+                if effort and (m := rx.search(part)):
+                    return "number", m
                 continue
             if (hours or kind != "hours") and (m := rx.search(part)):
                 return kind, m
