@@ -102,6 +102,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, list kind prefixed off": {"ZHIKU_LIST_KIND_PREFIXED": "0"},
           # and a table row read and quoted whole (on shipped)
           "on, rows whole off": {"ZHIKU_ANSWER_ROWS_WHOLE": "0"},
+          # a code line's // comment wrapped over the next line read with it (on shipped)
+          "on, wrapped comments off": {"ZHIKU_ANSWER_WRAPPED_COMMENTS": "0"},
           # and a lead-in announcing items of another kind than asked counting less (0.8 shipped)
           "on, lead-ins in full": {"ZHIKU_ANSWER_LEAD_INS": "1"},
           # and the sentence beside a source that cannot answer alone: a restatement's, a why's reason (on shipped)

@@ -60,6 +60,11 @@ class AnswerLevers(BaseModel):
                                     "table row as one sentence, whole: a record whose first value names "
                                     "what its other cells state, not split at the 。 and ； inside its "
                                     "cells into pieces that lose that value; off: split as prose")
+    answer_wrapped_comments: bool = Field(default=True, description="the offline answer reads a short "
+                                          "line of words after a line of code ending in a // comment as the "
+                                          "rest of that comment, one sentence with the code line (a PDF wraps "
+                                          "a listing's long comment: 「#define MQTT_URI \"tcp://…:1883\" // "
+                                          "配置测试」 + 「服务器地址」); off: each line on its own")
     list_kind_prefixed: bool = Field(default=True, description="with list_kind, the kind a question "
                                      "asks which ones of may start one character after 哪些/哪几/几种 when no "
                                      "word starts there (哪几种解压缩算法: the segmenter leaves 解 | 压缩算法)")
