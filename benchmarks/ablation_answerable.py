@@ -186,6 +186,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, articles off": {"ZHIKU_ANSWERABILITY_ARTICLES": "0"},
           # 多大 of a thing with a size asks bytes or lengths (on shipped)
           "on, sizes off": {"ZHIKU_ANSWERABILITY_SIZES": "0"},
+          # 哪天 asks a day, not a month or a year alone (off shipped)
+          "on, days on": {"ZHIKU_ANSWERABILITY_DAYS": "1"},
           # without vectors, evidence holding none of the question's naming words refuses (on shipped)
           "on, keyword veto off": {"ZHIKU_KEYWORD_VETO": "0"},
           # the keyword veto holding a word by a dictionary word inside it (精神病 of 精神病院; on shipped)

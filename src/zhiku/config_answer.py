@@ -321,6 +321,11 @@ class RefusalLevers(BaseModel):
                                       "figure in bytes or lengths (256KB, 16GB, 180mm×130mm), missing which "
                                       "refuses; off: 多大 asks no quantity and any quoted passage on the "
                                       "thing answers")
+    answerability_days: bool = Field(default=False, description="哪天/哪一天 asks a day — a date with its "
+                                     "day (2025.06.03, 6月7日), a day of the month (29日), a weekday, a day "
+                                     "told from another (次日, 之日) or a holiday — not a month or a year "
+                                     "alone (「表格（2025年06月安全漏洞）共 11 行」); off (the default: it "
+                                     "turned one wrong answer into a refusal and gained none): any date")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

@@ -106,3 +106,16 @@ def test_a_size_a_setting_states_in_bytes_without_a_unit_is_met():
     assert check(question, [(f"RocketMQ 参数 {said}", said)], opts=CheckOptions(sizes=True)).ok
     share = "超过该机器内存的百分比（accessMessageInMemoryMaxRatio=40%）。"
     assert not check(question, [(f"RocketMQ 消息 {share}", share)], opts=CheckOptions(sizes=True)).ok
+
+
+def test_a_day_asked_is_not_met_by_a_month():
+    name = "fresh3/OpenHarmony安全漏洞公告2025-06.md"
+    question = "2025年6月的安全漏洞公告是哪天发布的？"
+    summary = _chunk(name, "共 11 行", "table_summary")  # 「表格（2025年06月安全漏洞）共 11 行，…」
+    on = check(question, [(block_text(summary), summary.text)], opts=CheckOptions(days=True))
+    assert not on.ok and "day" in [c.text for c in on.missing]
+    assert check(question, [(block_text(summary), summary.text)], opts=CheckOptions(days=False)).ok
+    # the positive twin: the bulletin's own line 「_发布于2025.06.03_」 states the day
+    head = _chunk(name, "发布于2025.06.03", "text")
+    said = next(s for s in head.text.splitlines() if "发布于" in s)
+    assert check(question, [(block_text(head), said)], opts=CheckOptions(days=True)).ok

@@ -22,7 +22,7 @@ from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, compound_name, pinned
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
-    CLOCK, DATE, EDITION_YEAR, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE, STAMP, STATED_YEAR, STATUTE_WHEN, UNITS, WHEN,
+    CLOCK, DATE, EDITION_YEAR, HALF, MONEY, NOT_COUNT, NUMERIC_DATE, REL_YEAR, SHARE, STAMP, STATED_YEAR, STATUTE_WHEN, UNITS, WHEN,
     relative_years, undated,
 )
 from zhiku.verify.support import quantities
@@ -42,7 +42,7 @@ _SENTENCE = re.compile(r"[^。！？；\n]+")
 # different places of the page)
 _PIECE = re.compile(r"(?:[^.…]|(?<!\.)\.(?!\.))+")
 _KIND_WORDS = {"money": "金额", "amount": "金额", "person": "人或机构", "country": "国家", "place": "地点", "age": "年龄", "days": "天数", "people": "人数", "duration": "期限", "hours": "小时数", "size": "大小",
-               "date": "时间", "clock": "时间", "when": "时间", "number": "数目"}
+               "date": "时间", "clock": "时间", "when": "时间", "number": "数目", "day": "日期"}
 
 
 # a size in bytes, lengths or areas (256KB, 16G, 4Gbit, 180mm×130mm, 90平米): what 多大 asks of
@@ -53,6 +53,14 @@ _SIZE = re.compile(r"[\d零〇一二两三四五六七八九十百千]\s*(?:(?:m
 # not a share, in a clause naming a size
 _SIZED = re.compile(r"(?:size|大小|容量|字节)[^，。；,;]{0,24}?(?<![\d.])\d{3,}(?![\d.]*\s*%)|"
                     r"(?<![\d.])\d{3,}(?![\d.]*\s*%)[^，。；,;]{0,8}?(?:size|大小|容量|字节)", re.IGNORECASE)
+
+
+# a day (what 哪天 asks): a date with its day (2025.06.03, 2025-6-7, 6月7日, 初五), a day of the
+# month (29日), a weekday, or a day told from another (当天, 次日, 之日)
+DAY = re.compile(NUMERIC_DATE + r"|\d{1,2}\s*月\s*\d{1,2}\s*[日号]|[零〇一二三四五六七八九十正腊]{1,3}月"
+                 r"(?:[一二三四五六七八九十廿]{1,3}|初[一二三四五六七八九十])[日号]?|(?<![\d.])\d{1,2}\s*[日号](?![\d])|"
+                 r"初[一二三四五六七八九十]|周[一二三四五六日天]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|"
+                 r"当天|当日|次日|同日|之日|除夕|元旦|春节|清明|端午|中秋|国庆|劳动节")
 
 
 def has_quantity(kind: str, text: str, asked: str = "") -> bool:
@@ -72,6 +80,8 @@ def has_quantity(kind: str, text: str, asked: str = "") -> bool:
         return bool(CLOCK.search(t) or DATE.search(t))
     if kind == "money":
         return bool(MONEY.search(t))
+    if kind == "day":  # config ``answerability_days``: a day, not a month or a year alone
+        return bool(DAY.search(t))
     if kind == "size":  # config ``answerability_sizes``
         return bool(_SIZE.search(t) or _SIZED.search(t))
     if kind == "amount" and (MONEY.search(t) or re.search(r"百分之[零〇一二两三四五六七八九十百]+|[一二两三四五六七八九十]+倍", t)):
@@ -122,7 +132,7 @@ def statute_time(c: Constraint, text: str, cons: Sequence[Constraint] = ()) -> b
     asked of one instance (「2022年冬奥会开幕时间」) is read as before. Read by :func:`meets` with
     ``statute_times`` on, which :func:`check` asks only of a numbered provision and only for a
     weak mismatch (:func:`statute_timed`)."""
-    if c.kind is not Kind.QUANTITY or c.text not in ("when", "date") or c.text == "date" and _instance(cons):
+    if c.kind is not Kind.QUANTITY or c.text not in ("when", "date", "day") or c.text in ("date", "day") and _instance(cons):
         return False
     return STATUTE_WHEN.search(undated(normalise(text))) is not None
 
@@ -134,7 +144,7 @@ def statute_timed(c: Constraint, block: str, said: str, cons: Sequence[Constrain
     (:func:`statute_time`, config ``answerability_statute_times``) beside the question's words as
     :func:`meets` reads a time: a weak mismatch, answered at a lower confidence — a statute says
     when from an event of its own (「上诉期从…收到判决书…之日计算」), which may be another step's."""
-    return (opts.statute_times and c.kind is Kind.QUANTITY and c.text in ("when", "date") and provision(block)
+    return (opts.statute_times and c.kind is Kind.QUANTITY and c.text in ("when", "date", "day") and provision(block)
             and meets(c, block, said, cons, opts))
 
 
@@ -430,7 +440,7 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str, opts: Check
 _COMMON_HEAD = tuple("工员人者局所院部处站厅委会科队名")
 # quantities a rule states as a number (天数, 年龄, 人数, 日期, a price) and places asked for;
 # an amount or a period is often a rule instead (「不得超过服务期尚未履行部分所应分摊的培训费用」)
-_NUMERIC_KINDS = {"days", "hours", "age", "people", "date", "clock", "when", "money", "country", "size"}
+_NUMERIC_KINDS = {"days", "hours", "age", "people", "date", "clock", "when", "money", "country", "size", "day"}
 # figures a fact of one instance states (a count, a period, a sum): a name asked for (谁, 在哪)
 # may be one the tagger does not know, so it never decides on its own
 _FIGURES = {"number", "duration", "amount"}

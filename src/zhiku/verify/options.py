@@ -82,6 +82,8 @@ class CheckOptions:
             states no count (:func:`zhiku.verify.answerable.unarticled`).
         sizes: 多大 asked of a thing that has a size (内存, 消息, 文件, 尺寸) asks a figure in
             bytes or lengths (kind ``size``), which decides a refusal as a sum or a date does.
+        days: 哪天/哪一天 asks a day (kind ``day``): a month or a year alone (「2025年06月」)
+            does not say which.
     """
 
     clauses: bool = True
@@ -116,6 +118,7 @@ class CheckOptions:
     effort: bool = True
     articles: bool = True
     sizes: bool = True
+    days: bool = False
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

@@ -71,7 +71,7 @@ _NAME_TAGS = {"nr", "nrt", "ns", "nt", "nz", "eng"}
 # the words that ask which one of a kind (哪位帝王, 什么武功): the noun after them is the kind
 _WHICH = re.compile(r"哪|哪[位个些种类]|哪一[位个种]|什么|何")
 # the kinds of value that say when (a date, a clock time, or when in any terms)
-TIME_KINDS = ("date", "clock", "when")
+TIME_KINDS = ("date", "clock", "when", "day")
 # question phrasing → the kind of quantity the answer states
 _QTY = [
     # 「按什么价格」 asks what a price is based on (投资本金加利息), not a sum
@@ -98,6 +98,8 @@ _QTY = [
     # naming a thing (「引脚是几号」, 几号线)
     # 什么时候/何时 asks when in any terms (「四国征伐后」, 「高二的时候」); 时间/日期 ask for a date
     ("when", re.compile(r"什么时候|何时|哪个时候")),
+    # with ``days``: 哪天/哪一天 asks a day (a month or a year alone does not say which)
+    ("day", re.compile(r"哪天|哪一天")),
     ("date", re.compile(r"哪天|哪一天|哪一?年|几月|(?<![脚线楼门位口房][是为])(?<![脚线楼门位口房])几号|日期|时间$|时间是|开幕时间|时间？")),
     ("country", re.compile(r"哪个国家|哪些国家|哪国|什么国家|研发国家|国籍")),
     ("person", re.compile(r"谁|哪位|哪些人|(?:主演|导演|编剧|作者|扮演者|得主|创始人|创办人)(?:是|有|都|$)")),
@@ -180,7 +182,8 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
             if not (opts.periods and _TERMS.match(rest, m.start()))]
     out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(YEAR.findall(rest))]
     out += [Constraint(Kind.TIME, ym, "month") for ym in year_months(rest)] if opts.months else []
-    found = _asked_quantity(clause, opts.last_ask, opts.hours, opts.periods, opts.effort, opts.sizes)
+    found = _asked_quantity(clause, opts.last_ask, opts.hours, opts.periods, opts.effort, opts.sizes,
+                            opts.days)
     if found is None and (where := _WHERE.search(clause)):
         found = ("place", where)
     rule = not found and _YES_NO.search(clause)  # 「今年的扣除没扣完，能挪到明年吗」: a rule, not a year's fact
@@ -208,7 +211,7 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
 
 def _asked_quantity(clause: str, last: bool, hours: bool = True,
                     periods: bool = True, effort: bool = True,
-                    sizes: bool = True) -> tuple[str, re.Match[str]] | None:
+                    sizes: bool = True, days: bool = True) -> tuple[str, re.Match[str]] | None:
     """The kind of quantity the asking clause asks (:data:`_QTY`) and where. With ``last``
     the clauses are read from the last one that asks one: a count in a clause before it tells
     the situation (「几个人合伙开公司注册一千万，这钱最晚多少年内要交齐」 asks how long, not
@@ -221,6 +224,10 @@ def _asked_quantity(clause: str, last: bool, hours: bool = True,
             if kind == "workdays":
                 if periods and (m := rx.search(part)):
                     return "days", m
+                continue
+            if kind == "day":
+                if days and (m := rx.search(part)):
+                    return kind, m
                 continue
             if kind == "size":
                 if sizes and (m := rx.search(part)):
