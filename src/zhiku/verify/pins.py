@@ -209,33 +209,29 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
     return tuple(dict.fromkeys(out))
 
 
+# the kinds of :data:`_QTY` read only with their reading on, and the kind each asks then
+_READ_AS = {"workdays": "days", "effort": "number", "size": "size", "day": "day"}
+
+
 def _asked_quantity(clause: str, last: bool, hours: bool = True,
                     periods: bool = True, effort: bool = True,
-                    sizes: bool = True, days: bool = True) -> tuple[str, re.Match[str]] | None:
+                    sizes: bool = True, days: bool = False) -> tuple[str, re.Match[str]] | None:
     """The kind of quantity the asking clause asks (:data:`_QTY`) and where. With ``last``
     the clauses are read from the last one that asks one: a count in a clause before it tells
     the situation (「几个人合伙开公司注册一千万，这钱最晚多少年内要交齐」 asks how long, not
-    how many people); off, the first kind found anywhere in the clause."""
+    how many people); off, the first kind found anywhere in the clause. ``hours``,
+    ``periods``, ``effort``, ``sizes`` and ``days`` are the readings of the same names
+    (:class:`zhiku.verify.options.CheckOptions`); a kind read only with its reading
+    (:data:`_READ_AS`) is skipped without it."""
+    reading = {"workdays": periods, "effort": effort, "size": sizes, "day": days}
     parts = [clause]
     if last:
         parts = [p for p in re.split(r"[，,；;]", clause) if p.strip()][::-1] or [clause]
     for part in parts:
         for kind, rx in _QTY:
-            if kind == "workdays":
-                if periods and (m := rx.search(part)):
-                    return "days", m
-                continue
-            if kind == "day":
-                if days and (m := rx.search(part)):
-                    return kind, m
-                continue
-            if kind == "size":
-                if sizes and (m := rx.search(part)):
-                    return kind, m
-                continue
-            if kind == "effort":
-                if effort and (m := rx.search(part)):
-                    return "number", m
+            if kind in _READ_AS:
+                if reading[kind] and (m := rx.search(part)):
+                    return _READ_AS[kind], m
                 continue
             if (hours or kind != "hours") and (m := rx.search(part)):
                 return kind, m
