@@ -102,6 +102,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, list kind prefixed off": {"ZHIKU_LIST_KIND_PREFIXED": "0"},
           # and a table row read and quoted whole (on shipped)
           "on, rows whole off": {"ZHIKU_ANSWER_ROWS_WHOLE": "0"},
+          # a code line's // comment wrapped over the next line read with it (on shipped)
+          "on, wrapped comments off": {"ZHIKU_ANSWER_WRAPPED_COMMENTS": "0"},
           # and a lead-in announcing items of another kind than asked counting less (0.8 shipped)
           "on, lead-ins in full": {"ZHIKU_ANSWER_LEAD_INS": "1"},
           # and the sentence beside a source that cannot answer alone: a restatement's, a why's reason (on shipped)
@@ -176,6 +178,16 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, separators off": {"ZHIKU_ANSWERABILITY_SEPARATORS": "0"},
           # when asked of a rule met weakly by a provision stating it from or ahead of an event (on shipped)
           "on, statute times off": {"ZHIKU_ANSWERABILITY_STATUTE_TIMES": "0"},
+          # a model named in passing on another model's page does not meet the question (on shipped)
+          "on, sibling models off": {"ZHIKU_ANSWERABILITY_SIBLINGS": "0"},
+          # 多少人力 asks any figure (30小时/周), not a head count (on shipped)
+          "on, effort off": {"ZHIKU_ANSWERABILITY_EFFORT": "0"},
+          # 一个 as the indefinite article states no count (on shipped)
+          "on, articles off": {"ZHIKU_ANSWERABILITY_ARTICLES": "0"},
+          # 多大 of a thing with a size asks bytes or lengths (on shipped)
+          "on, sizes off": {"ZHIKU_ANSWERABILITY_SIZES": "0"},
+          # 哪天 asks a day, not a month or a year alone (off shipped)
+          "on, days on": {"ZHIKU_ANSWERABILITY_DAYS": "1"},
           # without vectors, evidence holding none of the question's naming words refuses (on shipped)
           "on, keyword veto off": {"ZHIKU_KEYWORD_VETO": "0"},
           # the keyword veto holding a word by a dictionary word inside it (精神病 of 精神病院; on shipped)

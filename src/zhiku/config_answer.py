@@ -60,6 +60,11 @@ class AnswerLevers(BaseModel):
                                     "table row as one sentence, whole: a record whose first value names "
                                     "what its other cells state, not split at the 。 and ； inside its "
                                     "cells into pieces that lose that value; off: split as prose")
+    answer_wrapped_comments: bool = Field(default=True, description="the offline answer reads a short "
+                                          "line of words after a line of code ending in a // comment as the "
+                                          "rest of that comment, one sentence with the code line (a PDF wraps "
+                                          "a listing's long comment: 「#define MQTT_URI \"tcp://…:1883\" // "
+                                          "配置测试」 + 「服务器地址」); off: each line on its own")
     list_kind_prefixed: bool = Field(default=True, description="with list_kind, the kind a question "
                                      "asks which ones of may start one character after 哪些/哪几/几种 when no "
                                      "word starts there (哪几种解压缩算法: the segmenter leaves 解 | 压缩算法)")
@@ -307,6 +312,31 @@ class RefusalLevers(BaseModel):
                                               "from it on (自出生时起), not how long ahead with no event named "
                                               "(提前三十日: the notice may be the other party's); off: those forms "
                                               "are no time")
+    answerability_siblings: bool = Field(default=True, description="a model name the question pins "
+                                         "(Hi3516DV300, DAYU200: letters, then a figure) is missed by a cited "
+                                         "block naming another model of the same letters more often than it "
+                                         "(a Hi3751V350 burning guide naming Hi3516DV300 once, in a link), "
+                                         "unless the answer quotes it; off: the name anywhere in the block "
+                                         "meets it")
+    answerability_effort: bool = Field(default=True, description="多少人力 (the work put in) asks any "
+                                       "figure — a head count (10人以上) or hours or days of work (30小时/周) "
+                                       "— not a head count; off: 多少人 in it asks a head count, which "
+                                       "30小时/周 does not state")
+    answerability_articles: bool = Field(default=True, description="with answerability_counts, 一个/一种 "
+                                         "read as the indefinite article (「做了一个字符串拼接」, 「是一种消息"
+                                         "中间件」) states no count a question asks (多少, 几个); kept where a "
+                                         "bound or total is before it (至少一个, 只能有一个, 每…一个) or it ends "
+                                         "its clause; off: any 一个 is a count")
+    answerability_sizes: bool = Field(default=True, description="多大 asked of a thing that has a size "
+                                      "(「推荐配多大内存」, 「一条消息最大能发多大」, 「底板尺寸有多大」) asks a "
+                                      "figure in bytes or lengths (256KB, 16GB, 180mm×130mm), missing which "
+                                      "refuses; off: 多大 asks no quantity and any quoted passage on the "
+                                      "thing answers")
+    answerability_days: bool = Field(default=False, description="哪天/哪一天 asks a day — a date with its "
+                                     "day (2025.06.03, 6月7日), a day of the month (29日), a weekday, a day "
+                                     "told from another (次日, 之日) or a holiday — not a month or a year "
+                                     "alone (「表格（2025年06月安全漏洞）共 11 行」); off (the default: it "
+                                     "turned one wrong answer into a refusal and gained none): any date")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

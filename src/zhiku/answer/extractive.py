@@ -81,15 +81,40 @@ class Sentence:
 ROW = "table_row"  # a chunk holding one table row as a sentence (:func:`zhiku.chunk.tables.row_sentence`)
 
 
-def block_sentences(hit: Hit, rows_whole: bool = False) -> list[tuple[int, str]]:
+def block_sentences(hit: Hit, rows_whole: bool = False, wrapped: bool = False) -> list[tuple[int, str]]:
     """A block's sentences (:func:`split_sentences`); with ``rows_whole`` a table row is one
     sentence, whole: a record whose first value names what its other cells state (「漏洞等级
     严重，漏洞样例 1.…；2.…，奖励金额范围 最高1,000,000元。」), not split at the 。 and ； of its
-    cells into pieces that lose that value."""
+    cells into pieces that lose that value; with ``wrapped`` a code line's comment that goes on
+    over the next line is one sentence with it (:func:`wrapped_comments`)."""
     text = hit.chunk.text
     if rows_whole and hit.chunk.kind == ROW and text.strip():
         return [(len(text) - len(text.lstrip()), text.strip())]
-    return split_sentences(text)
+    return wrapped_comments(text, split_sentences(text)) if wrapped else split_sentences(text)
+
+
+# a line of code ending in a // comment (not a link's ://: a word, quote, bracket or ; before it)
+_TAIL_COMMENT = re.compile(r"[\w;)\]\"']\s*//\s*[^\s/]")
+# what a line of code holds and a comment's last words do not
+_CODE = re.compile(r"[;=(){}<>#\"'\[\]/*]")
+WRAPPED_CHARS = 24  # the longest line read as the rest of the comment above it
+
+
+def wrapped_comments(text: str, sents: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """``sents`` of ``text`` with a short line of words after a line of code ending in a ``//``
+    comment joined to that line (config ``answer_wrapped_comments``): a PDF wraps a listing's
+    long comment, so 「#define MQTT_URI "tcp://iot.eclipse.org:1883" // 配置测试」 and 「服务器地址」 are
+    one line of the listing; read apart, the comment's end (服务器地址) was quoted for 「…默认连接的
+    服务器地址是什么？」 without the address it names."""
+    out: list[tuple[int, str]] = []
+    for pos, s in sents:
+        if out and len(s) <= WRAPPED_CHARS and not _CODE.search(s) and _TAIL_COMMENT.search(out[-1][1]):
+            start = text.find(out[-1][1], out[-1][0])
+            end = text.find(s, pos) + len(s)
+            out[-1] = (out[-1][0], text[start:end])
+            continue
+        out.append((pos, s))
+    return out
 
 
 def split_sentences(text: str) -> list[tuple[int, str]]:
@@ -130,6 +155,7 @@ def compose(
     spreads: bool = False,
     rows_whole: bool = False,
     lead_ins: float = 1.0,
+    wrapped: bool = False,
     same: Callable[[str], Sequence[str]] | None = None,
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
@@ -196,6 +222,8 @@ def compose(
             :func:`zhiku.answer.reading.term_spreads`; config ``answer_term_spreads``).
         rows_whole: a table row is read and quoted as one sentence (:func:`block_sentences`,
             config ``answer_rows_whole``).
+        wrapped: a code line's comment wrapped over the next line is one sentence with it
+            (:func:`wrapped_comments`, config ``answer_wrapped_comments``).
         lead_ins: a lead-in announcing items after it in its block of a kind no word of the
             question names (「…，基本操作步骤如下：」 for 「…用的是什么算法？」, :func:`_aside`)
             counts this share of its coverage (config ``answer_lead_ins``; the caller passes 1
@@ -228,7 +256,7 @@ def compose(
     else:
         picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name,
                        (lists, listed), name_weight, problems, comments, bonus, labels, rows_whole,
-                       lead_ins)
+                       lead_ins, wrapped)
         picked = beside(picked, hits, around) if around else picked
     picked = with_lists(picked, hits, terms, idf, listings=labels)
     picked.sort(key=lambda s: (s.hit_rank, s.pos))
@@ -268,14 +296,15 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
           meets: Callable[[str, str], bool] | None = None, provision: float = PROVISION,
           doc_name: bool = False, lists: tuple[bool, str] = (False, ""), name_weight: float = 1.0,
           problems: bool = False, comments: bool = False, bonus: Sequence[float] = (),
-          labels: bool = False, rows_whole: bool = False, lead_ins: float = 1.0) -> list[Sentence]:
+          labels: bool = False, rows_whole: bool = False, lead_ins: float = 1.0,
+          wrapped: bool = False) -> list[Sentence]:
     """The best-covering sentence first, then the best sentences of the same block scoring at
     least :data:`FILL` of it: an answer states what one block says and cites that block
     (a second block's sentence, even one covering as much of the question, was mostly a
     neighbouring article or passage: citation precision, see :data:`ONE_SOURCE`)."""
     ctx = [context(h.chunk) for h in hits]
     names = [document_name(h.chunk) if doc_name else "" for h in hits]
-    cands, read = _candidates(terms, hits, idf, ctx, names, problems, comments, labels, rows_whole)
+    cands, read = _candidates(terms, hits, idf, ctx, names, problems, comments, labels, rows_whole, wrapped)
     if not cands:
         return []
     if lead_ins < 1:  # a lead-in announcing other things than asked: its items state them
@@ -324,7 +353,8 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
 
 
 def _candidates(terms, hits, idf, ctx: list[str], names: list[str], problems: bool,
-                comments: bool, labels: bool = False, rows_whole: bool = False) -> tuple[list[Sentence], dict]:
+                comments: bool, labels: bool = False, rows_whole: bool = False,
+                wrapped: bool = False) -> tuple[list[Sentence], dict]:
     """Every sentence of the evidence scored as it is read (under its block's context, the
     question line, problem statement or code comment before it, its list item's label, its
     document's name), and the text each was read as; what asks (those lines) is left out
@@ -332,7 +362,7 @@ def _candidates(terms, hits, idf, ctx: list[str], names: list[str], problems: bo
     cands, read, asks = [], {}, set()
     for r, h in enumerate(hits):
         asked, span = "", problem_span(h.chunk.text, labels) if problems else (0, 0)
-        for pos, s in block_sentences(h, rows_whole):
+        for pos, s in block_sentences(h, rows_whole, wrapped):
             if labels and label_line(h.chunk.text, pos, s):  # 「-   **可能原因**」: it introduces
                 asks.add((r, pos))
             elif question_line(h.chunk.text, pos, s):

@@ -147,7 +147,7 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
                           spreads=kb.config.answer_term_spreads,
                           comments=kb.config.answer_code_comments, labels=kb.config.answer_labels,
                           around=question if kb.config.answer_around else "",
-                          rows_whole=kb.config.answer_rows_whole,
+                          rows_whole=kb.config.answer_rows_whole, wrapped=kb.config.answer_wrapped_comments,
                           same=rare_synonyms(kb) if kb.config.answer_term_synonyms else None,
                           bonus=() if exact else _bonus(kb, question, blocks[:SOURCES], cons))
     pos = {h.chunk.id: i for i, h in enumerate(evidence, 1)}

@@ -16,14 +16,14 @@ from zhiku.verify.forms import (
     ordinal_forms as _ordinal_forms, place_forms as _place_forms,
 )
 from zhiku.verify.holders import doer_stated, holds_role, names, sum_stated, sum_verb
-from zhiku.verify.instances import about_other, instance_parts, named_places, own_clauses
+from zhiku.verify.instances import about_other, instance_parts, named_places, own_clauses, sibling_model
 from zhiku.verify.lay import act_words, law_words
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, compound_name, pinned
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
-    CLOCK, DATE, EDITION_YEAR, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE, STAMP, STATED_YEAR, STATUTE_WHEN, UNITS, WHEN,
-    EVENT_PERIOD,
+    CLOCK, DATE, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, NUMERIC_DATE, REL_YEAR, SHARE, STAMP, STATED_YEAR,
+    STATUTE_WHEN, UNITS, WHEN,
     relative_years, undated,
 )
 from zhiku.verify.support import quantities
@@ -42,8 +42,26 @@ _SENTENCE = re.compile(r"[^。！？；\n]+")
 # a search snippet's pieces, cut at its elisions (「… 16支参赛队名单 ... 浙江省第二届…」: cut from
 # different places of the page)
 _PIECE = re.compile(r"(?:[^.…]|(?<!\.)\.(?!\.))+")
-_KIND_WORDS = {"money": "金额", "amount": "金额", "person": "人或机构", "country": "国家", "place": "地点", "age": "年龄", "days": "天数", "people": "人数", "duration": "期限", "hours": "小时数",
-               "date": "时间", "clock": "时间", "when": "时间", "number": "数目"}
+_KIND_WORDS = {"money": "金额", "amount": "金额", "person": "人或机构", "country": "国家", "place": "地点", "age": "年龄", "days": "天数", "people": "人数", "duration": "期限", "hours": "小时数", "size": "大小",
+               "date": "时间", "clock": "时间", "when": "时间", "number": "数目", "day": "日期"}
+
+
+# a size in bytes, lengths or areas (256KB, 16G, 4Gbit, 180mm×130mm, 90平米): what 多大 asks of
+# a thing that has one (kind ``size``)
+_SIZE = re.compile(r"[\d零〇一二两三四五六七八九十百千]\s*(?:(?:mm|cm|km|[kmgt]?bit|[kmgt]i?b?|bytes?)(?![a-z])|字节|"
+                   r"毫米|厘米|米|英寸|寸|平方米|平米|㎡)", re.IGNORECASE)
+# a size a setting states as a bare number of bytes (「maxMessageSize 默认 4194304」): a number,
+# not a share, in a clause naming a size
+_SIZED = re.compile(r"(?:size|大小|容量|字节)[^，。；,;]{0,24}?(?<![\d.])\d{3,}(?![\d.]*\s*%)|"
+                    r"(?<![\d.])\d{3,}(?![\d.]*\s*%)[^，。；,;]{0,8}?(?:size|大小|容量|字节)", re.IGNORECASE)
+
+
+# a day (what 哪天 asks): a date with its day (2025.06.03, 2025-6-7, 6月7日, 初五), a day of the
+# month (29日), a weekday, or a day told from another (当天, 次日, 之日)
+DAY = re.compile(NUMERIC_DATE + r"|\d{1,2}\s*月\s*\d{1,2}\s*[日号]|[零〇一二三四五六七八九十正腊]{1,3}月"
+                 r"(?:[一二三四五六七八九十廿]{1,3}|初[一二三四五六七八九十])[日号]?|(?<![\d.])\d{1,2}\s*[日号](?![\d])|"
+                 r"初[一二三四五六七八九十]|周[一二三四五六日天]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|"
+                 r"当天|当日|次日|同日|之日|除夕|元旦|春节|清明|端午|中秋|国庆|劳动节")
 
 
 def has_quantity(kind: str, text: str, asked: str = "") -> bool:
@@ -63,6 +81,10 @@ def has_quantity(kind: str, text: str, asked: str = "") -> bool:
         return bool(CLOCK.search(t) or DATE.search(t))
     if kind == "money":
         return bool(MONEY.search(t))
+    if kind == "day":  # config ``answerability_days``: a day, not a month or a year alone
+        return bool(DAY.search(t))
+    if kind == "size":  # config ``answerability_sizes``
+        return bool(_SIZE.search(t) or _SIZED.search(t))
     if kind == "amount" and (MONEY.search(t) or re.search(r"百分之[零〇一二两三四五六七八九十百]+|[一二两三四五六七八九十]+倍", t)):
         return True
     if kind in ("number", "people"):  # 12月10日, 2021年: when, not how many; 第二届: which
@@ -114,7 +136,8 @@ def statute_time(c: Constraint, text: str, cons: Sequence[Constraint] = (), peri
     also relative to an event as a statute states it (:data:`EVENT_PERIOD`): a period before or
     after the event it names (会议召开十五日前, 选举日的二十日以前, 届满后六个月), from it on (自出生时起);
     not how long ahead with no event named (提前三十日)."""
-    if c.kind is not Kind.QUANTITY or c.text not in ("when", "date") or c.text == "date" and _instance(cons):
+    if (c.kind is not Kind.QUANTITY or c.text not in ("when", "date", "day")
+            or c.text in ("date", "day") and _instance(cons)):
         return False
     t = undated(normalise(text))
     return STATUTE_WHEN.search(t) is not None or periods and EVENT_PERIOD.search(t) is not None
@@ -127,7 +150,7 @@ def statute_timed(c: Constraint, block: str, said: str, cons: Sequence[Constrain
     (:func:`statute_time`, config ``answerability_statute_times``) beside the question's words as
     :func:`meets` reads a time: a weak mismatch, answered at a lower confidence — a statute says
     when from an event of its own (「上诉期从…收到判决书…之日计算」), which may be another step's."""
-    return (opts.statute_times and c.kind is Kind.QUANTITY and c.text in ("when", "date") and provision(block)
+    return (opts.statute_times and c.kind is Kind.QUANTITY and c.text in ("when", "date", "day") and provision(block)
             and meets(c, block, said, cons, opts))
 
 
@@ -178,7 +201,7 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         named = opts.titled and c.text not in TIME_KINDS and any(_titled(h, block) for h in heads)
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
             if (not heads or named or any(_head_in(h, _norm(sent), whole, opts.stems) for h in heads)) and any(
-                    (has_quantity(c.text, unnamed(q) if opts.counts and c.text == "number" else q, c.about)
+                    (has_quantity(c.text, unnamed(q, opts.articles) if opts.counts and c.text == "number" else q, c.about)
                      or opts.units and other_form(c.text, q)
                      or opts.statute_times and statute_time(c, q, others, opts.event_periods))
                     and not about_other(q, others, c.text)
@@ -223,7 +246,9 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         return True  # 老公: the statute says 配偶; 初中生: 未成年人
     w = _norm(c.text)
     if w in b or len(w) < 3 or not c.about:  # quoted names and Latin tokens: whole
-        return w in b or (_LATIN_NAME.fullmatch(w) is not None and _joined(w) in _joined(b)) or _versioned(w, b)
+        found = w in b or (_LATIN_NAME.fullmatch(w) is not None and _joined(w) in _joined(b)) or _versioned(w, b)
+        # a model named in passing on another model's page (config ``answerability_siblings``)
+        return found and not (opts.siblings and not c.about and sibling_model(w, block, said))
     grams = [w[i : i + 2] for i in range(len(w) - 1)]  # a tagged name: most of its bigrams
     return sum(g in b for g in grams) >= len(grams) / 2
 
@@ -421,7 +446,7 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str, opts: Check
 _COMMON_HEAD = tuple("工员人者局所院部处站厅委会科队名")
 # quantities a rule states as a number (天数, 年龄, 人数, 日期, a price) and places asked for;
 # an amount or a period is often a rule instead (「不得超过服务期尚未履行部分所应分摊的培训费用」)
-_NUMERIC_KINDS = {"days", "hours", "age", "people", "date", "clock", "when", "money", "country"}
+_NUMERIC_KINDS = {"days", "hours", "age", "people", "date", "clock", "when", "money", "country", "size", "day"}
 # figures a fact of one instance states (a count, a period, a sum): a name asked for (谁, 在哪)
 # may be one the tagger does not know, so it never decides on its own
 _FIGURES = {"number", "duration", "amount"}
@@ -565,13 +590,32 @@ _NAME_FIGURE = re.compile(r"https?://[^\s)\]>]+|[A-Za-z_][A-Za-z0-9_.\-]*\d[A-Za
                           r"[图表]\s*\d+(?:[-.]\d+)*|\[\d+\]")
 
 
-def unnamed(text: str) -> str:
+def unnamed(text: str, articles: bool = False) -> str:
     """``text`` without the figures that count nothing (config ``answerability_counts``): a
     name's digits, a release number, a caption's number, a marker, a link. 「DAYU210开发板的工作温度范围是
     多少？」 was met by 「图2：润和HH-SCDAYU210开发板正面外观图」, 「Arthas 的商业技术支持热线电话是多少？」 by
     「从 Arthas 4.3.2 开始，…」 and by a link's issue number. A figure with its unit (16MB, 115200)
-    stays."""
-    return _NAME_FIGURE.sub(" ", text)
+    stays. With ``articles`` (config ``answerability_articles``) 一个/一种 read as the
+    indefinite article is left out too (:func:`unarticled`)."""
+    text = _NAME_FIGURE.sub(" ", text)
+    return unarticled(text) if articles else text
+
+
+# 一个/一种 not inside a longer number (十一个, 第一个): a count or the indefinite article
+_ONE = re.compile(r"(?<![零〇一二两三四五六七八九十百千万\d第])一\s*[个种](?!月)")
+# the words that make 一个 a count: a bound (至少一个, 最多一个, 只能有一个), each (每…一个), a total
+_BOUND = re.compile(r"至少|最少|最多|至多|不超过|不少于|超过|多于|少于|只|仅|唯一|每|共|合计|总共|有且")
+
+
+def unarticled(text: str) -> str:
+    """``text`` without 一个/一种 where it is the indefinite article (「做了一个字符串拼接」, 「是一种
+    消息中间件」: a thing, not one of it), so a count asked (多少, 几个) is not met by it; kept where
+    the four characters before it bound or total a count (「至少一个节点」, 「只能有一个」, 「每个组一个」)
+    or it ends its clause (「…的数量为一个。」). 一个月 is a period and stays."""
+    def keep(m: re.Match[str]) -> str:
+        before, after = text[max(0, m.start() - 4): m.start()], text[m.end(): m.end() + 1]
+        return m.group() if _BOUND.search(before) or not after or after in "，。；,;.!！?？、）)" else " "
+    return _ONE.sub(keep, text)
 
 
 # a thousands separator inside a number (1,000,000; 10，000): a comma between a digit and three

@@ -100,3 +100,38 @@ def instance_parts(c: Constraint) -> tuple[str, str, list[str]]:
 def instance_words(mod: str) -> list[str]:
     """The words of an instance's modifier (罗伯小学 → 罗伯, 小学)."""
     return [w.strip() for w, _ in word_tags(mod) if w.strip()]
+
+
+# a model name: letters, then a figure and what follows it (hi3516dv300, dayu200, niobe407,
+# esp32c3 once its separators are out); a release number (v1.44.0: one letter) is none
+_MODEL = re.compile(r"(?<![a-z0-9])([a-z]{2,})(\d[a-z0-9]*)(?![a-z0-9])")
+
+
+# models listed together (「Hi3516DV300/Hi3751V350/Hi3518EV300开发板串口驱动」): a page several
+# boards share, named in passing
+_MODEL_LIST = re.compile(r"[a-z]+\d[a-z0-9_.\-]*(?:\s*[/、]\s*[a-z]+\d[a-z0-9_.\-]*)+")
+
+
+def sibling_model(name: str, block: str, said: str) -> bool:
+    """Whether ``block`` (its title, labels and text) is about another model of the line
+    ``name`` is of, the question's model only in passing (config ``answerability_siblings``):
+    the answer does not quote ``name`` (but in a list of models joined by / or 、), and the
+    block names one other model of the same letters (hi3751v350 for hi3516dv300, dayu210 for
+    dayu200) more often than it does ``name`` — a burning guide of Hi3751V350 naming
+    Hi3516DV300 once, in a link to a driver page several boards share, states nothing of
+    Hi3516DV300's own options. A model whose name begins with ``name`` or with which ``name``
+    begins (esp32c3mini1 of esp32c3) is the same line's. False for a name that is no model (no
+    letters then a figure)."""
+    from zhiku.verify.forms import joined
+
+    asked = _MODEL.fullmatch(joined(_norm(name)))
+    if asked is None or asked.group() in joined(_MODEL_LIST.sub(" ", _norm(said))):
+        return False
+    own, others = 0, {}
+    for m in _MODEL.finditer(joined(_norm(block))):
+        model = m.group()
+        if model.startswith(asked.group()) or asked.group().startswith(model):
+            own += 1
+        elif m.group(1) == asked.group(1):
+            others[model] = others.get(model, 0) + 1
+    return max(others.values(), default=0) > own

@@ -77,6 +77,17 @@ class CheckOptions:
             period before or after the event it names (会议召开十五日前, 选举日的二十日以前), from it
             on (自出生时起); not 提前三十日
             (:data:`zhiku.verify.stated.EVENT_PERIOD`): a weak mismatch as well.
+        siblings: a model name the question pins (hi3516dv300) is missed by a block naming
+            another model of its line more often than it, when the answer does not quote it
+            (:func:`zhiku.verify.instances.sibling_model`).
+        effort: 多少人力 asks any figure (a head count, or hours of work: 30小时/周), not a
+            head count (:func:`zhiku.verify.pins._asked_quantity`).
+        articles: with ``counts``, 一个/一种 read as the indefinite article (「做了一个字符串拼接」)
+            states no count (:func:`zhiku.verify.answerable.unarticled`).
+        sizes: 多大 asked of a thing that has a size (内存, 消息, 文件, 尺寸) asks a figure in
+            bytes or lengths (kind ``size``), which decides a refusal as a sum or a date does.
+        days: 哪天/哪一天 asks a day (kind ``day``): a month or a year alone (「2025年06月」)
+            does not say which.
     """
 
     clauses: bool = True
@@ -108,6 +119,11 @@ class CheckOptions:
     counts: bool = True
     statute_times: bool = True
     event_periods: bool = False
+    siblings: bool = True
+    effort: bool = True
+    articles: bool = True
+    sizes: bool = True
+    days: bool = False
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

@@ -71,7 +71,7 @@ _NAME_TAGS = {"nr", "nrt", "ns", "nt", "nz", "eng"}
 # the words that ask which one of a kind (哪位帝王, 什么武功): the noun after them is the kind
 _WHICH = re.compile(r"哪|哪[位个些种类]|哪一[位个种]|什么|何")
 # the kinds of value that say when (a date, a clock time, or when in any terms)
-TIME_KINDS = ("date", "clock", "when")
+TIME_KINDS = ("date", "clock", "when", "day")
 # question phrasing → the kind of quantity the answer states
 _QTY = [
     # 「按什么价格」 asks what a price is based on (投资本金加利息), not a sum
@@ -82,6 +82,13 @@ _QTY = [
     ("days", re.compile(r"多少天|几天|多少日|几日")),
     # with ``periods``: 几个工作日 asks a count of days (「…多少个工作日内完成评审」), not any number
     ("workdays", re.compile(r"(?:多少|几)个?工作日")),
+    # with ``sizes``: 多大 asked of a thing that has a size (内存, 消息, 文件, 尺寸) asks a figure in
+    # bytes or lengths (256KB, 16GB, 180mm×130mm), not any figure (「…内存的百分比 40%」)
+    ("size", re.compile(r"(?:内存|容量|空间|尺寸|消息|文件|面积|体积|存储|磁盘|硬盘|缓存|缓冲区|数据包|报文)"
+                        r"[^，,；;。？?]{0,8}多大|多大的?(?:内存|容量|空间|尺寸|面积|体积|存储|磁盘|硬盘|缓存)")),
+    # with ``effort``: 多少人力 asks the work put in, stated as a head count (10人以上) or as
+    # hours or days of work (30小时/周, 5人天): any figure (kind ``number``), not a head count
+    ("effort", re.compile(r"(?:多少|几个?)人力")),
     ("people", re.compile(r"多少人|几个人|几人|多少名")),
     # hours asked: a figure in hours or minutes (「每天工作最多几个小时」: 八小时), not a period in days
     ("hours", re.compile(r"几个?小时|多少个?小时|几分钟|多少分钟|几个?钟头")),
@@ -91,6 +98,8 @@ _QTY = [
     # naming a thing (「引脚是几号」, 几号线)
     # 什么时候/何时 asks when in any terms (「四国征伐后」, 「高二的时候」); 时间/日期 ask for a date
     ("when", re.compile(r"什么时候|何时|哪个时候")),
+    # with ``days``: 哪天/哪一天 asks a day (a month or a year alone does not say which)
+    ("day", re.compile(r"哪天|哪一天")),
     ("date", re.compile(r"哪天|哪一天|哪一?年|几月|(?<![脚线楼门位口房][是为])(?<![脚线楼门位口房])几号|日期|时间$|时间是|开幕时间|时间？")),
     ("country", re.compile(r"哪个国家|哪些国家|哪国|什么国家|研发国家|国籍")),
     ("person", re.compile(r"谁|哪位|哪些人|(?:主演|导演|编剧|作者|扮演者|得主|创始人|创办人)(?:是|有|都|$)")),
@@ -173,7 +182,8 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
             if not (opts.periods and _TERMS.match(rest, m.start()))]
     out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(YEAR.findall(rest))]
     out += [Constraint(Kind.TIME, ym, "month") for ym in year_months(rest)] if opts.months else []
-    found = _asked_quantity(clause, opts.last_ask, opts.hours, opts.periods)
+    found = _asked_quantity(clause, opts.last_ask, opts.hours, opts.periods, opts.effort, opts.sizes,
+                            opts.days)
     if found is None and (where := _WHERE.search(clause)):
         found = ("place", where)
     rule = not found and _YES_NO.search(clause)  # 「今年的扣除没扣完，能挪到明年吗」: a rule, not a year's fact
@@ -199,20 +209,29 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
     return tuple(dict.fromkeys(out))
 
 
+# the kinds of :data:`_QTY` read only with their reading on, and the kind each asks then
+_READ_AS = {"workdays": "days", "effort": "number", "size": "size", "day": "day"}
+
+
 def _asked_quantity(clause: str, last: bool, hours: bool = True,
-                    periods: bool = True) -> tuple[str, re.Match[str]] | None:
+                    periods: bool = True, effort: bool = True,
+                    sizes: bool = True, days: bool = False) -> tuple[str, re.Match[str]] | None:
     """The kind of quantity the asking clause asks (:data:`_QTY`) and where. With ``last``
     the clauses are read from the last one that asks one: a count in a clause before it tells
     the situation (「几个人合伙开公司注册一千万，这钱最晚多少年内要交齐」 asks how long, not
-    how many people); off, the first kind found anywhere in the clause."""
+    how many people); off, the first kind found anywhere in the clause. ``hours``,
+    ``periods``, ``effort``, ``sizes`` and ``days`` are the readings of the same names
+    (:class:`zhiku.verify.options.CheckOptions`); a kind read only with its reading
+    (:data:`_READ_AS`) is skipped without it."""
+    reading = {"workdays": periods, "effort": effort, "size": sizes, "day": days}
     parts = [clause]
     if last:
         parts = [p for p in re.split(r"[，,；;]", clause) if p.strip()][::-1] or [clause]
     for part in parts:
         for kind, rx in _QTY:
-            if kind == "workdays":
-                if periods and (m := rx.search(part)):
-                    return "days", m
+            if kind in _READ_AS:
+                if reading[kind] and (m := rx.search(part)):
+                    return _READ_AS[kind], m
                 continue
             if (hours or kind != "hours") and (m := rx.search(part)):
                 return kind, m
