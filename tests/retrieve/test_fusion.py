@@ -5,6 +5,7 @@ import pytest
 from zhiku.errors import ZhikuError
 from zhiku.retrieve.fusion import FusionMode, fuse, rrf, weighted
 from zhiku.types import Chunk, Hit
+from tests.retrieve.conftest import search_lists
 
 pytestmark = pytest.mark.unit
 
@@ -51,15 +52,6 @@ def test_bad_mode_lists_valid_ones():
 NO_REST_DAY = "我们厂一个月到头天天上班，连一天休息都没有，这合法吗？"
 
 
-def _lists(kb, question: str, mode=None):
-    from zhiku.ask.search import Mode, fuzzy, prepare
-    from zhiku.index.store import Scope
-
-    trace: list = []
-    p = prepare(kb, question, mode or Mode.HYBRID, Scope(), trace)
-    return p, fuzzy(kb, p, Scope(), trace)
-
-
 def _expected(lists, k: int) -> dict[str, float]:
     out: dict[str, float] = {}
     for hits in lists:
@@ -72,7 +64,7 @@ def _expected(lists, k: int) -> dict[str, float]:
 def test_a_keyword_and_a_dense_list_fuse_with_the_hybrid_constant(kb):
     from zhiku.retrieve.fusion import fuse_search
 
-    _, lists = _lists(kb, NO_REST_DAY)
+    _, lists = search_lists(kb, NO_REST_DAY)
     assert [h.source for h in lists[0][:1] + lists[1][:1]] == ["bm25", "dense"]
     for k in (10, 60):
         cfg = kb.config.model_copy(update={"hybrid_rrf_k": k, "hybrid_fusion": ""})  # RRF as `fusion` says
@@ -90,7 +82,7 @@ def test_each_lists_best_passage_comes_through_the_fusion(kb):
     from zhiku.ask.search import Mode, retrieve
     from zhiku.kb import KnowledgeBase
 
-    _, (kw, de) = _lists(kb, NO_REST_DAY)
+    _, (kw, de) = search_lists(kb, NO_REST_DAY)
     best = de[0].chunk
     assert best.article == "第三十八条" and best.doc_path.startswith("社会法/劳动法")
     assert next(i for i, h in enumerate(kw, 1) if h.chunk.id == best.id) > 5
@@ -114,7 +106,7 @@ def test_keyword_lists_alone_keep_the_shared_constant(kb):
     from zhiku.ask.search import Mode, fuzzy, narrow
     from zhiku.retrieve.fusion import fuse_search
 
-    p, (kw,) = _lists(kb, "按劳动法，" + NO_REST_DAY, Mode.BM25)
+    p, (kw,) = search_lists(kb, "按劳动法，" + NO_REST_DAY, Mode.BM25)
     assert p.ref.doc_ids
     inside = fuzzy(kb, p, narrow(p.scope, p.ref.doc_ids), [], terms=p.inner_terms)
     assert len(inside) == 1 and inside[0]
@@ -153,7 +145,7 @@ def test_a_question_beside_a_dense_list_is_fused_by_weight_and_a_narrative_by_ra
     ``fusion`` (RRF)."""
     from zhiku.retrieve.fusion import fuse_search, fusion_of
 
-    p, lists = _lists(kb, NO_REST_DAY)
+    p, lists = search_lists(kb, NO_REST_DAY)
     cfg = kb.config.model_copy(update={"hybrid_doc_weight": 0.0})  # the fusion alone (document evidence off)
     assert (cfg.hybrid_fusion, cfg.hybrid_alpha, cfg.fusion) == ("weighted", 0.7, "rrf")
     kw, de = _normalised(lists[0]), _normalised(lists[1])

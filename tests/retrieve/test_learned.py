@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from zhiku.ask.search import Mode, prepare, retrieve
-from zhiku.config import load_config
 from zhiku.index.store import Scope
 from zhiku.kb import KnowledgeBase
 from zhiku.retrieve.learned import FEATURES, _STATUTE, _ordinal, features, learned_order, load_model, model_scores
+from tests.conftest import ingested_kb
 
 LAWS = Path(__file__).resolve().parents[1] / "data" / "laws"
 OVERTIME = "公司安排加班不给加班费，工资应该怎么算？"
@@ -18,9 +18,7 @@ OVERTIME = "公司安排加班不给加班费，工资应该怎么算？"
 
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory):
-    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("home"), routing=False))
-    assert not kb.ingest([LAWS], dense=False, progress=False).failed
-    return kb
+    return ingested_kb(tmp_path_factory, [LAWS], routing=False)
 
 
 def _hits(kb, q, on, **more):  # a keyword-only ranking: reordered only with learned_rank_keyword
