@@ -159,3 +159,34 @@ def test_a_question_beside_a_dense_list_is_fused_by_weight_and_a_narrative_by_ra
     by_rank = fuse_search(lists, cfg, words=narrative)
     assert {h.chunk.id: h.score for h in by_rank} == pytest.approx(_expected(lists, cfg.rrf_k))
     assert fusion_of(cfg, lists[:1], len(p.terms)) == "rrf"  # a keyword list alone
+
+
+# a question no test law answers: the keyword list's best passage is one the dense list did not
+# retrieve (dense search only scored it, ``dense_filled``), and it leads the hybrid ranking
+OFF_TOPIC = "2022年卡塔尔世界杯的冠军是哪支球队？"
+
+
+@pytest.mark.integration
+def test_a_hybrid_ranking_led_by_a_keyword_only_hit_still_has_its_dense_list(kb):
+    """Whether a dense list is among the lists is asked of the lists (``has_dense``), not of
+    the first hit's sources: the learned order reorders a hybrid ranking whose first hit only the
+    keyword list found, as it does one led by a passage dense search found (the positive twin);
+    the keyword list alone has none."""
+    from zhiku.ask.search import Mode, learned_applies, retrieve
+    from zhiku.kb import KnowledgeBase
+    from zhiku.retrieve.fusion import has_dense
+
+    depth = kb.config.learned_rank_depth
+    off = KnowledgeBase(kb.config.model_copy(update={"learned_rank": False}))
+    on = KnowledgeBase(kb.config.model_copy(update={"learned_rank": True}))
+    for q in (OFF_TOPIC, NO_REST_DAY):
+        p, lists = search_lists(kb, q)
+        assert has_dense(lists) and not has_dense(lists[:1]) and learned_applies(on, p, has_dense(lists))
+        searched = retrieve(off, q, Mode.HYBRID, route=False).hits
+        reordered = retrieve(on, q, Mode.HYBRID, route=False).hits
+        assert not any("learned" in h.sources for h in searched)
+        assert all("learned" in h.sources for h in reordered[:depth]), q
+        assert {h.chunk.id for h in reordered[:depth]} == {h.chunk.id for h in searched[:depth]}
+    first = retrieve(off, OFF_TOPIC, Mode.HYBRID, route=False).hits[0]
+    assert "dense" not in first.sources and "dense_filled" in first.sources  # keyword-only, led
+    assert "dense" in retrieve(off, NO_REST_DAY, Mode.HYBRID, route=False).hits[0].sources  # the twin's
