@@ -190,3 +190,19 @@ def test_a_hybrid_ranking_led_by_a_keyword_only_hit_still_has_its_dense_list(kb)
     first = retrieve(off, OFF_TOPIC, Mode.HYBRID, route=False).hits[0]
     assert "dense" not in first.sources and "dense_filled" in first.sources  # keyword-only, led
     assert "dense" in retrieve(off, NO_REST_DAY, Mode.HYBRID, route=False).hits[0].sources  # the twin's
+
+
+def test_a_dense_list_is_told_by_its_hits_own_merged_or_completed():
+    """``has_dense``: a dense list (its own hits, or one completed with a keyword candidate it
+    only scored), the dense lists of two sub-indexes merged by RRF (source ``rrf``); never a
+    keyword list, even one completed with the dense list's candidates (``bm25_filled``)."""
+    from zhiku.retrieve.fusion import has_dense
+
+    kw = [_hit("a", 9.0, "bm25"), Hit(_hit("c", 1.0, "bm25").chunk, 1.0, "bm25", {"bm25_filled": (2, 1.0)})]
+    de = [_hit("b", 0.9, "dense"), _hit("c", 0.8, "dense")]
+    completed = [Hit(kw[0].chunk, 0.95, "dense", {"dense_filled": (1, 0.95)}), *de]
+    assert not has_dense([kw]) and not has_dense([kw, []]) and not has_dense([])
+    assert has_dense([kw, de]) and has_dense([kw, completed]) and has_dense([completed[:1]])
+    merged = rrf([de, [_hit("d", 0.7, "dense")]])
+    assert merged[0].source == "rrf" and has_dense([kw, merged])
+    assert has_dense([rrf([kw, de])])  # a routed search's fused order, one list
