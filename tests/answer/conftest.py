@@ -1,5 +1,7 @@
-"""Helpers for answer tests: the session knowledge base under another config, and
-scripted replies that read the numbered evidence blocks out of the real prompt."""
+"""Helpers for answer tests: the session knowledge base under another config, keyword-only
+ones over the test laws or given law texts, the test laws' articles, sentences and lines, the
+dense veto's reading of a question, and scripted replies that read the numbered evidence blocks
+out of the real prompt."""
 
 from __future__ import annotations
 
@@ -10,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import ingested_kb
+
 REAL = Path(__file__).resolve().parent.parent / "data" / "real"
+LAWS = Path(__file__).resolve().parents[1] / "data" / "laws"
 
 
 @functools.cache
@@ -40,29 +45,53 @@ def with_config(kb, **overrides):
 def laws_kb(tmp_path_factory):
     """The test laws (tests/data/laws), ingested keyword-only into a temporary home, one per
     test module."""
-    from pathlib import Path
-
-    from zhiku.config import load_config
-    from zhiku.kb import KnowledgeBase
-
-    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("laws_kb")))
-    kb.ingest([Path(__file__).resolve().parents[1] / "data" / "laws"], dense=False, progress=False)
-    return kb
+    return ingested_kb(tmp_path_factory, [LAWS], "laws_kb")
 
 
 def law_kb(tmp_path_factory, files):
     """A knowledge base of law texts ingested keyword-only into a temporary home: ``files`` are
     (folder, file name, text) triples."""
-    from zhiku.config import load_config
-    from zhiku.kb import KnowledgeBase
-
     docs = tmp_path_factory.mktemp("laws")
     for folder, name, text in files:
         (docs / folder).mkdir(exist_ok=True)
         (docs / folder / name).write_text(text, encoding="utf-8")
-    k = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("home")))
-    assert not k.ingest([docs], dense=False, progress=False).failed
-    return k
+    return ingested_kb(tmp_path_factory, [docs])
+
+
+def law_text(path: str) -> str:
+    """The text of a test law file (tests/data/laws/PATH)."""
+    return (LAWS / path).read_text(encoding="utf-8")
+
+
+def article_in(text: str, label: str) -> str:
+    """The article ``label`` (第四十五条) of a law's ``text``: from its label to the next line
+    opening with 第."""
+    start = text.index(label)
+    nxt = text.find("\n第", start + 1)
+    return text[start:nxt if nxt > 0 else None]
+
+
+def sentence_with(text: str, word: str) -> str:
+    """The first sentence of ``text`` holding ``word``, with its full stop."""
+    return next(s for s in text.split("。") if word in s) + "。"
+
+
+def line_with(text: str, word: str) -> str:
+    """The first line of ``text`` holding ``word``."""
+    return next(line for line in text.splitlines() if word in line)
+
+
+def dense_veto(kb, question: str, cosine: float) -> float:
+    """The scaled dense blend of ``question``'s keyword hits, each given ``cosine`` as its dense
+    score: the veto's reading of a question whose evidence a dense list found that close."""
+    from dataclasses import replace
+
+    from zhiku.ask.search import Mode, retrieve
+    from zhiku.verify.confidence import dense_blend, features, scaled_blend
+
+    r = retrieve(kb, question, Mode.BM25)
+    r = replace(r, hits=[replace(h, sources={**h.sources, "dense": (i + 1, cosine)}) for i, h in enumerate(r.hits)])
+    return scaled_blend(dense_blend(kb, r, features(kb, question, r)), kb.config.min_confidence)
 
 
 def blocks_of(body: dict) -> dict[int, str]:

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.answer.conftest import with_config
+from tests.answer.conftest import law_kb, with_config
 from zhiku.answer.reading import asked_types
 from zhiku.answer.respond import _extractive, _meets
 from zhiku.ask.search import Mode, retrieve
-from zhiku.config import load_config
-from zhiku.kb import KnowledgeBase
 from zhiku.retrieve.answertype import AnswerType
 
 ARBITRATION = ("# 中华人民共和国劳动争议调解仲裁法\n\n## 第三章 仲裁\n\n### 第一节 一般规定\n\n"
@@ -50,16 +48,10 @@ PENALTY = "醉酒驾驶机动车会受到什么处罚？"
 
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory):
-    docs = tmp_path_factory.mktemp("laws")
-    for folder, name, text in (("诉讼与非诉讼程序法", "劳动争议调解仲裁法.md", ARBITRATION),
-                               ("行政法", "道路交通安全法.md", ROAD_LAW),
-                               ("行政法规", "道路交通安全法实施条例.md", ROAD_REGULATION),
-                               ("社会法", "劳动法.md", LABOUR)):
-        (docs / folder).mkdir(exist_ok=True)
-        (docs / folder / name).write_text(text, encoding="utf-8")
-    k = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("home")))
-    assert not k.ingest([docs], dense=False, progress=False).failed
-    return k
+    return law_kb(tmp_path_factory, (("诉讼与非诉讼程序法", "劳动争议调解仲裁法.md", ARBITRATION),
+                                     ("行政法", "道路交通安全法.md", ROAD_LAW),
+                                     ("行政法规", "道路交通安全法实施条例.md", ROAD_REGULATION),
+                                     ("社会法", "劳动法.md", LABOUR)))
 
 
 def _quoted(kb, question: str, first: str, second: str) -> str:

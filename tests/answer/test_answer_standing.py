@@ -9,8 +9,7 @@ import pytest
 from zhiku.answer.extractive import compose
 from zhiku.answer.standing import standing_bonus, subordinate
 from zhiku.ask.search import Mode, retrieve
-from zhiku.config import load_config
-from zhiku.kb import KnowledgeBase
+from tests.answer.conftest import law_kb
 
 REGULATION = ("# 中华人民共和国道路交通安全法实施条例\n\n## 第二章 车辆和驾驶人\n\n"
               "第二十二条 机动车驾驶证的有效期为6年，本条例另有规定的除外。\n\n"
@@ -26,14 +25,8 @@ QUESTION = "刚拿到驾照的实习期是多久？车上要贴实习标志吗�
 
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory):
-    docs = tmp_path_factory.mktemp("laws")
-    for folder, name, text in (("行政法规", "道路交通安全法实施条例.md", REGULATION),
-                               ("部门规章", "机动车驾驶证申领和使用规定.md", RULE), ("法律", "道路交通安全法.md", LAW)):
-        (docs / folder).mkdir()
-        (docs / folder / name).write_text(text, encoding="utf-8")
-    k = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("home")))
-    assert not k.ingest([docs], dense=False, progress=False).failed
-    return k
+    return law_kb(tmp_path_factory, (("行政法规", "道路交通安全法实施条例.md", REGULATION),
+                                     ("部门规章", "机动车驾驶证申领和使用规定.md", RULE), ("法律", "道路交通安全法.md", LAW)))
 
 
 def _quoted(kb, hits, weight: float) -> str:

@@ -3,30 +3,15 @@ only echoes the question, and a snippet's elided pieces; each with a twin that i
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from zhiku.verify.answerable import check, decisive
 from zhiku.verify.pins import Kind, pinned
+from tests.answer.conftest import article_in, law_text, line_with, sentence_with
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "laws"
-GUIDE = (DATA / "其他" / "劳动仲裁和劳动诉讼的攻略.md").read_text(encoding="utf-8").splitlines()
-LABOUR = (DATA / "社会法" / "劳动法(2018-12-29).md").read_text(encoding="utf-8")
-
-
-def _line(word: str) -> str:
-    return next(line for line in GUIDE if word in line)
-
-
-def _sentence(text: str, word: str) -> str:
-    return next(s for s in text.split("。") if word in s) + "。"
-
-
-def _article(text: str, label: str) -> str:
-    start = text.index(label)
-    nxt = text.find("\n第", start + 1)
-    return text[start:nxt if nxt > 0 else None]
+GUIDE = law_text("其他/劳动仲裁和劳动诉讼的攻略.md")
+LABOUR = law_text("社会法/劳动法(2018-12-29).md")
 
 
 @pytest.mark.unit
@@ -34,8 +19,8 @@ def test_a_figure_stated_of_another_place_does_not_answer():
     """The guide names 《广东省工资支付条例》 and, a paragraph later, the overtime base of
     《上海市企业工资支付办法》 (「…计算基数为（实发工资-加班工资）* 70%」): that figure answers
     上海市, not 广东省 although the block names both; refused decisively (a place is pinned)."""
-    block = _line("广东省工资支付条例") + "\n" + _line("打七折")
-    said = _sentence(_line("打七折"), "70%")
+    block = line_with(GUIDE, "广东省工资支付条例") + "\n" + line_with(GUIDE, "打七折")
+    said = sentence_with(line_with(GUIDE, "打七折"), "70%")
     assert check("上海市加班工资的计算基数是多少？", [(block, said)]).ok
     no = check("广东省加班工资的计算基数是多少？", [(block, said)])
     assert not no.ok and [c.kind for c in no.missing] == [Kind.QUANTITY]
@@ -46,8 +31,8 @@ def test_a_figure_stated_of_another_place_does_not_answer():
 def test_a_figure_stated_of_another_person_does_not_answer():
     """The guide's case: 「张某…约定工资每月5000元+提成」, and 王某 is the colleague who testifies:
     the 5000元 is 张某's pay, not 王某's."""
-    case = _line("张某是某超市销售人员")
-    said = _sentence(case, "5000元")
+    case = line_with(GUIDE, "张某是某超市销售人员")
+    said = sentence_with(case, "5000元")
     assert check("张某的工资每月多少钱？", [(case, said)]).ok
     no = check("王某的工资每月多少钱？", [(case, said)])
     assert not no.ok and no.missing[0].text == "money"
@@ -59,7 +44,7 @@ def test_a_question_pinning_one_instance_asks_a_fact_not_a_rule():
     (上海市…是多少): it asks a fact of that instance; the same question about the rule in
     general (劳动法 第一百零七条 says when the law takes effect, no count) stays a weak
     mismatch, answered with lower confidence."""
-    art107 = _article(LABOUR, "第一百零七条")
+    art107 = article_in(LABOUR, "第一百零七条")
     rule = check("劳动法规定的工时是多少？", [(art107, art107)])
     assert not rule.ok and not any(decisive(c, rule.constraints) for c in rule.missing)
     shanghai = f"上海市 {art107}"
@@ -74,10 +59,10 @@ def test_a_page_echoing_the_question_does_not_state_the_answer():
     劳动法 第一百零七条 (when the law takes effect) names 小时 only by echoing it; 第三十六条 states
     the hours (四十四小时) and answers."""
     q = "劳动者平均每周工作时间不超过多少小时"
-    art107 = _article(LABOUR, "第一百零七条")
+    art107 = article_in(LABOUR, "第一百零七条")
     echo = f"{q} {art107}"
     assert not check(q + "？", [(echo, echo)]).ok
-    art36 = _article(LABOUR, "第三十六条")
+    art36 = article_in(LABOUR, "第三十六条")
     assert check(q + "？", [(f"{q} {art36}", f"{q} {art36}")]).ok
 
 
@@ -85,7 +70,7 @@ def test_a_page_echoing_the_question_does_not_state_the_answer():
 def test_the_pieces_of_a_search_snippet_are_read_apart():
     """A snippet joins pieces of a page with 「...」: the figure of one piece is read with the
     place of that piece (上海市 70%), not with a place named in another piece."""
-    shanghai = _sentence(_line("打七折"), "70%").rstrip("。")
+    shanghai = sentence_with(line_with(GUIDE, "打七折"), "70%").rstrip("。")
     snippet = f"Jun 8, 2023 ... {shanghai} ... 而按《广东省工资支付条例》的规定 ..."
     assert check("上海市加班工资的计算基数是多少？", [(snippet, snippet)]).ok
     no = check("广东省加班工资的计算基数是多少？", [(snippet, snippet)])
@@ -109,7 +94,7 @@ def test_an_attribute_asked_of_one_instance_must_be_named():
     """「…是什么」 names the attribute before it: the guide's paragraph on 上海市 and 广东省 says
     what 正常工作时间的工资 is, not what the pay is made of (构成) — refused where 上海市 is
     pinned, a weak mismatch for the general question; 「正常工作时间工资是什么」 is answered."""
-    para = _line("广东省工资支付条例")
+    para = line_with(GUIDE, "广东省工资支付条例")
     fact = check("上海市企业的工资构成是什么？", [(para, para)])
     assert not fact.ok and [c.kind for c in fact.missing] == [Kind.FOCUS]
     assert decisive(fact.missing[0], fact.constraints)
@@ -169,10 +154,10 @@ def test_a_value_of_another_instance_of_the_kind_asked_about_does_not_answer():
     which does not say who founded 果果合唱团; asked about 马兰花儿童声合唱团 it answers."""
     q = "劳动争议仲裁委员会由哪些人组成？"
     assert [c.text for c in pinned(q) if c.about == "instance"] == ["劳动争议仲裁|委员会"]
-    mediation, arbitration = _article(LABOUR, "第八十条"), _article(LABOUR, "第八十一条")
-    no = check(q, [(mediation, _sentence(mediation, "组成"))])
+    mediation, arbitration = article_in(LABOUR, "第八十条"), article_in(LABOUR, "第八十一条")
+    no = check(q, [(mediation, sentence_with(mediation, "组成"))])
     assert not no.ok and [c.text for c in no.missing] == ["person"]
-    assert check(q, [(arbitration, _sentence(arbitration, "组成"))]).ok
+    assert check(q, [(arbitration, sentence_with(arbitration, "组成"))]).ok
     # the phrase ends at a question word: no instance 「法院多长时间|内会」
     assert not [c for c in pinned("被老公家暴后去法院申请人身安全保护令，法院多长时间内会给答复？")
                 if c.about == "instance"]

@@ -11,9 +11,10 @@ import pytest
 from zhiku.verify.answerable import check, decisive
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import Kind, pinned
+from tests.answer.conftest import article_in, law_text, sentence_with
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-LABOUR = (DATA / "laws" / "社会法" / "劳动法(2018-12-29).md").read_text(encoding="utf-8")
+LABOUR = law_text("社会法/劳动法(2018-12-29).md")
 # CMRC 2018 trial paragraphs (Chinese Wikipedia, CC BY-SA 4.0; tests/data/eval/SOURCE.md),
 # quoted verbatim: TRIAL_606 《美女食神》 and the opening of TRIAL_970 渠成
 FOOD_GOD = ("美女食神 是2007年上映的香港爱情喜剧电影，由佘诗曼及李克勤领衍主演，钟少雄导演。"
@@ -24,22 +25,11 @@ QU_CHENG = ("渠成 (足球运动员) 渠成（），中国足球运动员，江
             "他曾参加2005年第15届江苏省运动会，赛后入选江苏舜天二队，司职中后卫。")
 
 
-def _article(text: str, label: str) -> str:
-    start = text.index(label)
-    nxt = text.find("\n第", start + 1)
-    return text[start:nxt if nxt > 0 else None]
-
-
-def _first(text: str, word: str) -> str:
-    """The sentence of ``text`` holding ``word``, with its full stop."""
-    return next(s for s in text.split("。") if word in s) + "。"
-
-
 @pytest.mark.unit
 def test_the_role_a_who_question_asks_for_must_be_named():
     """「导演是谁」 is answered by the sentence naming the director (钟少雄导演); 「编剧是谁」 is
     not, although the same sentence names people (the leads): decisively refused."""
-    said = _first(FOOD_GOD, "导演")
+    said = sentence_with(FOOD_GOD, "导演")
     assert [c.text for c in pinned("《美女食神》的导演是谁？") if c.about == "role"] == ["导演"]
     for q in ("《美女食神》的导演是谁？", "《美女食神》的主演有哪些？"):
         assert check(q, [(FOOD_GOD, said)]).ok, q
@@ -55,11 +45,11 @@ def test_a_date_must_be_the_date_of_the_event_asked_for():
     """「上映时间」: 「是2007年上映的…」 dates the release; the same year does not date the
     shooting (拍摄时间). 劳动法 第一百零七条 dates when it takes effect (施行), not when it was
     published (公布)."""
-    said = _first(FOOD_GOD, "上映")
+    said = sentence_with(FOOD_GOD, "上映")
     assert check("《美女食神》的上映时间", [(FOOD_GOD, said)]).ok
     no = check("《美女食神》的拍摄时间", [(FOOD_GOD, said)])
     assert not no.ok and no.missing[0].kind is Kind.QUANTITY and decisive(no.missing[0])
-    art107 = _article(LABOUR, "第一百零七条")  # 本法自1995年1月1日起施行。
+    art107 = article_in(LABOUR, "第一百零七条")  # 本法自1995年1月1日起施行。
     assert check("劳动法的施行时间", [(art107, art107)]).ok
     assert not check("劳动法的公布时间", [(art107, art107)]).ok
 
@@ -68,7 +58,7 @@ def test_a_date_must_be_the_date_of_the_event_asked_for():
 def test_an_event_a_place_names_must_appear_as_that_event():
     """渠成 took part in 江苏省运动会; the paragraph names 南京市 too (his home town, its youth
     team), but no 南京市运动会: another event, refused decisively."""
-    said = _first(QU_CHENG, "运动会")
+    said = sentence_with(QU_CHENG, "运动会")
     yes = "渠成参加的江苏省运动会是第几届？"
     assert [c.text for c in pinned(yes) if c.about == "event"] == ["江苏省|运动会"]
     assert check(yes, [(QU_CHENG, said)]).ok
@@ -81,12 +71,12 @@ def test_a_date_is_not_a_count_and_a_lower_case_dateline_is_no_figure():
     """「多少」 is not answered by the date a rule takes effect (1995年1月1日) nor by a page's
     dateline (read case-blind: the text is lower-cased before the check); a sentence stating
     a count answers it."""
-    art107 = _article(LABOUR, "第一百零七条")
+    art107 = article_in(LABOUR, "第一百零七条")
     assert not check("劳动法规定的工时是多少？", [(art107, art107)]).ok
-    art81 = _article(LABOUR, "第八十一条").split(" ", 1)[1]  # its text, without the label
+    art81 = article_in(LABOUR, "第八十一条").split(" ", 1)[1]  # its text, without the label
     dated = f"Dec 29, 2018 ... {art81}"
     assert not check("劳动争议仲裁委员会有多少个？", [(dated, dated)]).ok
-    art36 = _article(LABOUR, "第三十六条")  # 每日工作时间不超过八小时、平均每周…四十四小时
+    art36 = article_in(LABOUR, "第三十六条")  # 每日工作时间不超过八小时、平均每周…四十四小时
     assert check("劳动者平均每周工作时间不超过多少小时？", [(art36, art36)]).ok
 
 
@@ -95,12 +85,12 @@ def test_a_keyword_question_ending_in_a_noun_and_a_verb_names_that_verb():
     """「公司注册资本缴纳」 names what it wants (缴纳, tagged a verb after a noun, as 票房收入):
     公司法 第二十八条 says how shareholders pay in; 第二十六条 only defines the registered
     capital, decisively not an answer."""
-    company = (DATA / "laws" / "民法商法" / "公司法(2018-10-26).md").read_text(encoding="utf-8")
+    company = law_text("民法商法/公司法(2018-10-26).md")
     q = "公司注册资本缴纳"
     assert [(c.kind, c.text) for c in pinned(q)] == [(Kind.FOCUS, "缴纳")]
-    art28 = _article(company, "第二十八条")
+    art28 = article_in(company, "第二十八条")
     assert check(q, [(art28, art28)]).ok
-    art26 = _article(company, "第二十六条")
+    art26 = article_in(company, "第二十六条")
     no = check(q, [(art26, art26)])
     assert not no.ok and decisive(no.missing[0])
 
@@ -161,11 +151,11 @@ def test_deadlines_of_two_acts_are_not_a_conflict():
 def test_foreign_names_no_country():
     """「标明哪个国家」: 公司法 第一百九十四条 says the branch names 该外国公司的国籍 — 外国 (like
     国外, 各国) names no country, decisively; 劳动法 第二条 names one (中华人民共和国)."""
-    company = (DATA / "laws" / "民法商法" / "公司法(2018-10-26).md").read_text(encoding="utf-8")
-    art194 = _article(company, "第一百九十四条")
+    company = law_text("民法商法/公司法(2018-10-26).md")
+    art194 = article_in(company, "第一百九十四条")
     no = check("分支机构的名称应当标明哪个国家？", [(art194, art194)])
     assert not no.ok and no.missing[0].text == "country" and decisive(no.missing[0])
-    art2 = _article(LABOUR, "第二条")
+    art2 = article_in(LABOUR, "第二条")
     assert check("劳动法适用于哪个国家境内的企业？", [(art2, art2)]).ok
 
 
@@ -179,11 +169,11 @@ def test_the_role_asked_for_needs_someone_in_it():
     """The role's word is not enough: someone must fill it, near it (「主任由劳动行政部门代表担任」)
     or as the sentence's subject (占旭刚 … 获得举重冠军); 公司法's 「董事长和副董事长由董事会以全体
     董事的过半数选举产生」 names how the chairman is chosen, nobody as chairman."""
-    art81 = _article(LABOUR, "第八十一条")
+    art81 = article_in(LABOUR, "第八十一条")
     assert check("劳动争议仲裁委员会主任是谁？", [(art81, art81)]).ok
     assert check("连续两届获得奥运会举重冠军的第一人是谁？", [(ZHAN, ZHAN)]).ok
-    company = (DATA / "laws" / "民法商法" / "公司法(2018-10-26).md").read_text(encoding="utf-8")
-    said = next(s for s in _article(company, "第一百零九条").split("。") if "选举产生" in s) + "。"
+    company = law_text("民法商法/公司法(2018-10-26).md")
+    said = next(s for s in article_in(company, "第一百零九条").split("。") if "选举产生" in s) + "。"
     no = check("股份有限公司的董事长是谁？", [(said, said)])
     assert not no.ok and "董事长" in [c.text for c in no.missing]
 
@@ -237,7 +227,7 @@ def test_a_dateline_after_a_page_title_is_still_a_dateline():
     """A titled page's block opens with its title, then the dateline (「劳动法 Dec 29, 2018
     ... 」): the dateline is no count there either, and it still dates the page, so 去年 in
     the quoted text means the year before it (2017), not 2018."""
-    art81 = _article(LABOUR, "第八十一条").split(" ", 1)[1]
+    art81 = article_in(LABOUR, "第八十一条").split(" ", 1)[1]
     titled = f"劳动法 Dec 29, 2018 ... {art81}"
     assert not check("劳动争议仲裁委员会有多少个？", [(titled, titled)]).ok
     said = "去年劳动争议仲裁委员会由劳动行政部门代表、同级工会代表、用人单位方面的代表组成。"
@@ -283,7 +273,7 @@ def test_the_act_a_who_question_asks_the_doer_of_must_be_stated():
     Council; it answers who sets them (「由谁规定」), not who approves them (「由谁批准」): a name
     given as the doer of another act does not answer, decisively. 「哪些国家参加了…」 pins its
     act the same way; 「包括哪些国家」 asks no doer."""
-    art = _article(LABOUR, "第一百零六条")
+    art = article_in(LABOUR, "第一百零六条")
     assert check("劳动合同制度的实施步骤由谁规定？", [(art, art)]).ok
     no = check("劳动合同制度的实施步骤由谁批准？", [(art, art)])
     assert not no.ok and [(c.kind, c.text) for c in no.missing] == [(Kind.FOCUS, "批准")]
@@ -327,11 +317,11 @@ def test_an_articles_own_label_is_no_count():
     rule = (Path(__file__).resolve().parents[1] / "data" / "real" / "fresh"
             / "上海市城镇职工社会保险费征缴若干规定.md").read_text(encoding="utf-8")
     title = "上海市城镇职工社会保险费征缴若干规定\n"
-    art2, art6 = _article(rule, "第二条"), _article(rule, "第六条")
+    art2, art6 = article_in(rule, "第二条"), article_in(rule, "第六条")
     no = check("上海城镇职工的工伤保险费率是多少？", [(title + art2, art2)])
     assert not no.ok and [c.kind for c in no.missing] == [Kind.QUANTITY]
     assert check("上海单位社会保险费缓缴期最长多久？", [(title + art6, art6)]).ok
-    art36 = _article(LABOUR, "第三十六条")
+    art36 = article_in(LABOUR, "第三十六条")
     assert check("劳动者平均每周工作时间不超过多少小时？", [(art36, art36)]).ok
 
 
@@ -362,7 +352,7 @@ def test_a_place_opening_the_question_pins_it():
     as context (「我在北京上班，…」) pins nothing, and off (``leading``) 深圳 is not checked."""
     rule = (Path(__file__).resolve().parents[1] / "data" / "real" / "fresh" / "上海市劳动合同条例.md").read_text(
         encoding="utf-8")
-    art13 = _article(rule, "第十三条")
+    art13 = article_in(rule, "第十三条")
     block = "上海市劳动合同条例\n" + art13
     q = "深圳劳动合同期限满一年不满三年的，试用期最长多久？"
     on = CheckOptions(leading_place=True)

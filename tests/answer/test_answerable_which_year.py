@@ -3,24 +3,15 @@ read beside what is asked of it (``answerability_year_beside``); each with a twi
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from zhiku.verify.answerable import check, decisive
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import Kind, pinned
+from tests.answer.conftest import law_text, line_with, sentence_with
 
-GUIDE = (Path(__file__).resolve().parents[1] / "data" / "laws" / "其他" / "劳动仲裁和劳动诉讼的攻略.md").read_text(
-    encoding="utf-8").splitlines()
-
-
-def _line(word: str) -> str:
-    return next(line for line in GUIDE if word in line)
-
-
-def _sentence(text: str, word: str) -> str:
-    return next(s for s in text.split("。") if word in s) + "。"
+GUIDE = law_text("其他/劳动仲裁和劳动诉讼的攻略.md")
 
 
 @pytest.mark.unit
@@ -29,13 +20,13 @@ def test_a_which_question_is_answered_by_naming_one_of_its_kind():
     naming 《上海市企业工资支付办法》 answers it; a sentence of the same paragraph that names no
     rule (「…到手工资减去加班工资后再…」) does not, decisively, as 上海市 pins one instance. Off,
     the kind is read as the word asked after it, whose absence only lowers the confidence."""
-    block = _line("打七折")
+    block = line_with(GUIDE, "打七折")
     q = "上海市的哪个规章规定了加班工资的计算基数？"
     on = CheckOptions(which_kind=True)
     assert [(c.text, c.about) for c in pinned(q, on) if c.kind is Kind.FOCUS] == [("规章", "which")]
-    named = _sentence(block, "打七折")
+    named = sentence_with(block, "打七折")
     assert check(q, [(block, named)], opts=on).ok
-    none = _sentence(block, "能够证明")
+    none = sentence_with(block, "能够证明")
     no = check(q, [(block, none)], opts=on)
     assert not no.ok and [c.text for c in no.missing] == ["规章"] and decisive(no.missing[0], no.constraints, on)
     off = check(q, [(block, none)])
@@ -59,12 +50,12 @@ def test_a_year_must_stand_beside_the_figure_asked_of_it():
     then tells 张某's case (「…约定工资每月5000元+提成」) with no year: 张某's wage answers no
     question of 2008 with ``answerability_year_beside`` (decisively); 李某's, in the sentence
     naming 2008, still does. Off, the year anywhere in the block meets it."""
-    block = "\n".join(line for line in GUIDE if "程序员李某" in line or "超市销售人员" in line)
+    block = "\n".join(line for line in GUIDE.splitlines() if "程序员李某" in line or "超市销售人员" in line)
     on = CheckOptions(year_beside=True)
-    zhang = _sentence(_line("超市销售人员"), "5000元")
+    zhang = sentence_with(line_with(GUIDE, "超市销售人员"), "5000元")
     q = "2008年超市销售人员张某约定的月工资是多少钱？"
     no = check(q, [(block, zhang)], opts=on)
     assert not no.ok and [c.text for c in no.missing] == ["2008"] and decisive(no.missing[0], no.constraints, on)
     assert check(q, [(block, zhang)]).ok
-    li = _sentence(_line("程序员李某"), "6000元")
+    li = sentence_with(line_with(GUIDE, "程序员李某"), "6000元")
     assert check("2008年程序员李某约定的月工资是多少钱？", [(block, li)], opts=on).ok

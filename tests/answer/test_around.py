@@ -15,9 +15,8 @@ import pytest
 from zhiku.ask import flow
 from zhiku.ask.query import Query
 from zhiku.ask.search import Mode
-from zhiku.config import load_config
-from zhiku.kb import KnowledgeBase
 from tests.answer.conftest import with_config
+from tests.conftest import ingested_kb
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
 # CMRC 2018 (CC BY-SA 4.0) passages, as the corpus holds them
@@ -34,9 +33,7 @@ def docs_kb(tmp_path_factory):
     shutil.copy(REAL / "DataX-MysqlReader插件文档.md", folder)
     (folder / "印度野驴.md").write_text(f"# 印度野驴\n\n{ASS}\n", encoding="utf-8")
     (folder / "乡里制.md").write_text(f"# 乡里制\n\n{TOWNSHIP}\n", encoding="utf-8")
-    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("home")))
-    assert not kb.ingest([folder], dense=False, progress=False).failed
-    return kb
+    return ingested_kb(tmp_path_factory, [folder])
 
 
 def _said(kb, question: str) -> str:

@@ -4,14 +4,13 @@ documents do not hold still is."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from zhiku.ask.search import Mode, retrieve
-from zhiku.verify.confidence import dense_blend, features, scaled_blend, veto_coverage
-from tests.answer.conftest import with_config
+from zhiku.verify.confidence import veto_coverage
+from tests.answer.conftest import dense_veto, with_config
 
 LAWS = Path(__file__).resolve().parents[1] / "data" / "laws"
 # a judgment's finding of fact in the words courts use, then the question (劳动合同法 第八十二条)
@@ -21,13 +20,6 @@ CASE = ("经审理查明：2019年3月4日，原告张某入职被告杭州某�
         "上班。原告申请劳动仲裁，要求被告支付未订立书面劳动合同期间的二倍工资。这种情况适用劳动合同法"
         "哪一条？")
 MARS = "火星基地的氧气配给标准是多少升每天？"
-
-
-def _veto(kb, question: str, cosine: float) -> float:
-    """The scaled dense blend of ``question``'s keyword hits, each given ``cosine``."""
-    r = retrieve(kb, question, Mode.BM25)
-    r = replace(r, hits=[replace(h, sources={**h.sources, "dense": (i + 1, cosine)}) for i, h in enumerate(r.hits)])
-    return scaled_blend(dense_blend(kb, r, features(kb, question, r)), kb.config.min_confidence)
 
 
 @pytest.mark.integration
@@ -42,8 +34,8 @@ def test_a_case_narrative_is_weighed_as_a_short_question(laws_kb):
     r = retrieve(laws_kb, CASE, Mode.BM25)
     assert len(r.terms) > laws_kb.config.dense_veto_terms > 0
     floor = laws_kb.config.min_confidence
-    assert _veto(laws_kb, CASE, 0.88) >= floor
-    assert _veto(with_config(laws_kb, dense_veto_terms=0), CASE, 0.88) < floor
+    assert dense_veto(laws_kb, CASE, 0.88) >= floor
+    assert dense_veto(with_config(laws_kb, dense_veto_terms=0), CASE, 0.88) < floor
 
 
 @pytest.mark.integration
@@ -52,8 +44,8 @@ def test_a_short_question_the_documents_do_not_hold_is_still_vetoed(laws_kb):
     the cosines such questions reach (0.82–0.88), it is refused as before."""
     r = retrieve(laws_kb, MARS, Mode.BM25)
     assert len(r.terms) <= laws_kb.config.dense_veto_terms
-    assert _veto(laws_kb, MARS, 0.86) < laws_kb.config.min_confidence
-    assert _veto(laws_kb, MARS, 0.86) == pytest.approx(_veto(with_config(laws_kb, dense_veto_terms=0), MARS, 0.86))
+    assert dense_veto(laws_kb, MARS, 0.86) < laws_kb.config.min_confidence
+    assert dense_veto(laws_kb, MARS, 0.86) == pytest.approx(dense_veto(with_config(laws_kb, dense_veto_terms=0), MARS, 0.86))
 
 
 @pytest.mark.unit

@@ -6,28 +6,17 @@ tests/data/laws)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from zhiku.answer.reading import term_synonyms
 from zhiku.ask import Mode, Query, ask
-from zhiku.ask.search import retrieve
 from zhiku.retrieve.thesaurus import rare_synonyms
-from zhiku.verify.confidence import dense_blend, features, scaled_blend
-from tests.answer.conftest import with_config
+from tests.answer.conftest import dense_veto, with_config
 
 # 民法典 婚姻家庭编 第一千零七十九条 states 「因感情不和分居满二年」 and 「其他导致夫妻感情破裂的情形」
 SPLIT = "老两口吵架后分居，多久能离？"
 APART = "老两口感情不和分居两年，能离婚吗？"
 MARS = "火星基地的氧气配给标准是多少升每天？"
-
-
-def _veto(kb, question: str, cosine: float) -> float:
-    """The scaled dense blend of ``question``'s keyword hits, each given ``cosine``."""
-    r = retrieve(kb, question, Mode.BM25)
-    r = replace(r, hits=[replace(h, sources={**h.sources, "dense": (i + 1, cosine)}) for i, h in enumerate(r.hits)])
-    return scaled_blend(dense_blend(kb, r, features(kb, question, r)), kb.config.min_confidence)
 
 
 @pytest.mark.integration
@@ -37,9 +26,9 @@ def test_the_veto_holds_a_laypersons_word_by_the_statutes(laws_kb):
     reading it is refused. A question about what the laws do not hold keeps its share."""
     floor = laws_kb.config.min_confidence
     off = with_config(laws_kb, dense_veto_synonyms=False)
-    assert _veto(off, SPLIT, 0.84) < floor <= _veto(laws_kb, SPLIT, 0.84)
-    assert _veto(laws_kb, MARS, 0.86) == pytest.approx(_veto(off, MARS, 0.86))
-    assert _veto(laws_kb, MARS, 0.86) < floor
+    assert dense_veto(off, SPLIT, 0.84) < floor <= dense_veto(laws_kb, SPLIT, 0.84)
+    assert dense_veto(laws_kb, MARS, 0.86) == pytest.approx(dense_veto(off, MARS, 0.86))
+    assert dense_veto(laws_kb, MARS, 0.86) < floor
 
 
 @pytest.mark.integration

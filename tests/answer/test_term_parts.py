@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from zhiku.answer.reading import term_parts
+from tests.conftest import copied_kb
 
 pytestmark = pytest.mark.unit
 
@@ -19,17 +20,7 @@ NOTICE = "2019年部分节假日安排.html"
 @pytest.fixture(scope="module")
 def notices_kb(tmp_path_factory):
     """The real government notices of tests/data/real (the holiday notice among them), keyword-only."""
-    import shutil
-
-    from zhiku.config import load_config
-    from zhiku.kb import KnowledgeBase
-
-    docs = tmp_path_factory.mktemp("notices")
-    for name in (NOTICE, "国务院工作规则.html", "政府网站集约化试点工作方案.html"):
-        shutil.copy(REAL / name, docs / name)
-    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("notices_kb")))
-    kb.ingest([docs], dense=False, progress=False)
-    return kb
+    return copied_kb(tmp_path_factory, REAL, (NOTICE, "国务院工作规则.html", "政府网站集约化试点工作方案.html"), "notices")
 
 
 def _ask(kb, question: str, parts: bool):

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from zhiku.answer.reading import term_spreads
+from tests.conftest import copied_kb
 
 pytestmark = pytest.mark.unit
 
@@ -19,17 +20,7 @@ PAGES = ("zTree-API-setting.check.chkStyle.html", "zTree-API-setting.async.url.h
 @pytest.fixture(scope="module")
 def ztree_kb(tmp_path_factory):
     """zTree's three API help pages, with the bundled embedder's vectors (hybrid, as served)."""
-    import shutil
-
-    from zhiku.config import load_config
-    from zhiku.kb import KnowledgeBase
-
-    docs = tmp_path_factory.mktemp("ztree")
-    for name in PAGES:
-        shutil.copy(REAL / name, docs / name)
-    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("ztree_kb")))
-    kb.ingest([docs], dense=True, progress=False)
-    return kb
+    return copied_kb(tmp_path_factory, REAL, PAGES, "ztree", dense=True)
 
 
 def _ask(kb, question: str, spreads: bool):

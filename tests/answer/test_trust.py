@@ -21,19 +21,14 @@ from zhiku.verify.check import Verifier
 from zhiku.verify.confidence import COEFFICIENTS, NAMES, Features, probability
 from zhiku.verify.support import SupportScorer
 from tests.asking import ask
+from tests.answer.conftest import article_in, law_text
 
 LAWS = Path(__file__).resolve().parents[1] / "data" / "laws"
 # 劳动法 第四十五条 and 第四十八条, as the test copy has them (real text)
-LABOUR = (LAWS / "社会法" / "劳动法(2018-12-29).md").read_text(encoding="utf-8")
+LABOUR = law_text("社会法/劳动法(2018-12-29).md")
 # 劳动合同法实施条例(2008-09-18) 第二十二条, inlined (not among the test files; real text)
 REGULATION_22 = ("第二十二条 以完成一定工作任务为期限的劳动合同因任务完成而终止的，用人单位应当依照"
                  "劳动合同法第四十七条的规定向劳动者支付经济补偿。")
-
-
-def _article(text: str, label: str) -> str:
-    start = text.index(label)
-    nxt = text.find("\n第", start + 1)
-    return text[start:nxt if nxt > 0 else None]
 
 
 @pytest.mark.unit
@@ -59,7 +54,7 @@ def test_what_a_question_pins():
     ("比亚迪的最低工资标准由谁规定？", "我们公司的最低工资标准由谁规定？"),  # subject
 ])
 def test_pinned_constraint_missing_from_real_text_is_refused(question, twin):
-    block = _article(LABOUR, "第四十八条")
+    block = article_in(LABOUR, "第四十八条")
     said = "最低工资的具体标准由省、自治区、直辖市人民政府规定，报国务院备案。用人单位支付劳动者的工资不得低于当地最低工资标准。"
     no = check(question, [(block, said)], ["最低工资"])
     assert not no.ok and no.missing and "但没有" in no.reason and "最低工资" in no.reason
@@ -68,7 +63,7 @@ def test_pinned_constraint_missing_from_real_text_is_refused(question, twin):
 
 @pytest.mark.unit
 def test_quantity_kind_must_be_in_the_cited_sentence():
-    block = _article(LABOUR, "第四十五条")
+    block = article_in(LABOUR, "第四十五条")
     said = "国家实行带薪年休假制度。劳动者连续工作一年以上的，享受带薪年休假。"
     no = check("带薪年休假一年有多少天？", [(block, said)])  # 第四十五条 gives no number of days
     assert not no.ok and no.missing[0].kind is Kind.QUANTITY and "天数" in no.reason
@@ -93,8 +88,8 @@ def test_a_year_must_be_the_one_the_quoted_sentence_names():
 def test_today_and_tomorrow_need_a_statement_dated_that_day():
     import datetime as dt
 
-    art48 = _article(LABOUR, "第四十八条")  # real text; 1994 and 2018 dates are in the law's header
-    dated = _article(LABOUR, "第四十八条").replace("第四十八条", f"{LABOUR[:200]} 第四十八条")
+    art48 = article_in(LABOUR, "第四十八条")  # real text; 1994 and 2018 dates are in the law's header
+    dated = article_in(LABOUR, "第四十八条").replace("第四十八条", f"{LABOUR[:200]} 第四十八条")
     no = check("明天用人单位支付的工资不得低于什么标准？", [(dated, art48)])
     assert not no.ok and [c.text for c in no.missing] == ["明天"]
     d = dt.date.today() + dt.timedelta(days=1)
@@ -104,12 +99,12 @@ def test_today_and_tomorrow_need_a_statement_dated_that_day():
 
 @pytest.mark.unit
 def test_a_news_dateline_is_not_the_date_asked_for():
-    art45 = _article(LABOUR, "第四十五条")
+    art45 = article_in(LABOUR, "第四十五条")
     said = "国家实行带薪年休假制度。"
     dated = f"Dec 29, 2018 ... {art45}"  # a page's dateline says when it was written
     no = check("带薪年休假制度是什么时候实行的？", [(dated, f"Dec 29, 2018 ... {said}")])
     assert not no.ok and no.missing[0].kind is Kind.QUANTITY and "时间" in no.reason
-    art107 = _article(LABOUR, "第一百零七条")  # 本法自1995年1月1日起施行。
+    art107 = article_in(LABOUR, "第一百零七条")  # 本法自1995年1月1日起施行。
     assert check("劳动法什么时候施行？", [(art107, art107)]).ok
     # a calendar date is not a duration
     assert not check("劳动法施行多少年了？", [(art107, art107)]).ok
@@ -128,17 +123,17 @@ def test_a_news_dateline_is_not_the_date_asked_for():
     ("带薪年休假制度是哪个国家规定的？", "第四十八条", "劳动法适用于哪个国家境内的企业？", "第二条"),
 ])
 def test_who_and_which_country_need_a_name_in_the_quoted_text(question, article, twin, twin_article):
-    block = _article(LABOUR, article)
+    block = article_in(LABOUR, article)
     no = check(question, [(block, block)])
     assert not no.ok and no.missing[0].kind is Kind.QUANTITY
-    yes = _article(LABOUR, twin_article)
+    yes = article_in(LABOUR, twin_article)
     assert check(twin, [(yes, yes)]).ok
 
 
 @pytest.mark.unit
 def test_a_keyword_question_naming_its_attribute_needs_it_in_the_quoted_text():
     # 「…的因素」 names what it wants: 第四十八条 is about the same wage but states no factors
-    art48, art49 = _article(LABOUR, "第四十八条"), _article(LABOUR, "第四十九条")
+    art48, art49 = article_in(LABOUR, "第四十八条"), article_in(LABOUR, "第四十九条")
     no = check("最低工资标准的确定因素", [(art48, art48)])
     assert not no.ok and no.missing[0].kind is Kind.FOCUS and "因素" in no.reason
     assert check("最低工资标准的确定因素", [(art49, art49)]).ok
@@ -147,7 +142,7 @@ def test_a_keyword_question_naming_its_attribute_needs_it_in_the_quoted_text():
     # a choice (「…判给爸爸还是妈妈」) names options, not the attribute asked for: 第一千零八十四条
     # answers it with 母亲, and the keyword twin naming its attribute is still pinned
     family = (LAWS / "民法典" / "婚姻家庭编.md").read_text(encoding="utf-8")
-    art = _article(family, "第一千零八十四条")
+    art = article_in(family, "第一千零八十四条")
     choice = "离婚的时候孩子才一岁多，一般判给爸爸还是妈妈？"
     assert not any(c.kind is Kind.FOCUS for c in pinned(choice))
     assert check(choice, [(art, art)]).ok
@@ -156,11 +151,11 @@ def test_a_keyword_question_naming_its_attribute_needs_it_in_the_quoted_text():
 
 @pytest.mark.unit
 def test_how_much_money_needs_a_sum_and_a_fine_may_be_a_share():
-    art201 = _article(COMPANY, "第二百零一条")  # 处以五万元以上五十万元以下的罚款
+    art201 = article_in(COMPANY, "第二百零一条")  # 处以五万元以上五十万元以下的罚款
     assert check("公司另立会计账簿收费多少？", [(art201, art201)]).ok
-    art48 = _article(LABOUR, "第四十八条")
+    art48 = article_in(LABOUR, "第四十八条")
     assert not check("最低工资多少钱？", [(art48, art48)]).ok
-    art198 = _article(COMPANY, "第一百九十八条")
+    art198 = article_in(COMPANY, "第一百九十八条")
     share = "对虚报注册资本的公司，处以虚报注册资本金额百分之五以上百分之十五以下的罚款"
     assert check("虚报注册资本的公司罚多少？", [(art198, share)]).ok  # a fine stated as a share
 
@@ -215,14 +210,14 @@ def test_a_sentence_naming_another_laws_article_quoted_from_the_block_is_kept():
 @pytest.mark.unit
 def test_weak_second_citation_dropped_and_a_list_cited_once():
     words = segmenters.create("words")
-    art = _article(LABOUR, "第四十八条")
+    art = article_in(LABOUR, "第四十八条")
     strong = _chunk(art, "劳动法", "labour", "第四十八条")
     weak = _chunk("用人单位应当依法建立和完善劳动规章制度，保障劳动者享有劳动权利、履行劳动义务。劳动者的工资标准另行规定。",
                   "劳动法", "labour", "第四条")
     v = Verifier(SupportScorer(words, None), lambda doc, lab: True)
     out = v.verify("用人单位支付劳动者的工资不得低于当地最低工资标准[1][2]。", {1: strong, 2: weak})
     assert list(out.blocks.values()) == [1]
-    items = _article(LABOUR, "第四十九条")
+    items = article_in(LABOUR, "第四十九条")
     lst = "确定和调整最低工资标准应当综合参考下列因素[1]：\n（一）劳动者本人及平均赡养人口的最低生活费用[1]；\n（二）社会平均工资水平[1]；"
     out = v.verify(lst, {1: _chunk(items, "劳动法", "labour", "第四十九条")})
     assert out.text.count("[1]") == 1 and out.text.rstrip("；。").endswith("[1]")
@@ -288,7 +283,7 @@ def test_the_trace_records_what_the_confidence_saw_and_what_the_answer_shows(law
     assert "一日" in ans.text and after["asks"] and after["typed"] and after["top"]
     x = after_features(**after)
     assert x["untyped"] == 0.0 and x["below"] == 0.0 and x["unquoted"] < 0.5
-    piece = _article(LABOUR, "第三十七条")
+    piece = article_in(LABOUR, "第三十七条")
     twin = Verified(piece.strip() + "[1]", (), blocks={1: _chunk(piece, "劳动法", "labour", "第三十七条")})
     from zhiku.ask.search import retrieve
 
@@ -342,7 +337,7 @@ def test_a_figure_the_question_states_is_met_by_a_value_of_its_kind(laws_kb):
     from zhiku.verify.confidence import confidence
 
     marriage = (LAWS / "民法典" / "婚姻家庭编.md").read_text(encoding="utf-8")
-    art = _article(marriage, "第一千零四十七条")
+    art = article_in(marriage, "第一千零四十七条")
     one = lambda t: 1.0
     assert coverage(["男朋友", "二十一岁", "民政局", "领证"], art, one) == pytest.approx(0.25)
     assert coverage(["男朋友", "两万元", "民政局", "领证"], art, one) == 0.0
@@ -413,7 +408,7 @@ def test_the_source_block_sentence_stating_the_value_asked_is_quoted():
     from zhiku.verify.answerable import meets_all
 
     marriage = (LAWS / "民法典" / "婚姻家庭编.md").read_text(encoding="utf-8")
-    art = _article(marriage, "第一千零八十四条")
+    art = article_in(marriage, "第一千零八十四条")
     q = "父母离婚后，子女几岁以前一般由母亲抚养？"
     cons = pinned(q)
     meets = lambda s, b: meets_all(cons, s, b)

@@ -1,5 +1,6 @@
 """Fixtures of the retrieval tests: keyword-only knowledge bases over the labour laws and over
-the 刑法 excerpt beside the test laws, and a builder of ones with vectors over the 刑法 excerpt."""
+the 刑法 excerpt beside the test laws, a builder of ones with vectors over the 刑法 excerpt, and
+the ranked lists one search makes (:func:`search_lists`)."""
 
 from pathlib import Path
 
@@ -7,6 +8,7 @@ import pytest
 
 from zhiku.config import load_config
 from zhiku.kb import KnowledgeBase
+from tests.conftest import ingested_kb
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 LABOUR_LAWS = DATA / "laws" / "社会法"
@@ -16,19 +18,15 @@ LABOUR_LAWS = DATA / "laws" / "社会法"
 def labour_kb(tmp_path_factory):
     """The real 社会法 laws of tests/data, keyword index, real store; the chapter-heading
     cosine (heading_similarity) off, so a lever under test is measured on its own."""
-    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("home"), heading_similarity=0.0))
-    rep = kb.ingest([LABOUR_LAWS], dense=False, progress=False)
-    assert not rep.failed
-    return kb
+    return ingested_kb(tmp_path_factory, [LABOUR_LAWS], heading_similarity=0.0)
 
 
 @pytest.fixture(scope="module")
 def criminal_kb(tmp_path_factory):
     """The 刑法 excerpt beside the test laws (so that document frequencies mean something),
     ingested keyword-only: this stage needs no vectors."""
-    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("criminal")))
-    rep = kb.ingest([DATA / "criminal", DATA / "laws"], dense=False, progress=False)
-    assert not rep.failed and rep.chunks > 500
+    kb = ingested_kb(tmp_path_factory, [DATA / "criminal", DATA / "laws"], "criminal")
+    assert kb.chunk_count() > 500
     return kb
 
 
@@ -44,3 +42,14 @@ def criminal_dense(tmp_path_factory):
         return kb
 
     return build
+
+
+def search_lists(kb, question: str, mode=None):
+    """The prepared question and the ranked lists (keyword, dense) its search makes over the
+    whole index, hybrid unless ``mode`` says otherwise."""
+    from zhiku.ask.search import Mode, fuzzy, prepare
+    from zhiku.index.store import Scope
+
+    trace: list = []
+    p = prepare(kb, question, mode or Mode.HYBRID, Scope(), trace)
+    return p, fuzzy(kb, p, Scope(), trace)

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from zhiku.ask.search import Mode, fuzzy, prepare, retrieve
-from zhiku.config import load_config
 from zhiku.index.store import Scope
 from zhiku.kb import KnowledgeBase
 from zhiku.retrieve.citations import _pattern, cited_votes
 from zhiku.retrieve.clause import article_label
+from tests.conftest import ingested_kb
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 # a pickpocketing narrative in a judgment's style: the interpretation's words (扒窃, 随身携带)
@@ -25,10 +25,8 @@ SHORT = "刑法上扒窃随身携带的财物怎么处罚？"
 
 @pytest.fixture(scope="module")
 def cited_kb(tmp_path_factory):
-    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("cited"), route_log=False))
-    rep = kb.ingest([DATA / "criminal", DATA / "interpretations", DATA / "laws"], dense=False, progress=False)
-    assert not rep.failed
-    return kb
+    return ingested_kb(tmp_path_factory, [DATA / "criminal", DATA / "interpretations", DATA / "laws"], "cited",
+                       route_log=False)
 
 
 @pytest.mark.unit

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from zhiku.ask.search import Mode, retrieve
-from zhiku.config import load_config
 from zhiku.kb import KnowledgeBase
 from zhiku.retrieve.docprior import citation_prior, cited_titles, coherence_boost
+from tests.conftest import ingested_kb
 
 LAWS = Path(__file__).resolve().parents[1] / "data" / "laws"
 OVERTIME = "公司安排加班不给加班费，工资应该怎么算？"
@@ -17,9 +17,7 @@ OVERTIME = "公司安排加班不给加班费，工资应该怎么算？"
 
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory):
-    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("home"), routing=False))
-    assert not kb.ingest([LAWS], dense=False, progress=False).failed
-    return kb
+    return ingested_kb(tmp_path_factory, [LAWS], routing=False)
 
 
 def _doc(kb, path: str) -> str:

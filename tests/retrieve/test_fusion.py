@@ -5,6 +5,7 @@ import pytest
 from zhiku.errors import ZhikuError
 from zhiku.retrieve.fusion import FusionMode, fuse, rrf, weighted
 from zhiku.types import Chunk, Hit
+from tests.retrieve.conftest import search_lists
 
 pytestmark = pytest.mark.unit
 
@@ -51,15 +52,6 @@ def test_bad_mode_lists_valid_ones():
 NO_REST_DAY = "我们厂一个月到头天天上班，连一天休息都没有，这合法吗？"
 
 
-def _lists(kb, question: str, mode=None):
-    from zhiku.ask.search import Mode, fuzzy, prepare
-    from zhiku.index.store import Scope
-
-    trace: list = []
-    p = prepare(kb, question, mode or Mode.HYBRID, Scope(), trace)
-    return p, fuzzy(kb, p, Scope(), trace)
-
-
 def _expected(lists, k: int) -> dict[str, float]:
     out: dict[str, float] = {}
     for hits in lists:
@@ -72,7 +64,7 @@ def _expected(lists, k: int) -> dict[str, float]:
 def test_a_keyword_and_a_dense_list_fuse_with_the_hybrid_constant(kb):
     from zhiku.retrieve.fusion import fuse_search
 
-    _, lists = _lists(kb, NO_REST_DAY)
+    _, lists = search_lists(kb, NO_REST_DAY)
     assert [h.source for h in lists[0][:1] + lists[1][:1]] == ["bm25", "dense"]
     for k in (10, 60):
         cfg = kb.config.model_copy(update={"hybrid_rrf_k": k, "hybrid_fusion": ""})  # RRF as `fusion` says
@@ -90,7 +82,7 @@ def test_each_lists_best_passage_comes_through_the_fusion(kb):
     from zhiku.ask.search import Mode, retrieve
     from zhiku.kb import KnowledgeBase
 
-    _, (kw, de) = _lists(kb, NO_REST_DAY)
+    _, (kw, de) = search_lists(kb, NO_REST_DAY)
     best = de[0].chunk
     assert best.article == "第三十八条" and best.doc_path.startswith("社会法/劳动法")
     assert next(i for i, h in enumerate(kw, 1) if h.chunk.id == best.id) > 5
@@ -114,7 +106,7 @@ def test_keyword_lists_alone_keep_the_shared_constant(kb):
     from zhiku.ask.search import Mode, fuzzy, narrow
     from zhiku.retrieve.fusion import fuse_search
 
-    p, (kw,) = _lists(kb, "按劳动法，" + NO_REST_DAY, Mode.BM25)
+    p, (kw,) = search_lists(kb, "按劳动法，" + NO_REST_DAY, Mode.BM25)
     assert p.ref.doc_ids
     inside = fuzzy(kb, p, narrow(p.scope, p.ref.doc_ids), [], terms=p.inner_terms)
     assert len(inside) == 1 and inside[0]
@@ -153,7 +145,7 @@ def test_a_question_beside_a_dense_list_is_fused_by_weight_and_a_narrative_by_ra
     ``fusion`` (RRF)."""
     from zhiku.retrieve.fusion import fuse_search, fusion_of
 
-    p, lists = _lists(kb, NO_REST_DAY)
+    p, lists = search_lists(kb, NO_REST_DAY)
     cfg = kb.config.model_copy(update={"hybrid_doc_weight": 0.0})  # the fusion alone (document evidence off)
     assert (cfg.hybrid_fusion, cfg.hybrid_alpha, cfg.fusion) == ("weighted", 0.7, "rrf")
     kw, de = _normalised(lists[0]), _normalised(lists[1])
@@ -167,3 +159,50 @@ def test_a_question_beside_a_dense_list_is_fused_by_weight_and_a_narrative_by_ra
     by_rank = fuse_search(lists, cfg, words=narrative)
     assert {h.chunk.id: h.score for h in by_rank} == pytest.approx(_expected(lists, cfg.rrf_k))
     assert fusion_of(cfg, lists[:1], len(p.terms)) == "rrf"  # a keyword list alone
+
+
+# a question no test law answers: the keyword list's best passage is one the dense list did not
+# retrieve (dense search only scored it, ``dense_filled``), and it leads the hybrid ranking
+OFF_TOPIC = "2022年卡塔尔世界杯的冠军是哪支球队？"
+
+
+@pytest.mark.integration
+def test_a_hybrid_ranking_led_by_a_keyword_only_hit_still_has_its_dense_list(kb):
+    """Whether a dense list is among the lists is asked of the lists (``has_dense``), not of
+    the first hit's sources: the learned order reorders a hybrid ranking whose first hit only the
+    keyword list found, as it does one led by a passage dense search found (the positive twin);
+    the keyword list alone has none."""
+    from zhiku.ask.search import Mode, learned_applies, retrieve
+    from zhiku.kb import KnowledgeBase
+    from zhiku.retrieve.fusion import has_dense
+
+    depth = kb.config.learned_rank_depth
+    off = KnowledgeBase(kb.config.model_copy(update={"learned_rank": False}))
+    on = KnowledgeBase(kb.config.model_copy(update={"learned_rank": True}))
+    for q in (OFF_TOPIC, NO_REST_DAY):
+        p, lists = search_lists(kb, q)
+        assert has_dense(lists) and not has_dense(lists[:1]) and learned_applies(on, p, has_dense(lists))
+        searched = retrieve(off, q, Mode.HYBRID, route=False).hits
+        reordered = retrieve(on, q, Mode.HYBRID, route=False).hits
+        assert not any("learned" in h.sources for h in searched)
+        assert all("learned" in h.sources for h in reordered[:depth]), q
+        assert {h.chunk.id for h in reordered[:depth]} == {h.chunk.id for h in searched[:depth]}
+    first = retrieve(off, OFF_TOPIC, Mode.HYBRID, route=False).hits[0]
+    assert "dense" not in first.sources and "dense_filled" in first.sources  # keyword-only, led
+    assert "dense" in retrieve(off, NO_REST_DAY, Mode.HYBRID, route=False).hits[0].sources  # the twin's
+
+
+def test_a_dense_list_is_told_by_its_hits_own_merged_or_completed():
+    """``has_dense``: a dense list (its own hits, or one completed with a keyword candidate it
+    only scored), the dense lists of two sub-indexes merged by RRF (source ``rrf``); never a
+    keyword list, even one completed with the dense list's candidates (``bm25_filled``)."""
+    from zhiku.retrieve.fusion import has_dense
+
+    kw = [_hit("a", 9.0, "bm25"), Hit(_hit("c", 1.0, "bm25").chunk, 1.0, "bm25", {"bm25_filled": (2, 1.0)})]
+    de = [_hit("b", 0.9, "dense"), _hit("c", 0.8, "dense")]
+    completed = [Hit(kw[0].chunk, 0.95, "dense", {"dense_filled": (1, 0.95)}), *de]
+    assert not has_dense([kw]) and not has_dense([kw, []]) and not has_dense([])
+    assert has_dense([kw, de]) and has_dense([kw, completed]) and has_dense([completed[:1]])
+    merged = rrf([de, [_hit("d", 0.7, "dense")]])
+    assert merged[0].source == "rrf" and has_dense([kw, merged])
+    assert has_dense([rrf([kw, de])])  # a routed search's fused order, one list

@@ -7,6 +7,7 @@ from collections import defaultdict
 import pytest
 
 from zhiku.kb import KnowledgeBase
+from tests.retrieve.conftest import search_lists
 
 pytestmark = pytest.mark.integration
 
@@ -14,27 +15,18 @@ pytestmark = pytest.mark.integration
 NO_REST_DAY = "我们厂一个月到头天天上班，连一天休息都没有，这合法吗？"
 
 
-def _lists(kb, question: str, mode=None):
-    from zhiku.ask.search import Mode, fuzzy, prepare
-    from zhiku.index.store import Scope
-
-    trace: list = []
-    p = prepare(kb, question, mode or Mode.HYBRID, Scope(), trace)
-    return p, fuzzy(kb, p, Scope(), trace)
-
-
 def test_the_dense_retriever_reads_deeper_and_the_search_keeps_its_candidate_count(kb):
     from zhiku.ask.search import Mode, retrieve
 
     shallow = KnowledgeBase(kb.config.model_copy(update={"candidates": 10}))
     deep = KnowledgeBase(kb.config.model_copy(update={"candidates": 10, "dense_candidates": 30}))
-    _, (few,) = _lists(shallow, NO_REST_DAY, Mode.DENSE)
-    _, (many,) = _lists(deep, NO_REST_DAY, Mode.DENSE)
+    _, (few,) = search_lists(shallow, NO_REST_DAY, Mode.DENSE)
+    _, (many,) = search_lists(deep, NO_REST_DAY, Mode.DENSE)
     assert len(few) == 10 and len(many) == 30
     assert [h.chunk.id for h in many[:10]] == [h.chunk.id for h in few]  # the same ranking, read deeper
     # beside the keyword list the deeper dense list brings more candidates to the fusion
-    _, (_, dense_few) = _lists(shallow, NO_REST_DAY)
-    _, (_, dense_many) = _lists(deep, NO_REST_DAY)
+    _, (_, dense_few) = search_lists(shallow, NO_REST_DAY)
+    _, (_, dense_many) = search_lists(deep, NO_REST_DAY)
     assert {h.chunk.id for h in dense_few} < {h.chunk.id for h in dense_many}
     hits = retrieve(deep, NO_REST_DAY, Mode.HYBRID, route=False).hits
     assert len(hits) == 10  # the fused list is still cut to `candidates`
@@ -48,7 +40,7 @@ def test_the_dense_retriever_reads_deeper_and_the_search_keeps_its_candidate_cou
 def test_fused_hits_gain_their_documents_evidence_only_beside_a_dense_list(kb):
     from zhiku.retrieve.fusion import fuse_search
 
-    p, lists = _lists(kb, NO_REST_DAY)
+    p, lists = search_lists(kb, NO_REST_DAY)
     words = len(p.terms)
     assert kb.config.hybrid_doc_weight == 0.05  # shipped for hybrid
     off = kb.config.model_copy(update={"hybrid_doc_weight": 0.0})

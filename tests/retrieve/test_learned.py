@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from zhiku.ask.search import Mode, prepare, retrieve
-from zhiku.config import load_config
 from zhiku.index.store import Scope
 from zhiku.kb import KnowledgeBase
 from zhiku.retrieve.learned import FEATURES, _STATUTE, _ordinal, features, learned_order, load_model, model_scores
+from tests.conftest import ingested_kb
 
 LAWS = Path(__file__).resolve().parents[1] / "data" / "laws"
 OVERTIME = "公司安排加班不给加班费，工资应该怎么算？"
@@ -18,9 +18,7 @@ OVERTIME = "公司安排加班不给加班费，工资应该怎么算？"
 
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory):
-    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("home"), routing=False))
-    assert not kb.ingest([LAWS], dense=False, progress=False).failed
-    return kb
+    return ingested_kb(tmp_path_factory, [LAWS], routing=False)
 
 
 def _hits(kb, q, on, **more):  # a keyword-only ranking: reordered only with learned_rank_keyword
@@ -95,20 +93,22 @@ def test_off_a_named_article_and_a_narrative_keep_their_order(kb):
 
 @pytest.mark.integration
 def test_a_keyword_only_ranking_keeps_its_order_as_shipped(kb):
-    """Shipped, the learned order reorders a ranking with a dense list among its sources only:
+    """Shipped, the learned order reorders a ranking with a dense list among its lists only:
     over keyword passages alone the keyword veto read the reordered ones and refused more
     answerable questions (learned_rank_keyword off)."""
-    from dataclasses import replace
-
-    from zhiku.ask.search import learned_applies
+    from zhiku.ask.search import fuzzy, learned_applies
+    from zhiku.retrieve.fusion import has_dense
 
     assert kb.config.learned_rank and not kb.config.learned_rank_keyword
     shipped = retrieve(kb, OVERTIME, Mode.BM25, route=False).hits
     assert [h.chunk.id for h in shipped] == [h.chunk.id for h in _hits(kb, OVERTIME, False)]
+    assert not any("learned" in h.sources for h in shipped)
     p = prepare(kb, OVERTIME, Mode.BM25, Scope(), [])
-    assert not learned_applies(kb, p, shipped[:1])
-    # its positive twin: the same passage as a dense list also ranked it
-    assert learned_applies(kb, p, [replace(shipped[0], sources={**shipped[0].sources, "dense": (1, 0.9)})])
+    lists = fuzzy(kb, p, Scope(), [])
+    assert not has_dense(lists) and not learned_applies(kb, p, has_dense(lists))
+    # its positive twin: beside a dense list (tests/retrieve/test_fusion.py searches one for real)
+    assert learned_applies(kb, p, True)
+    assert learned_applies(kb, p)  # the question's kind alone (the fitted rows, either mode)
 
 
 @pytest.mark.integration

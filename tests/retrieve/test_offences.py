@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from zhiku.ask.search import Mode, prepare, retrieve
-from zhiku.config import load_config
 from zhiku.index.store import Scope
 from zhiku.kb import KnowledgeBase
 from zhiku.retrieve.offences import named_offences, offence_entries
 from zhiku.retrieve.segment import LONG_QUESTION_TERMS
+from tests.conftest import ingested_kb
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 ASK = "\n这种行为适用刑法哪一条？"
@@ -37,10 +37,7 @@ SHORT = "村里人聚众哄抢翻车的苹果，按刑法会判刑吗？"
 
 @pytest.fixture(scope="module")
 def offence_kb(tmp_path_factory):
-    kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("offences"), route_log=False))
-    rep = kb.ingest([DATA / "criminal", DATA / "offences"], dense=False, progress=False)
-    assert not rep.failed
-    return kb
+    return ingested_kb(tmp_path_factory, [DATA / "criminal", DATA / "offences"], "offences", route_log=False)
 
 
 @pytest.mark.unit

@@ -5,14 +5,11 @@ temp dir, keyword search."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from zhiku.ask.search import Mode, retrieve
-from zhiku.config import load_config
-from zhiku.kb import KnowledgeBase
 from zhiku.route.laws import margin
+from tests.route.conftest import open_kb
 
 pytestmark = pytest.mark.integration
 
@@ -22,23 +19,12 @@ SURE = "有限责任公司的股东可以转让股权吗"
 UNSURE = "用人单位克扣工资怎么办"
 
 
-@pytest.fixture(scope="module")
-def home(tmp_path_factory, laws_dir) -> Path:
-    h = tmp_path_factory.mktemp("lawroute")
-    KnowledgeBase(load_config(home=h)).ingest([laws_dir], dense=False, progress=False)
-    return h
-
-
-def open_kb(home: Path, **over) -> KnowledgeBase:
-    return KnowledgeBase(load_config(home=home, **{"route_embedding": False, "route_log": False, **over}))
-
-
 def laws_step(r):
     return next(t.detail for t in r.trace if t.stage == "laws")
 
 
-def test_a_sure_law_is_searched_and_put_first(home):
-    kb = open_kb(home, route_laws=0.5)
+def test_a_sure_law_is_searched_and_put_first(laws_home):
+    kb = open_kb(laws_home, route_laws=0.5)
     r = retrieve(kb, SURE, Mode.BM25, route=True)
     assert r.route.tier == "laws" and r.route.confidence >= kb.config.route_min_confidence
     paths = {kb.store.get_doc(d).path for d in r.route.doc_ids}
@@ -47,12 +33,12 @@ def test_a_sure_law_is_searched_and_put_first(home):
     assert step["decided"] and step["top"][0][0] == "公司法" and step["margin"] >= 0.5
     assert all(h.chunk.doc_path in paths for h in r.hits[:5])
     # the same question with the step off: the router falls back and no law step runs
-    off = retrieve(open_kb(home), SURE, Mode.BM25, route=True)
+    off = retrieve(open_kb(laws_home), SURE, Mode.BM25, route=True)
     assert off.route.tier == "fallback" and not any(t.stage == "laws" for t in off.trace)
 
 
-def test_an_unsure_law_leaves_the_unrouted_ranking(home):
-    kb = open_kb(home, route_laws=0.5)
+def test_an_unsure_law_leaves_the_unrouted_ranking(laws_home):
+    kb = open_kb(laws_home, route_laws=0.5)
     on = retrieve(kb, UNSURE, Mode.BM25, route=True)
     step = laws_step(on)
     assert not step["decided"] and step["margin"] < 0.5 and len(step["top"]) >= 2
@@ -62,8 +48,8 @@ def test_an_unsure_law_leaves_the_unrouted_ranking(home):
     assert [h.score for h in on.hits] == [h.score for h in off.hits]
 
 
-def test_a_named_law_is_left_to_the_rules_tier(home):
-    kb = open_kb(home, route_laws=0.01)
+def test_a_named_law_is_left_to_the_rules_tier(laws_home):
+    kb = open_kb(laws_home, route_laws=0.01)
     r = retrieve(kb, "按劳动合同法，试用期最长可以约定多久", Mode.BM25, route=True)
     assert r.route.tier == "rules" and not any(t.stage == "laws" for t in r.trace)
 

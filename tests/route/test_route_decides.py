@@ -6,34 +6,20 @@ store in a temp dir, keyword search."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from zhiku.ask.search import Mode, fuzzy, prepare, retrieve
-from zhiku.config import load_config
-from zhiku.kb import KnowledgeBase
 from zhiku.index.store import Scope
 from zhiku.route.chapters import span_share, under
 from zhiku.route.search import decides, routed_search, within_documents
 from zhiku.types import Route
+from tests.route.conftest import open_kb
 
 pytestmark = pytest.mark.integration
 
 # no keyword rule, no law named: the router falls back to every sub-index
 UNDECIDED = "劳动者每周至少休息几天"
 NAMED = "劳动法规定劳动者每日工作时间不超过几小时，延长工作时间有什么限制"
-
-
-@pytest.fixture(scope="module")
-def home(tmp_path_factory, laws_dir) -> Path:
-    h = tmp_path_factory.mktemp("decides")
-    KnowledgeBase(load_config(home=h)).ingest([laws_dir], dense=False, progress=False)
-    return h
-
-
-def open_kb(home: Path, **over) -> KnowledgeBase:
-    return KnowledgeBase(load_config(home=home, **{"route_embedding": False, "route_log": False, **over}))
 
 
 def ids(r) -> list[str]:
@@ -51,8 +37,8 @@ def test_only_a_confident_tier_decides():
     assert decides(Route(subindexes=("社会法",), tier="rules", confidence=0.9), 0.6)
 
 
-def test_a_fallback_route_ranks_as_routing_off(home):
-    kb = open_kb(home)  # the defaults: a route that did not decide leaves the unrouted ranking
+def test_a_fallback_route_ranks_as_routing_off(laws_home):
+    kb = open_kb(laws_home)  # the defaults: a route that did not decide leaves the unrouted ranking
     on = retrieve(kb, UNDECIDED, Mode.BM25, route=True)
     assert on.route.tier == "fallback"
     off = retrieve(kb, UNDECIDED, Mode.BM25, route=False)
@@ -60,13 +46,13 @@ def test_a_fallback_route_ranks_as_routing_off(home):
     assert on.route.chapters == () and not any(t.stage == "chapters" for t in on.trace)
     # the positive twin: with chapters_within_documents its sure chapter (第四章 工作时间和休息
     # 休假 of 劳动法, which holds 每周 and 休息) orders that law's hits
-    within = retrieve(open_kb(home, chapters_within_documents=True), UNDECIDED, Mode.BM25, route=True)
+    within = retrieve(open_kb(laws_home, chapters_within_documents=True), UNDECIDED, Mode.BM25, route=True)
     assert any("休息休假" in c.label for c in within.route.chapters)
     assert ids(within) != ids(off)
 
 
-def test_a_sure_chapter_of_an_undecided_route_keeps_the_documents_places(home):
-    kb = open_kb(home, chapters_within_documents=True)
+def test_a_sure_chapter_of_an_undecided_route_keeps_the_documents_places(laws_home):
+    kb = open_kb(laws_home, chapters_within_documents=True)
     p = prepare(kb, UNDECIDED, Mode.BM25, Scope(), [])
     route = kb.router().route(UNDECIDED)
     assert route.tier == "fallback"
@@ -74,7 +60,7 @@ def test_a_sure_chapter_of_an_undecided_route_keeps_the_documents_places(home):
     def search(scope, trace):
         return fuzzy(kb, p, scope, trace)
 
-    plain = routed_search(open_kb(home, chapters_within_documents=False), route, Scope(), search,
+    plain = routed_search(open_kb(laws_home, chapters_within_documents=False), route, Scope(), search,
                           p.terms, (), 0.5, []).hits
     got = routed_search(kb, route, Scope(), search, p.terms, (), 0.5, [])
     assert [h.chunk.doc_id for h in got.hits] == [h.chunk.doc_id for h in plain]  # no document moves
@@ -91,8 +77,8 @@ def test_a_sure_chapter_of_an_undecided_route_keeps_the_documents_places(home):
     assert on.route.chapters and ids(on) != ids(retrieve(kb, UNDECIDED, Mode.BM25, route=False))
 
 
-def test_a_low_confidence_route_does_not_narrow_and_a_confident_one_does(home):
-    kb = open_kb(home, route_docs=0)
+def test_a_low_confidence_route_does_not_narrow_and_a_confident_one_does(laws_home):
+    kb = open_kb(laws_home, route_docs=0)
     off = retrieve(kb, UNDECIDED, Mode.BM25, route=False)
     assert {h.chunk.doc_path.split("/")[0] for h in off.hits} > {"社会法"}
     unsure = Route(subindexes=("社会法",), tier="embedding", confidence=0.55)
@@ -101,43 +87,43 @@ def test_a_low_confidence_route_does_not_narrow_and_a_confident_one_does(home):
     narrowed = retrieve(kb, UNDECIDED, Mode.BM25, route=sure)
     assert narrowed.hits and {h.chunk.doc_path.split("/")[0] for h in narrowed.hits} == {"社会法"}
     # the bar is a setting: at 0.5 the same route narrows
-    low = open_kb(home, route_docs=0, route_min_confidence=0.5)
+    low = open_kb(laws_home, route_docs=0, route_min_confidence=0.5)
     assert ids(retrieve(low, UNDECIDED, Mode.BM25, route=unsure)) == ids(narrowed)
 
 
-def test_a_named_law_is_searched_inside_the_law_not_its_sub_index(home):
-    kb = open_kb(home, route_docs=0)
+def test_a_named_law_is_searched_inside_the_law_not_its_sub_index(laws_home):
+    kb = open_kb(laws_home, route_docs=0)
     on = retrieve(kb, NAMED, Mode.BM25, route=True)
     assert on.route.tier == "rules" and on.route.rule.startswith("title:")
     assert ids(on) == ids(retrieve(kb, NAMED, Mode.BM25, route=False))
     assert on.hits[0].chunk.doc_path.endswith("劳动法(2018-12-29).md")
     # the positive twin: the sub-index filter on top, when asked for
-    sub = retrieve(open_kb(home, route_docs=0, route_named_subindex=True), NAMED, Mode.BM25, route=True)
+    sub = retrieve(open_kb(laws_home, route_docs=0, route_named_subindex=True), NAMED, Mode.BM25, route=True)
     assert sub.hits and {h.chunk.doc_path.split("/")[0] for h in sub.hits} == set(on.route.subindexes)
     assert {h.chunk.doc_path.split("/")[0] for h in on.hits} > set(on.route.subindexes)
 
 
-def test_a_chapter_spanning_most_of_its_document_is_no_choice(home):
-    kb = open_kb(home)
+def test_a_chapter_spanning_most_of_its_document_is_no_choice(laws_home):
+    kb = open_kb(laws_home)
     law = next(d for d in kb.store.documents() if d.path.endswith("劳动法(2018-12-29).md"))
     tops = [s for s in law.sections if s.parent_id is None]
     shares = [span_share(law, s.id) for s in tops]
     assert all(0 < x < 0.5 for x in shares) and 0.9 < sum(shares) <= 1.0
     assert span_share(law, "") == 1.0
     # inside the named law the hits spread over its chapters: a lower bar makes 第四章 sure
-    kb = open_kb(home, chapter_confidence=0.6)
+    kb = open_kb(laws_home, chapter_confidence=0.6)
     lifted = retrieve(kb, NAMED, Mode.BM25, route=True)
     assert [p.label for p in lifted.route.chapters] == ["第四章 工作时间和休息休假"]
     assert ids(lifted) != ids(retrieve(kb, NAMED, Mode.BM25, route=False))
-    strict = retrieve(open_kb(home, chapter_confidence=0.6, chapter_max_share=0.01), NAMED, Mode.BM25,
+    strict = retrieve(open_kb(laws_home, chapter_confidence=0.6, chapter_max_share=0.01), NAMED, Mode.BM25,
                       route=True)
     trace = [t for t in strict.trace if t.stage == "chapters"]
     assert strict.route.chapters == () and "chapter_max_share" in trace[0].detail["skipped"]
     assert ids(strict) == ids(retrieve(kb, NAMED, Mode.BM25, route=False))
 
 
-def test_within_documents_moves_hits_only_inside_their_document(home):
-    kb = open_kb(home)
+def test_within_documents_moves_hits_only_inside_their_document(laws_home):
+    kb = open_kb(laws_home)
     hits = retrieve(kb, UNDECIDED, Mode.BM25, route=False).hits
     last = {}
     for h in hits:
@@ -150,10 +136,10 @@ def test_within_documents_moves_hits_only_inside_their_document(home):
     assert within_documents(hits, []) == hits
 
 
-def test_a_narrative_puts_no_chapter_first_and_a_short_question_still_does(home):
+def test_a_narrative_puts_no_chapter_first_and_a_short_question_still_does(laws_home):
     """A case narrative's names, places and sums meet chapter titles by chance (经济技术开发区 →
     破坏社会主义市场经济秩序罪): past ``chapter_max_words`` words no chapter goes first."""
-    kb = open_kb(home, chapter_confidence=0.6)
+    kb = open_kb(laws_home, chapter_confidence=0.6)
     p = prepare(kb, NAMED, Mode.BM25, Scope(), [])
     route = kb.router().route(NAMED, Scope(), p.ref)
     assert decides(route, kb.config.route_min_confidence)
@@ -175,7 +161,7 @@ def test_a_narrative_puts_no_chapter_first_and_a_short_question_still_does(home)
     plain = [x for x in search(Scope(), []) if x]
     assert len(long.lists) == len(plain)  # no list of chapter hits put first
     # the setting: at 0 the narrative's chapter is put first again
-    loose = open_kb(home, chapter_confidence=0.6, chapter_max_words=0)
+    loose = open_kb(laws_home, chapter_confidence=0.6, chapter_max_words=0)
     again = routed_search(loose, route, Scope(), search, long_terms, p.ref.doc_ids, 0.5, [])
     assert [c.label for c in again.route.chapters] == ["第四章 工作时间和休息休假"]
 
@@ -184,10 +170,10 @@ def test_a_narrative_puts_no_chapter_first_and_a_short_question_still_does(home)
 SYNTHESIS = "总结一下用人单位解除劳动合同要给劳动者哪些补偿"
 
 
-def test_an_undecided_route_takes_no_parameters_of_its_question_type(home):
+def test_an_undecided_route_takes_no_parameters_of_its_question_type(laws_home):
     from zhiku.ask.search import route_candidates
 
-    kb = open_kb(home, chapters_within_documents=False)
+    kb = open_kb(laws_home, chapters_within_documents=False)
     on = retrieve(kb, SYNTHESIS, Mode.BM25, route=True)
     assert on.route.tier == "fallback" and on.route.qtype == "synthesis"
     off = retrieve(kb, SYNTHESIS, Mode.BM25, route=False)

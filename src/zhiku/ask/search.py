@@ -3,7 +3,6 @@ clause), search, search where the router sends it, fuse; :func:`retrieve` runs t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -12,7 +11,7 @@ from zhiku.index.store import Scope
 from zhiku.retrieve.answertype import offence_first
 from zhiku.retrieve.citations import named_citations
 from zhiku.retrieve.clause import ClauseRef, named_first
-from zhiku.retrieve.fusion import fuse_search, fusion_of
+from zhiku.retrieve.fusion import fuse_search, fusion_of, has_dense
 from zhiku.retrieve.inforce import ended, in_force_first
 from zhiku.retrieve.offences import named_offence_first
 from zhiku.retrieve.segment import focus_terms, query_terms
@@ -263,8 +262,10 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
     votes = sum(1 for x in lists if x) if cited and kb.config.cited_per_list else 1
     factors = [1.0] * (len(lists) + len(inner)) + [float(votes)] * len(cited) if votes > 1 else None
     lists = [*lists, *inner, *cited]
+    dense = has_dense(lists)  # keyword only or not: one answer for every stage below
     with _Timer(trace, "fuse") as d:
-        out = fuse_search(lists, kb.config, alpha, factors, len(p.terms)) if len(lists) > 1 else (lists or [[]])[0]
+        out = (fuse_search(lists, kb.config, alpha, factors, len(p.terms), dense) if len(lists) > 1
+               else (lists or [[]])[0])
         seen = {h.chunk.id for h in p.exact}
         hits = p.exact + [h for h in out if h.chunk.id not in seen]
         if structured and kb.config.drop_twins:  # one law version in two folders: cited once
@@ -272,7 +273,7 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
         if p.ref.other_versions:  # 「2018年修正的公司法」: not the 2023 公司法
             hits = [h for h in hits if h.chunk.doc_id not in p.ref.other_versions]
         n = len(p.exact)  # the exact clause stays first
-        if structured:  # the candidates by meaning, when no dense list ranked them
+        if structured and not dense:  # the candidates by meaning, when no dense list ranked them
             hits = hits[:n] + by_meaning(kb, p, hits[n:k], d) + hits[k:]
         if structured and kb.config.in_force_first and p.scope.versions == "all" and not p.ref.version:
             hits = hits[:n] + in_force_first(kb, hits[n:], named=p.ref.doc_ids)  # 公司法 2023 before 2018
@@ -280,14 +281,14 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
             hits = named_first(hits, lead or p.ref.doc_ids)  # (zhiku.retrieve.clause)
         hits = hits[:n] + offence_first(hits[n:], p.asks, kb.config.offence_window)  # 适用刑法哪一条
         if structured:  # 盗窃 → 盗窃罪 → 第二百六十四条 (zhiku.retrieve.offences)
-            hits = hits[:n] + named_offence_first(kb, p, hits[n:])
-        if structured and kb.config.learned_rank and learned_applies(kb, p, hits[n:n + 1]):  # zhiku.retrieve.learned
+            hits = hits[:n] + named_offence_first(kb, p, hits[n:], dense)
+        if structured and kb.config.learned_rank and learned_applies(kb, p, dense):  # zhiku.retrieve.learned
             from zhiku.retrieve.learned import learned_order
 
             hits = hits[:n] + learned_order(kb, p, hits[n:], kb.config.learned_rank_depth, d)
             if inner and kb.config.named_first:  # the law the question names still leads
                 hits = named_first(hits, lead or p.ref.doc_ids)
-        d.update(mode=fusion_of(kb.config, lists, len(p.terms)), lists=len(lists), top=brief(hits))
+        d.update(mode=fusion_of(kb.config, lists, len(p.terms), dense), lists=len(lists), top=brief(hits))
         if votes > 1:
             d["cited_weight"] = votes
     groups: dict[str, list[int]] = {}
@@ -298,21 +299,24 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
     return Retrieval(hits[:k], p.terms, p.ref, bool(p.exact), trace, route, groups, p.question)
 
 
-def learned_applies(kb: Any, p: Prepared, head: Sequence[Hit] = ()) -> bool:
+def learned_applies(kb: Any, p: Prepared, dense: bool | None = None) -> bool:
     """Whether the learned order (``learned_rank``) reorders ``p``'s candidates: not when the
     question names an article (found exactly or not: a clause lookup keeps its order), nor for a
     narrative of more than ``heading_max_words`` words (a case description ranks by its own
-    levers); the model was fitted on questions of neither kind. A keyword-only ranking (no dense
-    list among ``head``'s sources) keeps its order unless ``learned_rank_keyword``: there the
-    keyword veto reads the reordered passages and refused more answerable questions."""
+    levers); the model was fitted on questions of neither kind. A keyword-only ranking (``dense``
+    False: no dense list among the fused lists, see :func:`zhiku.retrieve.fusion.has_dense`)
+    keeps its order unless ``learned_rank_keyword``: there the keyword veto reads the reordered
+    passages and refused more answerable questions. ``dense`` None: the question's kind alone
+    (the rows the model is fitted on, either mode)."""
     long = 0 < kb.config.heading_max_words < len(p.terms)
-    if head and not kb.config.learned_rank_keyword and not any("dense" in h.sources for h in head):
+    if dense is False and not kb.config.learned_rank_keyword:
         return False
     return not (p.exact or p.ref.article or long)
 
 
 def by_meaning(kb: Any, p: Prepared, hits: list[Hit], detail: dict[str, Any]) -> list[Hit]:
-    """The candidates of a keyword-only ranking re-ranked by meaning with the bundled embedder:
+    """The candidates of a keyword-only ranking (no dense list among the fused lists: :func:`fused`
+    asks :func:`zhiku.retrieve.fusion.has_dense`) re-ranked by meaning with the bundled embedder:
     their chapter headings' cosine (``heading_similarity``, :mod:`zhiku.retrieve.fields`), then
     the best ones' own words (``passage_similarity``, :mod:`zhiku.retrieve.passages`; not when
     the article the question names was found, which leads anyway). Their
@@ -322,8 +326,6 @@ def by_meaning(kb: Any, p: Prepared, hits: list[Hit], detail: dict[str, Any]) ->
     it names are re-ranked by the narrative's own cosine with their text instead
     (``narrative_meaning``, :func:`zhiku.retrieve.passages.by_narrative`)."""
     cfg = kb.config
-    if any("dense" in h.sources for h in hits):
-        return hits
     if 0 < cfg.heading_max_words < len(p.terms):
         if not cfg.narrative_meaning:
             return hits

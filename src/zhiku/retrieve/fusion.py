@@ -99,7 +99,7 @@ def fuse(
 
 
 def fuse_search(lists: Sequence[Sequence[Hit]], cfg: Any, alpha: float | None = None,
-                factors: Sequence[float] | None = None, words: int = 0) -> list[Hit]:
+                factors: Sequence[float] | None = None, words: int = 0, dense: bool | None = None) -> list[Hit]:
     """The ranked lists of one search fused as the config says (``fusion``; ``alpha`` for
     weighted fusion, default the ``alpha`` setting). With a dense list among them,
     ``hybrid_fusion`` decides (weighted with ``hybrid_alpha`` by default) unless the question
@@ -121,8 +121,9 @@ def fuse_search(lists: Sequence[Sequence[Hit]], cfg: Any, alpha: float | None = 
         cfg: the configuration (``fusion``, ``rrf_k``, ``hybrid_rrf_k``, ``alpha``).
         alpha: the dense weight of weighted fusion.
         factors: one weight per list (default 1 each; see :func:`fuse`).
+        dense: whether a dense list is among ``lists`` (default: :func:`has_dense` of them).
     """
-    dense = _has_dense(lists)
+    dense = has_dense(lists) if dense is None else dense
     k = cfg.hybrid_rrf_k if dense and cfg.hybrid_rrf_k else cfg.rrf_k
     hybrid = _hybrid(cfg, dense, words)
     mode = FusionMode.from_str(cfg.hybrid_fusion if hybrid else cfg.fusion)
@@ -136,16 +137,24 @@ def fuse_search(lists: Sequence[Sequence[Hit]], cfg: Any, alpha: float | None = 
     return out
 
 
-def _has_dense(lists: Sequence[Sequence[Hit]]) -> bool:
-    return any(h.source == "dense" for hits in lists for h in hits[:1])
+def has_dense(lists: Sequence[Sequence[Hit]]) -> bool:
+    """Whether a dense list is among the ranked lists of one search: a hit of theirs that dense
+    search found — a dense list's own hits and those it was completed with (source ``dense``),
+    or a merged hit with ``dense`` among its sources (the dense lists of several sub-indexes
+    merged, a routed search's fused order). A keyword list's hits never carry it, not even those
+    dense search scored (``dense_filled``): a keyword-only hit at the head of a hybrid ranking
+    still has a dense list beside it. The one test of "keyword only or not" of the search
+    stages (fusion, the meaning re-rank, named offences, the learned order)."""
+    return any(h.source == "dense" or "dense" in h.sources for hits in lists for h in hits)
 
 
 def _hybrid(cfg: Any, dense: bool, words: int) -> bool:
     return bool(dense and cfg.hybrid_fusion and not 0 < cfg.hybrid_fusion_max_words < words)
 
 
-def fusion_of(cfg: Any, lists: Sequence[Sequence[Hit]], words: int = 0) -> str:
+def fusion_of(cfg: Any, lists: Sequence[Sequence[Hit]], words: int = 0, dense: bool | None = None) -> str:
     """The fusion :func:`fuse_search` applies to ``lists`` for a question of ``words`` words:
-    ``hybrid_fusion`` when a dense list is among them and the question is no narrative, else
-    ``fusion``."""
-    return str(cfg.hybrid_fusion if _hybrid(cfg, _has_dense(lists), words) else cfg.fusion)
+    ``hybrid_fusion`` when a dense list is among them (``dense``, default: :func:`has_dense`)
+    and the question is no narrative, else ``fusion``."""
+    dense = has_dense(lists) if dense is None else dense
+    return str(cfg.hybrid_fusion if _hybrid(cfg, dense, words) else cfg.fusion)

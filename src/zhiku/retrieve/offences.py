@@ -196,14 +196,15 @@ def named_offences(kb: Any, p: Prepared, matching: bool = True) -> list[str]:
     return list(dict.fromkeys([*table.charged(p.question, ref.names), *matched]))
 
 
-def named_offence_first(kb: Any, p: Prepared, hits: Sequence[Hit]) -> list[Hit]:
+def named_offence_first(kb: Any, p: Prepared, hits: Sequence[Hit], dense: bool) -> list[Hit]:
     """``hits`` with the named law's articles of the offences the question names
     (:func:`named_offences`) moved up to the last of the passages an answer is composed from
     (``answer_chunks``): the ones before it keep their places. A charged offence's article
     joins from the index when no candidate holds it; a matched name's only from among the
     candidates (the search found it too).
 
-    A word-matched name counts only where no candidate came from dense search.
+    A word-matched name counts only in a keyword-only ranking (``dense`` False: no dense list
+    among the fused lists, :func:`zhiku.retrieve.fusion.has_dense`).
 
     A narrative tells the acts (盗窃, 容留他人吸毒, 非法持有毒品) the 罪名 regulations name each
     article's offence by, in words the article itself often lacks (失火罪 is 第一百一十五条's
@@ -212,7 +213,7 @@ def named_offence_first(kb: Any, p: Prepared, hits: Sequence[Hit]) -> list[Hit]:
     """
     # beside a dense list, which reads the narrative's meaning, a matched name only moved articles
     # dense had 5th to 6th (case → article, hybrid: 3 up, 2 down; the charge alone 1 up, none down)
-    labels = named_offences(kb, p, not any("dense" in h.sources for h in hits[:kb.config.candidates]))
+    labels = named_offences(kb, p, not dense)
     at = kb.config.answer_chunks
     if not labels or len(hits) < at:
         return list(hits)
