@@ -76,3 +76,23 @@ def test_the_exact_clause_the_flat_baseline_and_a_dense_list_are_left_alone(kbs,
     assert not dense.ingest([LAWS / "民法典"], progress=False).failed
     hybrid = retrieve(dense, MARRIAGE_AGE, Mode.HYBRID).hits
     assert hybrid and not any("passage" in h.sources for h in hybrid)
+
+
+@pytest.mark.integration
+def test_each_short_form_is_encoded_on_its_own_while_the_ingest_batches(tmp_path, monkeypatch):
+    """An ask encodes its candidates' short forms one per encoder call (one thread each, as a
+    question is: a batch on both cores of a busy machine took twice as long); the ranking is
+    the one the lever's other tests check, and an ingest's heading phase still batches."""
+    kb = KnowledgeBase(load_config(home=tmp_path, routing=False, passage_similarity=0.3))
+    calls: list[int] = []
+    encode = kb.embedder.embed_passages
+    monkeypatch.setattr(kb.embedder, "embed_passages", lambda texts: calls.append(len(texts)) or encode(texts))
+    assert not kb.ingest([LAWS], dense=False, progress=False).failed
+    assert max(calls) > 1  # the chapter headings, embedded at a keyword-only ingest, in batches
+    calls.clear()
+    hits = retrieve(kb, MARRIAGE_AGE, Mode.BM25).hits
+    assert calls and set(calls) == {1}
+    assert len(calls) == len({short_form(h.chunk, 64) for h in hits[:kb.config.passage_candidates]})
+    calls.clear()
+    assert [h.chunk.id for h in retrieve(kb, MARRIAGE_AGE, Mode.BM25).hits] == [h.chunk.id for h in hits]
+    assert not calls  # asked again: every form comes from the vector cache
