@@ -37,7 +37,8 @@ library's FAQ with inline code in its headings); ``"split": "fresh8"`` an eighth
 (tests/data/real/fresh8: a library's feature reference of Markdown tables grouped by purpose
 with code listings and a migration list, its FAQ of code answers, a CSV code table of
 prefecture-level divisions, a wage-payment rule in 第X条 articles with full-width figures, a
-government notice with an attachment of figure captions as gov.cn served it in HTML).
+government opinion with an attachment table of indicators, merged cells and formulas, as
+gov.cn served it in HTML).
 ``--split dev`` or ``--split NAME`` measures one of them.
 """
 
