@@ -162,7 +162,11 @@ def make_scanned_pdf(path: Path, pages: list[list[str]], dpi: int = 150) -> Path
     scan = canvas.Canvas(str(path), pagesize=A6)
     for n in range(len(pdf)):
         png = path.with_name(f"{path.stem}-{n}.png")
-        pdf[n].render(scale=dpi / 72).to_pil().convert("L").save(png)
+        image = pdf[n].render(scale=dpi / 72).to_pil().convert("L")
+        # pdfium draws the unembedded STSong-Light with a system CJK font: none, a blank page
+        assert image.getextrema()[0] < 128, ("the typeset page rendered blank: no CJK font for pdfium; "
+                                             "install fonts-wqy-microhei (`make browser` does)")
+        image.save(png)
         scan.drawImage(str(png), 0, 0, width=A6[0], height=A6[1])
         scan.showPage()
         png.unlink()
