@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.answer.conftest import real_chunks
+from tests.answer.conftest import law_text, real_chunks, sentence_with
 from zhiku.answer.finish import uncounted
 from zhiku.chunk.context import block_text
 from zhiku.verify.answerable import check, unnamed
@@ -51,13 +51,7 @@ def test_a_count_the_board_table_states_is_met_either_way():
 def test_a_count_told_before_the_asking_clause_is_no_count_asked():
     # the gate's twin (tests/data/laws): 「几个股东」 tells who, the last clause asks whether; the
     # article is answered, as with the reading off, though it states no count
-    from pathlib import Path
-
-    from zhiku.ingest import load_file
-
-    laws = Path(__file__).resolve().parents[1] / "data" / "laws"
-    doc = load_file(laws / "民法商法" / "公司法(2023-12-29).md", laws)
-    sentence = next(s + "。" for s in doc.body.split("。") if "可以请求人民法院解散公司" in s)
+    sentence = sentence_with(law_text("民法商法/公司法(2023-12-29).md"), "可以请求人民法院解散公司")
     question = "几个股东闹翻了，公司什么事都决定不了，能请法院把公司解散吗？"
     verdict = check(question, [(f"公司法 {sentence}", sentence)], opts=ON)
     assert not uncounted(verdict, sentence, question)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.answer.conftest import real_chunks
+from tests.answer.conftest import law_text, real_chunks, sentence_with
 from zhiku.chunk.context import block_text
 from zhiku.verify.answerable import check, unseparated
 from zhiku.verify.options import CheckOptions
@@ -41,12 +41,7 @@ def test_the_bounty_of_a_severity_is_read_as_a_sum_in_its_row():
 
 def test_a_sum_in_words_is_read_alike_either_way():
     # the positive twin: a statute's fine in Chinese numerals has no separator to take out
-    from zhiku.ingest import load_file
-    from pathlib import Path
-
-    laws = Path(__file__).resolve().parents[1] / "data" / "laws"
-    doc = load_file(laws / "民法商法" / "公司法(2018-10-26).md", laws)
-    sentence = next(s + "。" for s in doc.body.split("。") if "另立会计账簿的，由县级以上" in s)
+    sentence = sentence_with(law_text("民法商法/公司法(2018-10-26).md"), "另立会计账簿的，由县级以上")
     question = "公司另立会计账簿会被罚款多少钱？"
     on = check(question, [(f"公司法 {sentence}", sentence)], opts=ON)
     off = check(question, [(f"公司法 {sentence}", sentence)], opts=OFF)
