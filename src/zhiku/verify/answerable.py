@@ -22,8 +22,8 @@ from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, compound_name, pinned
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
-    CLOCK, DATE, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, NUMERIC_DATE, REL_YEAR, SHARE, STAMP, STATED_YEAR,
-    STATUTE_WHEN, UNITS, WHEN,
+    CLOCK, DATE, DAY, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE, SIZE, SIZED, STAMP,
+    STATED_YEAR, STATUTE_WHEN, UNITS, WHEN,
     relative_years, undated,
 )
 from zhiku.verify.support import quantities
@@ -46,23 +46,6 @@ _KIND_WORDS = {"money": "金额", "amount": "金额", "person": "人或机构", 
                "date": "时间", "clock": "时间", "when": "时间", "number": "数目", "day": "日期"}
 
 
-# a size in bytes, lengths or areas (256KB, 16G, 4Gbit, 180mm×130mm, 90平米): what 多大 asks of
-# a thing that has one (kind ``size``)
-_SIZE = re.compile(r"[\d零〇一二两三四五六七八九十百千]\s*(?:(?:mm|cm|km|[kmgt]?bit|[kmgt]i?b?|bytes?)(?![a-z])|字节|"
-                   r"毫米|厘米|米|英寸|寸|平方米|平米|㎡)", re.IGNORECASE)
-# a size a setting states as a bare number of bytes (「maxMessageSize 默认 4194304」): a number,
-# not a share, in a clause naming a size
-_SIZED = re.compile(r"(?:size|大小|容量|字节)[^，。；,;]{0,24}?(?<![\d.])\d{3,}(?![\d.]*\s*%)|"
-                    r"(?<![\d.])\d{3,}(?![\d.]*\s*%)[^，。；,;]{0,8}?(?:size|大小|容量|字节)", re.IGNORECASE)
-
-
-# a day (what 哪天 asks): a date with its day (2025.06.03, 2025-6-7, 6月7日, 初五), a day of the
-# month (29日), a weekday, or a day told from another (当天, 次日, 之日)
-DAY = re.compile(NUMERIC_DATE + r"|\d{1,2}\s*月\s*\d{1,2}\s*[日号]|[零〇一二三四五六七八九十正腊]{1,3}月"
-                 r"(?:[一二三四五六七八九十廿]{1,3}|初[一二三四五六七八九十])[日号]?|(?<![\d.])\d{1,2}\s*[日号](?![\d])|"
-                 r"初[一二三四五六七八九十]|周[一二三四五六日天]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|"
-                 r"当天|当日|次日|同日|之日|除夕|元旦|春节|清明|端午|中秋|国庆|劳动节")
-
 
 def has_quantity(kind: str, text: str, asked: str = "") -> bool:
     """Whether ``text`` states a value of the quantity kind ``kind`` (for ``person`` and
@@ -84,7 +67,7 @@ def has_quantity(kind: str, text: str, asked: str = "") -> bool:
     if kind == "day":  # config ``answerability_days``: a day, not a month or a year alone
         return bool(DAY.search(t))
     if kind == "size":  # config ``answerability_sizes``
-        return bool(_SIZE.search(t) or _SIZED.search(t))
+        return bool(SIZE.search(t) or SIZED.search(t))
     if kind == "amount" and (MONEY.search(t) or re.search(r"百分之[零〇一二两三四五六七八九十百]+|[一二两三四五六七八九十]+倍", t)):
         return True
     if kind in ("number", "people"):  # 12月10日, 2021年: when, not how many; 第二届: which
@@ -123,6 +106,10 @@ def other_form(kind: str, text: str) -> bool:
     return kind == "money" and _RELATIVE_SUM.search(undated(normalise(text))) is not None
 
 
+# the kinds of quantity asking when (什么时候; 时间/日期; 哪天) that a statute's time of a rule can answer
+_RULE_WHEN = ("when", "date", "day")
+
+
 def statute_time(c: Constraint, text: str, cons: Sequence[Constraint] = (), periods: bool = False) -> bool:
     """Whether ``text`` states when, asked by ``c`` (什么时候/何时, or 时间/日期 of a rule: the
     question pins no place, year, edition or event, :func:`_instance`), in the terms a statute
@@ -136,8 +123,7 @@ def statute_time(c: Constraint, text: str, cons: Sequence[Constraint] = (), peri
     also relative to an event as a statute states it (:data:`EVENT_PERIOD`): a period before or
     after the event it names (会议召开十五日前, 选举日的二十日以前, 届满后六个月), from it on (自出生时起);
     not how long ahead with no event named (提前三十日)."""
-    if (c.kind is not Kind.QUANTITY or c.text not in ("when", "date", "day")
-            or c.text in ("date", "day") and _instance(cons)):
+    if c.kind is not Kind.QUANTITY or c.text not in _RULE_WHEN or c.text != "when" and _instance(cons):
         return False
     t = undated(normalise(text))
     return STATUTE_WHEN.search(t) is not None or periods and EVENT_PERIOD.search(t) is not None
@@ -150,7 +136,7 @@ def statute_timed(c: Constraint, block: str, said: str, cons: Sequence[Constrain
     (:func:`statute_time`, config ``answerability_statute_times``) beside the question's words as
     :func:`meets` reads a time: a weak mismatch, answered at a lower confidence — a statute says
     when from an event of its own (「上诉期从…收到判决书…之日计算」), which may be another step's."""
-    return (opts.statute_times and c.kind is Kind.QUANTITY and c.text in ("when", "date", "day") and provision(block)
+    return (opts.statute_times and c.kind is Kind.QUANTITY and c.text in _RULE_WHEN and provision(block)
             and meets(c, block, said, cons, opts))
 
 

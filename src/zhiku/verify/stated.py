@@ -23,6 +23,23 @@ NUMERIC_DATE = r"(?<![\d.])(?:19|20)\d{2}([-./])(?:0?[1-9]|1[0-2])\1(?:0?[1-9]|[
 DATE = re.compile(NUMERIC_DATE + r"|\d{1,2}\s*月\s*\d{1,2}\s*日|[零〇一二三四五六七八九十]{1,3}月[一二三四五六七八九十]{1,3}日|"
                    r"(?<!\d)(?:1\d{3}|20\d{2})\s*年|\d{1,2}\s*月|[一二三四五六七八九十正]+月|"
                    r"[春夏秋冬]季|[春夏秋冬]天|世纪|年代|[零〇一二三四五六七八九十百]+年|[唐宋元明清汉隋晋][代朝初末]")
+
+# a size in bytes, lengths or areas (256KB, 16G, 4Gbit, 180mm×130mm, 90平米): what 多大 asks of
+# a thing that has one (kind ``size``)
+SIZE = re.compile(r"[\d零〇一二两三四五六七八九十百千]\s*(?:(?:mm|cm|km|[kmgt]?bit|[kmgt]i?b?|bytes?)(?![a-z])|字节|"
+                  r"毫米|厘米|米|英寸|寸|平方米|平米|㎡)", re.IGNORECASE)
+# a size a setting states as a bare number of bytes (「maxMessageSize 默认 4194304」): a number,
+# not a share, in a clause naming a size
+SIZED = re.compile(r"(?:size|大小|容量|字节)[^，。；,;]{0,24}?(?<![\d.])\d{3,}(?![\d.]*\s*%)|"
+                   r"(?<![\d.])\d{3,}(?![\d.]*\s*%)[^，。；,;]{0,8}?(?:size|大小|容量|字节)", re.IGNORECASE)
+
+# a day (what 哪天 asks): a date with its day (2025.06.03, 2025-6-7, 6月7日, 初五), a day of the
+# month (29日), a weekday, or a day told from another (当天, 次日, 之日)
+DAY = re.compile(NUMERIC_DATE + r"|\d{1,2}\s*月\s*\d{1,2}\s*[日号]|[零〇一二三四五六七八九十正腊]{1,3}月"
+                 r"(?:[一二三四五六七八九十廿]{1,3}|初[一二三四五六七八九十])[日号]?|(?<![\d.])\d{1,2}\s*[日号](?![\d])|"
+                 r"初[一二三四五六七八九十]|周[一二三四五六日天]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|"
+                 r"当天|当日|次日|同日|之日|除夕|元旦|春节|清明|端午|中秋|国庆|劳动节")
+
 # a weekday or an hour says when only to a question asking for one (几点, 星期几)
 CLOCK = re.compile(r"[上下]午|周[一二三四五六日]|星期|\d{1,2}\s*[点时](?:\d|整|半)?")
 
