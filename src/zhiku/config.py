@@ -52,6 +52,9 @@ class Config(KeywordLevers, AnswerLevers, RefusalLevers, FusionLevers, RouteLeve
     markdown_as_shown: bool = Field(default=True, description="read Markdown as a viewer shows it: "
                                     "inline HTML (<p>, <br/>) as text, in-page tables of contents "
                                     "dropped, backslash escapes undone (at ingest)")
+    markdown_divisions: bool = Field(default=True, description="in Markdown, lines holding only a "
+                                     "第X章/节/编 marker and name (bold or not) are chapter headings when "
+                                     "there are two or more and no # heading is a division (at ingest)")
     ingest_workers: int = Field(default=0, ge=0, description="processes that chunk and segment an "
                                 "ingest of 200 or more documents; 0 = one per idle core (at most 4), 1 = none")
     vector_index: str = Field(default="ivf_hnsw_sq", description="flat, ivf_hnsw_sq, ivf_sq or ivf_pq")
