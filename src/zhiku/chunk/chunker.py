@@ -138,7 +138,7 @@ def _trimmed(body: str, start: int, end: int) -> tuple[int, int]:
 
 def chunk_document(
     doc: Document, sections: list[Section], size: int = 500, overlap: float = 0.15,
-    parent_size: int = 0, min_section: int = 0,
+    parent_size: int = 0, min_section: int = 0, gloss: bool = True,
 ) -> list[Chunk]:
     """Cut a document into chunks along its structure.
 
@@ -160,6 +160,8 @@ def chunk_document(
         min_section: a prose lead-in shorter than this is merged with the first
             sub-section after it and the chunk keeps both ids in ``section_ids``. 0 turns
             merging off.
+        gloss: a table row's sentence follows an English column name with its Chinese
+            (:func:`zhiku.chunk.tables.row_sentence`; config ``table_header_gloss``).
 
     Returns:
         Chunks in document order; for article, text and parent chunks
@@ -190,7 +192,7 @@ def chunk_document(
     for table in doc.tables:
         sec = _section_at(ordered, starts, table.start)
         chunks += table_chunks(doc, table, sec.id if sec else NO_SECTION,
-                               paths[sec.id] if sec else ())
+                               paths[sec.id] if sec else (), gloss)
     return _unique(chunks)
 
 
