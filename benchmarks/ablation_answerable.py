@@ -186,6 +186,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, articles off": {"ZHIKU_ANSWERABILITY_ARTICLES": "0"},
           # 多大 of a thing with a size asks bytes or lengths (on shipped)
           "on, sizes off": {"ZHIKU_ANSWERABILITY_SIZES": "0"},
+          # a network address's port (127.0.0.1:8848) states no count (on shipped)
+          "on, addresses off": {"ZHIKU_ANSWERABILITY_ADDRESSES": "0"},
           # 哪天 asks a day, not a month or a year alone (off shipped)
           "on, days on": {"ZHIKU_ANSWERABILITY_DAYS": "1"},
           # without vectors, evidence holding none of the question's naming words refuses (on shipped)

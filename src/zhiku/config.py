@@ -52,6 +52,16 @@ class Config(KeywordLevers, AnswerLevers, RefusalLevers, FusionLevers, RouteLeve
     markdown_as_shown: bool = Field(default=True, description="read Markdown as a viewer shows it: "
                                     "inline HTML (<p>, <br/>) as text, in-page tables of contents "
                                     "dropped, backslash escapes undone (at ingest)")
+    markdown_divisions: bool = Field(default=True, description="in Markdown, lines holding only a "
+                                     "第X章/节/编 marker and name (bold or not) are chapter headings when "
+                                     "there are two or more and no # heading is a division (at ingest)")
+    table_header_gloss: bool = Field(default=True, description="a table row's sentence follows an "
+                                     "English column name with what it says in Chinese when every word "
+                                     "of it is a known header word (uart_baudrate（串口波特率） 115200; at "
+                                     "ingest)")
+    article_label_forms: bool = Field(default=True, description="a 第X条 label written bold (**第一条**) "
+                                      "or run into its text (第一条为了…) starts an article when it is the "
+                                      "next article in order (at ingest)")
     ingest_workers: int = Field(default=0, ge=0, description="processes that chunk and segment an "
                                 "ingest of 200 or more documents; 0 = one per idle core (at most 4), 1 = none")
     vector_index: str = Field(default="ivf_hnsw_sq", description="flat, ivf_hnsw_sq, ivf_sq or ivf_pq")

@@ -332,6 +332,10 @@ class RefusalLevers(BaseModel):
                                       "figure in bytes or lengths (256KB, 16GB, 180mm×130mm), missing which "
                                       "refuses; off: 多大 asks no quantity and any quoted passage on the "
                                       "thing answers")
+    answerability_addresses: bool = Field(default=True, description="a network address with its port "
+                                          "(127.0.0.1:8848, localhost:9876) states no count or quantity a "
+                                          "question asks (几个节点, 多大), unless the question asks for a port "
+                                          "or an address (端口, 地址, ip); off: its figures are read as counts")
     answerability_days: bool = Field(default=False, description="哪天/哪一天 asks a day — a date with its "
                                      "day (2025.06.03, 6月7日), a day of the month (29日), a weekday, a day "
                                      "told from another (次日, 之日) or a holiday — not a month or a year "

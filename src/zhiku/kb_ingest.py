@@ -102,7 +102,8 @@ class Ingesting:
         in_batch = 0  # chunks in ``batch``
         cfg = self.config
         params = [ChunkParams(cfg.chunk_size_for(d.path), cfg.chunk_overlap, cfg.parent_size,
-                              cfg.min_section) for d in docs]
+                              cfg.min_section, cfg.markdown_divisions, cfg.table_header_gloss,
+                              cfg.article_label_forms) for d in docs]
         workers = workers_for(len(docs), cfg.ingest_workers)
         phase = progress.phase("chunking", len(docs), "doc")
         # the chapter headings the candidates' cosine reads (heading_similarity): only a keyword

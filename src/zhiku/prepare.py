@@ -32,6 +32,9 @@ class ChunkParams:
     overlap: float
     parent_size: int
     min_section: int
+    divisions: bool = True  # Markdown's plain 第X章 lines are headings (config ``markdown_divisions``)
+    gloss: bool = True  # a table row glosses its English column names (config ``table_header_gloss``)
+    loose: bool = True  # a bold or run-in 第X条 next in order is an article (config ``article_label_forms``)
 
 
 Prepared = tuple[Document, list[Section], list[Chunk], list[str]]
@@ -65,9 +68,9 @@ def prepare(doc: Document, p: ChunkParams, segment: Any) -> Prepared:
     Returns:
         (doc, sections, chunks, segmented texts), as the store's ``add`` takes them.
     """
-    sections = build_tree(doc)
+    sections = build_tree(doc, divisions=p.divisions)
     chunks = chunk_document(doc, sections, size=p.size, overlap=p.overlap,
-                            parent_size=p.parent_size, min_section=p.min_section)
+                            parent_size=p.parent_size, min_section=p.min_section, gloss=p.gloss, loose=p.loose)
     return doc, sections, chunks, [" ".join(segment(keyword_text(c))) for c in chunks]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,40 @@ def test_contract_law_has_98_articles(contract) -> None:
     assert articles[0] == "第一条" and articles[-1] == "第九十八条"
     assert all(c.kind == "article" for c in chunks)  # no prose outside articles
     _check_invariants(doc, chunks)
+
+
+def _contract_as(label: str) -> Document:
+    """劳动合同法 (tests/data/laws) with every article label rewritten: ``label`` formats
+    ``第X条`` (``**{}** ``: bold; ``{}``: run into its text, as some Markdown copies write them)."""
+    doc = load_file(CONTRACT, LAWS)
+    body = re.sub(r"(?m)^(第[一二三四五六七八九十百零]+条) ", lambda m: label.format(m.group(1)), doc.body)
+    return Document(id=content_hash(body), path="劳动合同法.md", title=doc.title, body=body)
+
+
+@pytest.mark.parametrize("label", ["**{}** ", "{}"])
+def test_bold_and_run_in_article_labels_are_articles_in_order(label: str) -> None:
+    doc = _contract_as(label)
+    chunks = chunk_document(doc, build_tree(doc))
+    articles = [c.article for c in chunks if c.kind == "article"]
+    assert len(articles) == 98 and articles[18] == "第十九条" and articles[-1] == "第九十八条"
+    nineteen = next(c for c in chunks if c.article == "第十九条")
+    assert nineteen.section_path == ("第二章 劳动合同的订立",) and "试用期" in nineteen.text
+    # off (config ``article_label_forms``): no article at all, the chapters cut into prose windows
+    assert not any(c.article for c in chunk_document(doc, build_tree(doc), loose=False))
+
+
+def test_a_line_opening_with_a_reference_out_of_order_is_no_article(tmp_path: Path) -> None:
+    # the twin: 「第二十条规定的…」 opening a line after 第二条 is a reference, not an article
+    doc = _contract_as("{}")
+    body = doc.body.replace("第三条", "第二十条规定的情形除外。\n\n第三条", 1)
+    doc = Document(id=content_hash(body), path="劳动合同法.md", title=doc.title, body=body)
+    chunks = chunk_document(doc, build_tree(doc))
+    assert [c.article for c in chunks if c.kind == "article"][:3] == ["第一条", "第二条", "第三条"]
+    assert "第二十条规定的情形除外" in next(c.text for c in chunks if c.article == "第二条")
+    # and the law as published chunks the same with the loose forms on or off
+    law = load_file(CONTRACT, LAWS)
+    assert [c.id for c in chunk_document(law, build_tree(law))] == \
+        [c.id for c in chunk_document(law, build_tree(law), loose=False)]
 
 
 def test_article_19_is_in_chapter_two_and_mentions_probation(contract) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -126,6 +127,34 @@ def test_markdown_ignores_plain_chapter_lines() -> None:
     # 宪法修正案（2018年） quotes "第七节 监察委员会" as amended text, not a heading.
     body = "第五十二条 宪法第三章增加一节。\n\n第七节 监察委员会\n\n第一百二十三条 中华人民共和国各级监察委员会是国家的监察机关。"
     assert build_tree(_doc(body, "修正案.md")) == []
+
+
+def _labour_law(chapter: str) -> str:
+    """劳动法 (tests/data/laws) as a regulation kept in Markdown without ``#`` chapter headings:
+    each ``## 第X章 名称`` line written as ``chapter`` gives it (``{}``: plain; ``**{}**``: bold)."""
+    text = (LAWS / "社会法" / "劳动法(2018-12-29).md").read_text(encoding="utf-8")
+    return re.sub(r"(?m)^## (第.+章.*)$", lambda m: chapter.format(m.group(1)), text)
+
+
+@pytest.mark.parametrize("chapter", ["{}", "**{}**"])
+def test_markdown_regulation_with_plain_chapter_lines_gets_its_chapters(chapter: str) -> None:
+    from zhiku.chunk import chunk_document
+
+    doc = _doc(_labour_law(chapter), "劳动法.md")
+    tree = build_tree(doc)
+    assert [(s.id, s.label) for s in tree[:3]] == [
+        ("1", "中华人民共和国劳动法"), ("1.1", "第一章 总则"), ("1.2", "第二章 促进就业")]
+    assert len(tree) == 14 and all(s.parent_id == "1" for s in tree[1:])
+    article = next(c for c in chunk_document(doc, tree) if c.article == "第四十四条")
+    assert article.section_path == ("中华人民共和国劳动法", "第四章 工作时间和休息休假")
+    # off (config ``markdown_divisions``): the title alone, the articles under no chapter
+    assert [s.label for s in build_tree(doc, divisions=False)] == ["中华人民共和国劳动法"]
+
+
+def test_markdown_chapter_headings_are_the_same_with_divisions_on_or_off() -> None:
+    # the positive twin: the law as published, its chapters ``##`` headings, keeps its tree
+    doc = load_file(LAWS / "社会法" / "劳动法(2018-12-29).md", LAWS)
+    assert build_tree(doc) == build_tree(doc, divisions=False) and len(build_tree(doc)) == 13
 
 
 def test_headings_in_code_fences_are_ignored() -> None:

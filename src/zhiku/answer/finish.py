@@ -87,7 +87,7 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
         decisive(c, verdict.constraints, opts) for c in verdict.missing)
     if weak and cfg.answerability_untyped and untyped(verdict, draft.text):
         weak = False  # the figure asked is stated nowhere in the answer: a refusal, not a weak answer
-    if weak and opts.counts and uncounted(verdict, draft.text, question, opts.articles):
+    if weak and opts.counts and uncounted(verdict, draft.text, question, opts.articles, opts.addresses):
         weak = False  # the count asked is stated nowhere in the answer: a refusal
     if weak:
         why = f"{why}；{verdict.reason}"  # a weak mismatch: answered, with a lower confidence
@@ -116,7 +116,8 @@ _CLAUSES = re.compile(r"[，,；;：:]")
 _COUNT_ASK = re.compile(r"多少|几")
 
 
-def uncounted(verdict: Answerability, text: str, question: str = "", articles: bool = False) -> bool:
+def uncounted(verdict: Answerability, text: str, question: str = "", articles: bool = False,
+               addresses: bool = False) -> bool:
     """Whether the check's verdict misses a count the question asks (多少, 几个: kind ``number``)
     and the answer's ``text`` states no count anywhere once the figures that count nothing are
     left out (:func:`zhiku.verify.answerable.unnamed`: a name's digits, a release number, a
@@ -126,11 +127,13 @@ def uncounted(verdict: Answerability, text: str, question: str = "", articles: b
     only where its last clause asks the count: 「几个股东闹翻了，…能请法院把公司解散吗？」 tells how
     many were involved and asks whether, so the count is no figure it asks for. With
     ``articles`` (config ``answerability_articles``) 一个 as the indefinite article states no
-    count (:func:`zhiku.verify.answerable.unarticled`)."""
+    count (:func:`zhiku.verify.answerable.unarticled`); with ``addresses`` (config
+    ``answerability_addresses``) nor does a network address's port (127.0.0.1:8848)."""
     if question and not _COUNT_ASK.search([c for c in _CLAUSES.split(question) if c.strip()][-1]):
         return False
     return any(c.kind is Kind.QUANTITY and c.text == "number" and not c.unworded
-               and not has_quantity("number", unnamed(text, articles), c.about) for c in verdict.missing)
+               and not has_quantity("number", unnamed(text, articles, addresses, c.about), c.about)
+               for c in verdict.missing)
 
 
 #: the kinds of figure a question asks (多少钱, 多久, 几天, 几岁, 多少人, 几个小时, 多少) that an answer

@@ -21,6 +21,15 @@ ARTICLE_RE = re.compile(
     re.MULTILINE,
 )
 
+#: An article label at the start of a line however it is written: bold (``**第一条** ``) or run
+#: into its text (``第一条为了…``); :data:`ARTICLE_RE` holds the plain ones. Whether a loose one is
+#: a label is decided by the chunker (:func:`zhiku.chunk.chunker.article_starts`). Groups: ``bold``,
+#: ``num``, ``sub``.
+LOOSE_ARTICLE_RE = re.compile(
+    rf"^[^\S\n]*(?P<bold>\*\*|__)?[第笫][^\S\n]?(?P<num>{_NUM})条(?:之(?P<sub>{_NUM}))?(?(bold)(?:\*\*|__))",
+    re.MULTILINE,
+)
+
 #: An article reference anywhere in text, e.g. in a question: 第19条, 第十九条, 第120条之一.
 ARTICLE_REF_RE = re.compile(rf"第\s*(?P<num>{_NUM})\s*条(?:之(?P<sub>{_NUM}))?")
 

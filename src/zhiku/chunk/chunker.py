@@ -6,7 +6,8 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from zhiku.chunk.articles import ARTICLE_RE, article_label
+from zhiku.chunk.articles import ARTICLE_RE, LOOSE_ARTICLE_RE, article_label
+from zhiku.chunk.numerals import cn_to_int
 from zhiku.chunk.splitter import split_spans
 from zhiku.chunk.tables import table_chunks
 from zhiku.errors import ZhikuError
@@ -78,20 +79,51 @@ def _heading_line_end(body: str, start: int) -> int:
     return len(body) if nl < 0 else nl
 
 
-def _blocks(body: str, sections: list[Section]) -> list[_Block]:
+def article_starts(body: str, loose: bool = False) -> list[tuple[int, str]]:
+    """Where articles start in ``body`` and their labels: every plain label (:data:`ARTICLE_RE`);
+    with ``loose`` (config ``article_label_forms``) also a bold label (``**第一条** …``) and a
+    label run into its text (``第一条为了…``) when it is the next article in order after the last
+    one (第一条 first) — a regulation kept as Markdown wrote them so and got no article at all,
+    while a line that opens with a reference (「第二十条规定的情形除外。」) is out of order.
+
+    Args:
+        body: the document body.
+        loose: also read the loose forms.
+
+    Returns:
+        (offset of the label's line, normal label) in order.
+    """
+    plain = {m.start(): m for m in ARTICLE_RE.finditer(body)}
+    found: dict[int, str] = {}
+    for m in plain.values():
+        try:
+            found[m.start()] = article_label(m["num"], m["sub"])
+        except ValueError:
+            continue
+    if loose:
+        last = 0
+        for m in LOOSE_ARTICLE_RE.finditer(body):
+            try:
+                number = cn_to_int(m["num"])
+            except (ValueError, KeyError):
+                continue
+            if m.start() in found or m["bold"] or (number == last + 1 and not m["sub"]):
+                if m.start() not in found:
+                    found[m.start()] = article_label(m["num"], m["sub"])
+                last = number
+    return sorted(found.items())
+
+
+def _blocks(body: str, sections: list[Section], loose: bool = False) -> list[_Block]:
     """Cut the body at headings and article labels into article and prose blocks."""
     heading_spans = sorted((s.start, _heading_line_end(body, s.start)) for s in sections)
     heading_starts = [a for a, _ in heading_spans]
     events: list[tuple[int, int, str | None]] = []  # (start, content start, article)
-    for match in ARTICLE_RE.finditer(body):
-        idx = bisect.bisect_right(heading_starts, match.start()) - 1
-        if idx >= 0 and match.start() < heading_spans[idx][1]:
+    for start, label in article_starts(body, loose):
+        idx = bisect.bisect_right(heading_starts, start) - 1
+        if idx >= 0 and start < heading_spans[idx][1]:
             continue  # a heading line that happens to look like an article
-        try:
-            label = article_label(match["num"], match["sub"])
-        except ValueError:
-            continue
-        events.append((match.start(), match.start(), label))
+        events.append((start, start, label))
     for a, b in heading_spans:
         events.append((a, b, ""))  # "" marks a heading: prose may follow it
     events.sort(key=lambda e: e[0])
@@ -138,7 +170,7 @@ def _trimmed(body: str, start: int, end: int) -> tuple[int, int]:
 
 def chunk_document(
     doc: Document, sections: list[Section], size: int = 500, overlap: float = 0.15,
-    parent_size: int = 0, min_section: int = 0,
+    parent_size: int = 0, min_section: int = 0, gloss: bool = True, loose: bool = True,
 ) -> list[Chunk]:
     """Cut a document into chunks along its structure.
 
@@ -160,6 +192,10 @@ def chunk_document(
         min_section: a prose lead-in shorter than this is merged with the first
             sub-section after it and the chunk keeps both ids in ``section_ids``. 0 turns
             merging off.
+        gloss: a table row's sentence follows an English column name with its Chinese
+            (:func:`zhiku.chunk.tables.row_sentence`; config ``table_header_gloss``).
+        loose: an article label bold or run into its text is an article too when it is the
+            next in order (:func:`article_starts`; config ``article_label_forms``).
 
     Returns:
         Chunks in document order; for article, text and parent chunks
@@ -177,7 +213,7 @@ def chunk_document(
     ordered = sorted(sections, key=lambda s: (s.start, s.level))
     starts = [s.start for s in ordered]
     paths = _section_paths(ordered)
-    blocks = _minus_tables(_blocks(body, ordered), [(t.start, t.end) for t in doc.tables])
+    blocks = _minus_tables(_blocks(body, ordered, loose), [(t.start, t.end) for t in doc.tables])
     placed = _merge_small(body, [(b, _section_at(ordered, starts, b.start)) for b in blocks],
                           min_section)
     chunks: list[Chunk] = []
@@ -190,7 +226,7 @@ def chunk_document(
     for table in doc.tables:
         sec = _section_at(ordered, starts, table.start)
         chunks += table_chunks(doc, table, sec.id if sec else NO_SECTION,
-                               paths[sec.id] if sec else ())
+                               paths[sec.id] if sec else (), gloss)
     return _unique(chunks)
 
 

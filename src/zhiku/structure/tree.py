@@ -35,6 +35,8 @@ _PLAIN_RE = re.compile(
     r"(?:[^\S\n]*[^\s。；，,;：:！？!?][^。；，,;：:！？!?\n]{0,40})?)[^\S\n]*$",
     re.MULTILINE,
 )
+# a Markdown line bold as a whole (「**第一章 总则**」): its text
+_BOLD_WHOLE_RE = re.compile(r"^([ \t]{0,3})(?:\*\*|__)([^*_\n]+)(?:\*\*|__)[^\S\n]*$")
 _TOC_TITLE_RE = re.compile(r"^(?:目\s*录|contents)$", re.IGNORECASE)
 # The label that opens an attachment of an official document on a line of its own (附件,
 # 附件2, 附件一: GB/T 9704); the notice's own list of attachments says 附件：… and is text.
@@ -104,12 +106,18 @@ def rank_of(label: str) -> int | None:
     return RANKS[match["kind"]] if match else None
 
 
-def find_headings(body: str, plain: bool = False) -> list[Heading]:
+def find_headings(body: str, plain: bool = False, divisions: bool = False) -> list[Heading]:
     """Find headings in document order.
 
     Args:
         body: the document body.
         plain: also accept lines that hold only a ``第X章 名称`` marker (plain text).
+        divisions: in Markdown (``plain`` False), a line holding only a ``第X章 名称`` marker
+            (or 编/分编/节; bold or not) is a heading one level below the ``#`` heading before
+            it, when the text has two or more such lines and no ``#`` heading of its own is a
+            division (a regulation kept as Markdown whose chapters are plain lines; config
+            ``markdown_divisions``). One such line alone is text (an amendment quoting the
+            section it adds).
 
     Returns:
         Headings with their start offsets, Markdown depth (1-6; plain lines get 1) and
@@ -117,6 +125,7 @@ def find_headings(body: str, plain: bool = False) -> list[Heading]:
         the heading before it.
     """
     found: dict[int, Heading] = {}
+    lines: list[Heading] = []  # Markdown lines holding only a division marker
     in_fence = False
     pos = depth = 0
     for line in body.split("\n"):
@@ -133,7 +142,12 @@ def find_headings(body: str, plain: bool = False) -> list[Heading]:
                 found[pos] = Heading(pos, min(depth + 1, 6), label, None)
             elif not plain and (label := _bold_heading(line)):
                 found[pos] = Heading(pos, DETECTED_LEVEL, label, rank_of(label))
+            elif not plain and divisions and (division := _PLAIN_RE.match(_BOLD_WHOLE_RE.sub(r"\2", line))):
+                label = normalize_label(division.group(1))
+                lines.append(Heading(pos, min(depth + 1, 6), label, rank_of(label)))
         pos += len(line) + 1
+    if len(lines) >= 2 and not any(h.rank is not None for h in found.values()):
+        found.update((h.start, h) for h in lines)
     if plain:
         for match in _PLAIN_RE.finditer(body):
             if match.start() not in found:
@@ -265,17 +279,21 @@ def is_markdown(doc: Document) -> bool:
     return PurePosixPath(doc.path).suffix.lower() in MARKDOWN_SUFFIXES
 
 
-def build_tree(doc: Document) -> list[Section]:
+def build_tree(doc: Document, divisions: bool = True) -> list[Section]:
     """Build the chapter tree of a document.
 
     Headings a loader already knows (``doc.outline``: PDF bookmarks or detected
     headings, DOCX heading styles, HTML h1-h6) are used when present. Otherwise
     Markdown headings (``#``..``######``) nest by depth, and by 编 > 分编 > 章 > 节 when
     depth is equal. In non-Markdown files, a line holding only ``第X章 名称`` (or 编/
-    分编/节) is a heading too. Text before the first heading belongs to no section.
+    分编/节) is a heading too; in Markdown with ``divisions``, such lines are when there are
+    two or more and no ``#`` heading is a division (:func:`find_headings`). Text before the
+    first heading belongs to no section.
 
     Args:
         doc: the loaded document.
+        divisions: Markdown's plain division lines are headings (config
+            ``markdown_divisions``).
 
     Returns:
         Sections in document order. ``id`` is the dotted position (``2.3``), ``level``
@@ -287,7 +305,7 @@ def build_tree(doc: Document) -> list[Section]:
         labels = [normalize_label(e.label) for e in doc.outline]
         headings = [Heading(e.start, e.level, lab, rank_of(lab)) for e, lab in zip(doc.outline, labels)]
     else:
-        headings = find_headings(doc.body, plain=not is_markdown(doc))
+        headings = find_headings(doc.body, plain=not is_markdown(doc), divisions=divisions)
     headings = [replace(h, kind=_kind(h)) for h in _clean(headings, doc.body)]
     first_seen: dict[str, int] = {}
     for h in headings:

@@ -174,15 +174,16 @@ def _parse_markdown(md: str) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ..
     return head, tuple(r for r in (cells(ln) for ln in lines[2:]) if len(r) == len(head))
 
 
-def _row_chunks(schema: TableSchema, info: dict[str, Any], table: Table) -> dict[str, str]:
-    """Key value → id of the ``table_row`` chunk the ingest made for that row."""
+def _row_chunks(schema: TableSchema, info: dict[str, Any], table: Table, gloss: bool = True) -> dict[str, str]:
+    """Key value → id of the ``table_row`` chunk the ingest made for that row (``gloss``: config
+    ``table_header_gloss``, as the ingest wrote the row)."""
     from zhiku.chunk.tables import row_sentence
     from zhiku.structured.conditions import fmt
 
     key = schema.key_column
     i = schema.columns.index(key)
     return {fmt(typed_value(r[i], key)): content_hash(info["doc_id"], info["section_id"], "table_row",
-                                                      row_sentence(table, r))
+                                                      row_sentence(table, r, gloss))
             for r in table.rows}
 
 
@@ -289,7 +290,7 @@ def build_catalog(cfg: Any, store: Any | None = None) -> Catalog:
                 title = t.caption or (info["section_path"][-1] if info["section_path"] else "表格")
                 gen = _local_schema(name, info["title"], title, "document", info["doc_path"], t, info)
                 schema = _finish(home, gen, None)
-                local.append((replace(schema, doc={**info, "row_chunks": _row_chunks(schema, info, t)}), t))
+                local.append((replace(schema, doc={**info, "row_chunks": _row_chunks(schema, info, t, cfg.table_header_gloss)}), t))
         for schema, t in local:
             _load_local(con, schema, t)
         names = {s.name for s, _ in local}

@@ -22,7 +22,7 @@ from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, compound_name, pinned
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
-    CLOCK, DATE, DAY, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE, SIZE, SIZED, STAMP,
+    ADDRESS, ADDRESS_ASKED, CLOCK, DATE, DAY, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE, SIZE, SIZED, STAMP,
     STATED_YEAR, STATUTE_WHEN, UNITS, WHEN,
     relative_years, undated,
 )
@@ -187,7 +187,8 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         named = opts.titled and c.text not in TIME_KINDS and any(_titled(h, block) for h in heads)
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
             if (not heads or named or any(_head_in(h, _norm(sent), whole, opts.stems) for h in heads)) and any(
-                    (has_quantity(c.text, unnamed(q, opts.articles) if opts.counts and c.text == "number" else q, c.about)
+                    (has_quantity(c.text, unnamed(q, opts.articles, opts.addresses, c.about) if opts.counts and c.text == "number"
+                                  else unaddressed(q, c.about) if opts.addresses else q, c.about)
                      or opts.units and other_form(c.text, q)
                      or opts.statute_times and statute_time(c, q, others, opts.event_periods))
                     and not about_other(q, others, c.text)
@@ -576,15 +577,26 @@ _NAME_FIGURE = re.compile(r"https?://[^\s)\]>]+|[A-Za-z_][A-Za-z0-9_.\-]*\d[A-Za
                           r"[图表]\s*\d+(?:[-.]\d+)*|\[\d+\]")
 
 
-def unnamed(text: str, articles: bool = False) -> str:
+def unnamed(text: str, articles: bool = False, addresses: bool = False, asked: str = "") -> str:
     """``text`` without the figures that count nothing (config ``answerability_counts``): a
     name's digits, a release number, a caption's number, a marker, a link. 「DAYU210开发板的工作温度范围是
     多少？」 was met by 「图2：润和HH-SCDAYU210开发板正面外观图」, 「Arthas 的商业技术支持热线电话是多少？」 by
     「从 Arthas 4.3.2 开始，…」 and by a link's issue number. A figure with its unit (16MB, 115200)
     stays. With ``articles`` (config ``answerability_articles``) 一个/一种 read as the
-    indefinite article is left out too (:func:`unarticled`)."""
-    text = _NAME_FIGURE.sub(" ", text)
+    indefinite article is left out too (:func:`unarticled`); with ``addresses`` (config
+    ``answerability_addresses``) a network address with its port (127.0.0.1:8848, localhost:9876:
+    :data:`zhiku.verify.stated.ADDRESS`) as well, unless ``asked`` (the question's words, ``|``-joined)
+    asks for a port or an address (端口, 地址, ip)."""
+    text = _NAME_FIGURE.sub(" ", unaddressed(text, asked) if addresses else text)
     return unarticled(text) if articles else text
+
+
+def unaddressed(text: str, asked: str = "") -> str:
+    """``text`` without its network addresses (config ``answerability_addresses``): the figures of
+    127.0.0.1:8848 or localhost:9876 name a machine and its port, not how many or how much of
+    anything — 「Nacos 集群最少要部署几个节点？」 was met by 「curl '127.0.0.1:8848/nacos/v1/ns/raft/state'」.
+    Kept when ``asked`` (the question's words) asks for a port or an address (「控制台的默认端口是多少」)."""
+    return text if ADDRESS_ASKED.search(asked.lower()) else ADDRESS.sub(" ", normalise(text))
 
 
 # 一个/一种 not inside a longer number (十一个, 第一个): a count or the indefinite article

@@ -86,6 +86,9 @@ class CheckOptions:
             states no count (:func:`zhiku.verify.answerable.unarticled`).
         sizes: 多大 asked of a thing that has a size (内存, 消息, 文件, 尺寸) asks a figure in
             bytes or lengths (kind ``size``), which decides a refusal as a sum or a date does.
+        addresses: a network address with its port (127.0.0.1:8848, localhost:9876) states no
+            count or quantity a question asks, unless it asks for a port or an address
+            (:func:`zhiku.verify.answerable.unaddressed`).
         days: 哪天/哪一天 asks a day (kind ``day``): a month or a year alone (「2025年06月」)
             does not say which.
     """
@@ -124,6 +127,7 @@ class CheckOptions:
     articles: bool = True
     sizes: bool = True
     days: bool = False
+    addresses: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

@@ -94,6 +94,13 @@ NOT_COUNT = re.compile(r"第\s*[零〇一二两三四五六七八九十百千\d]
 # a year naming an edition of an event (「2022年世界互联网大会乌镇峰会」): it says which one, not
 # when the event the question names (举办, 开幕) took place
 EDITION_YEAR = re.compile(r"(?<![\d.])(?:19|20)\d{2}\s*年?(?=[^\d\s，。；、,;：:的于在将举召开办启闭起至到]{0,10}?[会赛节展杯])")
+# a network address (127.0.0.1, 127.0.0.1:8848/nacos/…, localhost:9876, broker-a.local:10911):
+# its figures name a machine and a port, they count nothing and measure nothing
+ADDRESS = re.compile(r"(?<![\w.:])(?:(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?|"
+                     r"(?:localhost|[a-z][\w-]*(?:\.[\w-]+)*):\d{2,5})(?![\w.])(?:/[^\s'\"，。；、)）]*)?",
+                     re.IGNORECASE)
+# the words of a question asking for an address or a port: then the address is the answer
+ADDRESS_ASKED = re.compile(r"端口|地址|网址|ip|port|host|url|域名|链接")
 # a share of a whole (「占全国的26.1%」): no count or total of its own
 SHARE = re.compile(r"占[^，。；,;]{0,12}?\d+(?:\.\d+)?\s*%")
 
