@@ -31,6 +31,9 @@ def test_ingest_ask_status_embed(tmp_path, laws_dir):
     assert ans["citations"][0]["article"] == "第三十六条" and not ans["refused"]
     human = zhiku(home, "ask", "劳动法第三十六条规定了什么").stdout
     assert "[1]" in human and "第三十六条" in human
+    # the short forms alone (passage_similarity's): into the vector cache, the index stays keyword-only
+    assert "short forms of" in zhiku(home, "embed", "--short-forms", "--quiet").stdout
+    assert json.loads(zhiku(home, "status", "--json").stdout)["vectors"] == 0
     assert "embedded" in zhiku(home, "embed", "--quiet").stdout
     assert json.loads(zhiku(home, "status", "--json").stdout)["missing_vectors"] == 0
 

@@ -40,7 +40,8 @@ def cmd_ingest(cfg: Config, a: argparse.Namespace) -> int:
               f"{rep.aliased} duplicates, {len(rep.failed)} failed{pruned}; {rep.chunks} chunks, "
               f"{rep.embedded} embedded in {rep.seconds:.1f}s ({rate:.1f} chunks/s)")
         if a.no_dense and rep.chunks:
-            print("keyword search is ready; run `zhiku embed` to add vectors for semantic search")
+            print("keyword search is ready; run `zhiku embed` to add vectors for semantic search, "
+                  "or `zhiku embed --short-forms` for passage_similarity's short forms only")
     return 1 if rep.failed else 0
 
 

@@ -88,6 +88,12 @@ def cmd_embed(cfg: Config, a: argparse.Namespace) -> int:
 
     kb = _kb(cfg)
     t0 = time.perf_counter()
+    if a.short_forms:  # the vector cache only: no writer lock, the index stays keyword-only
+        done = kb.embed_short_forms(progress=not a.quiet)
+        secs = time.perf_counter() - t0
+        print(f"short forms of {done} chunks in the vector cache in {secs:.1f}s "
+              f"({done / max(secs, 1e-9):.1f} chunks/s)")
+        return 0
     with writing(cfg.home, "`zhiku embed`", _waiting):
         done = kb.embed_missing(progress=not a.quiet)
     secs = time.perf_counter() - t0
@@ -169,6 +175,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     s = sub.add_parser("compact", help="physically remove deleted documents and old versions")
     s.set_defaults(func=cmd_compact)
     s = sub.add_parser("embed", help="add vectors to chunks that have none")
+    s.add_argument("--short-forms", action="store_true",
+                   help="encode only each chunk's short form (title, chapter, opening words) into the "
+                        "vector cache, for passage_similarity; the index stays keyword-only")
     s.add_argument("--quiet", action="store_true")
     s.set_defaults(func=cmd_embed)
     s = sub.add_parser("reembed", help="embed every chunk with another model, then switch atomically")

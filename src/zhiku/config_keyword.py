@@ -76,6 +76,10 @@ class KeywordLevers(BaseModel):
                                     "passage_similarity embeds (each short form once, kept in the vector cache)")
     passage_chars: int = Field(default=64, ge=8, description="characters of a candidate's text (its "
                                "article number cut) that passage_similarity embeds after its title and chapter")
+    passage_encode: bool = Field(default=False, description="passage_similarity encodes a candidate's "
+                                 "short form missing from the vector cache at ask time (an encoder call "
+                                 "each); false = it reads only the forms `zhiku embed --short-forms` stored "
+                                 "and leaves the order unchanged when any candidate's is missing")
     doc_weight: float = Field(default=0.0, ge=0.0, description="weight of a keyword hit's document "
                               "evidence (its document's best three hit scores, as a share of the best "
                               "document's, times the best hit's score); 0 = off")

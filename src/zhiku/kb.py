@@ -215,14 +215,47 @@ class KnowledgeBase(Ingesting):
         The smallest sub-index goes first and each is finished before the next, so that
         during a long run dense search joins one sub-index after another (see
         :meth:`vectors_cover`) while keyword search serves the rest."""
-        todo = self.store.chunks_without_vectors()
-        sub = {d.doc_id: d.subindex for d in self.store.documents()}
-        of = {c.id: sub.get(c.doc_id, "") for c in todo}  # chunk id -> its sub-index
-        size = Counter(of.values())
-        todo.sort(key=lambda c: (size[of[c.id]], of[c.id]))
+        todo = self._smallest_subindex_first(self.store.chunks_without_vectors())
         if todo:
             self._embed(todo, progress)
         return len(todo)
+
+    def _smallest_subindex_first(self, chunks: list[Chunk]) -> list[Chunk]:
+        """``chunks`` ordered by the size of their sub-index (among them), smallest first,
+        each sub-index's chunks together."""
+        sub = {d.doc_id: d.subindex for d in self.store.documents()}
+        of = {c.id: sub.get(c.doc_id, "") for c in chunks}  # chunk id -> its sub-index
+        size = Counter(of.values())
+        return sorted(chunks, key=lambda c: (size[of[c.id]], of[c.id]))
+
+    def embed_short_forms(self, progress: bool | Progress = True) -> int:
+        """Encode the short form (:func:`zhiku.retrieve.passages.short_form`) of every searched
+        chunk into the vector cache, where ``passage_similarity`` reads them at ask time without
+        encoding; the index stays keyword-only. The smallest sub-index goes first and each is
+        finished before the next (its asks get the cosine while the rest wait); forms already
+        cached are skipped, so an interrupted run resumes. Returns how many chunks were covered.
+
+        Raises:
+            ZhikuError: the embedder fails or returns vectors of the wrong size.
+        """
+        from zhiku.retrieve.passages import short_form
+
+        chunks = self._smallest_subindex_first(self.store.all_chunks())
+        sub = {d.doc_id: d.subindex for d in self.store.documents()}
+        cache, chars = VectorCache(self.config.cache_path), self.config.passage_chars
+        try:
+            with as_progress(progress).phase(f"short forms ({self.embedder.name})", len(chunks), "chunk") as bar:
+                start = 0
+                while start < len(chunks):  # one sub-index per call: each finished before the next
+                    end = start
+                    while end < len(chunks) and sub.get(chunks[end].doc_id) == sub.get(chunks[start].doc_id):
+                        end += 1
+                    embed_cached(self.embedder, cache, [short_form(c, chars) for c in chunks[start:end]],
+                                 self.config.embed_batch, progress=bar.update)
+                    start = end
+        finally:
+            cache.close()
+        return len(chunks)
 
     def reembed(self, config: Config, progress: bool = True) -> ReembedReport:
         """Build vectors of another embedder beside the active ones, then switch atomically.

@@ -4,6 +4,7 @@ embedded serves keyword search, and each sub-index turns hybrid as it is finishe
 from __future__ import annotations
 
 import shutil
+from collections import Counter
 
 import pytest
 
@@ -80,3 +81,20 @@ def test_embedding_finishes_the_smallest_sub_index_first(tmp_path, laws_dir, mon
     assert n == len(seen) and len(sizes) == 2
     small = min(sizes, key=sizes.get)
     assert seen == [small] * sizes[small] + [s for s in seen if s != small]  # one block each, smallest first
+
+
+def test_short_forms_finish_the_smallest_sub_index_first(tmp_path, laws_dir, monkeypatch):
+    """``zhiku embed --short-forms`` encodes the short forms one sub-index at a time, the smallest
+    first, into the vector cache; the index stays keyword-only."""
+    import zhiku.kb as kb_module
+
+    kb, sub = _keyword_only(tmp_path, laws_dir)
+    calls: list[int] = []
+    real = kb_module.embed_cached
+    monkeypatch.setattr(kb_module, "embed_cached",
+                        lambda emb, cache, texts, *a, **k: calls.append(len(texts)) or real(emb, cache, texts, *a, **k))
+    n = kb.embed_short_forms(progress=False)
+    sizes = Counter(sub[c.doc_id] for c in kb.store.all_chunks())
+    assert len(sizes) == 2 and n == sum(calls) == sum(sizes.values())
+    assert calls == sorted(sizes.values())  # one call per sub-index, the smallest first
+    assert kb.store.count()["vectors"] == 0

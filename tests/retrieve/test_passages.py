@@ -23,7 +23,8 @@ def kbs(tmp_path_factory):
     kb = KnowledgeBase(load_config(home=tmp_path_factory.mktemp("home"), heading_similarity=0.0,
                                    routing=False))
     assert not kb.ingest([LAWS], dense=False, progress=False).failed
-    return kb, KnowledgeBase(kb.config.model_copy(update={"passage_similarity": 0.3}))
+    # the forms encoded as the asks meet them (passage_encode): the same vectors embed_short_forms stores
+    return kb, KnowledgeBase(kb.config.model_copy(update={"passage_similarity": 0.3, "passage_encode": True}))
 
 
 def _rank(hits, article: str) -> int:
@@ -79,11 +80,42 @@ def test_the_exact_clause_the_flat_baseline_and_a_dense_list_are_left_alone(kbs,
 
 
 @pytest.mark.integration
+def test_the_ask_reads_stored_short_forms_and_encodes_none(tmp_path, monkeypatch):
+    """Without ``passage_encode`` an ask never encodes a short form: before the forms are stored
+    the keyword order stands (the same on every ask), after ``embed_short_forms`` the candidates
+    are ordered by their stored forms' cosine with no encoder call (the marriage-age article
+    first); the index stays keyword-only."""
+    kb = KnowledgeBase(load_config(home=tmp_path, routing=False, heading_similarity=0.0,
+                                   passage_similarity=0.3))
+    assert not kb.ingest([LAWS / "民法典"], dense=False, progress=False).failed  # one book: ~100 forms
+    off = KnowledgeBase(kb.config.model_copy(update={"passage_similarity": 0.0}))
+    calls: list[int] = []
+    encode = kb.embedder.embed_passages
+    monkeypatch.setattr(kb.embedder, "embed_passages", lambda texts: calls.append(len(texts)) or encode(texts))
+    keyword = [h.chunk.id for h in retrieve(off, MARRIAGE_AGE, Mode.BM25).hits]
+    cold = retrieve(kb, MARRIAGE_AGE, Mode.BM25)
+    assert [h.chunk.id for h in cold.hits] == keyword and not calls
+    fuse = next(t for t in cold.trace if t.stage == "fuse")
+    assert fuse.detail["passages_missing"] == kb.config.passage_candidates
+    n = kb.embed_short_forms(progress=False)
+    assert n == len(kb.store.all_chunks()) > kb.config.passage_candidates and calls
+    assert kb.store.count()["vectors"] == 0 and not kb.has_vectors()
+    calls.clear()
+    assert kb.embed_short_forms(progress=False) == n and not calls  # every form already cached
+    warm = retrieve(kb, MARRIAGE_AGE, Mode.BM25)
+    assert not calls
+    n = kb.config.passage_candidates
+    assert next(t for t in warm.trace if t.stage == "fuse").detail["passages"] == n
+    assert all("passage" in h.sources for h in warm.hits[:n]) and [h.chunk.id for h in warm.hits] != keyword
+    assert warm.hits[0].chunk.article == "第一千零四十七条"
+
+
+@pytest.mark.integration
 def test_each_short_form_is_encoded_on_its_own_while_the_ingest_batches(tmp_path, monkeypatch):
-    """An ask encodes its candidates' short forms one per encoder call (one thread each, as a
+    """With ``passage_encode`` an ask encodes its candidates' missing short forms one per encoder call (one thread each, as a
     question is: a batch on both cores of a busy machine took twice as long); the ranking is
     the one the lever's other tests check, and an ingest's heading phase still batches."""
-    kb = KnowledgeBase(load_config(home=tmp_path, routing=False, passage_similarity=0.3))
+    kb = KnowledgeBase(load_config(home=tmp_path, routing=False, passage_similarity=0.3, passage_encode=True))
     calls: list[int] = []
     encode = kb.embedder.embed_passages
     monkeypatch.setattr(kb.embedder, "embed_passages", lambda texts: calls.append(len(texts)) or encode(texts))

@@ -150,6 +150,27 @@ def embed_through_cache(embedder: Embedder, cache_path: Path, texts: Sequence[st
         cache.close()
 
 
+def cached_through(embedder: Embedder, cache_path: Path, texts: Sequence[str]) -> list[np.ndarray | None]:
+    """The passage vectors of ``texts`` the vector cache at ``cache_path`` holds, None for a text
+    it does not: nothing is encoded (an ask reading what an earlier phase stored).
+
+    Args:
+        embedder: the backend (its name keys the cache).
+        cache_path: the vector cache's file.
+        texts: passages.
+
+    Returns:
+        One vector of shape (dim,) or None per text, in order.
+    """
+    keys = [VectorCache.key(t) for t in texts]
+    cache = VectorCache(cache_path)
+    try:
+        found = cache.get_many(embedder.name, sorted(set(keys)))
+    finally:
+        cache.close()
+    return [found.get(k) for k in keys]
+
+
 QUERY_FORM = "#query"  # appended to the embedder's name: the cache key of query-form vectors
 
 

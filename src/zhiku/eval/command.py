@@ -93,6 +93,8 @@ def prepare(cfg: Config, corpus: str, items: list[EvalItem], gold_only: bool, de
         rep = kb.ingest([src], dense=dense, progress=progress)
     if dense:
         kb.embed_missing(progress=progress)
+    elif cfg.passage_similarity and not cfg.passage_encode:
+        kb.embed_short_forms(progress=progress)  # what the asks read (`zhiku embed --short-forms`)
     return kb, rep
 
 

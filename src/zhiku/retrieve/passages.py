@@ -37,15 +37,33 @@ def _cosines(kb: Any, question: str, texts: list[str], batch: int | None = None)
 def by_passages(kb: Any, question: str, hits: list[Hit], detail: dict[str, Any]) -> list[Hit]:
     """The best ``passage_candidates`` of ``hits`` re-ranked with the question↔short-form cosine
     blended at ``passage_similarity`` (as :func:`zhiku.retrieve.fields.heading_similarity`
-    blends the headings'), the rest after them as they were. Each short form is embedded
-    once: its vector is kept in the vector cache by its text's hash."""
+    blends the headings'), the rest after them as they were.
+
+    The short forms' vectors are read from the vector cache, where ``zhiku embed --short-forms``
+    (:meth:`zhiku.kb.KnowledgeBase.embed_short_forms`) stored them; when one of the candidates'
+    is missing there the order is left as it was (the trace's ``passages_missing`` says how many),
+    so an ask costs no encoder call and gives the same ranking whatever else runs. With
+    ``passage_encode`` the missing forms are encoded instead, one per encoder call, and kept
+    in the vector cache."""
     cfg = kb.config
     n = min(len(hits), cfg.passage_candidates)
     if cfg.passage_similarity <= 0 or n < 2:
         return hits
-    # one short form per encoder call: the bundled encoder then runs each on one thread, as it reads a
-    # question; 20 forms as one batch on both cores of a busy machine took it 7.7 s, one by one 4.3 s
-    cos = _cosines(kb, question, [short_form(h.chunk, cfg.passage_chars) for h in hits[:n]], 1)
+    forms = [short_form(h.chunk, cfg.passage_chars) for h in hits[:n]]
+    if cfg.passage_encode:
+        # one short form per encoder call: the bundled encoder then runs each on one thread, as it reads a
+        # question; 20 forms as one batch on both cores of a busy machine took it 7.7 s, one by one 4.3 s
+        cos = _cosines(kb, question, forms, 1)
+    else:
+        from zhiku.embed.base import cached_through
+
+        vecs = cached_through(kb.embedder, cfg.cache_path, forms)
+        missing = sum(v is None for v in vecs)
+        if missing:
+            detail.update(passages_missing=missing)
+            return hits
+        q = kb.dense_query(question)
+        cos = [float(v @ q) for v in vecs]
     detail.update(passages=n)
     return heading_similarity(hits[:n], cos, cfg.passage_similarity, "passage") + hits[n:]
 
