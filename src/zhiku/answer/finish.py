@@ -12,7 +12,7 @@ from zhiku.answer.respond import Verified, conflict_notes
 from zhiku.chunk.context import block_text
 from zhiku.types import Answer, Hit, TraceStep
 from zhiku.verify.answerable import Answerability, check, decisive, has_quantity, unnamed
-from zhiku.verify.confidence import REFUSED, answered, quoted_coverage
+from zhiku.verify.confidence import REFUSED, answered, quoted_coverage, with_vectors
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import Kind
 from zhiku.verify.shown import answer_cosine
@@ -101,7 +101,8 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
     shown = shown_features(kb, terms, draft, considered, verdict, question)
     trace = (*trace, TraceStep("finish", 0.0, {"after": {"weak": weak, "share": round(share, 4), "met": met,
                                                          **shown}}))
-    conf = answered(conf, weak, share, met, **shown)  # the fitted probability after what answering showed
+    # the fitted probability after what answering showed
+    conf = answered(conf, weak, share, met, dense=with_vectors(cfg, considered, terms), **shown)
     text = "\n".join([draft.text, *conflict_notes(draft.conflicts), *notes])
     if draft.removed:
         why += f"；核验删除或标注了 {len(draft.removed)} 处"

@@ -191,13 +191,35 @@ def features(kb: Any, question: str, r: Any) -> Features:
 @lru_cache(maxsize=4)
 def load_model(path: str = str(COEFFICIENTS)) -> dict[str, Any]:
     """The fitted model: ``{"names": [...], "mean": [...], "scale": [...], "weights": [...],
-    "bias": b}`` (features standardised with ``mean``/``scale`` before the weights)."""
+    "bias": b, "answered": {...}}`` (features standardised with ``mean``/``scale`` before the
+    weights), fitted on keyword asks; under ``"dense"`` the same fitted on hybrid asks."""
     return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
-def probability(f: Features, model: dict[str, Any] | None = None) -> float:
-    """The model's probability that the answer built on this evidence is right."""
+def model_of(dense: bool, model: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The fitted model for a ranking with a dense list (``dense``: the model under ``"dense"``,
+    fitted on hybrid asks, whose cosines, agreement and fused order it has seen) or a
+    keyword-only one (the model itself); a model without a ``"dense"`` part serves both."""
     m = model or load_model()
+    return m.get("dense", m) if dense else m
+
+
+def with_vectors(cfg: Any, hits: Sequence[Any], terms: Sequence[str] = ()) -> bool:
+    """Whether the answer's confidence is read by the model fitted on hybrid asks: config
+    ``confidence_dense_model`` is on, the first ten hits hold one the dense search found (the
+    ``has_dense`` feature) and the question (its ``terms``) is no narrative of more than
+    ``heading_max_words`` words: a case description's shares of its many words are small
+    however well the evidence matches, and read by that part 9 of 44 case narratives whose gold
+    was in the top five fell under ``min_confidence`` (the keyword model reads them, as before)."""
+    most = getattr(cfg, "heading_max_words", 0)
+    return bool(getattr(cfg, "confidence_dense_model", False)) and not 0 < most < len(terms) \
+        and any("dense" in h.sources for h in hits[:10])
+
+
+def probability(f: Features, model: dict[str, Any] | None = None, dense: bool = False) -> float:
+    """The model's probability that the answer built on this evidence is right (``dense``: read
+    by the part fitted on hybrid asks, :func:`model_of`; :func:`with_vectors` says when)."""
+    m = model_of(dense, model)
     x = dict(zip(NAMES, f.vector()))
     z = m["bias"] + sum(w * (x[n] - mu) / (sd or 1.0)
                         for n, w, mu, sd in zip(m["names"], m["weights"], m["mean"], m["scale"]))
@@ -243,7 +265,7 @@ def quoted_coverage(kb: Any, terms: list[str], text: str) -> float:
 
 
 def answered(p: float, weak: bool, share: float, met: int = 0, model: dict[str, Any] | None = None,
-             **more: Any) -> float:
+             dense: bool = False, **more: Any) -> float:
     """The probability that a drafted answer is right, from the retrieval probability ``p``
     and what answering showed (:func:`after_features`). The model's ``answered`` weights
     are added to the log-odds of ``p`` (fitted by benchmarks/fit_confidence.py over the
@@ -255,10 +277,11 @@ def answered(p: float, weak: bool, share: float, met: int = 0, model: dict[str, 
         share: kept / checked sentences (1.0 when nothing was checked).
         met: how many constraints the question pins that the cited blocks meet.
         model: the fitted model (default: the shipped one).
+        dense: weigh with the part fitted on hybrid asks (:func:`model_of`).
         more: the other arguments of :func:`after_features` (``quoted``, ``top``,
             ``asks``, ``typed``, ``conflict``); left out, they are neutral.
     """
-    m = (model or load_model()).get("answered")
+    m = model_of(dense, model).get("answered")
     if not m:
         return p
     x = after_features(weak, share, met, **more)
@@ -380,8 +403,9 @@ def confidence(kb: Any, r: Any, question: str = "", note: dict | None = None) ->
     if not r.hits:
         return 0.0, "没有检索到任何段落"
     f = features(kb, question or getattr(r, "question", ""), r)
+    dense = with_vectors(kb.config, r.hits, r.terms)
     # the fitting sets hold no named-clause lookups; a clause found exactly keeps 0.95
-    p = max(probability(f), EXACT) if r.exact else probability(f)
+    p = max(probability(f, dense=dense), EXACT) if r.exact else probability(f, dense=dense)
     blend = None if r.exact else dense_blend(kb, r, f)
     veto = scaled_blend(blend, kb.config.min_confidence) if kb.config.dense_veto else 1.0
     if note is not None:
