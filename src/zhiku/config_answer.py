@@ -319,6 +319,13 @@ class RefusalLevers(BaseModel):
                                               "from it on (自出生时起), not how long ahead with no event named "
                                               "(提前三十日: the notice may be the other party's); off: those forms "
                                               "are no time")
+    answerability_article_times: bool = Field(default=True, description="when asked of a rule (什么时候, 何时: "
+                                              "no place, year, edition or event pinned) that a quoted numbered "
+                                              "provision (第…条) states in any of the forms the check reads, but not "
+                                              "beside any of the question's words, is a weak mismatch answered at "
+                                              "a lower confidence (「什么时候要交仲裁费」: 「申请人应当自收到…受理通知书"
+                                              "之日起15日内…预交案件受理费」); off: the time must stand beside one of "
+                                              "the question's words")
     answerability_siblings: bool = Field(default=True, description="a model name the question pins "
                                          "(Hi3516DV300, DAYU200: letters, then a figure) is missed by a cited "
                                          "block naming another model of the same letters more often than it "

@@ -552,6 +552,7 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             # the period its provision states, the sum of an act in the user's verb: a weak
             # mismatch, never decisive
             weak = (opts.article_periods and period_stated(c, *where, cons, opts)
+                    or opts.article_times and time_stated(c, *where, cons, opts)
                     or opts.noun_heads and user_verb(c, where[0])
                     or opts.rule_times and rule_time(c, *where, cons)
                     or statute_timed(c, *where, cons, opts))
@@ -660,6 +661,21 @@ def period_stated(c: Constraint, block: str, said: str, cons: Sequence[Constrain
     answered at a lower confidence, since any period a provision states reads so (劳动法 第三十八条's
     weekly 「休息一日」 for 「一年能休几天带薪假」)."""
     return (c.kind is Kind.QUANTITY and c.text in _PERIODS and provision(block)
+            and meets(Constraint(c.kind, c.text), block, said, cons, opts))
+
+
+def time_stated(c: Constraint, block: str, said: str, cons: Sequence[Constraint] = (),
+                opts: CheckOptions = CheckOptions()) -> bool:
+    """Whether ``c``, when asked of a rule (什么时候, 何时: kind ``when``; the question pins no
+    place, year, edition or event, :func:`_instance`), is met by what the answer quotes from
+    ``block`` when that block is a numbered provision: a time stated there in any form
+    :func:`meets` reads (a date, a time limit, from an event, with ``statute_times`` a statute's
+    forms), whatever the statute states it of (config ``answerability_article_times``). People
+    ask in their words (「什么时候要交仲裁费」), the statute names the act in its own
+    (「申请人应当自收到仲裁委员会受理通知书之日起15日内…预交案件受理费」): a weak mismatch, answered
+    at a lower confidence, as :func:`period_stated` reads a period. The composer does not read it
+    (:func:`meets_all`): any time a provision states would read so."""
+    return (c.kind is Kind.QUANTITY and c.text == "when" and not _instance(cons) and provision(block)
             and meets(Constraint(c.kind, c.text), block, said, cons, opts))
 
 
