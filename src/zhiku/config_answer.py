@@ -326,6 +326,12 @@ class RefusalLevers(BaseModel):
                                               "a lower confidence (「什么时候要交仲裁费」: 「申请人应当自收到…受理通知书"
                                               "之日起15日内…预交案件受理费」); off: the time must stand beside one of "
                                               "the question's words")
+    answerability_condition_times: bool = Field(default=True, description="when asked of a rule (什么时候, "
+                                                "何时) is met weakly, answered at a lower confidence, by a quoted "
+                                                "numbered provision stating the condition or event the duty or right "
+                                                "asked follows (「不动产登记机构完成登记，应当依法向申请人核发不动产权属"
+                                                "证书」), a word of the question after the duty's modal and not in the "
+                                                "condition; off: a condition is no time")
     answerability_siblings: bool = Field(default=True, description="a model name the question pins "
                                          "(Hi3516DV300, DAYU200: letters, then a figure) is missed by a cited "
                                          "block naming another model of the same letters more often than it "

@@ -1,7 +1,9 @@
 """When asked of a rule (什么时候) is answered by a numbered provision that states the time of the
-act in the statute's own words (案件受理费 for 仲裁费: ``answerability_article_times``): a weak
-mismatch, answered at a lower confidence. A provision stating no time and a name the evidence does
-not hold still refuse (real law text, verbatim from the laws corpus and tests/data/laws)."""
+act in the statute's own words (案件受理费 for 仲裁费: ``answerability_article_times``) or the
+condition or event the duty asked follows (「…完成登记，应当…核发…证书」: ``answerability_condition_times``):
+weak mismatches, answered at a lower confidence. A provision stating neither, a condition that is
+the asked act itself, a sentence missing a word of the question and a name the evidence does not
+hold still refuse (real law text, verbatim from the laws corpus and tests/data/laws)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ from zhiku.verify.answerable import check, decisive, meets_all
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import pinned
 
-# 仲裁委员会仲裁收费办法 (1995-07-28) 第三条, 第四条 (its first paragraph), 第十二条
+# 仲裁委员会仲裁收费办法 (1995-07-28) 第三条, 第四条 (its first paragraph), 第十二条; 不动产登记暂行条例
+# (2019-03-24) 第二十一条; 中华人民共和国公司法 (2023-12-29) 第二十九条 (its first sentence)
 FEE_LAW = ("# 仲裁委员会仲裁收费办法\n\n"
            "第三条 案件受理费用于给付仲裁员报酬、维持仲裁委员会正常运转的必要开支。\n\n"
            "第四条 申请人应当自收到仲裁委员会受理通知书之日起15日内，按照仲裁案件受理费表的规定预交案件受理费。"
@@ -20,7 +23,10 @@ FEE_LAW = ("# 仲裁委员会仲裁收费办法\n\n"
            "第十二条 仲裁委员会受理仲裁申请后，仲裁庭组成前，申请人撤回仲裁申请，或者当事人自行达成和解协议并撤回"
            "仲裁申请的，案件受理费应当全部退回。\n")
 FEE = "仲裁委员会仲裁收费办法 " + FEE_LAW.split("\n\n")[2]
-OFF = CheckOptions(article_times=False)
+ISSUE = ("不动产登记暂行条例 第二十一条 登记事项自记载于不动产登记簿时完成登记。"
+         "不动产登记机构完成登记，应当依法向申请人核发不动产权属证书或者登记证明。")
+FOUNDING = "中华人民共和国公司法 第二十九条 设立公司，应当依法向公司登记机关申请设立登记。"
+OFF = CheckOptions(article_times=False, condition_times=False)
 
 
 def _labour(label: str) -> str:
@@ -64,13 +70,38 @@ def test_no_time_a_named_subject_or_unnumbered_text_still_refuses():
     assert not _weak("仲裁费要在几月几号之前交？", FEE)
 
 
+@pytest.mark.unit
+def test_the_condition_a_duty_follows_says_when():
+    """「不动产登记证书什么时候发」: 第二十一条 says once registration is done (完成登记，应当…核发…证书),
+    「开股东会，什么时候要通知股东」: 公司法 第六十四条's 「召开股东会会议，应当于…通知全体股东」 —
+    with ``answerability_condition_times`` a weak mismatch, off a refusal (the meeting's 十五日前 is
+    ``answerability_event_periods``' reading, off)."""
+    meeting = "中华人民共和国公司法 " + article_in(law_text("民法商法/公司法(2023-12-29).md"), "第六十四条").strip()
+    for ask, block in (("不动产登记证书什么时候发？", ISSUE), ("开股东会，什么时候要通知股东？", meeting)):
+        assert [c.text for c in pinned(ask) if c.kind.value == "quantity"] == ["when"]
+        v = check(ask, _cited(block))
+        assert not v.ok and [(c.text, c.unworded) for c in v.missing] == [("when", True)]
+        assert _weak(ask, block) and not _weak(ask, block, OFF)
+
+
+@pytest.mark.unit
+def test_a_condition_naming_the_act_or_missing_a_word_does_not_say_when():
+    """「用人单位安排加班的，应当…支付加班费」 says what follows overtime, not when 「公司什么时候可以安排加班」
+    (加班 is the condition); 「设立公司，应当…申请设立登记」 does not say when a company registers its
+    staff for social insurance (社保 is not in it); a company the evidence does not name refuses."""
+    overtime = _labour("第三十一条")
+    assert not _weak("公司什么时候可以安排加班？", overtime)
+    assert not _weak("公司什么时候必须给新员工办社保登记？", FOUNDING)
+    named = check("腾讯的不动产登记证书什么时候发？", _cited(ISSUE))
+    assert any(c.text == "腾讯" and decisive(c, named.constraints) for c in named.missing)
+
 
 @pytest.mark.unit
 def test_the_composer_reads_neither():
-    """The composer's preference for a sentence meeting what the question pins is not moved by the
-    reading: it only softens a refusal."""
-    ask = "仲裁申请受理以后，什么时候要交仲裁费？"
-    assert not meets_all(pinned(ask), FEE.split(" ", 2)[-1], FEE)
+    """The composer's preference for a sentence meeting what the question pins is not moved by
+    either reading: they only soften a refusal."""
+    for ask, block in (("仲裁申请受理以后，什么时候要交仲裁费？", FEE), ("不动产登记证书什么时候发？", ISSUE)):
+        assert not meets_all(pinned(ask), block.split(" ", 2)[-1], block)
 
 
 @pytest.fixture(scope="module")
@@ -88,5 +119,5 @@ def test_the_ask_answers_from_the_article_stating_the_time(kb):
     on = ask(kb, q)
     assert not on.refused and "之日起15日内" in on.text
     assert any(c.article == "第四条" for c in on.citations)
-    off = ask(with_config(kb, answerability_article_times=False), q)
+    off = ask(with_config(kb, answerability_article_times=False, answerability_condition_times=False), q)
     assert off.refused and "时间" in off.text
