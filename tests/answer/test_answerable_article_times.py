@@ -26,6 +26,10 @@ FEE = "仲裁委员会仲裁收费办法 " + FEE_LAW.split("\n\n")[2]
 ISSUE = ("不动产登记暂行条例 第二十一条 登记事项自记载于不动产登记簿时完成登记。"
          "不动产登记机构完成登记，应当依法向申请人核发不动产权属证书或者登记证明。")
 FOUNDING = "中华人民共和国公司法 第二十九条 设立公司，应当依法向公司登记机关申请设立登记。"
+# 最高人民法院关于审理侵害知识产权民事案件适用惩罚性赔偿的解释 (2021-03-02) 第二条 (its second sentence)
+APPEAL = ("最高人民法院关于审理侵害知识产权民事案件适用惩罚性赔偿的解释 第二条 原告在一审法庭辩论终结前增加惩罚性赔偿"
+          "请求的，人民法院应当准许；在二审中增加惩罚性赔偿请求的，人民法院可以根据当事人自愿的原则进行调解，调解不成的，"
+          "告知当事人另行起诉。")
 OFF = CheckOptions(article_times=False, condition_times=False)
 
 
@@ -88,10 +92,13 @@ def test_the_condition_a_duty_follows_says_when():
 def test_a_condition_naming_the_act_or_missing_a_word_does_not_say_when():
     """「用人单位安排加班的，应当…支付加班费」 says what follows overtime, not when 「公司什么时候可以安排加班」
     (加班 is the condition); 「设立公司，应当…申请设立登记」 does not say when a company registers its
-    staff for social insurance (社保 is not in it); a company the evidence does not name refuses."""
+    staff for social insurance (社保 is not in it); the duty is read in its modal's clause only —
+    「…可以…进行调解，调解不成的，告知当事人另行起诉」 is another condition's, and says nothing of
+    when to sue for damages after a beating; a company the evidence does not name refuses."""
     overtime = _labour("第三十一条")
     assert not _weak("公司什么时候可以安排加班？", overtime)
     assert not _weak("公司什么时候必须给新员工办社保登记？", FOUNDING)
+    assert not _weak("被打了，什么时候可以去法院起诉要赔偿？", APPEAL)
     named = check("腾讯的不动产登记证书什么时候发？", _cited(ISSUE))
     assert any(c.text == "腾讯" and decisive(c, named.constraints) for c in named.missing)
 
