@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.answer.conftest import article_in, law_kb, law_text, with_config
+from tests.answer.conftest import answered_weakly, article_in, cited_alone, law_kb, law_text, with_config
 from zhiku.verify.answerable import check, decisive, meets_all
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import pinned
@@ -37,15 +37,6 @@ def _labour(label: str) -> str:
     return "中华人民共和国劳动合同法 " + article_in(law_text("社会法/劳动合同法(2012-12-28).md"), label).strip()
 
 
-def _cited(block: str) -> list[tuple[str, str]]:
-    return [(block, block.split(" ", 2)[-1])]
-
-
-def _weak(question: str, block: str, opts: CheckOptions = CheckOptions()) -> bool:
-    """Answered, perhaps at a lower confidence: nothing missing decides."""
-    v = check(question, _cited(block), opts=opts)
-    return v.ok or not any(decisive(c, v.constraints, opts) for c in v.missing)
-
 
 @pytest.mark.unit
 def test_a_time_the_statute_states_of_the_act_in_its_own_words():
@@ -54,11 +45,11 @@ def test_a_time_the_statute_states_of_the_act_in_its_own_words():
     words, the time stands beside them and the question is met either way (the twin that must
     not change)."""
     ask = "仲裁申请受理以后，什么时候要交仲裁费？"
-    v = check(ask, _cited(FEE))
+    v = check(ask, cited_alone(FEE))
     assert not v.ok and [(c.text, c.unworded) for c in v.missing] == [("when", True)]
-    assert _weak(ask, FEE) and not _weak(ask, FEE, OFF)
+    assert answered_weakly(ask, FEE) and not answered_weakly(ask, FEE, OFF)
     worded = "什么时候要预交案件受理费？"
-    assert check(worded, _cited(FEE)).ok and check(worded, _cited(FEE), opts=OFF).ok
+    assert check(worded, cited_alone(FEE)).ok and check(worded, cited_alone(FEE), opts=OFF).ok
 
 
 @pytest.mark.unit
@@ -66,12 +57,12 @@ def test_no_time_a_named_subject_or_unnumbered_text_still_refuses():
     """A provision stating no time at all (劳动合同法 第三十一条, on overtime) does not answer when;
     a company the evidence does not name (腾讯) refuses; the same sentence quoted from unnumbered
     text (no 第…条: a story, a guide) is not read so; a date asked (几月几号) is read as before."""
-    assert not _weak("公司什么时候可以安排加班？", _labour("第三十一条"))
-    named = check("腾讯的仲裁费什么时候交？", _cited(FEE))
+    assert not answered_weakly("公司什么时候可以安排加班？", _labour("第三十一条"))
+    named = check("腾讯的仲裁费什么时候交？", cited_alone(FEE))
     assert any(c.text == "腾讯" and decisive(c, named.constraints) for c in named.missing)
     text = FEE.split(" ", 2)[-1]
-    assert not _weak("仲裁申请受理以后，什么时候要交仲裁费？", f"仲裁费怎么交 {text}")
-    assert not _weak("仲裁费要在几月几号之前交？", FEE)
+    assert not answered_weakly("仲裁申请受理以后，什么时候要交仲裁费？", f"仲裁费怎么交 {text}")
+    assert not answered_weakly("仲裁费要在几月几号之前交？", FEE)
 
 
 @pytest.mark.unit
@@ -83,9 +74,9 @@ def test_the_condition_a_duty_follows_says_when():
     meeting = "中华人民共和国公司法 " + article_in(law_text("民法商法/公司法(2023-12-29).md"), "第六十四条").strip()
     for ask, block in (("不动产登记证书什么时候发？", ISSUE), ("开股东会，什么时候要通知股东？", meeting)):
         assert [c.text for c in pinned(ask) if c.kind.value == "quantity"] == ["when"]
-        v = check(ask, _cited(block))
+        v = check(ask, cited_alone(block))
         assert not v.ok and [(c.text, c.unworded) for c in v.missing] == [("when", True)]
-        assert _weak(ask, block) and not _weak(ask, block, OFF)
+        assert answered_weakly(ask, block) and not answered_weakly(ask, block, OFF)
 
 
 @pytest.mark.unit
@@ -96,10 +87,10 @@ def test_a_condition_naming_the_act_or_missing_a_word_does_not_say_when():
     「…可以…进行调解，调解不成的，告知当事人另行起诉」 is another condition's, and says nothing of
     when to sue for damages after a beating; a company the evidence does not name refuses."""
     overtime = _labour("第三十一条")
-    assert not _weak("公司什么时候可以安排加班？", overtime)
-    assert not _weak("公司什么时候必须给新员工办社保登记？", FOUNDING)
-    assert not _weak("被打了，什么时候可以去法院起诉要赔偿？", APPEAL)
-    named = check("腾讯的不动产登记证书什么时候发？", _cited(ISSUE))
+    assert not answered_weakly("公司什么时候可以安排加班？", overtime)
+    assert not answered_weakly("公司什么时候必须给新员工办社保登记？", FOUNDING)
+    assert not answered_weakly("被打了，什么时候可以去法院起诉要赔偿？", APPEAL)
+    named = check("腾讯的不动产登记证书什么时候发？", cited_alone(ISSUE))
     assert any(c.text == "腾讯" and decisive(c, named.constraints) for c in named.missing)
 
 
