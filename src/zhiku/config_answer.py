@@ -145,6 +145,11 @@ class RefusalLevers(BaseModel):
                                      "word inside it (精神病 of 精神病院, 健身 of 健身房), as the keyword index "
                                      "matched it; off: the word whole only (「家里人想把我强行送进精神病院住院」 "
                                      "was refused over 精神卫生法's passages on 精神障碍患者住院)")
+    keyword_veto_abbreviations: bool = Field(default=True, description="the keyword veto takes a word of the "
+                                             "question of two to four characters as held when the passages write "
+                                             "it out: as many words in a row as it has characters, each opening with "
+                                             "its character (醉驾 of 醉酒驾驶, 社保 of 社会保险); off: the word whole "
+                                             "or its parts only")
     dense_veto_terms: int = Field(default=8, ge=0, description="the dense veto weighs a question of more "
                                   "terms as one of this many (a case narrative's names and dates are in "
                                   "no rule); 0 = every term")
