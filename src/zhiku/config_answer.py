@@ -145,6 +145,11 @@ class RefusalLevers(BaseModel):
                                      "word inside it (精神病 of 精神病院, 健身 of 健身房), as the keyword index "
                                      "matched it; off: the word whole only (「家里人想把我强行送进精神病院住院」 "
                                      "was refused over 精神卫生法's passages on 精神障碍患者住院)")
+    keyword_veto_abbreviations: bool = Field(default=True, description="the keyword veto takes a word of the "
+                                             "question of two to four characters as held when the passages write "
+                                             "it out: as many words in a row as it has characters, each opening with "
+                                             "its character (醉驾 of 醉酒驾驶, 社保 of 社会保险); off: the word whole "
+                                             "or its parts only")
     dense_veto_terms: int = Field(default=8, ge=0, description="the dense veto weighs a question of more "
                                   "terms as one of this many (a case narrative's names and dates are in "
                                   "no rule); 0 = every term")
@@ -319,6 +324,19 @@ class RefusalLevers(BaseModel):
                                               "from it on (自出生时起), not how long ahead with no event named "
                                               "(提前三十日: the notice may be the other party's); off: those forms "
                                               "are no time")
+    answerability_article_times: bool = Field(default=True, description="when asked of a rule (什么时候, 何时: "
+                                              "no place, year, edition or event pinned) that a quoted numbered "
+                                              "provision (第…条) states in any of the forms the check reads, but not "
+                                              "beside any of the question's words, is a weak mismatch answered at "
+                                              "a lower confidence (「什么时候要交仲裁费」: 「申请人应当自收到…受理通知书"
+                                              "之日起15日内…预交案件受理费」); off: the time must stand beside one of "
+                                              "the question's words")
+    answerability_condition_times: bool = Field(default=True, description="when asked of a rule (什么时候, "
+                                                "何时) is met weakly, answered at a lower confidence, by a quoted "
+                                                "numbered provision stating the condition or event the duty or right "
+                                                "asked follows (「不动产登记机构完成登记，应当依法向申请人核发不动产权属"
+                                                "证书」), a word of the question after the duty's modal and not in the "
+                                                "condition; off: a condition is no time")
     answerability_siblings: bool = Field(default=True, description="a model name the question pins "
                                          "(Hi3516DV300, DAYU200: letters, then a figure) is missed by a cited "
                                          "block naming another model of the same letters more often than it "

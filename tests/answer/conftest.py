@@ -76,6 +76,23 @@ def sentence_with(text: str, word: str) -> str:
     return next(s for s in text.split("。") if word in s) + "。"
 
 
+def cited_alone(block: str) -> list[tuple[str, str]]:
+    """``block`` (a law's title, then its article) cited whole: the answerability check's
+    (block, what the answer quotes from it) pairs, the quote being the article after its label."""
+    return [(block, block.split(" ", 2)[-1])]
+
+
+def answered_weakly(question: str, block: str, opts=None) -> bool:
+    """Whether the answerability check answers ``question`` from ``block`` cited alone, perhaps
+    at a lower confidence: nothing it misses decides."""
+    from zhiku.verify.answerable import check, decisive
+    from zhiku.verify.options import CheckOptions
+
+    opts = opts or CheckOptions()
+    v = check(question, cited_alone(block), opts=opts)
+    return v.ok or not any(decisive(x, v.constraints, opts) for x in v.missing)
+
+
 def line_with(text: str, word: str) -> str:
     """The first line of ``text`` holding ``word``."""
     return next(line for line in text.splitlines() if word in line)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.answer.conftest import answered_weakly, cited_alone
 from zhiku.verify.answerable import check, decisive, meets_all
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import Kind, pinned
@@ -18,15 +19,6 @@ OVERTIME = ("中华人民共和国劳动合同法 第三十一条 用人单位�
             "用人单位安排加班的，应当按照国家有关规定向劳动者支付加班费。")
 
 
-def _cited(block: str) -> list[tuple[str, str]]:
-    return [(block, block.split(" ", 2)[-1])]
-
-
-def _weak(question: str, block: str, opts: CheckOptions = CheckOptions()) -> bool:
-    """Answered, at a lower confidence: nothing missing decides."""
-    v = check(question, _cited(block), opts=opts)
-    return v.ok or not any(decisive(c, v.constraints, opts) for c in v.missing)
-
 
 @pytest.mark.unit
 def test_a_rule_states_when_from_an_event():
@@ -35,10 +27,10 @@ def test_a_rule_states_when_from_an_event():
     the reading on they are answered (a weak mismatch); off, the missing time refuses."""
     for ask, block in (("劳动合同什么时候终止？", END), ("劳动关系从什么时候开始建立？", BEGIN)):
         assert [c.text for c in pinned(ask) if c.kind is Kind.QUANTITY] == ["when"]
-        v = check(ask, _cited(block))
+        v = check(ask, cited_alone(block))
         assert not v.ok and [(c.text, c.unworded) for c in v.missing] == [("when", True)]
-        assert _weak(ask, block)
-        assert not _weak(ask, block, CheckOptions(statute_times=False))
+        assert answered_weakly(ask, block)
+        assert not answered_weakly(ask, block, CheckOptions(statute_times=False))
 
 
 @pytest.mark.unit
@@ -46,11 +38,11 @@ def test_a_named_subject_or_no_time_still_refuses():
     """The twin naming a company the evidence does not (腾讯) is refused as before; a provision
     stating no time at all (第三十一条, on overtime) does not answer when; the same sentence
     quoted from unnumbered text (no 第…条: a story, a guide) is not read so."""
-    named = check("腾讯的劳动合同什么时候终止？", _cited(END))
+    named = check("腾讯的劳动合同什么时候终止？", cited_alone(END))
     assert not named.ok and any(c.text == "腾讯" and decisive(c, named.constraints) for c in named.missing)
-    assert not _weak("公司什么时候可以安排加班？", OVERTIME)
+    assert not answered_weakly("公司什么时候可以安排加班？", OVERTIME)
     text = END.split(" ", 2)[-1]
-    assert not _weak("劳动合同什么时候终止？", f"劳动合同终止的情形 {text}")
+    assert not answered_weakly("劳动合同什么时候终止？", f"劳动合同终止的情形 {text}")
 
 
 @pytest.mark.unit
@@ -80,12 +72,14 @@ def test_a_rule_states_when_as_a_period_before_an_event():
     「公司要辞退我，应该什么时候通知我？」) is not read so."""
     from dataclasses import replace
 
-    on = replace(CheckOptions(), event_periods=True)
+    # the duty's condition (「召开股东会会议，应当…」) is ``answerability_condition_times``' reading: off here
+    plain = CheckOptions(condition_times=False)
+    on = replace(plain, event_periods=True)
     for ask, block in (("开股东会，什么时候要通知股东？", MEETING), ("董事会开会，什么时候要通知董事？", BOARD)):
-        v = check(ask, _cited(block), opts=on)
+        v = check(ask, cited_alone(block), opts=on)
         assert not v.ok and [(c.text, c.unworded) for c in v.missing] == [("when", True)]
-        assert _weak(ask, block, on) and not _weak(ask, block)
-    named = check("腾讯的股东会什么时候通知股东？", _cited(MEETING))
+        assert answered_weakly(ask, block, on) and not answered_weakly(ask, block, plain)
+    named = check("腾讯的股东会什么时候通知股东？", cited_alone(MEETING))
     assert any(c.text == "腾讯" and decisive(c, named.constraints) for c in named.missing)
-    assert not _weak("公司要辞退我，应该什么时候通知我？", NOTICE, on)
-    assert not _weak("公司什么时候可以安排加班？", OVERTIME, on)  # no time stated: still refused
+    assert not answered_weakly("公司要辞退我，应该什么时候通知我？", NOTICE, on)
+    assert not answered_weakly("公司什么时候可以安排加班？", OVERTIME, on)  # no time stated: still refused

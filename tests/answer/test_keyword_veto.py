@@ -9,7 +9,7 @@ import pytest
 from zhiku.ask import Query, ask
 from zhiku.ask.search import Mode, retrieve
 from zhiku.verify.confidence import names_any, naming_terms
-from tests.answer.conftest import with_config
+from tests.answer.conftest import law_kb, with_config
 
 PET = "家里的猫直接不吃饭了怎么办？"
 
@@ -87,3 +87,48 @@ def test_the_veto_reads_the_passages_the_answer_reads(laws_kb):
     assert names_any(laws_kb, fourth)
     assert not names_any(with_config(laws_kb, keyword_veto_passages=0), fourth)
     assert laws_kb.config.keyword_veto_passages == laws_kb.config.answer_chunks
+
+
+# 中华人民共和国道路交通安全法 (2021-04-29) 第九十一条 (its first and second paragraphs), 第九十九条's
+# opening, verbatim
+ROAD = ("# 中华人民共和国道路交通安全法\n\n## 第七章 法律责任\n\n"
+        "第九十一条 饮酒后驾驶机动车的，处暂扣六个月机动车驾驶证，并处一千元以上二千元以下罚款。因饮酒后驾驶机动车"
+        "被处罚，再次饮酒后驾驶机动车的，处十日以下拘留，并处一千元以上二千元以下罚款，吊销机动车驾驶证。\n\n"
+        "醉酒驾驶机动车的，由公安机关交通管理部门约束至酒醒，吊销机动车驾驶证，依法追究刑事责任；五年内不得重新取得"
+        "机动车驾驶证。\n\n"
+        "第九十九条 有下列行为之一的，由公安机关交通管理部门处二百元以上二千元以下罚款：\n")
+
+
+@pytest.mark.unit
+def test_a_shortening_is_held_by_its_full_form():
+    """A word the dictionary lacks or calls an abbreviation is written out by the statute: 醉驾 as
+    醉酒 驾驶, 社保 as 社会保险, 医保 inside 医疗保险 (``keyword_veto_abbreviations``). A dictionary
+    word of its own is no shortening (开车 is not 开启 车门), and a word whose characters open no
+    words in a row is not written out (网贷: 网络 借贷)."""
+    from zhiku.verify.confidence import _cut, abbreviated
+
+    assert abbreviated("醉驾", _cut("醉酒驾驶机动车的，由公安机关交通管理部门约束至酒醒"))
+    assert abbreviated("社保", _cut("职工应当依法参加社会保险"))
+    assert abbreviated("医保", _cut("基本医疗保险基金"))
+    assert not abbreviated("开车", _cut("开启车门"))
+    assert not abbreviated("网贷", _cut("网络借贷信息中介机构"))
+
+
+@pytest.fixture(scope="module")
+def road_kb(tmp_path_factory):
+    return law_kb(tmp_path_factory, (("行政法", "道路交通安全法.md", ROAD),))
+
+
+@pytest.mark.integration
+def test_a_question_in_shortened_words_is_answered_from_the_article_writing_them_out(road_kb):
+    """「醉驾要关多久？出来以后还能开车吗？」 (two asks, everyday words only: 醉驾, 出来, 以后, 开车) finds
+    第九十一条 by its characters, which writes 醉驾 out (醉酒驾驶): answered from it; with the reading
+    off the veto refused it at 0 with no reason. A question no passage writes out or holds
+    (「高铁上能吃泡面吗？」) is still refused at 0."""
+    q = Query("醉驾要关多久？出来以后还能开车吗？", mode=Mode.BM25, use_cache=False)
+    on = ask(road_kb, q)
+    assert not on.refused and any(c.article == "第九十一条" for c in on.citations)
+    off = ask(with_config(road_kb, keyword_veto_abbreviations=False), q)
+    assert off.refused and off.confidence == 0.0
+    other = ask(road_kb, Query("高铁上能吃泡面吗？", mode=Mode.BM25, use_cache=False))
+    assert other.refused and other.confidence == 0.0

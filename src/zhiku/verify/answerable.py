@@ -22,7 +22,8 @@ from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, compound_name, pinned
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
-    ADDRESS, ADDRESS_ASKED, CLOCK, DATE, DAY, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE, SIZE, SIZED, STAMP,
+    ADDRESS, ADDRESS_ASKED, CLOCK, CONDITION, DATE, DAY, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE,
+    SIZE, SIZED, STAMP,
     STATED_YEAR, STATUTE_WHEN, UNITS, WHEN,
     relative_years, undated,
 )
@@ -552,6 +553,8 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             # the period its provision states, the sum of an act in the user's verb: a weak
             # mismatch, never decisive
             weak = (opts.article_periods and period_stated(c, *where, cons, opts)
+                    or opts.article_times and time_stated(c, *where, cons, opts)
+                    or opts.condition_times and condition_time(c, *where, cons, opts)
                     or opts.noun_heads and user_verb(c, where[0])
                     or opts.rule_times and rule_time(c, *where, cons)
                     or statute_timed(c, *where, cons, opts))
@@ -661,6 +664,46 @@ def period_stated(c: Constraint, block: str, said: str, cons: Sequence[Constrain
     weekly 「休息一日」 for 「一年能休几天带薪假」)."""
     return (c.kind is Kind.QUANTITY and c.text in _PERIODS and provision(block)
             and meets(Constraint(c.kind, c.text), block, said, cons, opts))
+
+
+def time_stated(c: Constraint, block: str, said: str, cons: Sequence[Constraint] = (),
+                opts: CheckOptions = CheckOptions()) -> bool:
+    """Whether ``c``, when asked of a rule (什么时候, 何时: kind ``when``; the question pins no
+    place, year, edition or event, :func:`_instance`), is met by what the answer quotes from
+    ``block`` when that block is a numbered provision: a time stated there in any form
+    :func:`meets` reads (a date, a time limit, from an event, with ``statute_times`` a statute's
+    forms), whatever the statute states it of (config ``answerability_article_times``). People
+    ask in their words (「什么时候要交仲裁费」), the statute names the act in its own
+    (「申请人应当自收到仲裁委员会受理通知书之日起15日内…预交案件受理费」): a weak mismatch, answered
+    at a lower confidence, as :func:`period_stated` reads a period. The composer does not read it
+    (:func:`meets_all`): any time a provision states would read so."""
+    return (c.kind is Kind.QUANTITY and c.text == "when" and not _instance(cons) and provision(block)
+            and meets(Constraint(c.kind, c.text), block, said, cons, opts))
+
+
+def condition_time(c: Constraint, block: str, said: str, cons: Sequence[Constraint] = (),
+                   opts: CheckOptions = CheckOptions()) -> bool:
+    """Whether ``c``, when asked of a rule (什么时候, 何时: kind ``when``; no place, year, edition
+    or event pinned, :func:`_instance`), is answered by what the answer quotes from the numbered
+    provision ``block`` with the condition or event the duty or right asked follows
+    (:data:`zhiku.verify.stated.CONDITION`, config ``answerability_condition_times``):
+    「不动产登记证书什么时候发？」 — 「不动产登记机构完成登记，应当依法向申请人核发不动产权属证书」, when
+    registration is done. One of the question's words must stand after the duty's modal and not in
+    the condition: 「用人单位安排加班的，应当…支付加班费」 says what follows overtime, not when
+    「公司什么时候可以安排加班」 (加班 is the condition itself). A weak mismatch, answered at a lower
+    confidence: a condition is when, not a time. Every word of the question must stand in that
+    sentence: a condition says when only of the act it names (「设立公司，应当…申请设立登记」 is no
+    answer to when a company must register its staff for social insurance)."""
+    if not (c.kind is Kind.QUANTITY and c.text == "when" and not _instance(cons) and provision(block)):
+        return False
+    heads = _heads(c, cons, opts.place_heads)
+    for sent in _SENTENCE.findall(normalise(said)):
+        for m in CONDITION.finditer(sent):
+            cond, duty = _norm(m.group(1)), _norm(m.group(2))
+            if all(_loosely_in(h, _norm(sent)) for h in heads) and any(
+                    _loosely_in(h, duty) and not _loosely_in(h, cond) for h in heads):
+                return True
+    return False
 
 
 # when a rule states in its own terms: how long from an event (提前三十日, 十五日, 三个月) or

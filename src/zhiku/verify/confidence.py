@@ -126,7 +126,8 @@ def names_any(kb: Any, r: Any) -> bool:
     hold one of the question's content terms that name something (:func:`naming_terms`): the
     keyword veto (config ``keyword_veto``) refuses evidence holding none (with
     ``keyword_veto_parts``, a word of the question is held by a dictionary word inside it:
-    :func:`part_held`). Without vectors the
+    :func:`part_held`; with ``keyword_veto_abbreviations``, a short word by its full form:
+    :func:`abbreviated`). Without vectors the
     fitted model answered such evidence at 0.31 (「家里的猫突然不爱吃饭了怎么办？」 answered
     from 「…遭敌突然袭击时」 over the laws: 突然 was the only word found)."""
     from zhiku.answer.reading import holds
@@ -135,7 +136,42 @@ def names_any(kb: Any, r: Any) -> bool:
     read = getattr(kb.config, "keyword_veto_passages", 0) or 3
     text = normalise(" ".join(f"{document_name(h.chunk)} {h.chunk.text}" for h in r.hits[:read]))
     parts = getattr(kb.config, "keyword_veto_parts", True)
-    return any(holds(t, text) or parts and part_held(t, text) for t in terms)
+    short = getattr(kb.config, "keyword_veto_abbreviations", False)
+    words = _cut(text) if short else ()
+    return any(holds(t, text) or parts and part_held(t, text) or short and abbreviated(t, words) for t in terms)
+
+
+def _cut(text: str) -> tuple[str, ...]:
+    """``text``'s words as the segmenter cuts them."""
+    import rjieba
+
+    return tuple(w for w in rjieba.cut(text) if w.strip())
+
+
+def abbreviated(term: str, words: Sequence[str]) -> bool:
+    """Whether ``words`` (a text as the segmenter cut it) hold the full form of ``term``, a Chinese
+    word of two to four characters that is a shortening — one the dictionary lacks (醉驾, 网贷) or
+    calls an abbreviation (社保, 医保: tag ``j``) — as one word opening with its first character and
+    holding the others in order (社会保险 of 社保), or as many words in a row as it has characters,
+    each opening with its character, one longer than that (醉酒 驾驶 of 醉驾). A statute writes out
+    the word a user shortens, and the keyword index matched the question by those characters
+    (config ``keyword_veto_abbreviations``). A dictionary word of its own (开车, 以后) is no
+    shortening: 开启车门 does not write out 开车."""
+    from zhiku.answer.reading import _in_order
+    from zhiku.verify.pins import word_tags
+
+    n = len(term)
+    if not 2 <= n <= 4 or not re.fullmatch(r"[\u4e00-\u9fff]+", term):
+        return False
+    import rjieba
+
+    if rjieba.has_word(term) and not any(t == "j" for _, t in word_tags(term)):
+        return False
+    if any(len(w) > n and w[0] == term[0] and _in_order(term[1:], w[1:]) for w in words):
+        return True
+    return any(all(w.startswith(ch) for w, ch in zip(words[i:i + n], term)) and any(len(w) > 1 for w in words[i:i + n])
+               for i in range(len(words) - n + 1))
+
 
 
 def part_held(term: str, text: str) -> bool:

@@ -77,6 +77,14 @@ class CheckOptions:
             period before or after the event it names (会议召开十五日前, 选举日的二十日以前), from it
             on (自出生时起); not 提前三十日
             (:data:`zhiku.verify.stated.EVENT_PERIOD`): a weak mismatch as well.
+        article_times: when asked of a rule (什么时候) that a quoted numbered provision states,
+            read as :func:`zhiku.verify.answerable.meets` reads a time, but not beside any of the
+            question's words, is a weak mismatch (:func:`zhiku.verify.answerable.time_stated`):
+            the statute names the act in its own terms (案件受理费 for 仲裁费).
+        condition_times: when asked of a rule (什么时候) is answered by the condition or event a
+            quoted numbered provision's duty or right follows (「…完成登记，应当…核发…证书」),
+            one of the question's words after the duty's modal and not in the condition
+            (:func:`zhiku.verify.answerable.condition_time`): a weak mismatch.
         siblings: a model name the question pins (hi3516dv300) is missed by a block naming
             another model of its line more often than it, when the answer does not quote it
             (:func:`zhiku.verify.instances.sibling_model`).
@@ -122,6 +130,8 @@ class CheckOptions:
     counts: bool = True
     statute_times: bool = True
     event_periods: bool = False
+    article_times: bool = True
+    condition_times: bool = True
     siblings: bool = True
     effort: bool = True
     articles: bool = True

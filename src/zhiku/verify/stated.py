@@ -71,6 +71,14 @@ STATUTE_WHEN = re.compile(r"之日起|之日(?:计算|起算)|之时起|时起|(
 _SPAN = r"[零〇一二两三四五六七八九十百\d]+\s*个?(?:年|月|日|天|周|星期|小时|工作日)"
 EVENT_PERIOD = re.compile(rf"(?<![提\d零〇一二两三四五六七八九十百]){_SPAN}(?:以前|之前|前|以后|之后|后)|(?<!提)(?:前|后|以前|以后|之前|之后){_SPAN}|"
                           r"(?:自|从)[^，,。；;]{1,24}?(?:时|日|月|年)?起|在[^，,。；;]{2,20}(?:之前|以前|前|之后|以后)(?=[，,。；;]|$)")
+# when, as a statute states it by the condition or event a duty or a right follows (config
+# ``answerability_condition_times``): a clause naming it, then a clause opening with the duty or
+# right (its subject first, at most twelve characters): 「召开股东会会议，应当于会议召开十五日前通知全体股东」,
+# 「不动产登记机构完成登记，应当依法向申请人核发不动产权属证书」, 「…未同时订立书面劳动合同的，应当…」.
+# Groups: the condition, then the rest of the modal's clause (「…，调解不成的，告知当事人另行起诉」 is
+# another condition's); a condition stating a duty or a right of its own is none (「用人单位应当建立职工名册，并…」)
+_MODAL = r"(?:应当|可以|必须|方可|有权|应(?=[予于在向按依将即自当])|(?<![必无])须)"
+CONDITION = re.compile(rf"(?:^|[，,。；;：:])((?:(?!{_MODAL}|不得)[^，,。；;：:]){{2,60}})[，,][^，,。；;：:]{{0,12}}?{_MODAL}([^，,。；;]*)")
 HALF = re.compile(r"半(?:年|个月|天|小时)|[一二两三四五六七八九十]+(?:个)?(?:年|月|日|天|周|小时)")
 
 
