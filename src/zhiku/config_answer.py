@@ -21,6 +21,11 @@ class AnswerLevers(BaseModel):
     list_kind: bool = Field(default=True, description="with list_answers, a question naming the kind it asks "
                             "which ones of (地区 of 哪些地区) takes a list's lead-in only when it names that "
                             "kind too (not 「重点做好以下工作：」); off: any lead-in")
+    list_block: bool = Field(default=True, description="with list_answers, a list's lead-in is the "
+                             "source over the best sentence only when its whole score (the sentence, its "
+                             "block's coverage and meaning) is at least 0.6 of the best one's, not its "
+                             "sentence's alone: a long article listing conditions does not take over from "
+                             "a better block stating them in one sentence; off: the sentence's score alone")
     answer_problems: bool = Field(default=True, description="the offline answer reads a troubleshooting "
                                   "entry's problem statement (问题描述：…) as its question, as an FAQ "
                                   "entry's question line: it quotes the solution (解决方法：…) read under it")

@@ -236,6 +236,37 @@ def test_a_list_is_the_answer_only_when_its_lead_in_names_the_kind_asked():
     assert [c.article for c in cites] == ["第四条"] and "（二）国债" in text
 
 
+
+# 居住证暂行条例 (2015-11-26) 第二条 and 第十六条 (real text, the latter's first two items): the first
+# states the conditions for a residence permit in one sentence, the second is a long article
+# listing the conditions for settling, which a question asking 什么条件 also reads as a list
+PERMIT = ("第二条 公民离开常住户口所在地，到其他城市居住半年以上，符合有合法稳定就业、合法稳定住所、连续就读条件"
+          "之一的，可以依照本条例的规定申领居住证。")
+SETTLING = ("第十六条 居住地人民政府应当根据下列规定确定落户条件：\n(一)建制镇和城区人口50万以下的小城市的落户条件为在"
+            "城市市区、县人民政府驻地镇或者其他建制镇有合法稳定住所。\n(二)城区人口50万至100万的中等城市的落户条件"
+            "为在城市有合法稳定就业并有合法稳定住所，同时按照国家规定参加城镇社会保险达到一定年限。")
+
+
+def test_a_list_takes_over_only_when_its_block_stands_near_the_best():
+    """「外地人在城里要住多久、满足什么条件才能办居住证？」 asks which conditions: 第十六条's lead-in
+    (「…确定落户条件：」) scores more than 0.6 of 第二条's sentence, but 第二条 is first and means
+    the question far better (a meaning bonus of 0.3 over it, as the bundled encoder measured):
+    with ``list_block`` the lead-in's whole score (sentence, block coverage, meaning) must reach
+    0.6 of the best one's, so 第二条 stays the source; read by the sentence alone, the list took
+    over. Without the meaning gap the list still answers, and so does 个人所得税法 第四条's for
+    「哪些个人所得…」 (the twins must not change)."""
+    hits = [_hit(1, "第二条", PERMIT, 0.034), _hit(2, "第十六条", SETTLING, 0.030)]
+    terms, idf = ["外地人", "城里", "居住", "满足", "条件", "居住证"], lambda t: 1.0
+    _, cites = compose(terms, hits, idf, lists=True, bonus=(0.3, 0.0))
+    assert [c.article for c in cites] == ["第十六条"]
+    text, cites = compose(terms, hits, idf, lists=True, bonus=(0.3, 0.0), list_block=True)
+    assert [c.article for c in cites] == ["第二条"] and "居住半年以上" in text
+    text, cites = compose(terms, hits, idf, lists=True, list_block=True)
+    assert [c.article for c in cites] == ["第十六条"] and "(一)建制镇" in text
+    exempt = [_hit(1, "第五条", SAVINGS, 0.034), _hit(2, "第四条", EXEMPT, 0.032)]
+    text, cites = compose(["个人所得", "免征", "个人所得税"], exempt, idf, lists=True, list_block=True)
+    assert [c.article for c in cites] == ["第四条"] and "（二）国债" in text
+
 # 民法典 侵权责任编 第一千二百零三条 and 产品质量法 (2018-12-29) 第四十一条 (real text, first paragraphs)
 CIVIL = ("第一千二百零三条 因产品存在缺陷造成他人损害的，被侵权人可以向产品的生产者请求赔偿，也可以向产品的"
          "销售者请求赔偿。")

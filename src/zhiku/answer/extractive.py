@@ -157,6 +157,7 @@ def compose(
     lead_ins: float = 1.0,
     wrapped: bool = False,
     same: Callable[[str], Sequence[str]] | None = None,
+    list_block: bool = False,
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -233,6 +234,11 @@ def compose(
             context or document's name) counts by the words this gives for it that one does
             (:func:`zhiku.retrieve.thesaurus.rare_synonyms`, 斑马线 by 人行横道:
             :func:`zhiku.answer.reading.term_synonyms`; config ``answer_term_synonyms``); None: off.
+        list_block: with ``lists``, a lead-in is the source when its whole score (its sentence,
+            its block's coverage and ``bonus``) is at least :data:`PREFER` of the best one's, not
+            when its sentence's score alone is (config ``list_block``): a long article listing
+            conditions (「…确定落户条件：」) entering the evidence does not take over from a better
+            block stating them in one sentence (「…居住半年以上，符合…条件之一的…」).
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
@@ -256,7 +262,7 @@ def compose(
     else:
         picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name,
                        (lists, listed), name_weight, problems, comments, bonus, labels, rows_whole,
-                       lead_ins, wrapped)
+                       lead_ins, wrapped, list_block)
         picked = beside(picked, hits, around) if around else picked
     picked = with_lists(picked, hits, terms, idf, listings=labels)
     picked.sort(key=lambda s: (s.hit_rank, s.pos))
@@ -297,7 +303,7 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
           doc_name: bool = False, lists: tuple[bool, str] = (False, ""), name_weight: float = 1.0,
           problems: bool = False, comments: bool = False, bonus: Sequence[float] = (),
           labels: bool = False, rows_whole: bool = False, lead_ins: float = 1.0,
-          wrapped: bool = False) -> list[Sentence]:
+          wrapped: bool = False, list_block: bool = False) -> list[Sentence]:
     """The best-covering sentence first, then the best sentences of the same block scoring at
     least :data:`FILL` of it: an answer states what one block says and cites that block
     (a second block's sentence, even one covering as much of the question, was mostly a
@@ -325,7 +331,8 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
         first = next((c for c in cands if (c.score >= PREFER * cands[0].score or c.hit_rank == first.hit_rank)
                       and meets(_led(hits, c), block[c.hit_rank])), first)
     if lists[0] and not LEAD_IN.search(first.text):  # a list asked for: the lead-in announcing one
-        first = next((c for c in cands if LEAD_IN.search(c.text) and c.score >= PREFER * first.score
+        weigh = total if list_block else (lambda s: s.score)  # its block's standing, or the sentence's
+        first = next((c for c in cands if LEAD_IN.search(c.text) and weigh(c) >= PREFER * weigh(first)
                       and _announces(hits[c.hit_rank].chunk.text, c.pos)
                       and (not lists[1] or term_in(lists[1], listing(read[c.hit_rank, c.pos])))), first)
     best = first.score
