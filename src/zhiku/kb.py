@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -215,18 +215,18 @@ class KnowledgeBase(Ingesting):
         The smallest sub-index goes first and each is finished before the next, so that
         during a long run dense search joins one sub-index after another (see
         :meth:`vectors_cover`) while keyword search serves the rest."""
-        todo = self._smallest_subindex_first(self.store.chunks_without_vectors())
+        todo = [c for group in self._by_subindex(self.store.chunks_without_vectors()) for c in group]
         if todo:
             self._embed(todo, progress)
         return len(todo)
 
-    def _smallest_subindex_first(self, chunks: list[Chunk]) -> list[Chunk]:
-        """``chunks`` ordered by the size of their sub-index (among them), smallest first,
-        each sub-index's chunks together."""
+    def _by_subindex(self, chunks: list[Chunk]) -> list[list[Chunk]]:
+        """``chunks`` grouped by their sub-index, the smallest group (among them) first."""
         sub = {d.doc_id: d.subindex for d in self.store.documents()}
-        of = {c.id: sub.get(c.doc_id, "") for c in chunks}  # chunk id -> its sub-index
-        size = Counter(of.values())
-        return sorted(chunks, key=lambda c: (size[of[c.id]], of[c.id]))
+        groups: dict[str, list[Chunk]] = {}
+        for c in chunks:
+            groups.setdefault(sub.get(c.doc_id, ""), []).append(c)
+        return [groups[s] for s in sorted(groups, key=lambda s: (len(groups[s]), s))]
 
     def embed_short_forms(self, progress: bool | Progress = True) -> int:
         """Encode the short form (:func:`zhiku.retrieve.passages.short_form`) of every searched
@@ -240,22 +240,17 @@ class KnowledgeBase(Ingesting):
         """
         from zhiku.retrieve.passages import short_form
 
-        chunks = self._smallest_subindex_first(self.store.all_chunks())
-        sub = {d.doc_id: d.subindex for d in self.store.documents()}
+        groups = self._by_subindex(self.store.all_chunks())
+        total = sum(map(len, groups))
         cache, chars = VectorCache(self.config.cache_path), self.config.passage_chars
         try:
-            with as_progress(progress).phase(f"short forms ({self.embedder.name})", len(chunks), "chunk") as bar:
-                start = 0
-                while start < len(chunks):  # one sub-index per call: each finished before the next
-                    end = start
-                    while end < len(chunks) and sub.get(chunks[end].doc_id) == sub.get(chunks[start].doc_id):
-                        end += 1
-                    embed_cached(self.embedder, cache, [short_form(c, chars) for c in chunks[start:end]],
+            with as_progress(progress).phase(f"short forms ({self.embedder.name})", total, "chunk") as bar:
+                for group in groups:  # one sub-index per call: each finished before the next
+                    embed_cached(self.embedder, cache, [short_form(c, chars) for c in group],
                                  self.config.embed_batch, progress=bar.update)
-                    start = end
         finally:
             cache.close()
-        return len(chunks)
+        return total
 
     def reembed(self, config: Config, progress: bool = True) -> ReembedReport:
         """Build vectors of another embedder beside the active ones, then switch atomically.

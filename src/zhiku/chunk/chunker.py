@@ -93,9 +93,8 @@ def article_starts(body: str, loose: bool = False) -> list[tuple[int, str]]:
     Returns:
         (offset of the label's line, normal label) in order.
     """
-    plain = {m.start(): m for m in ARTICLE_RE.finditer(body)}
     found: dict[int, str] = {}
-    for m in plain.values():
+    for m in ARTICLE_RE.finditer(body):
         try:
             found[m.start()] = article_label(m["num"], m["sub"])
         except ValueError:

@@ -23,8 +23,7 @@ from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, compound_name, pinne
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
     ADDRESS, ADDRESS_ASKED, CLOCK, CONDITION, DATE, DAY, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE,
-    SIZE, SIZED, STAMP,
-    STATED_YEAR, STATUTE_WHEN, UNITS, WHEN,
+    SIZE, SIZED, STAMP, STATED_YEAR, STATUTE_WHEN, UNITS, WHEN,
     relative_years, undated,
 )
 from zhiku.verify.support import quantities
@@ -698,10 +697,11 @@ def condition_time(c: Constraint, block: str, said: str, cons: Sequence[Constrai
         return False
     heads = _heads(c, cons, opts.place_heads)
     for sent in _SENTENCE.findall(normalise(said)):
+        if not all(_loosely_in(h, _norm(sent)) for h in heads):
+            continue
         for m in CONDITION.finditer(sent):
             cond, duty = _norm(m.group(1)), _norm(m.group(2))
-            if all(_loosely_in(h, _norm(sent)) for h in heads) and any(
-                    _loosely_in(h, duty) and not _loosely_in(h, cond) for h in heads):
+            if any(_loosely_in(h, duty) and not _loosely_in(h, cond) for h in heads):
                 return True
     return False
 

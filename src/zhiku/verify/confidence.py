@@ -173,7 +173,6 @@ def abbreviated(term: str, words: Sequence[str]) -> bool:
                for i in range(len(words) - n + 1))
 
 
-
 def part_held(term: str, text: str) -> bool:
     """Whether ``text`` holds a dictionary word of two characters or more inside ``term``, a word
     of three or more (精神病 of 精神病院, 健身 of 健身房, 二手 of 二手房): the keyword index matched
