@@ -121,3 +121,20 @@ def test_what_is_shown_of_each_reading():
     assert shown_confidence(0.6, False, {HYBRID: 0.2}) == 0.2
     assert shown_confidence(0.1, True, {HYBRID: 0.4}) == 0.1
     assert shown_confidence(0.3, True, {HYBRID: 0.2}) == 0.2
+
+
+@pytest.mark.integration
+def test_a_named_clause_found_exactly_is_read_by_the_keyword_model(kb):
+    """「劳动合同法第三十九条规定了什么？」 names its article, found exactly (the first hit the clause
+    lookup's): the part fitted on hybrid asks never saw such a lookup, so its hybrid ranking keeps
+    the keyword model, and the setting changes nothing; its twin without the article is read by
+    the part (REST, above)."""
+    q = "劳动合同法第三十九条规定了什么？"
+    on = with_config(kb, confidence_dense_model=True)
+    r = retrieve(on, q, Mode.HYBRID)
+    assert r.exact and r.hits[0].source == "clause" and any("dense" in h.sources for h in r.hits[:10])
+    assert not with_vectors(on.config, r.hits, r.terms)
+    ans = ask(on, q, Mode.HYBRID)
+    off = ask(with_config(kb, confidence_dense_model=False), q, Mode.HYBRID)
+    assert HYBRID not in _steps(ans)["confidence"]
+    assert off.text == ans.text and off.confidence == pytest.approx(ans.confidence, abs=1e-9)

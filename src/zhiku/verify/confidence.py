@@ -248,11 +248,14 @@ def with_vectors(cfg: Any, hits: Sequence[Any], terms: Sequence[str] = ()) -> bo
     ``heading_max_words`` words: a case description's shares of its many words are small
     however well the evidence matches, and read by that part 9 of 44 case narratives whose gold
     was in the top five fell under ``min_confidence`` (the keyword model reads them, as before).
-    That part gives the confidence shown; whether to refuse stays with the keyword model's
-    probability, the vetoes and the second look (:func:`shown_confidence`)."""
+    Nor is a named clause found exactly (the first hit the clause lookup's): the part's fitting
+    rows hold no clause lookup, and its weights after answering leave every such answer near
+    0.95, where the keyword model's (met, meant) set its few wrong ones lower. That part gives
+    the confidence shown; whether to refuse stays with the keyword model's probability, the
+    vetoes and the second look (:func:`shown_confidence`)."""
     most = getattr(cfg, "heading_max_words", 0)
     return bool(getattr(cfg, "confidence_dense_model", False)) and not 0 < most < len(terms) \
-        and any("dense" in h.sources for h in hits[:10])
+        and bool(hits) and hits[0].source != "clause" and any("dense" in h.sources for h in hits[:10])
 
 
 def probability(f: Features, model: dict[str, Any] | None = None, dense: bool = False) -> float:
