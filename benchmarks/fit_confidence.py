@@ -540,19 +540,22 @@ def _weigh(rows: list[dict], most: int) -> list[dict]:
 
 
 def _shipped(row: dict, model: dict) -> float:
-    """The confidence an answer ships with (as answer/finish.py computes it): the model's
+    """The confidence an answer ships with (as answer/finish.py computes it): the keyword model's
     probability (a weak dense match below the refusal cut replaces it, unless the second look
-    finds the quote close to the question: ``LOOK``), × ``REFUSED`` when
+    finds the quote close to the question: ``LOOK``), the hybrid part's shown for a hybrid row
+    (the lower of the two below the cut), × ``REFUSED`` when
     the answerability check refused it or nothing of the draft could be verified, else
     adjusted by what answering showed (:func:`answered`)."""
-    from zhiku.verify.confidence import REFUSED, Features, answered, probability, scaled_blend
+    from zhiku.verify.confidence import HYBRID, REFUSED, Features, answered, probability, scaled_blend, shown_confidence
 
     f = Features(**row["features"])
-    p = probability(f, model, dense=_dense(row))  # the part fitted on hybrid asks
+    p = probability(f, model)  # the keyword model's: what the refusal is decided on
     veto = scaled_blend(row.get("blend"), CUT)
     looked = LOOK and p >= CUT and (row.get("after") or {}).get("cosine", 0.0) >= LOOK
     if VETO and veto < CUT and not looked:
         p = min(p, veto)
+    if _dense(row):  # the part fitted on hybrid asks shows (zhiku.verify.confidence.shown_confidence)
+        p = shown_confidence(p, p < CUT, {HYBRID: probability(f, model, dense=True)})
     if row["refused"]:  # the answerability check's or verification's refusal
         return p * REFUSED
     return answered(p, model=model, dense=_dense(row), **_shown(row))
@@ -565,7 +568,8 @@ def _thresholds(rows: list[dict], model: dict) -> list[str]:
     out = ["| min_confidence | answerable refused | unanswerable refused | "
            + " | ".join(f"case → article refused with gold in top 5 ({m})" for m in modes) + " |",
            "|---:|---:|---:|" + "---:|" * len(modes)]
-    shipped = [_shipped(r, model) for r in rows]
+    # the refusal is decided on the keyword model's probability (the hybrid part only shows)
+    shipped = [_shipped(r, {k: v for k, v in model.items() if k != "dense"}) for r in rows]
     for t in (0.1, 0.15, 0.2, 0.25, 0.3, 0.4):
         ref = [r["pinned_refusal"] or c < t for r, c in zip(rows, shipped)]
         a = sum(x and r["answerable"] for r, x in zip(rows, ref)) / max(1, sum(r["answerable"] for r in rows))

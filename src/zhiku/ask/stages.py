@@ -21,7 +21,7 @@ from zhiku.ask.search import Mode, Prepared, Retrieval, fused, prepare, reuses_f
 from zhiku.ask.workers import (AnswererRole, Drafting, Ranked, RerankerRole, RouterRole, Routing,
                                Searched, SearcherRole, SearchJob, WebSearcherRole)
 from zhiku.types import Answer, Hit, Route
-from zhiku.verify.confidence import confidence
+from zhiku.verify.confidence import confidence, shown_confidence
 
 
 def validated(run: Any, note: dict, q: Query) -> Query:
@@ -206,6 +206,7 @@ def confident(run: Any, note: dict, ranked: Ranked) -> Confidence:
     composed = ""
     if refuse and "vetoed" in note and run.kb.config.veto_quote:  # a second look at what the answer would quote
         conf, refuse, composed = _looked_again(run.kb, ranked, note, conf)
+    conf = shown_confidence(conf, refuse, note)  # decided on the keyword model; with vectors the hybrid part may show
     note.update({"confidence": round(conf, 4), "why": why, "refuse": refuse})
     return Confidence(conf, why, refuse, composed)
 

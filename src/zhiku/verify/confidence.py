@@ -24,6 +24,8 @@ OLD_CUT = 0.40  # the refusal cut the dense blend was calibrated for
 # the share of the evidence's probability a refusal keeps: a refusal is never a right answer
 # (the refusals of the fitting rows: none right), so its confidence stays near 0
 REFUSED = 0.1
+# the trace note's key for the hybrid part's probability (:func:`shown_confidence`)
+HYBRID = "hybrid_part"
 
 
 @dataclass(frozen=True)
@@ -245,10 +247,15 @@ def with_vectors(cfg: Any, hits: Sequence[Any], terms: Sequence[str] = ()) -> bo
     ``has_dense`` feature) and the question (its ``terms``) is no narrative of more than
     ``heading_max_words`` words: a case description's shares of its many words are small
     however well the evidence matches, and read by that part 9 of 44 case narratives whose gold
-    was in the top five fell under ``min_confidence`` (the keyword model reads them, as before)."""
+    was in the top five fell under ``min_confidence`` (the keyword model reads them, as before).
+    Nor is a named clause found exactly (the first hit the clause lookup's): the part's fitting
+    rows hold no clause lookup, and its weights after answering leave every such answer near
+    0.95, where the keyword model's (met, meant) set its few wrong ones lower. That part gives
+    the confidence shown; whether to refuse stays with the keyword model's probability, the
+    vetoes and the second look (:func:`shown_confidence`)."""
     most = getattr(cfg, "heading_max_words", 0)
     return bool(getattr(cfg, "confidence_dense_model", False)) and not 0 < most < len(terms) \
-        and any("dense" in h.sources for h in hits[:10])
+        and bool(hits) and hits[0].source != "clause" and any("dense" in h.sources for h in hits[:10])
 
 
 def probability(f: Features, model: dict[str, Any] | None = None, dense: bool = False) -> float:
@@ -433,20 +440,24 @@ def confidence(kb: Any, r: Any, question: str = "", note: dict | None = None) ->
             detail; benchmarks/fit_confidence.py fits on them).
 
     Returns:
-        The calibrated probability and a short explanation.
+        The calibrated probability the refusal is decided on (the keyword model's, after the
+        vetoes) and a short explanation; with config ``confidence_dense_model`` and a hybrid
+        ranking, ``note`` also receives the hybrid part's probability (:func:`shown_confidence`).
     """
     if not r.hits:
         return 0.0, "没有检索到任何段落"
     f = features(kb, question or getattr(r, "question", ""), r)
-    dense = with_vectors(kb.config, r.hits, r.terms)
     # the fitting sets hold no named-clause lookups; a clause found exactly keeps 0.95
-    p = max(probability(f, dense=dense), EXACT) if r.exact else probability(f, dense=dense)
+    p = max(probability(f), EXACT) if r.exact else probability(f)
     blend = None if r.exact else dense_blend(kb, r, f)
     veto = scaled_blend(blend, kb.config.min_confidence) if kb.config.dense_veto else 1.0
     if note is not None:
         note["features"] = {k: round(v, 4) for k, v in asdict(f).items()}
         if blend is not None:
             note["blend"] = round(blend, 4)
+        if with_vectors(kb.config, r.hits, r.terms):  # the part fitted on hybrid asks gives the value shown
+            part = probability(f, dense=True)
+            note[HYBRID] = round(max(part, EXACT) if r.exact else part, 6)
     if veto < kb.config.min_confidence:  # weak dense evidence refuses; it does not cap the rest
         if note is not None and p >= kb.config.min_confidence:
             note["vetoed"] = round(p, 4)  # what the model said: a second look may restore it
@@ -462,3 +473,17 @@ def confidence(kb: Any, r: Any, question: str = "", note: dict | None = None) ->
     if f.has_dense:
         why += f"，语义相似度 {f.dense:.2f}"
     return p, why + f"，估计答对概率 {p:.0%}"
+
+
+def shown_confidence(p: float, refuse: bool, note: dict) -> float:
+    """The confidence an ask shows, from the probability ``p`` its refusal was decided on
+    (``refuse``) and the ``note`` :func:`confidence` filled: where the part fitted on hybrid
+    asks read the ranking (config ``confidence_dense_model``, :func:`with_vectors`), its
+    probability — it orders right and wrong hybrid answers better, but its scale is not the
+    one ``min_confidence``, the dense veto and its second look were chosen on, so it reports
+    and does not decide (deciding, it refused right answers to everyday questions the
+    keyword model answered); a refusal shows the lower of the two. Else ``p``."""
+    part = note.get(HYBRID)
+    if part is None:
+        return p
+    return min(p, part) if refuse else part
