@@ -196,6 +196,11 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, keyword veto parts off": {"ZHIKU_KEYWORD_VETO_PARTS": "0"},
           # the keyword veto reading the five passages the answer is composed from (5 shipped; 0 = top three)
           "on, keyword veto top three only": {"ZHIKU_KEYWORD_VETO_PASSAGES": "0"},
+          # a keyword-only ranking the learned order reordered, judged (confidence model, keyword veto,
+          # what the answer shows) in the search's own order (on shipped) or in the learned one
+          "on, learned order judged as reordered": {"ZHIKU_LEARNED_RANK_SEARCHED": "0"},
+          # and a keyword-only ranking kept in the search's order (learned_rank_keyword; on shipped)
+          "on, keyword ranking not reordered": {"ZHIKU_LEARNED_RANK_KEYWORD": "0"},
           # when met weakly by a time relative to a named event (会议召开十五日前; off shipped)
           "on, event periods on": {"ZHIKU_ANSWERABILITY_EVENT_PERIODS": "1"}}
 

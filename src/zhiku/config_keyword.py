@@ -105,9 +105,13 @@ class KeywordLevers(BaseModel):
                                "interpretation, citation in-degree, numbered provision, statute, opening "
                                "article), fitted by benchmarks/fit_rank.py; not for a question naming an "
                                "article nor a narrative (more than heading_max_words words)")
-    learned_rank_keyword: bool = Field(default=False, description="learned_rank also reorders a keyword-only "
-                                       "ranking (no dense list): off, since there the keyword veto reads the "
-                                       "reordered passages and refused more answerable everyday questions")
+    learned_rank_keyword: bool = Field(default=True, description="learned_rank also reorders a keyword-only "
+                                       "ranking (no dense list among the fused lists); what judges its evidence "
+                                       "reads it in the search's own order (learned_rank_searched)")
+    learned_rank_searched: bool = Field(default=True, description="the confidence model, the keyword veto and "
+                                        "what the answer shows read a keyword-only ranking the learned order "
+                                        "reordered in the search's own order, the one they were fitted on; the "
+                                        "answer, its citations and the ranking shown keep the learned order")
     learned_rank_depth: int = Field(default=5, ge=2, description="how many of the first candidates "
                                     "learned_rank reorders")
     builtin_synonyms: bool = Field(default=True, description="use the built-in term dictionary "

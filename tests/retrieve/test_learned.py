@@ -92,23 +92,84 @@ def test_off_a_named_article_and_a_narrative_keep_their_order(kb):
 
 
 @pytest.mark.integration
-def test_a_keyword_only_ranking_keeps_its_order_as_shipped(kb):
-    """Shipped, the learned order reorders a ranking with a dense list among its lists only:
-    over keyword passages alone the keyword veto read the reordered ones and refused more
-    answerable questions (learned_rank_keyword off)."""
+def test_a_keyword_only_ranking_is_reordered_as_shipped(kb):
+    """Shipped, the learned order reorders a keyword-only ranking too (learned_rank_keyword);
+    off, it keeps the search's order, as a ranking with a dense list never does."""
     from zhiku.ask.search import fuzzy, learned_applies
     from zhiku.retrieve.fusion import has_dense
 
-    assert kb.config.learned_rank and not kb.config.learned_rank_keyword
+    assert kb.config.learned_rank and kb.config.learned_rank_keyword
     shipped = retrieve(kb, OVERTIME, Mode.BM25, route=False).hits
-    assert [h.chunk.id for h in shipped] == [h.chunk.id for h in _hits(kb, OVERTIME, False)]
-    assert not any("learned" in h.sources for h in shipped)
+    assert [h.chunk.id for h in shipped] == [h.chunk.id for h in _hits(kb, OVERTIME, True)]
+    assert all("learned" in h.sources for h in shipped[:kb.config.learned_rank_depth])
     p = prepare(kb, OVERTIME, Mode.BM25, Scope(), [])
     lists = fuzzy(kb, p, Scope(), [])
-    assert not has_dense(lists) and not learned_applies(kb, p, has_dense(lists))
-    # its positive twin: beside a dense list (tests/retrieve/test_fusion.py searches one for real)
-    assert learned_applies(kb, p, True)
-    assert learned_applies(kb, p)  # the question's kind alone (the fitted rows, either mode)
+    assert not has_dense(lists) and learned_applies(kb, p, has_dense(lists))
+    off = KnowledgeBase(kb.config.model_copy(update={"learned_rank_keyword": False}))
+    kept = retrieve(off, OVERTIME, Mode.BM25, route=False).hits
+    assert not any("learned" in h.sources for h in kept)
+    assert [h.chunk.id for h in kept] == [h.chunk.id for h in _hits(kb, OVERTIME, False)]
+    assert not learned_applies(off, p, False) and learned_applies(off, p, True)  # beside a dense list it still does
+
+
+@pytest.mark.integration
+def test_the_search_order_is_kept_beside_the_learned_one(kb):
+    """Each reordered candidate keeps its place and score in the search's own order (source
+    ``searched``): :func:`searched_order` puts them back exactly. A ranking nothing reordered,
+    or one reordered again after the learned order, is left as it is."""
+    from dataclasses import replace
+
+    from zhiku.retrieve.learned import SEARCHED, searched_order
+
+    off, on = _hits(kb, OVERTIME, False), _hits(kb, OVERTIME, True)
+    depth = kb.config.learned_rank_depth
+    assert [h.chunk.id for h in on] != [h.chunk.id for h in off]  # the learned order moved something
+    back = searched_order(on)
+    assert [(h.chunk.id, h.score) for h in back] == [(h.chunk.id, h.score) for h in off]
+    assert [h.sources[SEARCHED][0] for h in back[:depth]] == list(range(1, depth + 1))
+    assert searched_order(off) == off  # nothing reordered
+    again = list(reversed(on[:depth])) + on[depth:]  # reordered after the learned order (a reranker's)
+    assert searched_order(again) == again
+    assert searched_order([replace(h, sources={k: v for k, v in h.sources.items() if k != SEARCHED})
+                           for h in on]) == [replace(h, sources={k: v for k, v in h.sources.items() if k != SEARCHED})
+                                             for h in on]
+
+
+# the learned order moves the articles on notice up and the guide, which the search had third, down
+NOTICE = "辞职要提前多久说？"
+
+
+@pytest.mark.integration
+def test_what_judges_a_reordered_keyword_ranking_reads_the_search_order(kb):
+    """The confidence model and the keyword veto (and what the answer shows: does it cite the first
+    passage?) read a reordered keyword-only ranking in the search's order, which they were
+    fitted on; the ranking shown and the answer take the learned order. Read in the learned
+    order (learned_rank_searched off), the model sees other first passages and the confidence
+    moves: the positive twin. A ranking with a dense list is read as it is."""
+    from dataclasses import replace
+
+    from zhiku.ask import Query, ask
+    from zhiku.retrieve.learned import judged_order
+
+    def asked(**more):
+        k = KnowledgeBase(kb.config.model_copy(update=more))
+        a = ask(k, Query(NOTICE, mode=Mode.BM25, use_cache=False))
+        return a, next(t.detail for t in a.trace if t.stage == "confidence")
+
+    kept, kept_conf = asked(learned_rank_keyword=False)
+    shipped, conf = asked()
+    raw, raw_conf = asked(learned_rank_searched=False)
+    depth = kb.config.learned_rank_depth
+    assert [h.chunk.id for h in shipped.hits[:depth]] != [h.chunk.id for h in kept.hits[:depth]]
+    assert {h.chunk.id for h in shipped.hits[:depth]} == {h.chunk.id for h in kept.hits[:depth]}
+    assert conf["features"] == kept_conf["features"] and shipped.confidence == pytest.approx(kept.confidence)
+    assert not shipped.refused and shipped.text == kept.text
+    assert [h.chunk.id for h in raw.hits] == [h.chunk.id for h in shipped.hits]  # the same ranking shown
+    assert raw_conf["features"] != conf["features"] and raw.confidence != pytest.approx(shipped.confidence)
+    hits = list(shipped.hits)
+    assert [h.chunk.id for h in judged_order(kb.config, hits)] == [h.chunk.id for h in kept.hits]
+    dense = [replace(h, sources={**h.sources, "dense": (i, 0.9)}) for i, h in enumerate(hits, 1)]
+    assert judged_order(kb.config, dense) == dense  # with a dense list: as it is
 
 
 @pytest.mark.integration

@@ -29,7 +29,8 @@ def test_interpretations_are_told_by_their_titles():
 
 @pytest.fixture(scope="module")
 def marriage_kb(tmp_path_factory):
-    cfg = load_config(home=tmp_path_factory.mktemp("home"), heading_similarity=0.0)
+    # the search's own order: the learned order (learned_rank) weighs interpretations down too
+    cfg = load_config(home=tmp_path_factory.mktemp("home"), heading_similarity=0.0, learned_rank=False)
     kb = KnowledgeBase(cfg)
     assert not kb.ingest([MARRIAGE, INTERPRETATIONS], dense=False, progress=False).failed
     return kb

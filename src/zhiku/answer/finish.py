@@ -10,6 +10,7 @@ from typing import Any
 
 from zhiku.answer.respond import Verified, conflict_notes
 from zhiku.chunk.context import block_text
+from zhiku.retrieve.learned import judged_order
 from zhiku.types import Answer, Hit, TraceStep
 from zhiku.verify.answerable import Answerability, check, decisive, has_quantity, unnamed
 from zhiku.verify.confidence import REFUSED, answered, quoted_coverage, with_vectors
@@ -98,7 +99,8 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
         return _with(ans, draft, text=f"{cfg.refusal_text}。{verdict.reason}。")
     share = draft.kept / draft.checked if draft.checked else 1.0
     met = len(verdict.constraints) if verdict.ok else 0
-    shown = shown_features(kb, terms, draft, considered, verdict, question)
+    # what the answer shows (does it cite the first passage?) read in the order the model was fitted on
+    shown = shown_features(kb, terms, draft, judged_order(cfg, considered), verdict, question)
     trace = (*trace, TraceStep("finish", 0.0, {"after": {"weak": weak, "share": round(share, 4), "met": met,
                                                          **shown}}))
     # the fitted probability after what answering showed

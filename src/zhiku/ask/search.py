@@ -305,9 +305,9 @@ def learned_applies(kb: Any, p: Prepared, dense: bool | None = None) -> bool:
     narrative of more than ``heading_max_words`` words (a case description ranks by its own
     levers); the model was fitted on questions of neither kind. A keyword-only ranking (``dense``
     False: no dense list among the fused lists, see :func:`zhiku.retrieve.fusion.has_dense`)
-    keeps its order unless ``learned_rank_keyword``: there the keyword veto reads the reordered
-    passages and refused more answerable questions. ``dense`` None: the question's kind alone
-    (the rows the model is fitted on, either mode)."""
+    keeps its order when ``learned_rank_keyword`` is off (reordered, what judges its evidence reads
+    it in the search's order: :func:`zhiku.retrieve.learned.judged_order`). ``dense`` None: the
+    question's kind alone (the rows the model is fitted on, either mode)."""
     long = 0 < kb.config.heading_max_words < len(p.terms)
     if dense is False and not kb.config.learned_rank_keyword:
         return False

@@ -20,6 +20,7 @@ from zhiku.ask.roles import completed, perform, submit
 from zhiku.ask.search import Mode, Prepared, Retrieval, fused, prepare, reuses_first
 from zhiku.ask.workers import (AnswererRole, Drafting, Ranked, RerankerRole, RouterRole, Routing,
                                Searched, SearcherRole, SearchJob, WebSearcherRole)
+from zhiku.retrieve.learned import judged_order
 from zhiku.types import Answer, Hit, Route
 from zhiku.verify.confidence import confidence, shown_confidence
 
@@ -201,7 +202,8 @@ def rerank(run: Any, note: dict, r: Retrieval) -> Ranked:
 
 def confident(run: Any, note: dict, ranked: Ranked) -> Confidence:
     """The evidence's confidence and whether it is too weak to answer from."""
-    conf, why = confidence(run.kb, ranked.retrieval, note=note)
+    r = ranked.retrieval  # the model and the keyword veto read the order they were fitted on
+    conf, why = confidence(run.kb, replace(r, hits=judged_order(run.kb.config, r.hits)), note=note)
     refuse = conf < run.kb.config.min_confidence or not ranked.hits
     composed = ""
     if refuse and "vetoed" in note and run.kb.config.veto_quote:  # a second look at what the answer would quote

@@ -21,6 +21,7 @@ ABSENT = 100  # the rank a candidate a list did not return is given (the candida
 # every feature :func:`features` computes, in order; the model file names the ones it reads
 FEATURES = ("rank", "score", "bm25", "dense", "meaning", "words", "title", "heading", "typed", "same_law",
             "length", "interpretation", "cited", "named", "provision", "statute", "opening")
+SEARCHED = "searched"  # a reordered candidate's source: its place and score in the search's own order
 OPENING = 5  # a law's first articles state its purpose, scope and principles (第一条 为了…, 制定本法)
 # a statute's title: it ends in 法 or 法典 (a code's book after a space: 中华人民共和国民法典 婚姻家庭编),
 # a bracketed note after it (（2020修正）); a regulation (条例, 办法), rule or interpretation does not
@@ -144,7 +145,9 @@ def learned_order(kb: Any, p: Any, hits: list[Hit], depth: int, detail: dict[str
 
     Returns:
         New hits; each of the first ``depth`` records ``learned`` with its new rank and
-        log-odds and takes the score of that rank (the scores stay in descending order).
+        log-odds and :data:`SEARCHED` with its place and score in the search's order
+        (:func:`searched_order` reads them), and takes the score of that rank (the scores stay
+        in descending order).
     """
     head, tail = hits[:depth], hits[depth:]
     if len(head) < 2:
@@ -159,4 +162,35 @@ def learned_order(kb: Any, p: Any, hits: list[Hit], depth: int, detail: dict[str
     kept = sorted((h.score for h in head), reverse=True)  # rank r keeps the r-th best score: the
     # scores stay in order, and what reads their margin reads that of the search
     return [Hit(head[i].chunk, kept[r - 1], head[i].source,
-                {**head[i].sources, "learned": (r, round(scores[i], 4))}) for r, i in enumerate(order, 1)] + tail
+                {**head[i].sources, "learned": (r, round(scores[i], 4)), SEARCHED: (i + 1, head[i].score)})
+            for r, i in enumerate(order, 1)] + tail
+
+
+def searched_order(hits: Sequence[Hit]) -> list[Hit]:
+    """``hits`` with the candidates :func:`learned_order` moved put back in the search's own
+    order and scores (their :data:`SEARCHED` source), in the places those candidates hold; the
+    others where they are. Unchanged when nothing was reordered, or when something reordered
+    the candidates again after the learned order (a reranker, a named law's hits first)."""
+    at = [i for i, h in enumerate(hits) if SEARCHED in h.sources and "learned" in h.sources]
+    if not at or [hits[i].sources["learned"][0] for i in at] != sorted(hits[i].sources["learned"][0] for i in at):
+        return list(hits)
+    back = sorted((hits[i] for i in at), key=lambda h: h.sources[SEARCHED][0])
+    out = list(hits)
+    for i, h in zip(at, back):
+        out[i] = Hit(h.chunk, h.sources[SEARCHED][1], h.source, h.sources)
+    return out
+
+
+def judged_order(cfg: Any, hits: Sequence[Hit]) -> list[Hit]:
+    """``hits`` in the order what judges the evidence reads them — the confidence model, the
+    keyword veto, what the answer shows (does it cite the first passage?): with
+    ``learned_rank_searched``, a keyword-only ranking (no hit dense search found:
+    :func:`zhiku.retrieve.fusion.has_dense`) that the learned order reordered is read in the
+    search's own order (:func:`searched_order`), the order those judges were fitted and
+    measured on, while the answer, its citations and the ranking shown keep the learned one;
+    a ranking with a dense list as it is (its judges were measured reading the learned order)."""
+    from zhiku.retrieve.fusion import has_dense
+
+    if not cfg.learned_rank_searched or has_dense([hits]):
+        return list(hits)
+    return searched_order(hits)
