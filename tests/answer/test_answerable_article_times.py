@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.answer.conftest import answered_weakly, article_in, cited_alone, law_kb, law_text, with_config
-from zhiku.verify.answerable import check, decisive, meets_all
+from zhiku.verify.answerable import check, condition_time, decisive, meets_all, period_stated, rule_time, time_stated
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import pinned
 
@@ -100,6 +100,31 @@ def test_the_composer_reads_neither():
     either reading: they only soften a refusal."""
     for ask, block in (("仲裁申请受理以后，什么时候要交仲裁费？", FEE), ("不动产登记证书什么时候发？", ISSUE)):
         assert not meets_all(pinned(ask), block.split(" ", 2)[-1], block)
+
+
+@pytest.mark.unit
+def test_the_readings_of_what_a_provision_states_share_one_guard():
+    """Each reading of what a numbered provision states of its own subject reads only the kind
+    it is for, and only from a numbered provision: a time asked (什么时候) of a rule — a place or
+    a year pinned asks a fact of one instance, not read — and a period asked (多少天) whatever the
+    question pins. 第四条 states 自收到…通知书之日起15日内 of 预交案件受理费, 第二十一条 when the
+    certificate is issued."""
+    def read(ask, block):
+        cons = pinned(ask)
+        c = next(c for c in cons if c.kind.value == "quantity")
+        said = block.split(" ", 1)[-1]
+        return [f(c, block, said, cons) for f in (time_stated, rule_time, condition_time, period_stated)]
+
+    assert read("仲裁费什么时候交？", FEE) == [True, True, False, False]
+    assert read("不动产登记证书什么时候发？", ISSUE) == [False, False, True, False]
+    for ask in ("北京的仲裁费什么时候交？", "2019年的仲裁费什么时候交？"):
+        assert read(ask, FEE) == [False] * 4
+    assert read("北京的不动产登记证书什么时候发？", ISSUE) == [False] * 4
+    for ask in ("仲裁费多少天内交？", "北京的仲裁费多少天内交？", "2019年的仲裁费多少天内交？"):
+        assert read(ask, FEE) == [False, False, False, True]
+    # the same sentences in unnumbered text: none reads them
+    assert read("仲裁费什么时候交？", "仲裁费怎么交 " + FEE.split(" ", 2)[-1]) == [False] * 4
+    assert read("仲裁费多少天内交？", "仲裁费怎么交 " + FEE.split(" ", 2)[-1]) == [False] * 4
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import pytest
 from zhiku.ask import Query
 from zhiku.ask import ask as ask_query
 from zhiku.ask.search import Mode, retrieve
-from zhiku.verify.confidence import HYBRID, load_model, model_of, shown_confidence, with_vectors
+from zhiku.verify.confidence import HYBRID, features, load_model, model_of, shown_confidence, with_vectors
 from tests.answer.conftest import with_config
 from tests.asking import ask
 
@@ -138,3 +138,18 @@ def test_a_named_clause_found_exactly_is_read_by_the_keyword_model(kb):
     off = ask(with_config(kb, confidence_dense_model=False), q, Mode.HYBRID)
     assert HYBRID not in _steps(ans)["confidence"]
     assert off.text == ans.text and off.confidence == pytest.approx(ans.confidence, abs=1e-9)
+
+
+@pytest.mark.integration
+def test_a_dense_hit_counts_among_the_first_ten_only(kb):
+    """With vectors means what :func:`zhiku.retrieve.fusion.has_dense` says of the first ten
+    hits, which the ``has_dense`` feature reads too: a hit dense search found, put tenth after
+    nine keyword-only hits, counts; put eleventh, it does not."""
+    on = with_config(kb, confidence_dense_model=True)
+    hybrid = retrieve(on, REST, Mode.HYBRID)
+    keyword = [h for h in retrieve(on, REST, Mode.BM25).hits if "dense" not in h.sources]
+    found = next(h for h in hybrid.hits if "dense" in h.sources)
+    assert with_vectors(on.config, hybrid.hits) and features(on, REST, hybrid).has_dense == 1.0
+    assert len(keyword) >= 10 and not with_vectors(on.config, keyword[:10])
+    assert with_vectors(on.config, [*keyword[:9], found])
+    assert not with_vectors(on.config, [*keyword[:10], found])

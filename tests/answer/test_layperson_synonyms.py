@@ -10,6 +10,7 @@ import pytest
 
 from zhiku.answer.reading import term_synonyms
 from zhiku.ask import Mode, Query, ask
+from zhiku.retrieve.segment import normalise
 from zhiku.retrieve.thesaurus import rare_synonyms
 from tests.answer.conftest import dense_veto, with_config
 
@@ -38,7 +39,7 @@ def test_a_rare_word_is_replaced_by_the_synonym_the_evidence_holds(laws_kb):
     two-character word (its groups are loose: 孩子 with 男女) and a name stay as they are."""
     same = rare_synonyms(laws_kb)
     assert "夫妻" in same("老两口") and same("劳动合同") == [] and same("腾讯") == []
-    text = "因感情不和分居满二年；（五）其他导致夫妻感情破裂的情形。"
+    text = normalise("因感情不和分居满二年；（五）其他导致夫妻感情破裂的情形。")  # as the composer reads it
     terms, stand = term_synonyms(["老两口", "分居", "孩子", "腾讯"], [text], same)
     assert terms == ["夫妻", "分居", "孩子", "腾讯"] and stand == {"夫妻": "老两口"}
     assert term_synonyms(["老两口"], ["分居满二年"], same) == (["老两口"], {})

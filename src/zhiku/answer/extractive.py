@@ -245,8 +245,8 @@ def compose(
     """
     from zhiku.answer.around import around as beside, with_lists
 
-    read_as = [f"{document_name(h.chunk) if doc_name else ''} {context(h.chunk)} {h.chunk.text}"
-               for h in hits[:max_sources]]
+    read_as = [normalise(f"{document_name(h.chunk) if doc_name else ''} {context(h.chunk)} {h.chunk.text}")
+               for h in hits[:max_sources]]  # normalised once for the three readings below
     if same is not None:  # the statute's word counts as the layperson's it stands for
         terms, stand = term_synonyms(terms, read_as, same)
         if stand:

@@ -71,14 +71,14 @@ def holds(term: str, text: str) -> bool:
     return term_in(term, text)
 
 
-def term_parts(terms: Sequence[str], texts: Sequence[str]) -> list[str]:
-    """``terms`` with each word of three characters or more that none of ``texts`` holds
+def term_parts(terms: Sequence[str], said: Sequence[str]) -> list[str]:
+    """``terms`` with each word of three characters or more that none of ``said`` holds (the
+    texts read, normalised once by the caller: :func:`zhiku.retrieve.segment.normalise`)
     replaced by the longest dictionary words inside it that one of them holds, left to right
     without overlap (劳动节 of 五一劳动节, 补班 of 周末补班): the keyword index matched the
     evidence by those parts, and a document names the thing by its stem, not by the everyday
     compound; a word none of whose parts any text holds stays as it is (config
     ``answer_term_parts``)."""
-    said = [normalise(t) for t in texts]
     out: list[str] = []
     for term in terms:
         if len(term) < 3 or not _CJK.search(term) or any(holds(term, t) for t in said):
@@ -92,14 +92,14 @@ def term_parts(terms: Sequence[str], texts: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def term_spreads(terms: Sequence[str], texts: Sequence[str]) -> list[str]:
-    """``terms`` with each Chinese word of two to four characters that none of ``texts`` holds
-    replaced by a longer dictionary word of one of them beginning with its first character and
-    holding the others in the same order, at most twice as long (重启 of 重新启动): a document writes the full form of the word a user shortens (config
-    ``answer_term_spreads``); a word no text spreads so stays as it is."""
+def term_spreads(terms: Sequence[str], said: Sequence[str]) -> list[str]:
+    """``terms`` with each Chinese word of two to four characters that none of ``said`` holds
+    (normalised texts, as :func:`term_parts` reads them) replaced by a longer dictionary word
+    of one of them beginning with its first character and holding the others in the same
+    order, at most twice as long (重启 of 重新启动): a document writes the full form of the word
+    a user shortens (config ``answer_term_spreads``); a word no text spreads so stays as it is."""
     import rjieba
 
-    said = [normalise(t) for t in texts]
     out: list[str] = []
     for term in terms:
         if not 2 <= len(term) <= 4 or not _CJK_WORD.fullmatch(term) or any(holds(term, t) for t in said):
@@ -131,18 +131,18 @@ def _in_order(chars: str, text: str) -> bool:
     return all(c in it for c in chars)
 
 
-def term_synonyms(terms: Sequence[str], texts: Sequence[str], same: Callable[[str], Sequence[str]]
+def term_synonyms(terms: Sequence[str], said: Sequence[str], same: Callable[[str], Sequence[str]]
                   ) -> tuple[list[str], dict[str, str]]:
-    """``terms`` with each word none of ``texts`` holds replaced by the first word ``same``
-    gives for it (:func:`zhiku.retrieve.thesaurus.rare_synonyms`: a layperson's word's
-    thesaurus synonyms, smallest group first) that one of them holds (斑马线 → 人行横道, 马路 →
+    """``terms`` with each word none of ``said`` holds (normalised texts, as :func:`term_parts`
+    reads them) replaced by the first word ``same`` gives for it
+    (:func:`zhiku.retrieve.thesaurus.rare_synonyms`: a layperson's word's thesaurus synonyms,
+    smallest group first) that one of them holds (斑马线 → 人行横道, 马路 →
     道路): the evidence names the thing in its own word, and the sentence stating it should
     count it; a word none of whose synonyms any text holds stays as it is (config
     ``answer_term_synonyms``). Also returns each replacing word's term, whose weight it
     carries (a statute's word is common where the layperson's is rare). Only a word of three
     characters or more is replaced: a two-character word's groups gather loosely related words
     (孩子: 男女, 别人: 人家), and replacing them moved natural2's answers to other articles."""
-    said = [normalise(t) for t in texts]
     out: list[str] = []
     stand: dict[str, str] = {}
     for term in terms:

@@ -649,6 +649,18 @@ def _rank(miss: Sequence[Constraint]) -> tuple[int, int]:
 
 # the periods a question asks (几天, 多久) that a statute states of its own subject
 _PERIODS = ("days", "duration")
+# when asked (什么时候, 何时)
+_WHEN = ("when",)
+
+
+def _asked_of_provision(c: Constraint, kinds: Sequence[str], block: str, cons: Sequence[Constraint]) -> bool:
+    """Whether ``c`` is a quantity of one of ``kinds`` asked of a rule and ``block`` a numbered
+    provision: the guard of the readings that take what a provision states of its own subject
+    as a weak answer (:func:`period_stated`, :func:`time_stated`, :func:`condition_time`,
+    :func:`rule_time`). A time (``when``) is asked of a rule where the question pins no place,
+    year, edition or event (:func:`_instance`); a period always is."""
+    return (c.kind is Kind.QUANTITY and c.text in kinds and (c.text != "when" or not _instance(cons))
+            and provision(block))
 
 
 def period_stated(c: Constraint, block: str, said: str, cons: Sequence[Constraint] = (),
@@ -661,7 +673,7 @@ def period_stated(c: Constraint, block: str, said: str, cons: Sequence[Constrain
     composer prefers such a sentence (:func:`meets_all`); the check reads it as a weak mismatch,
     answered at a lower confidence, since any period a provision states reads so (劳动法 第三十八条's
     weekly 「休息一日」 for 「一年能休几天带薪假」)."""
-    return (c.kind is Kind.QUANTITY and c.text in _PERIODS and provision(block)
+    return (_asked_of_provision(c, _PERIODS, block, cons)
             and meets(Constraint(c.kind, c.text), block, said, cons, opts))
 
 
@@ -676,7 +688,7 @@ def time_stated(c: Constraint, block: str, said: str, cons: Sequence[Constraint]
     (「申请人应当自收到仲裁委员会受理通知书之日起15日内…预交案件受理费」): a weak mismatch, answered
     at a lower confidence, as :func:`period_stated` reads a period. The composer does not read it
     (:func:`meets_all`): any time a provision states would read so."""
-    return (c.kind is Kind.QUANTITY and c.text == "when" and not _instance(cons) and provision(block)
+    return (_asked_of_provision(c, _WHEN, block, cons)
             and meets(Constraint(c.kind, c.text), block, said, cons, opts))
 
 
@@ -693,7 +705,7 @@ def condition_time(c: Constraint, block: str, said: str, cons: Sequence[Constrai
     confidence: a condition is when, not a time. Every word of the question must stand in that
     sentence: a condition says when only of the act it names (「设立公司，应当…申请设立登记」 is no
     answer to when a company must register its staff for social insurance)."""
-    if not (c.kind is Kind.QUANTITY and c.text == "when" and not _instance(cons) and provision(block)):
+    if not _asked_of_provision(c, _WHEN, block, cons):
         return False
     heads = _heads(c, cons, opts.place_heads)
     for sent in _SENTENCE.findall(normalise(said)):
@@ -719,7 +731,7 @@ def rule_time(c: Constraint, block: str, said: str, cons: Sequence[Constraint] =
     event (「用人单位应当自…之日起三十日内」, 「提前三十日以书面形式通知」) or how often (「按月支付」)
     (config ``answerability_rule_times``). A weak mismatch, answered at a lower confidence: the
     period may be of another step of the rule. A date asked (几月, 几号, 哪天) is read as before."""
-    return (c.kind is Kind.QUANTITY and c.text == "when" and not _instance(cons) and provision(block)
+    return (_asked_of_provision(c, _WHEN, block, cons)
             and _RULE_TIME.search(undated(normalise(said or block))) is not None)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from zhiku.answer.extractive import split_sentences
 from zhiku.chunk.context import document_name
+from zhiku.retrieve.fusion import has_dense
 from zhiku.retrieve.segment import QUESTION_WORDS, normalise
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import pinned
@@ -243,11 +244,14 @@ def model_of(dense: bool, model: dict[str, Any] | None = None) -> dict[str, Any]
 
 def with_vectors(cfg: Any, hits: Sequence[Any], terms: Sequence[str] = ()) -> bool:
     """Whether the answer's confidence is read by the model fitted on hybrid asks: config
-    ``confidence_dense_model`` is on, the first ten hits hold one the dense search found (the
-    ``has_dense`` feature) and the question (its ``terms``) is no narrative of more than
-    ``heading_max_words`` words: a case description's shares of its many words are small
-    however well the evidence matches, and read by that part 9 of 44 case narratives whose gold
-    was in the top five fell under ``min_confidence`` (the keyword model reads them, as before).
+    ``confidence_dense_model`` is on, the first ten hits hold one the dense search found
+    (:func:`zhiku.retrieve.fusion.has_dense` of them; the ``has_dense`` feature reads ``dense``
+    among their sources, the same of an answer's hits: a dense list's hit completed with a
+    keyword candidate, ``dense`` its source alone, reaches them only fused) and
+    the question (its ``terms``) is no narrative of more than ``heading_max_words`` words: a
+    case description's shares of its many words are small however well the evidence matches,
+    and read by that part 9 of 44 case narratives whose gold was in the top five fell under
+    ``min_confidence`` (the keyword model reads them, as before).
     Nor is a named clause found exactly (the first hit the clause lookup's): the part's fitting
     rows hold no clause lookup, and its weights after answering leave every such answer near
     0.95, where the keyword model's (met, meant) set its few wrong ones lower. That part gives
@@ -255,7 +259,7 @@ def with_vectors(cfg: Any, hits: Sequence[Any], terms: Sequence[str] = ()) -> bo
     vetoes and the second look (:func:`shown_confidence`)."""
     most = getattr(cfg, "heading_max_words", 0)
     return bool(getattr(cfg, "confidence_dense_model", False)) and not 0 < most < len(terms) \
-        and bool(hits) and hits[0].source != "clause" and any("dense" in h.sources for h in hits[:10])
+        and bool(hits) and hits[0].source != "clause" and has_dense([hits[:10]])
 
 
 def probability(f: Features, model: dict[str, Any] | None = None, dense: bool = False) -> float:

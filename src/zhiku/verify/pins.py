@@ -209,10 +209,6 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
     return tuple(dict.fromkeys(out))
 
 
-# the kinds of :data:`_QTY` read only with their reading on, and the kind each asks then
-_READ_AS = {"workdays": "days", "effort": "number", "size": "size", "day": "day"}
-
-
 def _asked_quantity(clause: str, last: bool, hours: bool = True,
                     periods: bool = True, effort: bool = True,
                     sizes: bool = True, days: bool = False) -> tuple[str, re.Match[str]] | None:
@@ -221,17 +217,20 @@ def _asked_quantity(clause: str, last: bool, hours: bool = True,
     the situation (「几个人合伙开公司注册一千万，这钱最晚多少年内要交齐」 asks how long, not
     how many people); off, the first kind found anywhere in the clause. ``hours``,
     ``periods``, ``effort``, ``sizes`` and ``days`` are the readings of the same names
-    (:class:`zhiku.verify.options.CheckOptions`); a kind read only with its reading
-    (:data:`_READ_AS`) is skipped without it."""
-    reading = {"workdays": periods, "effort": effort, "size": sizes, "day": days}
+    (:class:`zhiku.verify.options.CheckOptions`); a kind read only with its reading is skipped
+    without it, and asks the kind it is read as with it (几个工作日: ``days``)."""
+    # the kinds of :data:`_QTY` read only with their reading: whether it is on, the kind asked then
+    read_as = {"workdays": (periods, "days"), "effort": (effort, "number"), "size": (sizes, "size"),
+               "day": (days, "day")}
     parts = [clause]
     if last:
         parts = [p for p in re.split(r"[，,；;]", clause) if p.strip()][::-1] or [clause]
     for part in parts:
         for kind, rx in _QTY:
-            if kind in _READ_AS:
-                if reading[kind] and (m := rx.search(part)):
-                    return _READ_AS[kind], m
+            if kind in read_as:
+                on, asked = read_as[kind]
+                if on and (m := rx.search(part)):
+                    return asked, m
                 continue
             if (hours or kind != "hours") and (m := rx.search(part)):
                 return kind, m
