@@ -52,6 +52,10 @@ class Config(KeywordLevers, AnswerLevers, RefusalLevers, FusionLevers, RouteLeve
     markdown_as_shown: bool = Field(default=True, description="read Markdown as a viewer shows it: "
                                     "inline HTML (<p>, <br/>) as text, in-page tables of contents "
                                     "dropped, backslash escapes undone (at ingest)")
+    pdf_unruled_tables: bool = Field(default=True, description="in a PDF, a table printed without "
+                                     "ruling lines (a LaTeX manual's parameter and return-value "
+                                     "tables) is read from its lines' column gaps, header first, so "
+                                     "its rows become row sentences (at ingest)")
     markdown_divisions: bool = Field(default=True, description="in Markdown, lines holding only a "
                                      "第X章/节/编 marker and name (bold or not) are chapter headings when "
                                      "there are two or more and no # heading is a division (at ingest)")

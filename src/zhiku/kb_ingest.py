@@ -231,7 +231,8 @@ class Ingesting:
                 continue
             try:
                 doc = load_file(f, root, int(self.config.max_file_mb * 2**20),
-                                markdown_as_shown=self.config.markdown_as_shown)
+                                markdown_as_shown=self.config.markdown_as_shown,
+                                pdf_unruled_tables=self.config.pdf_unruled_tables)
             except ZhikuError as e:
                 rep.failed.append((str(f), str(e)))
                 rep.seen.add((str(Path(root).resolve()), Path(f).relative_to(root).as_posix()))

@@ -47,6 +47,8 @@ def _eval_home(cfg: Config, spec: str) -> Path:
         parts = (*parts, "repealed_dependents=off")
     if not cfg.markdown_as_shown:  # Markdown kept as written is another index
         parts = (*parts, "markdown_as_shown=off")
+    if not cfg.pdf_unruled_tables:  # nor one whose PDFs' unruled tables stay lines of text
+        parts = (*parts, "pdf_unruled_tables=off")
     return cfg.home / "eval" / content_hash(*parts)
 
 
@@ -87,7 +89,8 @@ def prepare(cfg: Config, corpus: str, items: list[EvalItem], gold_only: bool, de
     elif gold_only:
         from zhiku.ingest import load_file
 
-        docs = [load_file(f, src, markdown_as_shown=cfg.markdown_as_shown) for f in files]
+        docs = [load_file(f, src, markdown_as_shown=cfg.markdown_as_shown,
+                          pdf_unruled_tables=cfg.pdf_unruled_tables) for f in files]
         rep = kb.ingest_documents(docs, dense=dense, progress=progress)
     else:
         rep = kb.ingest([src], dense=dense, progress=progress)

@@ -16,7 +16,7 @@ from zhiku.ingest.ocr import INSTALL_HINT, ocr_page
 from zhiku.ingest.ocr import available as ocr_available
 from zhiku.ingest.pdf_layout import (
     BROKEN_SHARE, Placed, TableHeading, is_data_table, junk_share, page_lines, region_of,
-    split_heading_rows,
+    split_heading_rows, unruled_tables,
 )
 from zhiku.ingest.registry import loaders
 from zhiku.structure.numbering import (
@@ -33,6 +33,10 @@ _NUMBERED = (
     (re.compile(r"^第[0-9一二三四五六七八九十百零〇]+编"), 1, False),
 )
 _NOT_HEADING_END = re.compile(r"[。，；,;：:]$")
+#: A C-style declaration opening an API reference's section: a return type, the name, its
+#: parameters in brackets (``int rt_ota_erase_fw(const struct fal_partition *part, size_t
+#: new_fw_size);``); the name captions the section's tables that have no 表 caption.
+_DECLARATION = re.compile(r"^(?:[A-Za-z_][\w]*[\s*]+)+(?P<name>[A-Za-z_]\w*)\s*\([^()]*\)\s*;?$")
 
 
 @dataclass
@@ -192,7 +196,8 @@ def _place_marks(pages: list[_Page], bookmarks: list[tuple[str, int, int]]
 class _Assembler:
     """Turns cleaned pages into body blocks: paragraphs re-joined across lines and pages."""
 
-    def __init__(self, pages: list[_Page], bookmarks: list[tuple[str, int, int]]) -> None:
+    def __init__(self, pages: list[_Page], bookmarks: list[tuple[str, int, int]],
+                 unruled: bool = True) -> None:
         self.b = BodyBuilder()
         self.pages = pages
         lines = [[i for i in p.items if isinstance(i, Line)] for p in pages]
@@ -214,6 +219,9 @@ class _Assembler:
         self.rows: list[list[object]] = []  # a table that may continue on the next page
         self.row_breaks: list[int] = []
         self.caption = ""
+        self.declared = ""  # the name an API section's opening declaration declares
+        self.opening = False  # the next line is the first under a heading
+        self.unruled = unruled  # config ``pdf_unruled_tables``
 
     def flush(self) -> None:
         """Emit the open paragraph and the open table, if any."""
@@ -241,7 +249,7 @@ class _Assembler:
             self.rows.extend(raw)
             return
         self.flush()
-        self.caption = self.last if len(self.last) <= 40 and "表" in self.last else ""
+        self.caption = self.last if len(self.last) <= 40 and "表" in self.last else self.declared
         self.rows = [list(r) for r in raw]
 
     def page(self, idx: int, items: list) -> None:
@@ -290,7 +298,14 @@ class _Assembler:
             self.flush()
             self.b.heading(text, level)
             self.last = text
-        elif self.para and not (ln.mono or self.prev_mono) and continues(self.prev, text, self.width):
+            self.declared, self.opening = "", True
+            return
+        if self.opening:
+            # the first line under a heading: an API reference's declaration names what the
+            # section's parameter and return tables are of (「int rt_ota_init(void);」)
+            found = _DECLARATION.match(text) if self.unruled else None
+            self.declared, self.opening = (found["name"] if found else ""), False
+        if self.para and not (ln.mono or self.prev_mono) and continues(self.prev, text, self.width):
             self.para = join_lines(self.para, text)
         else:
             self.flush()
@@ -300,7 +315,7 @@ class _Assembler:
 
 
 @loaders.register(".pdf")
-def load_pdf(path: Path, root: Path) -> Document:
+def load_pdf(path: Path, root: Path, pdf_unruled_tables: bool = True) -> Document:
     """Load a PDF: clean page text, bookmarks or detected headings as the tree, tables.
 
     Running headers/footers, page numbers and printed table-of-contents pages are
@@ -309,6 +324,12 @@ def load_pdf(path: Path, root: Path) -> Document:
     Args:
         path: the .pdf file.
         root: the folder it was found under.
+        pdf_unruled_tables: a table printed without ruling lines (a parameter or return
+            value table of a LaTeX manual) is read from its lines' column gaps
+            (:func:`zhiku.ingest.pdf_layout.unruled_tables`; config ``pdf_unruled_tables``),
+            and a table without a 表 caption in a section that opens with an API's
+            declaration (``int rt_ota_init(void);``) is captioned with the declared name;
+            False leaves such lines as text and such tables without a caption.
 
     Returns:
         The Document with ``pages`` (where each page starts in the body), ``outline``
@@ -336,8 +357,11 @@ def load_pdf(path: Path, root: Path) -> Document:
         keep = {id(ln) for ln in drop_toc_lines(page_lines)}  # a contents block mid-page
         p.items = [i for i in p.items if not isinstance(i, Line) or (id(i) in keep and not toc)]
         toc_pages.update([idx] if toc else [])
+    for p, after in zip(pages, [*pages[1:], None]):  # a table may go on under its header overleaf
+        p.items = unruled_tables(p.items, after.items[0] if after and after.items else None) \
+            if pdf_unruled_tables else p.items
     bookmarks = [b for b in bookmarks if b[2] not in toc_pages]
-    asm = _Assembler(pages, bookmarks)
+    asm = _Assembler(pages, bookmarks, pdf_unruled_tables)
     for idx, p in enumerate(pages):
         asm.page(idx, p.items)
     asm.flush()

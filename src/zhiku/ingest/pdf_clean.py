@@ -32,6 +32,9 @@ class Line:
     size: float = 0.0
     top: float = 0.0
     mono: bool = False  # set in a monospace font: a line of a code or config listing
+    #: the line's runs of text split at wide gaps, each (x0, x1, text), left to right: the
+    #: cells of a table printed without ruling lines (:func:`zhiku.ingest.pdf_layout.unruled_tables`)
+    cells: tuple[tuple[float, float, str], ...] = ()
 
 
 _PREFIX = 8  # characters of a running header's fixed beginning

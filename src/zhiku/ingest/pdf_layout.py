@@ -155,7 +155,139 @@ def _line(ln: dict) -> Line | None:
     latin = [c for c in ln["chars"] if c["text"].isascii() and not c["text"].isspace()]
     mono = bool(latin) and sum(bool(_MONO_RE.search(c.get("fontname") or "")) for c in latin) \
         >= 0.8 * len(latin)
-    return Line(text, sizes[len(sizes) // 2], ln["top"], mono)
+    size = sizes[len(sizes) // 2]
+    return Line(text, size, ln["top"], mono, _cells(ln["chars"], size))
+
+
+def _cells(chars: list[dict], size: float) -> tuple[tuple[float, float, str], ...]:
+    """A line's runs of text split where the gap between two characters is at least
+    :data:`CELL_GAP` font sizes wide, each (x0, x1, text); a space is kept where the gap is
+    a word space (a quarter of the size)."""
+    out: list[tuple[float, float, str]] = []
+    run: list[dict] = []
+    for c in sorted((c for c in chars if not c["text"].isspace()), key=lambda c: c["x0"]):
+        if run and c["x0"] - run[-1]["x1"] >= CELL_GAP * (size or 10.0):
+            out.append(_run(run, size))
+            run = []
+        run.append(c)
+    if run:
+        out.append(_run(run, size))
+    return tuple((x0, x1, t) for x0, x1, t in out if t)
+
+
+def _run(run: list[dict], size: float) -> tuple[float, float, str]:
+    """One cell of :func:`_cells`: (x0, x1, text), junk removed."""
+    text = run[0]["text"]
+    for a, b in zip(run, run[1:]):
+        text += (" " if b["x0"] - a["x1"] >= 0.25 * (size or 10.0) else "") + b["text"]
+    return run[0]["x0"], max(c["x1"] for c in run), clean_junk(text)
+
+
+#: The gap, in font sizes, that parts a line into the cells of a table printed without
+#: ruling lines (a LaTeX ``tabular`` of parameters and return values); a word space is a
+#: quarter of a size, a justified line's widest gap well under one.
+CELL_GAP = 1.5
+#: Rows under its header an unruled table needs: a single row (two words of a slide that
+#: line up, 「参数 描述」 over 「无 无」) is left as text.
+MIN_ROWS = 2
+#: Punctuation a header cell of such a table never holds (it is a sentence then).
+_SENTENCE_MARK = re.compile(r"[。，；！？：,;!?]")
+
+
+def _cell_texts(item: object) -> list[str]:
+    """The texts of a line's cells ([] for anything else)."""
+    return [t for _, _, t in item.cells] if isinstance(item, Line) else []
+
+
+def unruled_tables(items: list[object], overleaf: object = None) -> list[object]:
+    """A page's items with each table printed without ruling lines (its text layer has
+    no rules, so pdfplumber's ruled tables miss it) turned from lines into raw rows.
+
+    A table starts at a header line: two to eight short cells (:func:`_cells`) with no
+    sentence punctuation and none opening with a digit (a date or a value: a row whose
+    header is on another page), not in a listing's monospace font. The lines under it (each
+    within three sizes of the one above) belong to it while every cell of theirs lies in
+    one column's band (a column reaches halfway to the next header cell): a line whose
+    first cell is in the first column and that has two or more cells starts a row; a line
+    whose cells start in a later column continues the row above (a wrapped cell). A line
+    crossing a band's edge, a single cell under the first column (the paragraph after the
+    table) or a line repeating a header cell after the first row (the next table's header)
+    ends it; a header with fewer than :data:`MIN_ROWS` rows under it stays text, unless the
+    page ends with it and the next page opens with the same header (its rows go on there).
+    ``参数 描述`` / ``part 指向分区的指针`` / ``new_fw_size 指定擦除区域…`` / ``返回 描述`` /
+    ``>= 0 实际擦除的大小`` / ``< 0 错误`` come out as two tables of two columns.
+
+    Args:
+        items: the page's items in reading order (:class:`Line`, tables' raw rows,
+            :class:`TableHeading`).
+        overleaf: the next page's first item (None on the last page).
+
+    Returns:
+        The items, a table's lines replaced by its rows (header first) where the first
+        of them stood.
+    """
+    out: list[object] = []
+    i = 0
+    while i < len(items):
+        found = _table_at(items, i)
+        if found is None:
+            out.append(items[i])
+            i += 1
+            continue
+        rows, j = found
+        goes_on = j == len(items) and len(rows) > 1 and _cell_texts(overleaf) == rows[0]
+        if len(rows) > MIN_ROWS or goes_on:
+            out.append(rows)
+        else:  # too few rows to tell a table from lines that happen to line up: text
+            out += items[i:j]
+        i = j
+    return out
+
+
+def _is_header(ln: object) -> bool:
+    """Whether ``ln`` may head an unruled table (:func:`unruled_tables`)."""
+    return (isinstance(ln, Line) and not ln.mono and 2 <= len(ln.cells) <= 8
+            and all(len(t) <= 20 and not _SENTENCE_MARK.search(t) and not t[0].isdigit()
+                    for _, _, t in ln.cells))
+
+
+def _table_at(items: list[object], i: int) -> tuple[list[list[str]], int] | None:
+    """The rows (header first) of what may be an unruled table whose header is
+    ``items[i]`` and the index after its last line, or None when ``items[i]`` is no header."""
+    head = items[i]
+    if not _is_header(head):
+        return None
+    cols = head.cells
+    edges = [(a[1] + b[0]) / 2 for a, b in zip(cols, cols[1:])]
+    slack = 0.5 * (head.size or 10.0)
+
+    def band(cell: tuple[float, float, str]) -> int | None:
+        lo = [float("-inf"), *edges]
+        hi = [*edges, float("inf")]
+        return next((j for j in range(len(cols)) if cell[0] >= lo[j] - slack and cell[1] <= hi[j] + slack),
+                    None)
+
+    rows: list[list[str]] = [[t for _, _, t in cols]]
+    prev, j = head, i + 1
+    while j < len(items):
+        ln = items[j]
+        if not isinstance(ln, Line) or not ln.cells or not 0 < ln.top - prev.top <= 3 * (prev.size or 10.0):
+            break
+        where = [band(c) for c in ln.cells]
+        if None in where or where != sorted(set(where)):
+            break
+        if where[0] == 0:
+            if len(where) < 2 or (len(rows) > 1 and where == list(range(len(cols))) and any(
+                    t == rows[0][k] for k, (_, _, t) in enumerate(ln.cells) if k)):
+                break  # a single cell: the text after the table; a header cell again: the next table
+            rows.append([""] * len(cols))
+        elif len(rows) < 2:
+            break
+        for k, (_, _, t) in zip(where, ln.cells):
+            was = rows[-1][k]
+            rows[-1][k] = t if not was else f"{was} {t}" if was[-1].isascii() and t[0].isascii() else was + t
+        prev, j = ln, j + 1
+    return rows, j
 
 
 def page_lines(page) -> list[Placed]:

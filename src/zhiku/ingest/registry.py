@@ -29,7 +29,8 @@ MARKDOWN_SUFFIXES = (".md", ".markdown")
 
 
 def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_BYTES,
-              timeout_s: float | None = None, markdown_as_shown: bool = True) -> Document:
+              timeout_s: float | None = None, markdown_as_shown: bool = True,
+              pdf_unruled_tables: bool = True) -> Document:
     """Load one file with the loader registered for its suffix.
 
     Office packages are checked for zip bombs by their declared sizes first, and the
@@ -43,6 +44,9 @@ def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_B
         markdown_as_shown: a Markdown file is read as a viewer shows it (config
             ``markdown_as_shown``); False is passed to its loader as ``markdown_as_shown``
             (a loader registered for ``.md`` then takes that keyword), True passes nothing.
+        pdf_unruled_tables: a PDF's tables printed without ruling lines are read as tables
+            (config ``pdf_unruled_tables``); False is passed to the ``.pdf`` loader as
+            ``pdf_unruled_tables``, True passes nothing.
 
     Returns:
         The loaded Document.
@@ -74,6 +78,7 @@ def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_B
     try:
         with time_limit(path, DEFAULT_TIMEOUT_S if timeout_s is None else timeout_s):
             shown = {} if markdown_as_shown or suffix not in MARKDOWN_SUFFIXES else {"markdown_as_shown": False}
+            shown |= {} if pdf_unruled_tables or suffix != ".pdf" else {"pdf_unruled_tables": False}
             return apply_sidecar(loaders.create(suffix, path, Path(root), **shown), path)
     except ZhikuError:
         raise

@@ -223,7 +223,8 @@ class Jobs:
                 job.stage, job.current = "indexing", path.name
                 try:
                     doc = load_file(path, root, int(self.kb.config.max_file_mb * 2**20),
-                                    markdown_as_shown=self.kb.config.markdown_as_shown)
+                                    markdown_as_shown=self.kb.config.markdown_as_shown,
+                                    pdf_unruled_tables=self.kb.config.pdf_unruled_tables)
                     rep = self.kb.ingest_documents([doc], progress=job.progress())
                 except BusyError:
                     raise
