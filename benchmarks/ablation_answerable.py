@@ -136,6 +136,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, dense veto synonyms off": {"ZHIKU_DENSE_VETO_SYNONYMS": "0"},
           # the composer counting such a word of three characters or more by that synonym (on shipped)
           "on, answer synonyms off": {"ZHIKU_ANSWER_TERM_SYNONYMS": "0"},
+          # a short form its document defines (权限控制（ACL）) counted in a block holding the long form (on shipped)
+          "on, short forms off": {"ZHIKU_SHORT_FORMS": "0"},
           # a value in the other forms a text states it: when not as a date, a role's kin or act (on shipped)
           "on, other forms off": {"ZHIKU_ANSWERABILITY_FORMS": "0"},
           # a quantity's word by its last word (献血 of 无偿献血) where the block holds it whole (on shipped)

@@ -45,6 +45,10 @@ class AnswerLevers(BaseModel):
                                 "解决办法) as answer_problems reads 「问题描述：」; and a quoted lead-in followed "
                                 "by a code listing brings the listing; off: such a label is quoted like text "
                                 "and a lead-in stops before a listing")
+    short_forms: bool = Field(default=True, description="a block holding the long form of a short form "
+                              "its own document defines (「权限控制（ACL）」, 「（以下简称“细则”）」) holds the short "
+                              "form too, and one holding the short form the long form, for the offline answer's "
+                              "choice of source and the answerability check; off: each form only itself")
     answer_term_synonyms: bool = Field(default=True, description="the offline answer counts a question's "
                                        "word of three characters or more the index rarely holds (斑马线) that no "
                                        "block among its evidence holds by the first word of its small thesaurus "

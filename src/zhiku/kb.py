@@ -66,6 +66,7 @@ class KnowledgeBase(Ingesting):
         self._titles: TitleIndex | None = None
         self._offences: Any = None
         self._cited: tuple[dict[str, int], int] | None = None
+        self._short_forms: dict[str, dict[str, str]] | None = None
         self._router: Any = None
         self._paths: dict[str, Any] | None = None  # document path → record
         self._idf: dict[str, float] = {}  # term → IDF
@@ -313,6 +314,7 @@ class KnowledgeBase(Ingesting):
             gen: the generation the next builds belong to.
         """
         self._titles = self._n_chunks = self._router = self._paths = self._coverage = self._offences = self._cited = None
+        self._short_forms = None
         self._idf = {}
         self._gen = gen
 
@@ -368,6 +370,23 @@ class KnowledgeBase(Ingesting):
             if self._offences is None:
                 self._offences = OffenceTable.build(self.store, self.segment)
             return self._offences
+
+    def short_forms(self) -> dict[str, dict[str, str]]:
+        """The short forms each document defines for itself (「权限控制（ACL）」, 「（以下简称“细则”）」:
+        :func:`zhiku.chunk.shortforms.definitions`), document id → short form → long form; read
+        from every searched passage once per published generation."""
+        from zhiku.chunk.shortforms import definitions
+
+        self._current()
+        with self._build:
+            if self._short_forms is None:
+                texts: dict[str, list[str]] = {}
+                for r in self.store.rows("chunks", ["doc_id", "text", "kind"]):
+                    if r["kind"] != "parent":
+                        texts.setdefault(r["doc_id"], []).append(r["text"])
+                found = {d: definitions(ts) for d, ts in texts.items()}
+                self._short_forms = {d: f for d, f in found.items() if f}
+            return self._short_forms
 
     def cited_by(self) -> tuple[dict[str, int], int]:
         """Each document's citation in-degree, how many other laws cite it by title (see

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from zhiku.answer.reading import (ASKS, ITEM, code_comment, counted_terms, coverage, in_problem, item_label,
                                   announced, label_line, listing, problem_span, question_line, term_parts,
                                   term_spreads, term_synonyms)
-from zhiku.chunk.context import block_text, context, document_name, heading
+from zhiku.chunk.context import block_text, context, defined, document_name, heading
 from zhiku.retrieve.segment import normalise
 from zhiku.types import Citation, Hit
 from zhiku.verify.support import term_in
@@ -158,6 +158,7 @@ def compose(
     wrapped: bool = False,
     same: Callable[[str], Sequence[str]] | None = None,
     list_block: bool = False,
+    forms: Mapping[str, Mapping[str, str]] | None = None,
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -239,6 +240,11 @@ def compose(
             when its sentence's score alone is (config ``list_block``): a long article listing
             conditions (「…确定落户条件：」) entering the evidence does not take over from a better
             block stating them in one sentence (「…居住半年以上，符合…条件之一的…」).
+        forms: the short forms each document defines (config ``short_forms``:
+            :meth:`zhiku.kb.KnowledgeBase.short_forms`): a sentence is read under its block's
+            context with the definitions whose one form that context and the block's text hold
+            and the other not, and ``meets`` reads the block as
+            :func:`zhiku.chunk.context.block_text` does with them.
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
@@ -262,7 +268,7 @@ def compose(
     else:
         picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name,
                        (lists, listed), name_weight, problems, comments, bonus, labels, rows_whole,
-                       lead_ins, wrapped, list_block)
+                       lead_ins, wrapped, list_block, forms)
         picked = beside(picked, hits, around) if around else picked
     picked = with_lists(picked, hits, terms, idf, listings=labels)
     picked.sort(key=lambda s: (s.hit_rank, s.pos))
@@ -303,12 +309,16 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
           doc_name: bool = False, lists: tuple[bool, str] = (False, ""), name_weight: float = 1.0,
           problems: bool = False, comments: bool = False, bonus: Sequence[float] = (),
           labels: bool = False, rows_whole: bool = False, lead_ins: float = 1.0,
-          wrapped: bool = False, list_block: bool = False) -> list[Sentence]:
+          wrapped: bool = False, list_block: bool = False,
+          forms: Mapping[str, Mapping[str, str]] | None = None) -> list[Sentence]:
     """The best-covering sentence first, then the best sentences of the same block scoring at
     least :data:`FILL` of it: an answer states what one block says and cites that block
     (a second block's sentence, even one covering as much of the question, was mostly a
     neighbouring article or passage: citation precision, see :data:`ONE_SOURCE`)."""
     ctx = [context(h.chunk) for h in hits]
+    if forms:  # a short form the document defines counts under a block holding its long form
+        ctx = [f"{c} {x}" if (x := defined(h.chunk, f"{c} {h.chunk.text}", forms)) else c
+               for c, h in zip(ctx, hits)]
     names = [document_name(h.chunk) if doc_name else "" for h in hits]
     cands, read = _candidates(terms, hits, idf, ctx, names, problems, comments, labels, rows_whole, wrapped)
     if not cands:
@@ -326,7 +336,7 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
     if provision and hits[first.hit_rank].chunk.article is None:  # a provision over a story about it
         first = next((c for c in cands if hits[c.hit_rank].chunk.article is not None
                       and total(c) >= provision * total(first)), first)
-    block = [block_text(h.chunk) for h in hits]
+    block = [block_text(h.chunk, forms) for h in hits]
     if meets is not None and not meets(_led(hits, first), block[first.hit_rank]):
         first = next((c for c in cands if (c.score >= PREFER * cands[0].score or c.hit_rank == first.hit_rank)
                       and meets(_led(hits, c), block[c.hit_rank])), first)

@@ -237,7 +237,8 @@ def answerability(kb: Any, question: str, terms: Sequence[str], draft: Verified,
         return Answerability(True, ()), TraceStep("answerable", time.perf_counter() - t0, {"off": True})
     used = [int(m) for m in dict.fromkeys(re.findall(r"\[(\d+)\]", draft.text))]
     blocks = {m: draft.blocks[m] for m in used if m in draft.blocks}
-    cited = [(block_text(c), _said(draft.text, m)) for m, c in blocks.items()]
+    forms = kb.short_forms() if kb.config.short_forms else None
+    cited = [(block_text(c, forms), _said(draft.text, m)) for m, c in blocks.items()]
     text = " ".join(b for b, _ in cited)
     topic = sorted({t for t in terms if len(t) > 1 and t in text}, key=lambda t: -kb.idf(t))
     near = None

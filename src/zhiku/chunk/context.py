@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import PurePosixPath
 
 from zhiku.types import Chunk
@@ -123,7 +124,7 @@ def file_codes(chunk: Chunk) -> str:
         rf"(?<![a-z0-9]){re.escape(c.lower())}(?![a-z0-9])", title))
 
 
-def block_text(chunk: Chunk) -> str:
+def block_text(chunk: Chunk, forms: Mapping[str, Mapping[str, str]] | None = None) -> str:
     """The text a block is held to for what a question pins: its document's title, the
     words of its file name (「RocketMQ常见问题」 over a page titled 经常被问到的问题), its section
     labels (:func:`section_labels`) and its own text. The composer's sentence choice and the
@@ -131,10 +132,29 @@ def block_text(chunk: Chunk) -> str:
 
     Args:
         chunk: an evidence chunk.
+        forms: the short forms each document defines (config ``short_forms``:
+            :meth:`zhiku.kb.KnowledgeBase.short_forms`); the definitions of the chunk's own
+            document whose one form the block holds and the other not are appended
+            (:func:`zhiku.chunk.shortforms.spelled_out`): 「ACL 里 PUB 权限…」 is met by the row
+            「PUB | 发送权限」 of a document that writes 「权限控制（ACL）」 once, elsewhere.
 
     Returns:
         The title, file name, labels and text, space-joined.
     """
     name = _name_words(PurePosixPath(chunk.doc_path).stem)
     name = "" if len(name) < 2 or name in (chunk.title or "") else name
-    return f"{chunk.title or ''} {name} {section_labels(chunk)} {chunk.text}"
+    out = f"{chunk.title or ''} {name} {section_labels(chunk)} {chunk.text}"
+    more = defined(chunk, out, forms)
+    return f"{out} {more}" if more else out
+
+
+def defined(chunk: Chunk, text: str, forms: Mapping[str, Mapping[str, str]] | None) -> str:
+    """The definitions of ``chunk``'s own document among ``forms`` (document id → short form
+    → long form) whose one form ``text`` (what the chunk is read as) holds and the other not,
+    as the document writes them (:func:`zhiku.chunk.shortforms.spelled_out`); "" for none."""
+    own = forms.get(chunk.doc_id) if forms else None
+    if not own:
+        return ""
+    from zhiku.chunk.shortforms import spelled_out
+
+    return spelled_out(text, own)

@@ -1,0 +1,98 @@
+"""The short forms a document defines for itself: 「权限控制（ACL）」, 「服务等级协议（SLA）」,
+「…实施细则（以下简称“细则”）」, read so that a block holding one form holds the other."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+# a Latin abbreviation in brackets right after what it abbreviates: 「权限控制（ACL）」, 「(SLA)」;
+# capitals only (「评分（Score）」, 「打印接口（HiLog）」 translate or name, 「引脚（PC13）」 names a pin)
+_LATIN = re.compile(r"\s*[（(]\s*([A-Z]{2,8})\s*[)）]")
+# 「（以下简称“细则”）」, 「（简称：数据局）」: the short form a text names itself by from here on
+_NAMED = re.compile(r"\s*[（(]\s*(?:以下)?简称[：:]?\s*[“\"「『]?([\u4e00-\u9fffA-Za-z0-9]{2,12})[”\"」』]?\s*[)）]")
+# the run of Chinese characters (a quoted title's close kept) a bracket stands after, read
+# backwards from it: the brackets are found first, as a run matched forwards is retried at
+# each of its characters
+_RUN = re.compile(r"[\u4e00-\u9fff》]{2,}$")
+_BEFORE = 40
+# the fewest characters of a long form: a shorter one (银行, 引脚) is too common to stand for a name
+_TAIL = 4
+# words a long form does not reach across (「…金融业务的银行」: 银行 alone names nothing)
+_STOP = frozenset("的和与及或等之对在为将把被")
+
+
+def _long(run: str, short: str = "") -> str:
+    """The long form at the end of a run of Chinese characters: its last whole words (the
+    dictionary cut: the index's search cut adds each word's pieces), as
+    few as reach :data:`_TAIL` characters (「权限控制」, 「等级协议」 of 「提供服务等级协议」), not
+    across a particle (:data:`_STOP`); "" when that is shorter. A capitals' abbreviation
+    spells out words of another language: its letters say nothing of where the Chinese
+    long form starts."""
+    import rjieba
+
+    words = [w for w in rjieba.cut(run) if w.strip()]
+    out = ""
+    for w in reversed(words):
+        if w in _STOP:
+            break
+        out = w + out
+        if len(out) >= _TAIL:
+            break
+    return out if len(out) >= _TAIL else ""
+
+
+def _named(run: str, short: str) -> str:
+    """The long form a Chinese short form is made from (「（以下简称“科普”）」 after 「…科学技术普及」,
+    「市公积金管委会」 after 「上海市住房公积金管理委员会」): the shortest end of the run that starts
+    with the short form's first character and holds its characters in order; "" when there
+    is none (「（以下简称“黑广播”）」 after 「…广播电台」 names it in other words, and a suffix
+    rule would take any 「…民事纠纷案件」 for 「垄断民事纠纷案件」)."""
+    run = run.rstrip("》")
+    for i in range(len(run) - 1, -1, -1):
+        if run[i] == short[0] and _in_order(short, run[i:]):
+            return run[i:] if len(run) - i > len(short) else ""
+    return ""
+
+
+def _in_order(short: str, long: str) -> bool:
+    """Whether ``long`` holds the characters of ``short`` in order."""
+    it = iter(long)
+    return all(ch in it for ch in short)
+
+
+def definitions(texts: Iterable[str]) -> dict[str, str]:
+    """The short forms ``texts`` (one document's passages) define: short form → long form.
+
+    Args:
+        texts: the document's passage texts.
+
+    Returns:
+        Each short form the document defines with the long form it stands for; a short form
+        defined twice with different long forms is left out (it names no one thing).
+    """
+    found: dict[str, set[str]] = {}
+    for text in texts:
+        if "（" not in text and "(" not in text:
+            continue
+        for rx, cut in ((_LATIN, _long), (_NAMED, _named)):
+            for m in rx.finditer(text):
+                run = _RUN.search(text, max(0, m.start() - _BEFORE), m.start())
+                if run is None:
+                    continue
+                short = m.group(1)
+                long = cut(run.group(0).rstrip("》") if cut is _long else run.group(0), short)
+                if long and short != long and short not in long:
+                    found.setdefault(short, set()).add(long)
+    return {s: next(iter(ls)) for s, ls in found.items() if len(ls) == 1}
+
+
+def spelled_out(text: str, forms: Mapping[str, str]) -> str:
+    """The definitions among ``forms`` (short → long, of the text's own document) whose one
+    form ``text`` holds and the other not, written as the document writes them
+    (「权限控制（ACL）」), space-joined; "" when none. Appended to a block's text, a question's
+    short form counts in a block holding the long form, and the long form in one holding
+    the short form; a short form the document does not define stays missing."""
+    low = text.lower()
+    return " ".join(f"{long}（{short}）" for short, long in forms.items()
+                    if (short.lower() in low) != (long in text))
