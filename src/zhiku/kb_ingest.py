@@ -212,7 +212,7 @@ class Ingesting:
         """Load the files, skipping those ``seen`` knows unchanged; returns the documents,
         their roots and each loaded file's (root, path, signature, document id)."""
         from zhiku.access import document_groups
-        from zhiku.ingest import load_file
+        from zhiku.ingest import load_file, loader_options
         from zhiku.ingest.seen import settled, signature
 
         docs, roots, sigs, resolved = [], {}, [], {}
@@ -230,9 +230,7 @@ class Ingesting:
                 rep.seen.add((top, rel))
                 continue
             try:
-                doc = load_file(f, root, int(self.config.max_file_mb * 2**20),
-                                markdown_as_shown=self.config.markdown_as_shown,
-                                pdf_unruled_tables=self.config.pdf_unruled_tables)
+                doc = load_file(f, root, int(self.config.max_file_mb * 2**20), **loader_options(self.config))
             except ZhikuError as e:
                 rep.failed.append((str(f), str(e)))
                 rep.seen.add((str(Path(root).resolve()), Path(f).relative_to(root).as_posix()))

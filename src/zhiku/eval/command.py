@@ -37,6 +37,7 @@ def versions_of(root: Path, gold: set[str]) -> list[Path]:
 
 def _eval_home(cfg: Config, spec: str) -> Path:
     from zhiku.index.store import SCHEMA_VERSION
+    from zhiku.ingest import loader_options
 
     parts = (spec, cfg.segmenter, cfg.embedder, str(cfg.chunk_size), str(SCHEMA_VERSION))
     if cfg.embed_model:  # one eval index per model (appended: default homes keep their hash)
@@ -45,10 +46,9 @@ def _eval_home(cfg: Config, spec: str) -> Path:
         parts = (*parts, "repealed_by_name=off")
     if not cfg.repealed_dependents:  # nor one without the interpretations of repealed laws ending
         parts = (*parts, "repealed_dependents=off")
-    if not cfg.markdown_as_shown:  # Markdown kept as written is another index
-        parts = (*parts, "markdown_as_shown=off")
-    if not cfg.pdf_unruled_tables:  # nor one whose PDFs' unruled tables stay lines of text
-        parts = (*parts, "pdf_unruled_tables=off")
+    # a loader reading otherwise (Markdown kept as written, a PDF's unruled tables left as
+    # lines) makes another index
+    parts = (*parts, *(f"{k}=off" for k, on in loader_options(cfg).items() if not on))
     return cfg.home / "eval" / content_hash(*parts)
 
 
@@ -87,10 +87,9 @@ def prepare(cfg: Config, corpus: str, items: list[EvalItem], gold_only: bool, de
     if src.suffix == ".jsonl":
         rep = kb.ingest_documents(load_corpus_jsonl(src), dense=dense, progress=progress)
     elif gold_only:
-        from zhiku.ingest import load_file
+        from zhiku.ingest import load_file, loader_options
 
-        docs = [load_file(f, src, markdown_as_shown=cfg.markdown_as_shown,
-                          pdf_unruled_tables=cfg.pdf_unruled_tables) for f in files]
+        docs = [load_file(f, src, **loader_options(cfg)) for f in files]
         rep = kb.ingest_documents(docs, dense=dense, progress=progress)
     else:
         rep = kb.ingest([src], dense=dense, progress=progress)

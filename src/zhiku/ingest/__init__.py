@@ -1,6 +1,6 @@
 """Ingest stage: find files, pick the loader registered for each suffix, load Documents."""
 
-from zhiku.ingest.registry import DEFAULT_MAX_BYTES, load_file, loaders, suffixes  # noqa: I001
+from zhiku.ingest.registry import DEFAULT_MAX_BYTES, load_file, loader_options, loaders, suffixes  # noqa: I001
 from zhiku.ingest import docx_loader, html_loader, loader, pdf, sheets  # noqa: F401  (built-ins)
 from zhiku.ingest.files import TEXT_SUFFIXES, decode_bytes, iter_files, read_text
 from zhiku.ingest.loader import INFO_END, load_text
@@ -15,6 +15,7 @@ __all__ = [
     "iter_files",
     "load_file",
     "load_text",
+    "loader_options",
     "loaders",
     "parse_preamble",
     "read_text",

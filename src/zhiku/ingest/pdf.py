@@ -357,9 +357,9 @@ def load_pdf(path: Path, root: Path, pdf_unruled_tables: bool = True) -> Documen
         keep = {id(ln) for ln in drop_toc_lines(page_lines)}  # a contents block mid-page
         p.items = [i for i in p.items if not isinstance(i, Line) or (id(i) in keep and not toc)]
         toc_pages.update([idx] if toc else [])
-    for p, after in zip(pages, [*pages[1:], None]):  # a table may go on under its header overleaf
-        p.items = unruled_tables(p.items, after.items[0] if after and after.items else None) \
-            if pdf_unruled_tables else p.items
+    if pdf_unruled_tables:
+        for p, after in zip(pages, [*pages[1:], None]):  # a table may go on under its header overleaf
+            p.items = unruled_tables(p.items, after.items[0] if after and after.items else None)
     bookmarks = [b for b in bookmarks if b[2] not in toc_pages]
     asm = _Assembler(pages, bookmarks, pdf_unruled_tables)
     for idx, p in enumerate(pages):

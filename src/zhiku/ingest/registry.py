@@ -27,6 +27,16 @@ def suffixes() -> tuple[str, ...]:
 #: Suffixes whose loader takes ``markdown_as_shown`` (:func:`load_file`).
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
+#: The config settings that change what a loader reads, in the order :func:`load_file` takes
+#: them (and an eval index is told apart by: another reading is another index).
+LOADER_SETTINGS = ("markdown_as_shown", "pdf_unruled_tables")
+
+
+def loader_options(cfg: object) -> dict[str, bool]:
+    """The keyword arguments of :func:`load_file` a config gives (:data:`LOADER_SETTINGS`),
+    so every door that loads files reads them the way the config says."""
+    return {name: bool(getattr(cfg, name)) for name in LOADER_SETTINGS}
+
 
 def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_BYTES,
               timeout_s: float | None = None, markdown_as_shown: bool = True,

@@ -216,15 +216,14 @@ class Jobs:
             BusyError: another write is running.
         """
         def work(job: Job) -> None:
-            from zhiku.ingest import load_file
+            from zhiku.ingest import load_file, loader_options
 
             total = IngestReport()
             for path, root in files:
                 job.stage, job.current = "indexing", path.name
                 try:
                     doc = load_file(path, root, int(self.kb.config.max_file_mb * 2**20),
-                                    markdown_as_shown=self.kb.config.markdown_as_shown,
-                                    pdf_unruled_tables=self.kb.config.pdf_unruled_tables)
+                                    **loader_options(self.kb.config))
                     rep = self.kb.ingest_documents([doc], progress=job.progress())
                 except BusyError:
                     raise
