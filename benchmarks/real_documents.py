@@ -38,7 +38,12 @@ library's FAQ with inline code in its headings); ``"split": "fresh8"`` an eighth
 with code listings and a migration list, its FAQ of code answers, a CSV code table of
 prefecture-level divisions, a wage-payment rule in 第X条 articles with full-width figures, a
 government opinion with an attachment table of indicators, merged cells and formulas, as
-gov.cn served it in HTML).
+gov.cn served it in HTML); ``"split": "fresh9"`` a ninth (tests/data/real/fresh9: a release
+test report of wide Markdown tables with ``<br/>`` lists in cells, a maintenance roadmap of
+version-date tables, a component library's changelog with a date under each version, a
+short text PDF recovery guide of numbered steps and log lines, a product-warranty rule in
+第X章/第X条, a gov.cn policy of numbered provisions and a gov.cn notice whose attachment is a
+Word-exported quota table with merged header cells).
 ``--split dev`` or ``--split NAME`` measures one of them.
 """
 
@@ -56,7 +61,8 @@ ROOT = Path(__file__).resolve().parent.parent
 REAL = ROOT / "tests" / "data" / "real"
 #: The held-out splits; each is asked of the documents in the folder of its name.
 FRESH = "fresh"
-HELD_OUT = (FRESH, "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8")
+HELD_OUT = (FRESH, "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8",
+            "fresh9")
 JUNK = ("列1", "列2", "列3", "OLE_LINK", "(cid:", "....")
 #: The document column of a question no document in the set answers (``"refuse": true``
 #: in questions.jsonl): it is right only when the answer refuses.
@@ -173,12 +179,13 @@ SPLIT_LABELS = {FRESH: ("fresh documents", "Fresh documents (held out)"),
                 "fresh5": ("fifth fresh set", "Fifth fresh set (held out)"),
                 "fresh6": ("sixth fresh set", "Sixth fresh set (held out)"),
                 "fresh7": ("seventh fresh set", "Seventh fresh set (held out)"),
-                "fresh8": ("eighth fresh set", "Eighth fresh set (held out)")}
+                "fresh8": ("eighth fresh set", "Eighth fresh set (held out)"),
+                "fresh9": ("ninth fresh set", "Ninth fresh set (held out)")}
 
 
 def render(trees: list[dict], rows: list[dict], extra: list[str] = (),
            held_out: dict[str, tuple[list[dict], list[dict]]] | None = None) -> str:
-    """The Markdown page; ``held_out`` maps a held-out split (``fresh`` … ``fresh8``) to its
+    """The Markdown page; ``held_out`` maps a held-out split (``fresh`` … ``fresh9``) to its
     (tree rows, question rows)."""
     held_out = held_out or {}
     when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
