@@ -63,6 +63,10 @@ def test_a_plain_label_is_a_part_word_alone_on_its_line():
     assert not label_line(text, at, "原因是本地时间有误。", plain=True)
     assert label_line(text, text.index("- 解决方法"), "- 解决方法", plain=True)
     assert not label_line(text, text.index("- 重启集群"), "- 重启集群", plain=True)  # a step, not a label
+    # a label inside a sentence (a minutes row's 「…初步协商如下解决措施：」) opens no entry: the row
+    # is still read and quoted, not taken for a problem statement
+    row = next(c for c in real_chunks("fresh3/PMC议题收集.xlsx", whole_path=True) if "如下解决措施" in c.text)
+    assert problem_span(row.text, bare=True, plain=True) == problem_span(row.text, bare=True) == (0, 0)
     # the twin: an entry labelled with colons reads as before
     rocket = _entry("RocketMQ运维管理.md", "connect to <null> failed")
     assert problem_span(rocket.text, bare=True, plain=True) == problem_span(rocket.text, bare=True) != (0, 0)
@@ -90,3 +94,4 @@ def test_list_runs_are_items_of_one_marker_and_a_lead_in_keeps_its_own_list():
     at = lead.text.index("- [Vant 3")
     picked = [Sentence(0, at, lead.text[at:].splitlines()[0], 1.0)]
     assert with_items(picked, [Hit(lead, 1.0, "rrf")]) == picked
+

@@ -271,7 +271,7 @@ def problem_span(text: str, bare: bool = False, plain: bool = False) -> tuple[in
 
     With ``plain``, a part's word alone on its line counts as its label too (「• 原因」, :data:`_PLAIN`),
     and an entry that opens with the error it quotes, unlabelled, before its first cause or
-    solution label (a PDF's FAQ: 「[tls]verification info: ! The certificate validity starts in
+    solution label alone on its line (a PDF's FAQ: 「[tls]verification info: ! The certificate validity starts in
     the future」 then 「• 原因」), has that opening as its problem statement.
 
     Args:
@@ -287,8 +287,9 @@ def problem_span(text: str, bare: bool = False, plain: bool = False) -> tuple[in
         if (other := rx.search(text)) and (problem is None or other.start() < problem.start()):
             problem = other
     if plain and problem is None:
-        first = min((m for m in (_BARE_ANSWER.search(text), _PLAIN_ANSWER.search(text), _CAUSE.search(text),
-                                 _SOLUTION.search(text)) if m is not None), key=lambda m: m.start(), default=None)
+        # a cause's or solution's label on its own line (an inline 「…如下解决措施：」 is a sentence's)
+        first = min((m for m in (_BARE_ANSWER.search(text), _PLAIN_ANSWER.search(text)) if m is not None),
+                    key=lambda m: m.start(), default=None)
         if first is not None and text[:first.start()].strip():  # the entry opens with its problem
             return 0, first.start()
     solution = _SOLUTION.search(text, problem.end()) if problem else None
