@@ -102,6 +102,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, list kind off": {"ZHIKU_LIST_KIND": "0"},
           # and a list item quoted as the source bringing the other items of its list without a lead-in (on shipped)
           "on, list items off": {"ZHIKU_LIST_ITEMS": "0"},
+          # and a sentence naming the kind asked and listing things with 、 quoted when no lead-in is (on shipped)
+          "on, list enumerations off": {"ZHIKU_LIST_ENUMERATIONS": "0"},
           # and the kind asked read one character after 哪几种 when none starts there (on shipped)
           "on, list kind prefixed off": {"ZHIKU_LIST_KIND_PREFIXED": "0"},
           # and a table row read and quoted whole (on shipped)

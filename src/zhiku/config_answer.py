@@ -55,6 +55,11 @@ class AnswerLevers(BaseModel):
                              "is an item of a list with no lead-in before it in its block (a changelog's "
                              "bullets under a version's heading) quotes the list's other items with it, up "
                              "to 400 characters; off: the item alone")
+    list_enumerations: bool = Field(default=True, description="with list_kind, when no list's lead-in is the "
+                                    "offline answer's source, a sentence naming the kind asked and listing three or "
+                                    "more things with 、 (「…适用于智能NVR、云终端、物联网网关…等场景」 for 「哪些场景」) is "
+                                    "the source over a best sentence not naming that kind when it scores at least 0.6 "
+                                    "of it; off: the best sentence")
     short_forms: bool = Field(default=True, description="a block holding the long form of a short form "
                               "its own document defines (「权限控制（ACL）」, 「（以下简称“细则”）」) holds the short "
                               "form too, and one holding the short form the long form, for the offline answer's "

@@ -3,7 +3,8 @@ with no lead-in, on real public documents (tests/data/real/fresh6, see its SOURC
 FAQ's entry quoting an error message, then 「• 原因」 and 「• 解决方式」, is answered by its cause
 when the question asks the reason and by its fix when it asks how; a changelog section of
 bullets under its version's heading answers 「…去掉了哪些功能？」 with its items; each with a
-twin that keeps its old reading."""
+twin that keeps its old reading; and a sentence naming the kind a which-ones question asks and
+listing its instances with 、 (tests/data/real/fresh2) answers it when no lead-in does."""
 
 from __future__ import annotations
 
@@ -95,3 +96,30 @@ def test_list_runs_are_items_of_one_marker_and_a_lead_in_keeps_its_own_list():
     picked = [Sentence(0, at, lead.text[at:].splitlines()[0], 1.0)]
     assert with_items(picked, [Hit(lead, 1.0, "rrf")]) == picked
 
+
+
+DAYU = "fresh2/润和DAYU200开发套件说明.md"
+
+
+def test_a_sentence_listing_the_kind_asked_answers_a_which_ones_question_without_a_lead_in():
+    # 「…适用于智能NVR、云终端、物联网网关、工业控制…等场景」 under 五、开发板应用场景, against the
+    # features list's 「高性价比：适合中小规模企业/用户使用」, which holds the question's 适合 but names
+    # no 场景: no lead-in announces the scenes, so the features item was quoted
+    chunks = real_chunks(DAYU, whole_path=True)
+    scenes = next(c for c in chunks if "物联网网关" in c.text)
+    features = next(c for c in chunks if "高性价比" in c.text)
+    question = "DAYU200开发板适合用在哪些场景？"
+    idf = {"适合": 5.0, "场景": 3.9, "dayu200": 1.5, "开发板": 0.4}.get
+    kw = dict(lists=True, listed="场景", doc_name=True)
+    words = segmenters.create("words")
+    terms = query_terms(words(question))
+    hits = [Hit(c, 0.033 - i * 0.001, "rrf") for i, c in enumerate([scenes, features])]
+    text = compose(terms, hits, lambda t: idf(t, 1.0), list_enumerations=True, **kw)[0]
+    off = compose(terms, hits, lambda t: idf(t, 1.0), list_enumerations=False, **kw)[0]
+    assert "物联网网关" in text and "高性价比" not in text
+    assert "高性价比" in off  # the lever off: the sentence holding 适合
+    # the twin: a question naming no kind (「…有哪些特点？」 has 特点, which the scenes do not name)
+    # keeps the best sentence
+    twin = compose(terms, hits, lambda t: idf(t, 1.0), list_enumerations=True, lists=True, listed="特点",
+                   doc_name=True)[0]
+    assert twin == off

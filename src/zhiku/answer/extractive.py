@@ -55,6 +55,7 @@ SOURCES = 5
 # articles that are not the gold one either); RGB and CMRC unchanged (no numbered articles).
 PROVISION = 0.6
 LIST_CHARS = 400  # a lead-in ending in a colon brings the list items under it, up to this
+ENUMERATION = re.compile(r"[^、，。；]+、[^、，。；]+、")  # three or more things listed in one sentence (甲、乙、丙)
 LEAD_IN = re.compile(r"[：:]\s*$")
 FENCE = ("```", "~~~")
 _FIGURE = re.compile(r"\d+(?:\.\d+)*")  # a number or a version in a heading (1.1.0, 23)
@@ -161,6 +162,7 @@ def compose(
     forms: Mapping[str, Mapping[str, str]] | None = None,
     plain_labels: bool = False,
     list_items: bool = False,
+    list_enumerations: bool = False,
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -257,6 +259,11 @@ def compose(
             in its block (a changelog's section of bullets under its version's heading) brings the
             other items of its list (:func:`zhiku.answer.around.with_items`, config
             ``list_items``).
+        list_enumerations: with ``lists`` and ``listed``, when no lead-in is the source, a
+            sentence naming the kind asked and listing three or more things with 、
+            (:data:`ENUMERATION`: 「…适用于智能NVR、云终端、物联网网关…等场景」 for 「…适合用在哪些场景？」) is
+            the source over a best sentence not naming that kind when it scores at least
+            :data:`PREFER` of it (config ``list_enumerations``).
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
@@ -279,7 +286,7 @@ def compose(
         picked.append(Sentence(0, 0, hits[0].chunk.text, 1.0))
     else:
         picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name,
-                       (lists, listed), name_weight, problems, comments, bonus, labels, rows_whole,
+                       (lists, listed, list_enumerations), name_weight, problems, comments, bonus, labels, rows_whole,
                        lead_ins, wrapped, list_block, forms, plain_labels)
         picked = beside(picked, hits, around) if around else picked
     picked = with_lists(picked, hits, terms, idf, listings=labels)
@@ -320,7 +327,7 @@ def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str],
 
 def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
           meets: Callable[[str, str], bool] | None = None, provision: float = PROVISION,
-          doc_name: bool = False, lists: tuple[bool, str] = (False, ""), name_weight: float = 1.0,
+          doc_name: bool = False, lists: tuple[bool, str, bool] = (False, "", False), name_weight: float = 1.0,
           problems: bool = False, comments: bool = False, bonus: Sequence[float] = (),
           labels: bool = False, rows_whole: bool = False, lead_ins: float = 1.0,
           wrapped: bool = False, list_block: bool = False,
@@ -360,6 +367,11 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
         first = next((c for c in cands if LEAD_IN.search(c.text) and weigh(c) >= PREFER * weigh(first)
                       and _announces(hits[c.hit_rank].chunk.text, c.pos)
                       and (not lists[1] or term_in(lists[1], listing(read[c.hit_rank, c.pos])))), first)
+        if lists[2] and lists[1] and not LEAD_IN.search(first.text) and not term_in(lists[1], normalise(first.text)):
+            # no lead-in: a sentence naming the kind asked and listing its instances (「…适用于智能NVR、
+            # 云终端、物联网网关…等场景」) states the list over a sentence not naming it
+            first = next((c for c in cands if ENUMERATION.search(c.text) and term_in(lists[1], normalise(c.text))
+                          and weigh(c) >= PREFER * weigh(first)), first)
     best = first.score
     picked: list[Sentence] = [first]
     if ONE_SOURCE:
