@@ -94,10 +94,16 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, code comments off": {"ZHIKU_ANSWER_CODE_COMMENTS": "0"},
           # and a bold label line (「-   **可能原因**」) read as a label, a lead-in bringing its listing (on shipped)
           "on, labels off": {"ZHIKU_ANSWER_LABELS": "0"},
+          # and a plain part word alone on its line (「• 原因」) read as a label, the lines under it under it (on shipped)
+          "on, plain labels off": {"ZHIKU_ANSWER_PLAIN_LABELS": "0"},
           # and a list's lead-in quoted for a question asking which ones (on shipped)
           "on, list answers off": {"ZHIKU_LIST_ANSWERS": "0"},
           # and a list's lead-in taken only when it lists the kind the question names (on shipped)
           "on, list kind off": {"ZHIKU_LIST_KIND": "0"},
+          # and a list item quoted as the source bringing the other items of its list without a lead-in (on shipped)
+          "on, list items off": {"ZHIKU_LIST_ITEMS": "0"},
+          # and a sentence naming the kind asked and listing things with 、 quoted when no lead-in is (on shipped)
+          "on, list enumerations off": {"ZHIKU_LIST_ENUMERATIONS": "0"},
           # and the kind asked read one character after 哪几种 when none starts there (on shipped)
           "on, list kind prefixed off": {"ZHIKU_LIST_KIND_PREFIXED": "0"},
           # and a table row read and quoted whole (on shipped)

@@ -45,6 +45,21 @@ class AnswerLevers(BaseModel):
                                 "解决办法) as answer_problems reads 「问题描述：」; and a quoted lead-in followed "
                                 "by a code listing brings the listing; off: such a label is quoted like text "
                                 "and a lead-in stops before a listing")
+    answer_plain_labels: bool = Field(default=True, description="with answer_labels, a troubleshooting "
+                                      "entry's part word alone on its line, plain (「• 原因」, 「• 解决方式」 of a "
+                                      "PDF's FAQ), is a label as a bold one is; an entry opening with the error it "
+                                      "quotes before its first such label has that opening as its problem "
+                                      "statement; and each sentence is read under the label above it (原因 for "
+                                      "「…是什么原因？」); off: bold labels only, read as before")
+    list_items: bool = Field(default=True, description="with list_answers, the offline answer whose source "
+                             "is an item of a list with no lead-in before it in its block (a changelog's "
+                             "bullets under a version's heading) quotes the list's other items with it, up "
+                             "to 400 characters; off: the item alone")
+    list_enumerations: bool = Field(default=True, description="with list_kind, when no list's lead-in is the "
+                                    "offline answer's source, a sentence naming the kind asked and listing three or "
+                                    "more things with 、 (「…适用于智能NVR、云终端、物联网网关…等场景」 for 「哪些场景」) is "
+                                    "the source over a best sentence not naming that kind when it scores at least 0.6 "
+                                    "of it; off: the best sentence")
     short_forms: bool = Field(default=True, description="a block holding the long form of a short form "
                               "its own document defines (「权限控制（ACL）」, 「（以下简称“细则”）」) holds the short "
                               "form too, and one holding the short form the long form, for the offline answer's "

@@ -153,3 +153,65 @@ def announced_row(lead: Sentence, hits: Sequence[Hit], terms: Sequence[str],
         return None
     cover, r, c = max(scored, key=lambda x: (x[0], -x[1]))
     return Sentence(r, 0, c.text, cover) if cover > 0 else None
+
+
+# a list item's line: the indent before it and its marker (a bullet, or a number with its mark)
+_ITEM_LINE = re.compile(r"^([ \t]*)([-*+•]|\d+[.、)）])[ \t]+\S")
+
+
+def _marker(m: re.Match[str]) -> tuple[int, str]:
+    """A list item's kind: its indent and its bullet (or, for a number, the mark after it)."""
+    return len(m.group(1).expandtabs(4)), m.group(2)[-1] if m.group(2)[0].isdigit() else m.group(2)
+
+
+def list_runs(text: str) -> list[list[tuple[int, str]]]:
+    """The lists of a chunk's ``text``: runs of item lines (offset, line stripped) of one
+    indent and marker, next to each other but for blank lines and lines indented under an item
+    (its wrapped text, a sub-list); any other line ends the run."""
+    runs: list[list[tuple[int, str]]] = []
+    kind, at = None, 0
+    for line in text.splitlines(keepends=True):
+        m = _ITEM_LINE.match(line)
+        if m and _marker(m) == kind:
+            runs[-1].append((at, line.strip()))
+        elif m and (kind is None or _marker(m)[0] <= kind[0]):
+            kind = _marker(m)
+            runs.append([(at, line.strip())])
+        elif line.strip() and not (kind is not None and len(line) - len(line.lstrip()) > kind[0]):
+            kind = None  # prose after the list ends it
+        at += len(line)
+    return runs
+
+
+def with_items(picked: list[Sentence], hits: Sequence[Hit]) -> list[Sentence]:
+    """``picked`` with, when its source (the first) is an item of a list and no lead-in stands
+    before it in its block (a changelog's bullets under the version's heading: 「* 从 `资源中心`
+    中移除了 `udf-manage` 功能」 … 「* 在 3.3.0-release 中废弃了…」), the other items of that list
+    (:func:`list_runs`), in order and up to :data:`LIST_CHARS` characters: a question asking which
+    ones (哪些) is answered by the list, not by the one item that best repeats its words. A list
+    announced by a lead-in is :func:`with_lists`' to quote.
+
+    Args:
+        picked: the chosen sentences, the source first.
+        hits: the evidence they come from.
+    """
+    if not picked:
+        return picked
+    first = picked[0]
+    text = hits[first.hit_rank].chunk.text
+    start = text.rfind("\n", 0, first.pos) + 1
+    if any(LEAD_IN.search(t) for p, t in split_sentences(text) if p < start):
+        return picked
+    run = next((r for r in list_runs(text) if any(p == start for p, _ in r)), [])
+    if len(run) < 2:
+        return picked
+    out, size = [], len(first.text)
+    for p, t in run:
+        if p == start:
+            continue
+        if size + len(t) > LIST_CHARS:
+            break
+        size += len(t)
+        out.append(Sentence(first.hit_rank, p, t, 0.0))
+    inside = lambda s: any(p <= s.pos < p + len(t) for p, t in run)  # noqa: E731
+    return [first, *[s for s in picked[1:] if not inside(s)], *out]

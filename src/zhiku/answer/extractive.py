@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from zhiku.answer.reading import (ASKS, ITEM, code_comment, counted_terms, coverage, in_problem, item_label,
-                                  announced, label_line, listing, problem_span, question_line, term_parts,
+                                  announced, label_line, label_word, listing, problem_span, question_line, term_parts,
                                   term_spreads, term_synonyms)
 from zhiku.chunk.context import block_text, context, defined, document_name, heading
 from zhiku.retrieve.segment import normalise
@@ -55,6 +55,7 @@ SOURCES = 5
 # articles that are not the gold one either); RGB and CMRC unchanged (no numbered articles).
 PROVISION = 0.6
 LIST_CHARS = 400  # a lead-in ending in a colon brings the list items under it, up to this
+ENUMERATION = re.compile(r"[^、，。；]+、[^、，。；]+、")  # three or more things listed in one sentence (甲、乙、丙)
 LEAD_IN = re.compile(r"[：:]\s*$")
 FENCE = ("```", "~~~")
 _FIGURE = re.compile(r"\d+(?:\.\d+)*")  # a number or a version in a heading (1.1.0, 23)
@@ -159,6 +160,9 @@ def compose(
     same: Callable[[str], Sequence[str]] | None = None,
     list_block: bool = False,
     forms: Mapping[str, Mapping[str, str]] | None = None,
+    plain_labels: bool = False,
+    list_items: bool = False,
+    list_enumerations: bool = False,
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -245,11 +249,26 @@ def compose(
             context with the definitions whose one form that context and the block's text hold
             and the other not, and ``meets`` reads the block as
             :func:`zhiku.chunk.context.block_text` does with them.
+        plain_labels: with ``labels``, a troubleshooting entry's part word alone on its line,
+            plain (「• 原因」, 「• 解决方式」 of a PDF's FAQ), is a label as a bold one is; an entry
+            opening with the error it quotes before its first such label has that opening as its
+            problem statement (:func:`zhiku.answer.reading.problem_span`); and each sentence is
+            read under the label above it (「原因」 for 「…是什么原因？」; config
+            ``answer_plain_labels``).
+        list_items: with ``lists``, a source that is an item of a list with no lead-in before it
+            in its block (a changelog's section of bullets under its version's heading) brings the
+            other items of its list (:func:`zhiku.answer.around.with_items`, config
+            ``list_items``).
+        list_enumerations: with ``lists`` and ``listed``, when no lead-in is the source, a
+            sentence naming the kind asked and listing three or more things with 、
+            (:data:`ENUMERATION`: 「…适用于智能NVR、云终端、物联网网关…等场景」 for 「…适合用在哪些场景？」) is
+            the source over a best sentence not naming that kind when it scores at least
+            :data:`PREFER` of it (config ``list_enumerations``).
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
     """
-    from zhiku.answer.around import around as beside, with_lists
+    from zhiku.answer.around import around as beside, with_items, with_lists
 
     read_as = [normalise(f"{document_name(h.chunk) if doc_name else ''} {context(h.chunk)} {h.chunk.text}")
                for h in hits[:max_sources]]  # normalised once for the three readings below
@@ -267,10 +286,12 @@ def compose(
         picked.append(Sentence(0, 0, hits[0].chunk.text, 1.0))
     else:
         picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name,
-                       (lists, listed), name_weight, problems, comments, bonus, labels, rows_whole,
-                       lead_ins, wrapped, list_block, forms)
+                       (lists, listed, list_enumerations), name_weight, problems, comments, bonus, labels, rows_whole,
+                       lead_ins, wrapped, list_block, forms, plain_labels)
         picked = beside(picked, hits, around) if around else picked
     picked = with_lists(picked, hits, terms, idf, listings=labels)
+    if lists and list_items:
+        picked = with_items(picked, hits)
     picked.sort(key=lambda s: (s.hit_rank, s.pos))
     return _render(_headed(picked, hits, terms, head_figures, head_version), hits)
 
@@ -306,11 +327,11 @@ def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str],
 
 def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
           meets: Callable[[str, str], bool] | None = None, provision: float = PROVISION,
-          doc_name: bool = False, lists: tuple[bool, str] = (False, ""), name_weight: float = 1.0,
+          doc_name: bool = False, lists: tuple[bool, str, bool] = (False, "", False), name_weight: float = 1.0,
           problems: bool = False, comments: bool = False, bonus: Sequence[float] = (),
           labels: bool = False, rows_whole: bool = False, lead_ins: float = 1.0,
           wrapped: bool = False, list_block: bool = False,
-          forms: Mapping[str, Mapping[str, str]] | None = None) -> list[Sentence]:
+          forms: Mapping[str, Mapping[str, str]] | None = None, plain: bool = False) -> list[Sentence]:
     """The best-covering sentence first, then the best sentences of the same block scoring at
     least :data:`FILL` of it: an answer states what one block says and cites that block
     (a second block's sentence, even one covering as much of the question, was mostly a
@@ -320,7 +341,8 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
         ctx = [f"{c} {x}" if (x := defined(h.chunk, f"{c} {h.chunk.text}", forms)) else c
                for c, h in zip(ctx, hits)]
     names = [document_name(h.chunk) if doc_name else "" for h in hits]
-    cands, read = _candidates(terms, hits, idf, ctx, names, problems, comments, labels, rows_whole, wrapped)
+    cands, read = _candidates(terms, hits, idf, ctx, names, problems, comments, labels, rows_whole, wrapped,
+                              labels and plain)
     if not cands:
         return []
     if lead_ins < 1:  # a lead-in announcing other things than asked: its items state them
@@ -345,6 +367,11 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
         first = next((c for c in cands if LEAD_IN.search(c.text) and weigh(c) >= PREFER * weigh(first)
                       and _announces(hits[c.hit_rank].chunk.text, c.pos)
                       and (not lists[1] or term_in(lists[1], listing(read[c.hit_rank, c.pos])))), first)
+        if lists[2] and lists[1] and not LEAD_IN.search(first.text) and not term_in(lists[1], normalise(first.text)):
+            # no lead-in: a sentence naming the kind asked and listing its instances (「…适用于智能NVR、
+            # 云终端、物联网网关…等场景」) states the list over a sentence not naming it
+            first = next((c for c in cands if ENUMERATION.search(c.text) and term_in(lists[1], normalise(c.text))
+                          and weigh(c) >= PREFER * weigh(first)), first)
     best = first.score
     picked: list[Sentence] = [first]
     if ONE_SOURCE:
@@ -371,17 +398,20 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
 
 def _candidates(terms, hits, idf, ctx: list[str], names: list[str], problems: bool,
                 comments: bool, labels: bool = False, rows_whole: bool = False,
-                wrapped: bool = False) -> tuple[list[Sentence], dict]:
+                wrapped: bool = False, plain: bool = False) -> tuple[list[Sentence], dict]:
     """Every sentence of the evidence scored as it is read (under its block's context, the
     question line, problem statement or code comment before it, its list item's label, its
-    document's name), and the text each was read as; what asks (those lines) is left out
-    unless nothing else is left."""
+    document's name; with ``plain``, the label line above it too: 「原因」 over the cause's
+    sentences), and the text each was read as; what asks (those lines) is left out unless
+    nothing else is left."""
     cands, read, asks = [], {}, set()
     for r, h in enumerate(hits):
-        asked, span = "", problem_span(h.chunk.text, labels) if problems else (0, 0)
+        asked, part = "", ""
+        span = problem_span(h.chunk.text, labels, plain) if problems else (0, 0)
         for pos, s in block_sentences(h, rows_whole, wrapped):
-            if labels and label_line(h.chunk.text, pos, s):  # 「-   **可能原因**」: it introduces
+            if labels and label_line(h.chunk.text, pos, s, plain):  # 「-   **可能原因**」: it introduces
                 asks.add((r, pos))
+                part = label_word(s) if plain else ""  # what the lines after it are: 原因, 解决方法
             elif question_line(h.chunk.text, pos, s):
                 asked = s  # an FAQ entry's question: the lines after it answer it
                 asks.add((r, pos))
@@ -391,7 +421,7 @@ def _candidates(terms, hits, idf, ctx: list[str], names: list[str], problems: bo
             elif comments and code_comment(h.chunk.text, pos, s):  # 「### 验证…是否启动成功」
                 asked = s
                 asks.add((r, pos))
-            read[r, pos] = f"{ctx[r]} {asked} {item_label(h.chunk.text, pos)} {s}"
+            read[r, pos] = f"{ctx[r]} {asked} {part} {item_label(h.chunk.text, pos)} {s}"
             cands.append(Sentence(r, pos, s, coverage(terms, read[r, pos], idf, names[r])))
     # a question line in the evidence (an FAQ entry's own, 「1. **消息…保存多长时间？**」) or a
     # troubleshooting entry's problem statement asks, it does not answer: it is quoted only

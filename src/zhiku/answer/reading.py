@@ -236,19 +236,32 @@ _CAUSE = re.compile(rf"(?:{_CAUSE_WORDS})\s*[：:]")
 # a line that is only a label: bold text without a sentence's closing mark, as a list item or
 # alone (「-   **可能原因**」, 「**注意事项**」); it names what the lines after it say
 LABEL_LINE = re.compile(r"^[ \t]*(?:[-*+][ \t]+|\d+[.、][ \t]*)?\*\*[^*\n。！？?!：:]{1,16}\*\*\s*\d*[ \t]*$", re.M)
+# a troubleshooting entry's part named by its word alone on its line, plain, as a PDF prints it
+# (「• 原因」, 「• 解决方式」) or a bullet of text writes it (「- 解决方法」): no bold, no colon
+_PLAIN = r"^[ \t]*(?:[-*+•·●▪][ \t]*)?(?:{})[ \t]*$"
+_PLAIN_PROBLEM = re.compile(_PLAIN.format(_PROBLEM_WORDS), re.M)
+_PLAIN_ANSWER = re.compile(_PLAIN.format(rf"{_CAUSE_WORDS}|原因|{_SOLUTION_WORDS}|解决方式|处理方式"), re.M)
 
 
-def label_line(text: str, pos: int, sentence: str) -> bool:
+def label_line(text: str, pos: int, sentence: str, plain: bool = False) -> bool:
     """Whether the sentence at ``pos`` of a chunk's ``text`` is a whole line that is only a
     bold label (:data:`LABEL_LINE`): it says nothing itself; the text or code after it is
-    what it introduces."""
+    what it introduces. With ``plain`` (config ``answer_plain_labels``), also a line that is only
+    a troubleshooting entry's part word, plain (「• 原因」, 「• 解决方式」)."""
     start = text.rfind("\n", 0, pos) + 1
     end = text.find("\n", pos)
     line = text[start:None if end < 0 else end]
+    if plain and (_PLAIN_PROBLEM.fullmatch(line) or _PLAIN_ANSWER.fullmatch(line)):
+        return True
     return bool(LABEL_LINE.fullmatch(line)) and sentence.strip(" \t-*+0123456789.、") in line
 
 
-def problem_span(text: str, bare: bool = False) -> tuple[int, int]:
+def label_word(line: str) -> str:
+    """The words of a label line (「可能原因」 of 「-   **可能原因**」, 「原因」 of 「• 原因」)."""
+    return line.strip(" \t-*+•·●▪0123456789.、")
+
+
+def problem_span(text: str, bare: bool = False, plain: bool = False) -> tuple[int, int]:
     """Where a troubleshooting entry's problem statement lies in a chunk's text: from the line
     of its label (「问题描述：…」, the error it quotes under it) up to the label of the solution
     after it (「解决方法：…」); (0, 0) when the text holds no such pair.
@@ -256,20 +269,33 @@ def problem_span(text: str, bare: bool = False) -> tuple[int, int]:
     「-   **可能原因**」, :data:`_BARE_PROBLEM`), and a cause's label (可能原因：) ends the
     problem as a solution's does: the cause answers what went wrong.
 
+    With ``plain``, a part's word alone on its line counts as its label too (「• 原因」, :data:`_PLAIN`),
+    and an entry that opens with the error it quotes, unlabelled, before its first cause or
+    solution label alone on its line (a PDF's FAQ: 「[tls]verification info: ! The certificate validity starts in
+    the future」 then 「• 原因」), has that opening as its problem statement.
+
     Args:
         text: a chunk's text.
         bare: read labels without a colon (config ``answer_labels``).
+        plain: read plain part words alone on their line as labels (config ``answer_plain_labels``).
 
     Returns:
         The span's start and end offsets.
     """
     problem = _PROBLEM.search(text)
-    if bare and (other := _BARE_PROBLEM.search(text)) and (problem is None or other.start() < problem.start()):
-        problem = other
+    for rx in (_BARE_PROBLEM, _PLAIN_PROBLEM) if plain else (_BARE_PROBLEM,) if bare else ():
+        if (other := rx.search(text)) and (problem is None or other.start() < problem.start()):
+            problem = other
+    if plain and problem is None:
+        # a cause's or solution's label on its own line (an inline 「…如下解决措施：」 is a sentence's)
+        first = min((m for m in (_BARE_ANSWER.search(text), _PLAIN_ANSWER.search(text)) if m is not None),
+                    key=lambda m: m.start(), default=None)
+        if first is not None and text[:first.start()].strip():  # the entry opens with its problem
+            return 0, first.start()
     solution = _SOLUTION.search(text, problem.end()) if problem else None
-    if bare and problem is not None:
-        ends = [m for m in (solution, _BARE_ANSWER.search(text, problem.end()), _CAUSE.search(text, problem.end()))
-                if m is not None]
+    if (bare or plain) and problem is not None:
+        ends = [m for m in (solution, _BARE_ANSWER.search(text, problem.end()), _CAUSE.search(text, problem.end()),
+                            _PLAIN_ANSWER.search(text, problem.end()) if plain else None) if m is not None]
         solution = min(ends, key=lambda m: m.start()) if ends else None
     if solution is None:
         return 0, 0
