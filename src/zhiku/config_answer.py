@@ -36,6 +36,11 @@ class AnswerLevers(BaseModel):
                                       "asking about a version (版本) quotes the heading of the block it "
                                       "quotes when the heading states a release number its sentences do "
                                       "not (a changelog entry 「v1.46.0 @2026-8-18」 over the change it lists)")
+    answer_decisive_pins: bool = Field(default=False, description="when no sentence near the offline "
+                                       "answer's best meets everything the question pins, one meeting the "
+                                       "pins that decide a refusal (the figure asked, a name) is preferred "
+                                       "over one that does not (「…最少要多大内存」: the table row 「内存 8 GB+」 "
+                                       "over a note naming 部署 and no size); off: the best-covering sentence")
     answer_code_comments: bool = Field(default=True, description="the offline answer reads a comment "
                                        "line of a code listing (### 验证…是否启动成功) as a question line: "
                                        "it quotes the commands and output under it")

@@ -400,7 +400,8 @@ def _versioned(w: str, b: str) -> bool:
         rf"(?<![\d.]){re.escape(m.group(2).lstrip('v'))}(?![\d.])", b) is not None
 
 
-def meets_all(cons: Sequence[Constraint], sentence: str, block: str, opts: CheckOptions = CheckOptions()) -> bool:
+def meets_all(cons: Sequence[Constraint], sentence: str, block: str, opts: CheckOptions = CheckOptions(),
+              only: Callable[[Constraint], bool] | None = None) -> bool:
     """Whether a sentence of a block (``block``: its title and text) meets every constraint
     in ``cons`` (a quantity in the sentence itself).
 
@@ -414,6 +415,7 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str, opts: Check
             numbered provision a value of the kind asked counts without the question's word
             for it, as the check takes it (:func:`check`): 「…年休假5天」 for 「一年能休几天带薪假」;
             ``article_periods``, so does a period asked (:func:`period_stated`).
+        only: which of ``cons`` must be met (the others are read as context only); None: all.
     """
     opts = replace(opts, statute_times=False)  # the check reads them as a weak mismatch only
 
@@ -426,7 +428,8 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str, opts: Check
         return opts.provisions and worded(c) and provision(block) and meets(Constraint(c.kind, c.text), where,
                                                                             sentence, cons, opts)
 
-    return all(met(c) for c in cons if c.kind is not Kind.FOCUS)  # a literal attribute word is no reason to prefer a sentence
+    return all(met(c) for c in cons if c.kind is not Kind.FOCUS  # a literal attribute word is no reason to prefer a sentence
+               and (only is None or only(c)))
 
 
 # heads of common nouns for roles and institutions (钟点工, 民政局, 仲裁委) and for kinds of
