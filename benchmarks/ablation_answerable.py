@@ -200,6 +200,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, glosses off": {"ZHIKU_ANSWERABILITY_GLOSSES": "0"},
           # the name doing a provision's act (「App 收集…」) is a weak mismatch (on shipped)
           "on, rule doers off": {"ZHIKU_ANSWERABILITY_RULE_DOERS": "0"},
+          # the offline answer prefers a sentence meeting the pins that decide a refusal (on shipped)
+          "on, decisive pins off": {"ZHIKU_ANSWER_DECISIVE_PINS": "0"},
           # without vectors, evidence holding none of the question's naming words refuses (on shipped)
           "on, keyword veto off": {"ZHIKU_KEYWORD_VETO": "0"},
           # the keyword veto holding a word by a dictionary word inside it (精神病 of 精神病院; on shipped)

@@ -36,7 +36,7 @@ class AnswerLevers(BaseModel):
                                       "asking about a version (版本) quotes the heading of the block it "
                                       "quotes when the heading states a release number its sentences do "
                                       "not (a changelog entry 「v1.46.0 @2026-8-18」 over the change it lists)")
-    answer_decisive_pins: bool = Field(default=False, description="when no sentence near the offline "
+    answer_decisive_pins: bool = Field(default=True, description="when no sentence near the offline "
                                        "answer's best meets everything the question pins, one meeting the "
                                        "pins that decide a refusal (the figure asked, a name) is preferred "
                                        "over one that does not (「…最少要多大内存」: the table row 「内存 8 GB+」 "
