@@ -198,6 +198,16 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, addresses off": {"ZHIKU_ANSWERABILITY_ADDRESSES": "0"},
           # 哪天 asks a day, not a month or a year alone (off shipped)
           "on, days on": {"ZHIKU_ANSWERABILITY_DAYS": "1"},
+          # a document cited as the source in 《》 that the knowledge base does not hold refuses (on shipped)
+          "on, cited documents off": {"ZHIKU_ANSWERABILITY_DOCUMENTS": "0"},
+          # 「X由谁担任」 asks the post X's holder, 主要负责人 answering 谁 (on shipped)
+          "on, posts off": {"ZHIKU_ANSWERABILITY_POSTS": "0"},
+          # a word right after a Latin name glosses it (Highlight 高亮) and refuses nothing (on shipped)
+          "on, glosses off": {"ZHIKU_ANSWERABILITY_GLOSSES": "0"},
+          # the name doing a provision's act (「App 收集…」) is a weak mismatch (on shipped)
+          "on, rule doers off": {"ZHIKU_ANSWERABILITY_RULE_DOERS": "0"},
+          # the offline answer prefers a sentence meeting the pins that decide a refusal (on shipped)
+          "on, decisive pins off": {"ZHIKU_ANSWER_DECISIVE_PINS": "0"},
           # without vectors, evidence holding none of the question's naming words refuses (on shipped)
           "on, keyword veto off": {"ZHIKU_KEYWORD_VETO": "0"},
           # the keyword veto holding a word by a dictionary word inside it (精神病 of 精神病院; on shipped)

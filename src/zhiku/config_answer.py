@@ -36,6 +36,11 @@ class AnswerLevers(BaseModel):
                                       "asking about a version (版本) quotes the heading of the block it "
                                       "quotes when the heading states a release number its sentences do "
                                       "not (a changelog entry 「v1.46.0 @2026-8-18」 over the change it lists)")
+    answer_decisive_pins: bool = Field(default=True, description="when no sentence near the offline "
+                                       "answer's best meets everything the question pins, one meeting the "
+                                       "pins that decide a refusal (the figure asked, a name) is preferred "
+                                       "over one that does not (「…最少要多大内存」: the table row 「内存 8 GB+」 "
+                                       "over a note naming 部署 and no size); off: the best-covering sentence")
     answer_code_comments: bool = Field(default=True, description="the offline answer reads a comment "
                                        "line of a code listing (### 验证…是否启动成功) as a question line: "
                                        "it quotes the commands and output under it")
@@ -392,6 +397,29 @@ class RefusalLevers(BaseModel):
                                      "told from another (次日, 之日) or a holiday — not a month or a year "
                                      "alone (「表格（2025年06月安全漏洞）共 11 行」); off (the default: it "
                                      "turned one wrong answer into a refusal and gained none): any date")
+    answerability_documents: bool = Field(default=True, description="a document the question cites as "
+                                          "its source in 《》 (「按照《数据出境安全评估办法》，…」, 《…》规定, "
+                                          "《…》里) that no indexed document bears — by title, file name or "
+                                          "short name, or quoted under that name by an indexed document — "
+                                          "refuses and says which is missing; off: the question is answered "
+                                          "from whatever document holds its topic")
+    answerability_posts: bool = Field(default=True, description="「X由谁担任」 (担任, 兼任, 出任) asks "
+                                      "the holder of the post X, met by a sentence naming the post with its "
+                                      "holder (「总指挥：国家发展改革委主要负责人」), not an act the text must "
+                                      "name; and a post's holder named by the post (主要负责人, 办公室主任, "
+                                      "局长) answers 谁 as an institution does; off: 担任 must be stated and "
+                                      "only a name or an institution answers 谁")
+    answerability_glosses: bool = Field(default=True, description="a word the tagger calls a name right "
+                                        "after a Latin name (「Vant 的 Highlight 高亮组件」: 高亮) glosses that "
+                                        "name, which is pinned on its own: a block naming Highlight and not "
+                                        "高亮 still answers; off: the gloss is pinned as a name the block "
+                                        "must hold")
+    answerability_rule_doers: bool = Field(default=True, description="a name the question pins as the "
+                                           "doer of its act (「App 收集不满十四岁孩子的个人信息要经过谁同意」: "
+                                           "App before 收集) that a cited numbered provision stating the act "
+                                           "does not name only lowers the confidence: a statute states its "
+                                           "rule for whoever does the act; off: the name must be in the block, "
+                                           "and its absence refuses")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

@@ -67,6 +67,7 @@ class KnowledgeBase(Ingesting):
         self._offences: Any = None
         self._cited: tuple[dict[str, int], int] | None = None
         self._short_forms: dict[str, dict[str, str]] | None = None
+        self._quoted: frozenset[str] | None = None
         self._router: Any = None
         self._paths: dict[str, Any] | None = None  # document path → record
         self._idf: dict[str, float] = {}  # term → IDF
@@ -314,7 +315,7 @@ class KnowledgeBase(Ingesting):
             gen: the generation the next builds belong to.
         """
         self._titles = self._n_chunks = self._router = self._paths = self._coverage = self._offences = self._cited = None
-        self._short_forms = None
+        self._short_forms = self._quoted = None
         self._idf = {}
         self._gen = gen
 
@@ -387,6 +388,23 @@ class KnowledgeBase(Ingesting):
                 found = {d: definitions(ts) for d, ts in texts.items()}
                 self._short_forms = {d: f for d, f in found.items() if f}
             return self._short_forms
+
+    def holds_document(self, name: str) -> bool:
+        """Whether the knowledge base holds a document of ``name`` (a title a question cites,
+        normalised as :func:`zhiku.verify.pins.cited_documents` gives it): one bears it
+        (:meth:`zhiku.retrieve.clause.TitleIndex.bears`), or a passage quotes it between 《》
+        (a law a regulation cites: its rules are read there); the quoted titles are read from
+        every searched passage once per published generation, when first asked."""
+        from zhiku.retrieve.docprior import cited_titles
+
+        if self.titles().bears(name):
+            return True
+        with self._build:
+            if self._quoted is None:
+                self._quoted = frozenset(t for r in self.store.rows("chunks", ["text", "kind"])
+                                         if r["kind"] != "parent" and "《" in r["text"]
+                                         for t in cited_titles(r["text"]))
+            return any(name in t for t in self._quoted)
 
     def cited_by(self) -> tuple[dict[str, int], int]:
         """Each document's citation in-degree, how many other laws cite it by title (see

@@ -140,6 +140,7 @@ def compose(
     max_sentences: int = 4,
     max_sources: int = SOURCES,
     meets: Callable[[str, str], bool] | None = None,
+    decides: Callable[[str, str], bool] | None = None,
     provision: float = PROVISION,
     doc_name: bool = False,
     lists: bool = False,
@@ -178,6 +179,11 @@ def compose(
             down (:func:`zhiku.verify.answerable.meets_all`); a sentence that does is
             preferred as the answer's source over a slightly better-covering one that
             does not (:data:`PREFER`).
+        decides: whether a sentence meets what the question pins down that decides a refusal
+            (:func:`zhiku.verify.answerable.decisive`: a figure asked, a name; not an instance's
+            words or the user's phrase): when no sentence near the best meets every pin, one that
+            meets these is preferred over one that does not (config ``answer_decisive_pins``;
+            None: off).
         provision: a numbered provision's sentence is the source over unnumbered text
             scoring at most 1/``provision`` times as much (:data:`PROVISION`); 0: off.
         doc_name: read every sentence under its document's name too
@@ -287,7 +293,7 @@ def compose(
     else:
         picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name,
                        (lists, listed, list_enumerations), name_weight, problems, comments, bonus, labels, rows_whole,
-                       lead_ins, wrapped, list_block, forms, plain_labels)
+                       lead_ins, wrapped, list_block, forms, plain_labels, decides)
         picked = beside(picked, hits, around) if around else picked
     picked = with_lists(picked, hits, terms, idf, listings=labels)
     if lists and list_items:
@@ -331,7 +337,8 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
           problems: bool = False, comments: bool = False, bonus: Sequence[float] = (),
           labels: bool = False, rows_whole: bool = False, lead_ins: float = 1.0,
           wrapped: bool = False, list_block: bool = False,
-          forms: Mapping[str, Mapping[str, str]] | None = None, plain: bool = False) -> list[Sentence]:
+          forms: Mapping[str, Mapping[str, str]] | None = None, plain: bool = False,
+          decides: Callable[[str, str], bool] | None = None) -> list[Sentence]:
     """The best-covering sentence first, then the best sentences of the same block scoring at
     least :data:`FILL` of it: an answer states what one block says and cites that block
     (a second block's sentence, even one covering as much of the question, was mostly a
@@ -360,8 +367,12 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
                       and total(c) >= provision * total(first)), first)
     block = [block_text(h.chunk, forms) for h in hits]
     if meets is not None and not meets(_led(hits, first), block[first.hit_rank]):
-        first = next((c for c in cands if (c.score >= PREFER * cands[0].score or c.hit_rank == first.hit_rank)
-                      and meets(_led(hits, c), block[c.hit_rank])), first)
+        near = [c for c in cands if c.score >= PREFER * cands[0].score or c.hit_rank == first.hit_rank]
+        met = next((c for c in near if meets(_led(hits, c), block[c.hit_rank])), None)
+        if met is None and decides is not None and not decides(_led(hits, first), block[first.hit_rank]):
+            # none meets every pin: one meeting those that decide a refusal (the figure asked)
+            met = next((c for c in near if decides(_led(hits, c), block[c.hit_rank])), None)
+        first = met or first
     if lists[0] and not LEAD_IN.search(first.text):  # a list asked for: the lead-in announcing one
         weigh = total if list_block else (lambda s: s.score)  # its block's standing, or the sentence's
         first = next((c for c in cands if LEAD_IN.search(c.text) and weigh(c) >= PREFER * weigh(first)

@@ -246,7 +246,7 @@ def answerability(kb: Any, question: str, terms: Sequence[str], draft: Verified,
         from zhiku.verify.near import near_reader
 
         near = near_reader(kb, kb.config.answerability_near_cosine)
-    verdict = check(question, cited, topic, opts, near)
+    verdict = check(question, cited, topic, opts, near, kb.holds_document if opts.documents else None)
     detail: dict[str, Any] = {"ok": verdict.ok, "pinned": [f"{c.kind.value}:{c.text}" for c in verdict.constraints],
                               "missing": [c.text for c in verdict.missing]}
     if verdict.ok and blocks:

@@ -136,6 +136,7 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
     terms = list(dict.fromkeys([*terms, *options(question)]))  # 「-i」: a stop word to the segmenter
     text, cites = compose(terms, blocks, kb.idf, whole_first=exact, provision=kb.config.provision_share,
                           meets=_meets(kb, question, cons, opts),
+                          decides=_decides(cons, opts) if kb.config.answer_decisive_pins else None,
                           doc_name=kb.config.answer_doc_name, name_weight=kb.config.answer_name_weight,
                           lists=kb.config.list_answers and LIST_ASK.search(question) is not None,
                           listed=listed_kind(question, terms, kb.config.list_kind_prefixed)
@@ -182,6 +183,19 @@ def _meets(kb: Any, question: str, cons: Sequence[Any],
     opts = opts or CheckOptions.from_config(cfg)
     return lambda sent, block: ((not cons or meets_all(cons, sent, block, opts))
                                 and (not kinds or any(states(k, _UNSPACED.sub(r"\1", block)) for k in kinds)))
+
+
+def _decides(cons: Sequence[Any], opts: CheckOptions) -> Callable[[str, str], bool] | None:
+    """Whether a sentence and its block meet the pins of ``cons`` that decide a refusal
+    (:func:`zhiku.verify.answerable.decisive`; config ``answer_decisive_pins``): 「…最少要多大内存」
+    is answered by the table row 「**内存** 8 GB+」, which lacks the situation's 部署, not by the
+    note naming 部署 and no size. None when every pin decides (``meets`` reads them all)."""
+    from zhiku.verify.answerable import decisive, meets_all
+
+    need = [c for c in cons if decisive(c, cons, opts)]
+    if not need or len(need) == len(cons):
+        return None
+    return lambda sent, block: meets_all(cons, sent, block, opts, only=lambda c: c in need)
 
 
 def _bonus(kb: Any, question: str, blocks: Sequence[Hit], cons: Sequence[Any] = ()) -> tuple[float, ...]:

@@ -178,6 +178,12 @@ class TitleIndex:
         file name or shortened statute name; empty when none."""
         return self._by_alias.get(name) or self._short.get(name) or []
 
+    def bears(self, name: str) -> bool:
+        """Whether a document bears ``name`` (normalised, without 中华人民共和国): as its whole
+        title, file name or shortened statute name (:meth:`named`), or as part of one
+        (《网络安全法》 of 中华人民共和国网络安全法, 《民法典》 of 「民法典 婚姻家庭编」)."""
+        return bool(self.named(name)) or any(name in a for a in self._alias_list)
+
     def match(self, question: str) -> list[tuple[str, list[DocRecord]]]:
         """Longest non-overlapping names found in the question, with their documents."""
         q = normalise(question)

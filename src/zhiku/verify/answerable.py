@@ -19,7 +19,7 @@ from zhiku.verify.holders import doer_stated, holds_role, names, sum_stated, sum
 from zhiku.verify.instances import about_other, instance_parts, named_places, own_clauses, sibling_model
 from zhiku.verify.lay import act_words, law_words
 from zhiku.verify.options import CheckOptions
-from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, compound_name, pinned
+from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, cited_documents, compound_name, pinned
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
     ADDRESS, ADDRESS_ASKED, CLOCK, CONDITION, DATE, DAY, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE,
@@ -47,13 +47,14 @@ _KIND_WORDS = {"money": "金额", "amount": "金额", "person": "人或机构", 
 
 
 
-def has_quantity(kind: str, text: str, asked: str = "") -> bool:
+def has_quantity(kind: str, text: str, asked: str = "", posts: bool = False) -> bool:
     """Whether ``text`` states a value of the quantity kind ``kind`` (for ``person`` and
     ``country``: a name or institution, a country or place, other than those in ``asked``,
-    the question's words ``|``-joined)."""
+    the question's words ``|``-joined; with ``posts`` a post's holder named by the post for a
+    person: :func:`zhiku.verify.holders.names`)."""
     t = undated(normalise(text))
     if kind in ("person", "country", "place"):
-        return bool(names(kind, t, asked))
+        return bool(names(kind, t, asked, posts))
     if kind == "when":  # a date, or when in other terms: 「孔雀王朝时期」, 「四国征伐后，」, 「高二的时候」
         return has_quantity("date", text, asked) or bool(WHEN.search(t))
     if kind == "date":  # an age says when, too (「九岁的一天，…他开始写第一本寓言」)
@@ -188,7 +189,7 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
             if (not heads or named or any(_head_in(h, _norm(sent), whole, opts.stems) for h in heads)) and any(
                     (has_quantity(c.text, unnamed(q, opts.articles, opts.addresses, c.about) if opts.counts and c.text == "number"
-                                  else unaddressed(q, c.about) if opts.addresses else q, c.about)
+                                  else unaddressed(q, c.about) if opts.addresses else q, c.about, opts.posts)
                      or opts.units and other_form(c.text, q)
                      or opts.statute_times and statute_time(c, q, others, opts.event_periods))
                     and not about_other(q, others, c.text)
@@ -379,7 +380,7 @@ def _focus_met(c: Constraint, sentences: Sequence[str], others: Sequence[Constra
         return any(doer_stated(_norm(act), asked.text, t, asked.about, opts.clauses)
                    for t in sentences for act in c.text.split("|"))
     if c.about == "role":
-        return any(holds_role(c.text, t, asked.about, opts.clauses, opts.forms) for t in sentences)
+        return any(holds_role(c.text, t, asked.about, opts.clauses, opts.forms, opts.posts) for t in sentences)
     stem = _norm(c.text)[:2]
     if c.about == "which":  # the kind named, or one of it named (a place for 哪些地区)
         asked_words = "|".join(x.text for x in others)
@@ -399,7 +400,8 @@ def _versioned(w: str, b: str) -> bool:
         rf"(?<![\d.]){re.escape(m.group(2).lstrip('v'))}(?![\d.])", b) is not None
 
 
-def meets_all(cons: Sequence[Constraint], sentence: str, block: str, opts: CheckOptions = CheckOptions()) -> bool:
+def meets_all(cons: Sequence[Constraint], sentence: str, block: str, opts: CheckOptions = CheckOptions(),
+              only: Callable[[Constraint], bool] | None = None) -> bool:
     """Whether a sentence of a block (``block``: its title and text) meets every constraint
     in ``cons`` (a quantity in the sentence itself).
 
@@ -413,6 +415,7 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str, opts: Check
             numbered provision a value of the kind asked counts without the question's word
             for it, as the check takes it (:func:`check`): 「…年休假5天」 for 「一年能休几天带薪假」;
             ``article_periods``, so does a period asked (:func:`period_stated`).
+        only: which of ``cons`` must be met (the others are read as context only); None: all.
     """
     opts = replace(opts, statute_times=False)  # the check reads them as a weak mismatch only
 
@@ -425,7 +428,8 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str, opts: Check
         return opts.provisions and worded(c) and provision(block) and meets(Constraint(c.kind, c.text), where,
                                                                             sentence, cons, opts)
 
-    return all(met(c) for c in cons if c.kind is not Kind.FOCUS)  # a literal attribute word is no reason to prefer a sentence
+    return all(met(c) for c in cons if c.kind is not Kind.FOCUS  # a literal attribute word is no reason to prefer a sentence
+               and (only is None or only(c)))
 
 
 # heads of common nouns for roles and institutions (钟点工, 民政局, 仲裁委) and for kinds of
@@ -467,6 +471,8 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = (), opts: CheckOptions 
         opts: the check's readings (``compounds``: see above)."""
     if c.unworded:  # a value of the kind the provision states, beside another word than the question's
         return False
+    if c.about == "document":  # a source the question cites that the knowledge base does not hold
+        return True
     if c.kind is Kind.FOCUS and c.about == "sum":  # decides as the sum it is of does
         return any(decisive(x, cons, opts) for x in cons if x.kind is Kind.QUANTITY)
     if c.kind is Kind.FOCUS:  # 「地震的震级」 names what it wants; 「担任什么职务」 wants an instance (省长);
@@ -475,8 +481,8 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = (), opts: CheckOptions 
                 or c.about == "which" and (_instance(cons) or any(_named(x) for x in cons)))
     if c.about == "event":
         return True
-    if c.about in ("instance", "phrase"):  # a modifier often pinned on its own; the user's situation
-        return False
+    if c.about in ("instance", "phrase", "gloss"):  # a modifier often pinned on its own; the user's situation;
+        return False  # a Latin name's gloss (Highlight 高亮), the name pinned on its own
     if c.kind in (Kind.PLACE, Kind.TIME):
         return True
     if c.kind is Kind.QUANTITY:
@@ -487,7 +493,8 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = (), opts: CheckOptions 
 
 
 def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] = (),
-          opts: CheckOptions = CheckOptions(), near: Callable[[str, str], bool] | None = None) -> Answerability:
+          opts: CheckOptions = CheckOptions(), near: Callable[[str, str], bool] | None = None,
+          held: Callable[[str], bool] | None = None) -> Answerability:
     """Does one cited block meet every constraint the question pins?
 
     Args:
@@ -525,6 +532,10 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
         near: with ``opts.near_words``, whether a block holds a word close in meaning to a
             word (:func:`zhiku.verify.near.near_reader`): a word the tagger calls a name that a
             block misses is met by it (:func:`lay_near`).
+        held: with ``opts.documents``, whether the knowledge base holds a document of a name
+            (:meth:`zhiku.kb.KnowledgeBase.holds_document`): a document the question cites as its
+            source (:func:`zhiku.verify.pins.cited_documents`) that it does not hold refuses,
+            whatever the blocks say (``about`` ``document``, decisive).
 
     Returns:
         ``ok`` with nothing missing, or the best block's missing constraints and a
@@ -533,6 +544,10 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
     cons = tuple(c if opts.forms or c.text != "when" or c.kind is not Kind.QUANTITY  # off: when asks a date
                  else Constraint(c.kind, "date", c.about) for c in pinned(question, opts)
                  if opts.clauses or c.about != "sum")
+    absent = tuple(Constraint(Kind.SUBJECT, f"《{d}》", "document") for d in
+                   (cited_documents(question) if opts.documents and held is not None else ()) if not held(d))
+    if absent:  # 「按照《数据出境安全评估办法》，…」 with no such document: another one's rule is no answer
+        return Answerability(False, (*cons, *absent), absent, _reason(absent, topic))
     if not cons:
         return Answerability(True, cons)
     if not cited:
@@ -556,6 +571,7 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
                     or opts.condition_times and condition_time(c, *where, cons, opts)
                     or opts.noun_heads and user_verb(c, where[0])
                     or opts.rule_times and rule_time(c, *where, cons)
+                    or opts.rule_doers and rule_doer(c, question, block)
                     or statute_timed(c, *where, cons, opts))
             missed.append(replace(c, unworded=True) if weak else c)
         miss = tuple(missed)
@@ -639,6 +655,23 @@ def lay_near(c: Constraint, block: str, near: Callable[[str, str], bool]) -> boo
     宝宝 by 婴儿, 租客 by 承租人 — the statute names the same people in its own word."""
     return (c.kind is Kind.SUBJECT and c.about.startswith("tag:") and not _LATIN_NAME.fullmatch(_norm(c.text))
             and near(c.text, block))
+
+
+def rule_doer(c: Constraint, question: str, block: str) -> bool:
+    """Whether ``c``, a name the question pins (a Latin or tagged name), is the doer of the act it
+    asks of (the name right before its verb: 「App 收集不满十四岁孩子的个人信息要经过谁同意」) and
+    ``block`` a numbered provision stating that act (收集): a statute states the rule for whoever
+    does it (网络数据处理者, or no doer at all), never of the user's app or brand, so the name is a
+    weak mismatch, answered at a lower confidence (config ``answerability_rule_doers``). A name
+    that does not open an act (「比亚迪汽车质保多久」) is read as before."""
+    if c.kind is not Kind.SUBJECT or c.about and not c.about.startswith("tag:") or not provision(block):
+        return False
+    from zhiku.verify.pins import word_tags
+
+    tags = [(w.strip(), t) for w, t in word_tags(normalise(question)) if w.strip()]
+    b = _norm(block)
+    return any(_norm(w) == _norm(c.text) and t == "v" and len(act) >= 2 and _norm(act) in b
+               for (w, _), (act, t) in zip(tags, tags[1:]))
 
 
 def _rank(miss: Sequence[Constraint]) -> tuple[int, int]:

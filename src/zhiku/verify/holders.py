@@ -18,6 +18,10 @@ _NAME_OF = {"person": ("nr", "nrt", "nrfg", "nt"), "country": ("ns",)}
 # a role or institution answers 「由谁规定」 as well as a name does (人民政府, 用人单位, 劳动者)
 _ROLE = re.compile(r"(?:政府|单位|机关|部门|机构|法院|检察院|委员会|公司|组织|协会|学会|集团|大学|学院|"
                    r"劳动者|用人单位|当事人|个人|人员|者)$")
+# the holder of a post named by its post in a body (「国家发展改革委主要负责人」, 「办公室主任」, 「分管
+# 副省长」): who holds a role in a plan or a rule, answering 谁 as an institution does (config
+# ``answerability_posts``)
+POSTS = re.compile(r"(?:负责人|领导|首长|主任|书记|主席|(?:[局部厅处科院校省市县区]|董事|秘书|组|队|社)长)$")
 # a word of Chinese characters the tagger cannot place (a name written with a rare character:
 # 袁丽嫦, 黄霑): a name, for a question asking who
 _UNKNOWN = re.compile(r"[\u4e00-\u9fff]{2,4}")
@@ -25,9 +29,10 @@ _UNKNOWN = re.compile(r"[\u4e00-\u9fff]{2,4}")
 SAYS = re.compile(r"(?:表示|说|称|指出|认为|介绍|透露|坦言|回忆|强调)$")
 
 
-def names(kind: str, text: str, asked: str) -> list[str]:
+def names(kind: str, text: str, asked: str, posts: bool = False) -> list[str]:
     """Names of ``kind`` (person, country, place) in ``text`` that the question (``asked``,
-    its words ``|``-joined) does not already say."""
+    its words ``|``-joined) does not already say; with ``posts`` a post's holder named by the
+    post (:data:`POSTS`: 主要负责人, 办公室主任) is one for a person."""
     q = [a for a in asked.split("|") if a]
     out = []
     for word, tag in word_tags(text):
@@ -39,7 +44,8 @@ def names(kind: str, text: str, asked: str) -> list[str]:
         elif kind == "place" and (w in PLACES or tag == "ns" or _ROLE.search(w)):  # 向仲裁委员会申请
             out.append(w)
         elif kind == "person" and (tag in _NAME_OF["person"] or tag == "eng" and w[:1].isupper()
-                                   or _ROLE.search(w) or tag == "x" and _UNKNOWN.fullmatch(w)):
+                                   or _ROLE.search(w) or tag == "x" and _UNKNOWN.fullmatch(w)
+                                   or posts and POSTS.search(w)):
             out.append(w)
     return out
 
@@ -86,21 +92,23 @@ def _subject_names(t: str, word: str, kind: str, asked: str) -> bool:
 ROLE_WINDOW = 20
 
 
-def names_role(head: str, sentence: str, clauses: bool = True) -> bool:
+def names_role(head: str, sentence: str, clauses: bool = True, posts: bool = False) -> bool:
     """Whether ``sentence`` names the role ``head`` (总导演 → 导演, 女单冠军 → 冠军) with a
     name or institution within :data:`ROLE_WINDOW` characters of it in its own clause
     (「钟少雄导演」, 「主演：吴京、刘德华」; a country for a role ending in 国, 主席国), the clauses
     before that the role's clause continues (「山口茜…战胜安洗莹，获得…女单冠军」), or opening the
     sentence as its subject; 「但是，该剧从主演到配角」 names the role but nobody in it, and neither
     does 「主创团队都觉得，在…北京这座双奥之城」 (a name in the next clause is not the team's).
-    With ``clauses`` off the window runs over the whole sentence (an ablation)."""
+    With ``clauses`` off the window runs over the whole sentence (an ablation); with ``posts`` a
+    post's holder named by the post counts (「总指挥：国家发展改革委主要负责人」: :func:`names`)."""
     t = norm(undated(normalise(sentence)))
     kind = "country" if head.endswith("国") else "person"
     if _subject_names(t, head, kind, ""):
         return True
     for scope in scopes(t, head) if clauses else [t]:
         for m in re.finditer(re.escape(head), scope):
-            if names(kind, _own_window(scope, m.start(), m.end()), ""):
+            # a post named beside the role is its holder only when it is another (副董事长 holds no 董事长)
+            if names(kind, _own_window(scope, m.start(), m.end()), head if posts else "", posts):
                 return True
     return False
 
@@ -109,16 +117,18 @@ def names_role(head: str, sentence: str, clauses: bool = True) -> bool:
 _DOER_SUFFIX = ("者", "人")
 
 
-def holds_role(role: str, sentence: str, asked: str = "", clauses: bool = True, forms: bool = True) -> bool:
+def holds_role(role: str, sentence: str, asked: str = "", clauses: bool = True, forms: bool = True,
+               posts: bool = False) -> bool:
     """Whether ``sentence`` names the holder of ``role`` (:func:`names_role` on its last two
     characters), or states it another way a text does: a doubled kin word (弟弟, 姐姐) as its
     one character (「弟为北宋文人魏泰」); a role named for an act (创造者, 代理人) by the act's
     doer (「由伊恩·法兰明所创作的虚构人物」, :func:`doer_stated`), someone the question
     (``asked``, its words ``|``-joined) does not name. With ``forms`` (config
-    ``answerability_forms``) or ``clauses`` off, the role's own word only (ablations)."""
+    ``answerability_forms``) or ``clauses`` off, the role's own word only (ablations). ``posts``:
+    a post's holder named by the post counts (:func:`names_role`)."""
     head = norm(role)[-2:]
     kin = forms and len(head) == 2 and head[0] == head[1]  # 弟弟 → 弟
-    if any(names_role(h, sentence, clauses) for h in ([head, head[0]] if kin else [head])):
+    if any(names_role(h, sentence, clauses, posts) for h in ([head, head[0]] if kin else [head])):
         return True
     if not (clauses and forms):
         return False

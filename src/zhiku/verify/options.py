@@ -99,6 +99,20 @@ class CheckOptions:
             (:func:`zhiku.verify.answerable.unaddressed`).
         days: 哪天/哪一天 asks a day (kind ``day``): a month or a year alone (「2025年06月」)
             does not say which.
+        documents: a document the question cites as its source in 《》 (按照《…》, 《…》规定:
+            :func:`zhiku.verify.pins.cited_documents`) that no indexed document bears — by
+            title, file name or short name, or quoted under that name by another — refuses,
+            saying so (:func:`zhiku.verify.answerable.check`'s ``held``).
+        posts: 「X由谁担任」 (担任, 兼任, 出任) asks the holder of the post X, a role
+            (:func:`zhiku.verify.pins._role`), not an act the text must name, and a post's
+            holder named by the post (主要负责人, 办公室主任: :data:`zhiku.verify.holders.POSTS`)
+            answers 谁 as an institution does.
+        glosses: a word the tagger calls a name right after a Latin name (「Highlight 高亮组件」)
+            glosses that name, pinned on its own: its absence refuses nothing (``about``
+            ``gloss``, :func:`zhiku.verify.pins.pinned`).
+        rule_doers: a name the question pins as the doer of its act (「App 收集…」) that a quoted
+            numbered provision stating the act does not name is a weak mismatch
+            (:func:`zhiku.verify.answerable.rule_doer`): the statute's rule is for whoever does it.
     """
 
     clauses: bool = True
@@ -138,6 +152,10 @@ class CheckOptions:
     sizes: bool = True
     days: bool = False
     addresses: bool = True
+    documents: bool = True
+    posts: bool = True
+    glosses: bool = True
+    rule_doers: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

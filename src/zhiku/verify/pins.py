@@ -113,6 +113,29 @@ PLACES = frozenset("""北京 上海 天津 重庆 河北 山西 辽宁 吉林 �
     东京 首尔 莫斯科 乌克兰 朝鲜 菲律宾 印尼 印度尼西亚 以色列 伊朗 埃及 南非 墨西哥 阿根廷""".split())
 
 
+# a document the question cites as its source in 《》 (按照《…》，…; 《…》规定…; 《…》里…): the
+# knowledge base must hold it (config ``answerability_documents``); a title merely named
+# (「《三体》这本小说的作者」, a certificate in a case narrative) is no source cited
+_CITES_BEFORE = re.compile(r"(?:按照?|根据|依照|依据|参照|对照|遵照|基于|依|据|在)\s*$")
+_CITES_AFTER = re.compile(r"^\s*(?:中|里|里面|内|上|规定|的规定|第|要求|的要求|明确|提到|写|说|所称|条款|条文)")
+# an edition or date after a title (「公司法（2018年修正）」): the title without it
+_EDITION = re.compile(r"[（(][^（）()]*[）)]$")
+
+
+def cited_documents(question: str) -> tuple[str, ...]:
+    """The documents ``question`` cites as its source between 《》 — after 按照/根据/依照/依据/在, or
+    followed by 规定/中/里/第…条 — normalised as a title index reads names (spaces, the
+    中华人民共和国 prefix and a trailing edition in brackets dropped), in order, once each."""
+    q = normalise(question)
+    out = []
+    for m in re.finditer(r"《([^《》]{2,80})》", q):
+        if _CITES_BEFORE.search(q[: m.start()]) or _CITES_AFTER.match(q[m.end():]):
+            name = _EDITION.sub("", m.group(1).replace(" ", "")).removeprefix("中华人民共和国")
+            if len(name) >= 2:
+                out.append(name)
+    return tuple(dict.fromkeys(out))
+
+
 def asking_clause(question: str) -> str:
     """The clauses of ``question`` that ask: each one closed by a question mark, the last
     one, and any holding 哪/谁/多少/几 (context clauses, 「我在北京上班，…」, are left out)."""
@@ -164,17 +187,21 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
     rest = _QUOTED.sub(" ", clause)
     latin = [m.group().strip() for m in _LATIN.finditer(rest.casefold()) if len(m.group().strip()) >= 2]
     out += [Constraint(Kind.SUBJECT, w) for w in latin if not YEAR.fullmatch(w)]
-    prev = ""
+    prev, prev_tag = "", ""
     for word, tag in word_tags(rest):
-        word, after = word.strip(), prev
-        prev = word or prev
+        word, after, after_tag = word.strip(), prev, prev_tag
+        prev, prev_tag = (word, tag) if word else (prev, prev_tag)
         if (tag not in _NAME_TAGS or tag == "eng" or word in QUESTION_WORDS or word in _GENERIC
                 or len(word) < 2 or YEAR.fullmatch(word) or _WHICH.fullmatch(after)):
             continue  # 「哪位帝王」: the kind asked for, whatever the tagger calls it, is no name
         if word in PLACES or _PLACE_SUFFIX_STRICT.search(word) and tag == "ns":
             out.append(Constraint(Kind.PLACE, word))
         elif tag != "ns":  # a phrase of the situation: read, but its absence refuses nothing
-            out.append(Constraint(Kind.SUBJECT, word, "phrase" if opts.phrases and phrase_name(word) else f"tag:{tag}"))
+            # 「Highlight 高亮组件」: the word right after a Latin name glosses it (config
+            # ``answerability_glosses``); the Latin name, pinned on its own, is the document's
+            gloss = opts.glosses and after_tag == "eng" and not _LATIN.fullmatch(word.casefold())
+            out.append(Constraint(Kind.SUBJECT, word, "gloss" if gloss else "phrase" if opts.phrases and phrase_name(word)
+                                  else f"tag:{tag}"))
     if (opts.leading_place or opts.opening_place) and not any(c.kind is Kind.PLACE for c in out):
         lead = _leading_place(normalise(question), clause)
         out += lead if opts.leading_place else [Constraint(Kind.PLACE, c.text, "opening") for c in lead]
@@ -195,9 +222,11 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
         event = _event(clause) if found[0] in TIME_KINDS else ""
         out.append(Constraint(Kind.QUANTITY, found[0], event or _head(clause, found[1].start()),
                               of_act(clause[: found[1].start()])))
-        if found[0] == "person" and (role := _role(clause)):
+        role = _role(clause, opts.posts) if found[0] == "person" else ""
+        if role:
             out.append(Constraint(Kind.FOCUS, role, "role"))
-        if found[0] in ("person", "country") and (act := _act(clause)):
+        # 「总指挥由谁担任」: holding the post is the role asked, not an act the text must name
+        if found[0] in ("person", "country") and (act := _act(clause)) and not (role and act in _POST_VERBS):
             out.append(Constraint(Kind.FOCUS, act, "act"))
         if found[0] in ("money", "amount"):
             from zhiku.verify.holders import sum_act  # it reads what pins a question with the tagger here
@@ -356,16 +385,32 @@ _ROLE_ASK = re.compile(r"(?:是|有|都有|还有)(?:谁|哪些人?|哪位)[？?
 _ROLE_WORD = re.compile(r"(?:主演|导演|编剧|作者|扮演者|得主|创始人|创办人)$")
 
 
-def _role(clause: str) -> str:
-    """The noun naming the role asked for (总导演, 金牌得主, 主演), or empty."""
+# holding a post (「总指挥由谁担任」, 「谁来兼任组长」): the post is the role asked (config
+# ``answerability_posts``)
+_POST_VERBS = {"担任", "兼任", "出任", "担当"}
+_POST_ASK = re.compile(r"由?(?:谁|哪位|什么人)来?(?:担任|兼任|出任|担当)[？?呢]*$")
+_POST_BEFORE = re.compile(r"由?(?:谁|哪位|什么人)来?(?:担任|兼任|出任|担当)$")
+
+
+def _role(clause: str, posts: bool = False) -> str:
+    """The noun naming the role asked for (总导演, 金牌得主, 主演), or empty; with ``posts`` also
+    the post whose holder the question asks (「总指挥由谁担任」, 「谁担任组长」 → 总指挥, 组长)."""
     tags = [(w.strip(), t) for w, t in word_tags(clause) if w.strip() and t != "x"]
     words = [w for w, _ in tags]
     text = "".join(words)
+    role = lambda i: (len(words[i]) >= 2 and tags[i][1].startswith("n") and tags[i][1] not in _NAME_TAGS
+                      and words[i] not in _VAGUE)
     for i in range(len(tags) - 1, 0, -1):
         if _ROLE_ASK.fullmatch("".join(words[i:])) and len(words[i - 1]) >= 2 \
                 and (tags[i - 1][1].startswith("n") or _ROLE_WORD.search(words[i - 1])) \
                 and tags[i - 1][1] not in _NAME_TAGS and words[i - 1] not in _VAGUE:
             return words[i - 1]
+        if posts and _POST_ASK.fullmatch("".join(words[i:])) and words[i] in ("由", "谁", "哪位", "什么人") \
+                and role(i - 1):
+            return words[i - 1]  # 「…的总指挥由谁担任」
+        if posts and _POST_BEFORE.fullmatch("".join(words[:i])) and role(len(words) - 1) \
+                and all(t.startswith("n") or t == "uj" for _, t in tags[i:]):
+            return words[-1]  # 「谁担任组长」
     return words[-1] if words and _ROLE_WORD.search(text) and _ROLE_WORD.fullmatch(words[-1]) else ""
 
 
