@@ -39,6 +39,23 @@ class ChunkParams:
 
 Prepared = tuple[Document, list[Section], list[Chunk], list[str]]
 
+#: the settings besides ``chunk_size`` (``chunk_sizes``) that change what :func:`prepare`
+#: stores of a document: its chunks and chapter tree
+CHUNK_SETTINGS = ("chunk_overlap", "parent_size", "min_section", "markdown_divisions",
+                  "table_header_gloss", "article_label_forms")
+
+
+def chunk_params(cfg: Any, path: str) -> ChunkParams:
+    """How a config chunks the document at ``path`` (its ``chunk_size`` chosen for the path,
+    the rest from :data:`CHUNK_SETTINGS`).
+
+    Args:
+        cfg: the configuration.
+        path: the document's path.
+    """
+    return ChunkParams(cfg.chunk_size_for(path), cfg.chunk_overlap, cfg.parent_size, cfg.min_section,
+                       cfg.markdown_divisions, cfg.table_header_gloss, cfg.article_label_forms)
+
 
 def chunk_header(c: Chunk) -> str:
     """The chunk's place in words: short title, the model codes only its file name states
