@@ -20,6 +20,9 @@ _BEFORE = 40
 _TAIL = 4
 # words a long form does not reach across (「…金融业务的银行」: 银行 alone names nothing)
 _STOP = frozenset("的和与及或等之对在为将把被")
+# what the readings of :func:`definitions` are: stored with a document's definitions at
+# ingest (:func:`stored`), so that definitions read by other readings are read again
+READING = 1
 
 
 def _long(run: str, short: str = "") -> str:
@@ -96,3 +99,24 @@ def spelled_out(text: str, forms: Mapping[str, str]) -> str:
     low = text.lower()
     return " ".join(f"{long}（{short}）" for short, long in forms.items()
                     if (short.lower() in low) != (long in text))
+
+
+#: the key of a document's metadata that keeps its definitions (see :func:`stored`)
+KEY = "short_forms"
+
+
+def stored(forms: Mapping[str, str]) -> dict:
+    """A document's definitions as its metadata keeps them (under :data:`KEY`) from its
+    ingest on, with the readings (:data:`READING`) that found them."""
+    return {"reading": READING, "forms": dict(forms)}
+
+
+def read_stored(metadata: Mapping) -> dict[str, str] | None:
+    """The definitions a document's metadata keeps (short form → long form), or None when
+    they were not read at its ingest by these readings (an index made before, or by other
+    readings): then they are read from its passages (:func:`definitions`)."""
+    got = metadata.get(KEY)
+    if isinstance(got, dict) and got.get("reading") == READING and isinstance(got.get("forms"), dict):
+        return got["forms"]
+    return None
+
