@@ -38,6 +38,29 @@ def test_a_manual_and_a_regulation_define_their_short_forms():
     assert definitions(["擅自设置、使用无线电台（站）即广播电台（以下简称“黑广播”）"]) == {}
 
 
+def test_a_latin_short_form_stands_for_the_whole_name_before_it():
+    """A capitals' abbreviation's long form is the name its bracket follows, read back over
+    the words a name is made of (sentences of the shared laws corpus and tests/data/real):
+    not cut to the last words (报价利率, 识别代号; 甲基苯丙胺, another drug's name, of MDMA's
+    亚甲二氧基甲基苯丙胺), not reaching back into a verb (具有) or a time word (一年期), and
+    nothing after a sentence's pronouns and particles (…我也乐意啊（QAQ）)."""
+    assert definitions(["（二）3，4-亚甲二氧基甲基苯丙胺（MDMA）等苯丙胺类毒品（甲基苯丙胺除外）、吗啡一百克以上；"]) \
+        == {"MDMA": "亚甲二氧基甲基苯丙胺"}
+    assert definitions(["人民法院应当在当事人请求的范围内按照中国人民银行授权全国银行间同业拆借中心公布的"
+                        "一年期贷款市场报价利率（LPR）计算。"]) == {"LPR": "贷款市场报价利率"}
+    assert definitions(["（一）产品品牌、型号、车辆类型、车辆识别代号（VIN）、生产日期；"]) == {"VIN": "车辆识别代号"}
+    assert definitions(["1．端羧基聚丁二烯(CTPB)", "2．端羟基聚丁二烯(HTPB)"]) == {
+        "CTPB": "羧基聚丁二烯", "HTPB": "羟基聚丁二烯"}  # two names, not one 聚丁二烯 twice
+    assert definitions(["工作频率高达 168 MHz，具有浮点运算单元 (FPU)，该单元支持所有ARM单精度数据处理指令"]) \
+        == {"FPU": "浮点运算单元"}
+    assert definitions(["如果大家想有仲裁事情，可以咨询我，北京这边给我介绍工作的我也乐意啊（QAQ）"]) == {}
+    # the positive twins: a name standing alone before its bracket reads as before
+    assert definitions(["| 中央处理器(CPU) |", "| 神经网络处理器(NPU) |", "> 核磁共振成像（NMRI）"]) == {
+        "CPU": "中央处理器", "NPU": "神经网络处理器", "NMRI": "核磁共振成像"}
+    _, acl = _forms(ACL)
+    assert list(acl.values()) == [{"ACL": "权限控制"}]
+
+
 def test_the_short_form_counts_in_a_row_of_the_document_that_never_repeats_it():
     chunks, forms = _forms(ACL)
     row = next(c for c in chunks if c.kind == "table_row" and "发送权限" in c.text)
