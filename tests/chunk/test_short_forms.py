@@ -9,7 +9,7 @@ import pytest
 
 from tests.answer.conftest import real_chunks
 from zhiku.chunk.context import block_text
-from zhiku.chunk.shortforms import definitions
+from zhiku.chunk.shortforms import counterparts, definitions
 from zhiku.verify.answerable import check
 
 pytestmark = pytest.mark.unit
@@ -59,6 +59,29 @@ def test_a_latin_short_form_stands_for_the_whole_name_before_it():
         "CPU": "中央处理器", "NPU": "神经网络处理器", "NMRI": "核磁共振成像"}
     _, acl = _forms(ACL)
     assert list(acl.values()) == [{"ACL": "权限控制"}]
+
+
+def test_a_question_holding_one_form_is_given_the_other_of_the_documents_defining_it():
+    """The other form of each defined form a question holds, with the documents defining it:
+    a short form in any case as a word of its own, a Chinese one as whole words of the
+    question; a form two documents define differently adds nothing."""
+    chunks, acl = _forms(ACL)
+    _, fund = _forms(FUND)
+    forms = {**acl, **fund}
+    doc = chunks[0].doc_id
+    assert counterparts("改了 ACL 权限配置以后要重启 Broker 吗？", forms) == {"权限控制": (doc,)}
+    assert counterparts("改了 acl 权限配置以后要重启 Broker 吗？", forms) == {"权限控制": (doc,)}
+    assert counterparts("RocketMQ 的权限控制写在哪个配置文件里？", forms) == {"ACL": (doc,)}
+    assert list(counterparts("市公积金管委会由哪些人组成？", forms)) == ["市住房公积金管理委员会"]
+    # the positive twin: a question holding both forms, or neither, is given nothing
+    assert counterparts("权限控制（ACL）是什么？", forms) == {}
+    assert counterparts("RocketMQ 的 ACLS 是什么？", forms) == {}
+    # 申请人 is no word of 「申请人身安全保护令」
+    water = {"water": {"申请人": "申请取水的单位或者个人"}}
+    assert counterparts("被家暴后去法院申请人身安全保护令，多久有答复？", water) == {}
+    assert counterparts("申请人应当提交哪些材料？", water) == {"申请取水的单位或者个人": ("water",)}
+    # defined differently by two documents: it names no one thing
+    assert counterparts("细则什么时候施行？", {"a": {"细则": "实施细则甲"}, "b": {"细则": "实施细则乙"}}) == {}
 
 
 def test_the_short_form_counts_in_a_row_of_the_document_that_never_repeats_it():

@@ -133,3 +133,64 @@ def read_stored(metadata: Mapping) -> dict[str, str] | None:
         return got["forms"]
     return None
 
+
+def counterparts(question: str, forms: Mapping[str, Mapping[str, str]]) -> dict[str, tuple[str, ...]]:
+    """The other forms of the defined forms ``question`` holds, each with the documents that
+    define it: the long form of each short form it holds (a capitals' abbreviation in any
+    case, as a word of its own: 「改了 acl 权限配置…」 → 权限控制) and the short form of each long
+    form it holds, when the question does not hold that other form already. A form the
+    documents define with different counterparts (「细则」 of several regulations) names no
+    one thing and adds nothing.
+
+    Args:
+        question: the question.
+        forms: the short forms each document defines (document id → short form → long form,
+            :meth:`zhiku.kb.KnowledgeBase.short_forms`).
+
+    Returns:
+        Each other form → the ids of the documents defining it, in the order first met.
+    """
+    longs: dict[str, dict[str, list[str]]] = {}  # short form → long form → documents
+    shorts: dict[str, dict[str, list[str]]] = {}  # long form → short form → documents
+    for doc, defined in forms.items():
+        for short, long in defined.items():
+            longs.setdefault(short, {}).setdefault(long, []).append(doc)
+            shorts.setdefault(long, {}).setdefault(short, []).append(doc)
+    out: dict[str, tuple[str, ...]] = {}
+    ends = _word_ends(question)
+    for short, by_long in longs.items():
+        if len(by_long) == 1 and _holds(question, short, ends):
+            (long, docs), = by_long.items()
+            if not _holds(question, long, ends):
+                out[long] = tuple(dict.fromkeys([*out.get(long, ()), *docs]))
+    for long, by_short in shorts.items():
+        if len(by_short) == 1 and _holds(question, long, ends):
+            (short, docs), = by_short.items()
+            if not _holds(question, short, ends):
+                out[short] = tuple(dict.fromkeys([*out.get(short, ()), *docs]))
+    return out
+
+
+def _word_ends(text: str) -> set[int]:
+    """The offsets where the words of ``text`` (the dictionary cut) start and end."""
+    import rjieba
+
+    ends, at = {0}, 0
+    for w in rjieba.cut(text):
+        at += len(w)
+        ends.add(at)
+    return ends
+
+
+def _holds(text: str, form: str, ends: set[int]) -> bool:
+    """Whether ``text`` holds ``form``: a Latin one in any case and not inside a longer
+    Latin word (ACL, not 「ACLS」), a Chinese one as whole words (``ends``: the offsets where
+    the words of ``text`` start and end), not across one (申请人 is not in 「申请人身安全保护令」)."""
+    if form.isascii():
+        return re.search(rf"(?<![A-Za-z]){re.escape(form)}(?![A-Za-z])", text, re.IGNORECASE) is not None
+    at = text.find(form)
+    while at >= 0:
+        if at in ends and at + len(form) in ends:
+            return True
+        at = text.find(form, at + 1)
+    return False
