@@ -54,6 +54,9 @@ def test_a_latin_short_form_stands_for_the_whole_name_before_it():
     assert definitions(["工作频率高达 168 MHz，具有浮点运算单元 (FPU)，该单元支持所有ARM单精度数据处理指令"]) \
         == {"FPU": "浮点运算单元"}
     assert definitions(["如果大家想有仲裁事情，可以咨询我，北京这边给我介绍工作的我也乐意啊（QAQ）"]) == {}
+    # nor into a distinguishing word (所有, fresh/Java开发手册黄山版.pdf)
+    assert definitions(["开发人员需要和测试人员一起确定单元测试范围，单元测试最好覆盖所有测试用例（UC）。"]) \
+        == {"UC": "测试用例"}
     # the positive twins: a name standing alone before its bracket reads as before
     assert definitions(["| 中央处理器(CPU) |", "| 神经网络处理器(NPU) |", "> 核磁共振成像（NMRI）"]) == {
         "CPU": "中央处理器", "NPU": "神经网络处理器", "NMRI": "核磁共振成像"}

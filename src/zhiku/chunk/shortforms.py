@@ -22,23 +22,24 @@ _TAIL = 4
 _STOP = frozenset("的和与及或等之对在为将把被")
 # the parts of speech (jieba's tags) of the words a name is made of, read backwards once it
 # has its :data:`_TAIL` characters: nouns of every kind (n, nr, ns, nt, nz…), verbal and
-# adjectival nouns (vn, an), distinguishing words (b: 等级 of 服务等级协议), set phrases (l) and
-# abbreviations (j); a verb (提供, 具有, 建立), a time word (一年期), a pronoun or adverb ends it
-_NAME_POS = ("n", "vn", "an", "b", "l", "j")
+# adjectival nouns (vn, an), set phrases (l) and abbreviations (j); a verb (提供, 具有, 建立), a
+# time word (一年期), a distinguishing word (所有 of 所有测试用例), a pronoun or adverb ends it,
+# and so does a word of one character (a PDF's column cut into a name: 「…选择码块链接模式」)
+_NAME_POS = ("n", "vn", "an", "l", "j")
 # a word that never ends a name: pronouns, adverbs, prepositions, conjunctions, particles and
 # interjections (「…我也乐意啊（QAQ）」 names nothing)
 _NOT_LAST = ("r", "d", "p", "c", "u", "y", "e", "o", "z", "x", "m", "q")
 # what the readings of :func:`definitions` are: stored with a document's definitions at
 # ingest (:func:`stored`), so that definitions read by other readings are read again
-READING = 2
+READING = 3
 
 
 def _long(run: str, short: str = "") -> str:
     """The long form at the end of a run of Chinese characters: its last whole words (the
     dictionary cut: the index's search cut adds each word's pieces) back to the word that
     starts the name — every word until it reaches :data:`_TAIL` characters (识别代号, 权限控制),
-    then the words a name is made of (:data:`_NAME_POS`: 车辆识别代号, 服务等级协议 of
-    「提供服务等级协议」, 贷款市场报价利率 of 「一年期贷款市场报价利率」, the whole
+    then the words of two or more characters a name is made of (:data:`_NAME_POS`:
+    车辆识别代号, 服务等级协议 of 「提供服务等级协议」, 贷款市场报价利率 of 「一年期贷款市场报价利率」, the whole
     亚甲二氧基甲基苯丙胺 rather than its tail 甲基苯丙胺, another drug's name), never across a
     particle (:data:`_STOP`); "" when that is shorter or its last word is no name's
     (:data:`_NOT_LAST`). A capitals' abbreviation spells out words of another language: its
@@ -52,7 +53,7 @@ def _long(run: str, short: str = "") -> str:
     for w, pos in reversed(words):
         if w in _STOP or pos.startswith(_NOT_LAST):
             break
-        if len(out) >= _TAIL and not pos.startswith(_NAME_POS):
+        if len(out) >= _TAIL and (len(w) == 1 or not pos.startswith(_NAME_POS)):
             break
         out = w + out
     return out if len(out) >= _TAIL else ""
