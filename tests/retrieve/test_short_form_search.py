@@ -66,11 +66,12 @@ def test_an_index_whose_definitions_were_read_otherwise_reads_them_from_its_pass
 
 
 def _search(kb, question: str, on: bool):
-    kb.config = kb.config.model_copy(update={"short_form_search": on})
+    shipped = kb.config
+    kb.config = shipped.model_copy(update={"short_form_search": on})
     try:
         r = retrieve(kb, question, Mode.BM25)
     finally:
-        kb.config = kb.config.model_copy(update={"short_form_search": True})
+        kb.config = shipped
     return r, {h.chunk.id: h for h in r.hits}
 
 
