@@ -71,6 +71,8 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
     ("+ rare-word bridges (a question word held by ≤ 20 chunks searches the index's own word for it: "
      "a bundled-embedder neighbour ≥ 6 SD above its mean cosine that is also its thesaurus synonym or "
      "shares a character, 家暴 → 家庭暴力; 1 per word, weight 1/2)", {"ZHIKU_RARE_BRIDGES": "1"}),
+    ("+ short forms searched in the documents defining them (a question's ACL searches 权限控制 in the "
+     "documents writing 权限控制（ACL）, and the reverse; weight 1/2)", {"ZHIKU_SHORT_FORM_SEARCH": "1"}),
     ("+ laws before their judicial interpretations (an interpretation's hit weighs 0.7 among provisions of laws)",
      {"ZHIKU_INTERPRETATION_WEIGHT": "0.7"}),
     ("+ an interpretation yields to the law it names when that law's articles are candidates too "

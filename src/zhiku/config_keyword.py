@@ -38,6 +38,11 @@ class KeywordLevers(BaseModel):
     bridge_z: float = Field(default=6.0, ge=0.0, description="least closeness of a rare-word bridge: its "
                             "cosine to the word in standard deviations above the word's mean cosine to the "
                             "index vocabulary")
+    short_form_search: bool = Field(default=False, description="a question holding a short form a document "
+                                    "defines for itself (「改了 ACL 权限配置…」 of 「权限控制（ACL）」) searches its long "
+                                    "form's words too, and one holding the long form the short form, weighing "
+                                    "expansion_weight of a question word (see short_forms); a form the documents "
+                                    "define differently adds nothing; off: each form only itself")
     thesaurus_group: int = Field(default=10, ge=2, description="the most words a thesaurus group may "
                                  "have to be read (broad groups gather loosely related words)")
     expansion_floor: float = Field(default=0.9, ge=0.0, le=1.0, description="least cosine of an "

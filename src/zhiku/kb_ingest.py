@@ -90,7 +90,7 @@ class Ingesting:
 
     def _index(self, docs: list[Document], rep: IngestReport, dense: bool, progress: Progress,
                t0: float, roots: dict[str, str]) -> IngestReport:
-        from zhiku.prepare import ChunkParams, prepare_all, workers_for
+        from zhiku.prepare import chunk_params, prepare_all, workers_for
 
         # 「《X》同时废止」, 「适用《X》…的解释」 read but not acted on
         off = {k for k, on in (("repeals", self.config.repealed_by_name),
@@ -101,9 +101,7 @@ class Ingesting:
         batch: list = []
         in_batch = 0  # chunks in ``batch``
         cfg = self.config
-        params = [ChunkParams(cfg.chunk_size_for(d.path), cfg.chunk_overlap, cfg.parent_size,
-                              cfg.min_section, cfg.markdown_divisions, cfg.table_header_gloss,
-                              cfg.article_label_forms) for d in docs]
+        params = [chunk_params(cfg, d.path) for d in docs]
         workers = workers_for(len(docs), cfg.ingest_workers)
         phase = progress.phase("chunking", len(docs), "doc")
         # the chapter headings the candidates' cosine reads (heading_similarity): only a keyword

@@ -10,11 +10,12 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO, Any
 
 from zhiku.chunk import chunk_document
 from zhiku.chunk.context import file_codes
+from zhiku.chunk.shortforms import KEY as SHORT_FORMS, definitions, stored
 from zhiku.chunk.tables import unit_forms
 from zhiku.retrieve.segment import segmenters
 from zhiku.structure import build_tree
@@ -38,6 +39,23 @@ class ChunkParams:
 
 
 Prepared = tuple[Document, list[Section], list[Chunk], list[str]]
+
+#: the settings besides ``chunk_size`` (``chunk_sizes``) that change what :func:`prepare`
+#: stores of a document: its chunks and chapter tree
+CHUNK_SETTINGS = ("chunk_overlap", "parent_size", "min_section", "markdown_divisions",
+                  "table_header_gloss", "article_label_forms")
+
+
+def chunk_params(cfg: Any, path: str) -> ChunkParams:
+    """How a config chunks the document at ``path`` (its ``chunk_size`` chosen for the path,
+    the rest from :data:`CHUNK_SETTINGS`).
+
+    Args:
+        cfg: the configuration.
+        path: the document's path.
+    """
+    return ChunkParams(cfg.chunk_size_for(path), cfg.chunk_overlap, cfg.parent_size, cfg.min_section,
+                       cfg.markdown_divisions, cfg.table_header_gloss, cfg.article_label_forms)
 
 
 def chunk_header(c: Chunk) -> str:
@@ -66,11 +84,15 @@ def prepare(doc: Document, p: ChunkParams, segment: Any) -> Prepared:
         segment: the index's segmenter.
 
     Returns:
-        (doc, sections, chunks, segmented texts), as the store's ``add`` takes them.
+        (doc, sections, chunks, segmented texts), as the store's ``add`` takes them; the
+        document's metadata keeps the short forms it defines for itself, read from its
+        searched passages (:mod:`zhiku.chunk.shortforms`), so that no ask reads them again.
     """
     sections = build_tree(doc, divisions=p.divisions)
     chunks = chunk_document(doc, sections, size=p.size, overlap=p.overlap,
                             parent_size=p.parent_size, min_section=p.min_section, gloss=p.gloss, loose=p.loose)
+    forms = definitions(c.text for c in chunks if c.kind != "parent")
+    doc = replace(doc, metadata={**doc.metadata, SHORT_FORMS: stored(forms)})
     return doc, sections, chunks, [" ".join(segment(keyword_text(c))) for c in chunks]
 
 

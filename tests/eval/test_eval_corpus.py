@@ -99,3 +99,27 @@ def test_a_keyword_run_never_reuses_an_embedded_eval_index(tmp_path, laws_dir) -
     assert kw2.config.home == kw.config.home and not rep2.added
     again, rep3 = prepare(cfg, str(corpus), [], gold_only=False, dense=True, progress=False)
     assert again.config.home == dense.config.home and not rep3.added
+
+
+def test_every_setting_that_changes_the_stored_index_names_its_own_eval_index(tmp_path) -> None:
+    """A run with a chunking setting off (read when a document is chunked, not by the loader)
+    builds its own eval index instead of reusing the one built with it on; the default run's
+    index keeps its name (only settings other than their defaults are named)."""
+    from zhiku.config import load_config
+    from zhiku.eval.command import _eval_home
+    from zhiku.index.store import SCHEMA_VERSION
+    from zhiku.prepare import CHUNK_SETTINGS
+    from zhiku.types import content_hash
+
+    cfg = load_config(home=tmp_path / "home")
+    default = _eval_home(cfg, "corpus")
+    assert default.name == content_hash("corpus", cfg.segmenter, cfg.embedder, str(cfg.chunk_size),
+                                        str(SCHEMA_VERSION))
+    changed = {"markdown_divisions": False, "table_header_gloss": False, "article_label_forms": False,
+               "chunk_overlap": 0.2, "parent_size": 0, "min_section": 10}
+    assert set(changed) == set(CHUNK_SETTINGS)
+    homes = {_eval_home(cfg.model_copy(update={k: v}), "corpus") for k, v in changed.items()}
+    assert len(homes) == len(changed) and default not in homes
+    # the loader's settings and the folder chunk sizes name theirs too
+    assert _eval_home(cfg.model_copy(update={"markdown_as_shown": False}), "corpus") not in {default, *homes}
+    assert _eval_home(cfg.model_copy(update={"chunk_sizes": {".pdf": 300}}), "corpus") != default

@@ -72,6 +72,8 @@ def fuzzy(kb: Any, p: Any, scope: Scope, trace: list[TraceStep], k: int | None =
     if p.mode is not Mode.DENSE:
         with _Timer(trace, "keyword") as d:
             raw, query = _keyword(kb, terms, k, scope, d, p.added)
+            if p.defined[1]:
+                raw = _defined(kb, raw, query, k, scope, p.defined)
             d.update(terms=terms, top=brief(raw))
     # the keyword candidates' stored vectors are read while the dense search still runs
     vectors = (_DENSE.submit(kb.store.vectors_of, [h.chunk.id for h in raw])
@@ -125,6 +127,31 @@ def _keyword(kb: Any, terms: list[str], k: int, scope: Scope, detail: dict[str, 
     hits, extra = keyword_with_feedback(kb.store.keyword, kb.segment, kb.idf, terms, k, scope, fb)
     detail.update(feedback=extra)
     return hits, ([*terms] * fb.original_weight + extra if extra else terms)
+
+
+def _defined(kb: Any, hits: list[Hit], query: list[str], k: int, scope: Scope,
+             defined: tuple[tuple[str, ...], tuple[str, ...]]) -> list[Hit]:
+    """The keyword hits with the documents that define a short or long form the question
+    holds searched again, the other form's words added to ``query`` (the question's words
+    counting round(1 / ``expansion_weight``) times, as term expansion weighs them; see
+    :func:`zhiku.chunk.shortforms.counterparts`): a passage of theirs holding only the other
+    form scores as if it held the question's form below the question's words; every other
+    document's passages keep their scores."""
+    from zhiku.ask.search import narrow
+
+    docs, words = defined
+    inside = narrow(scope, docs)
+    if inside is None:
+        return hits
+    n = max(1, round(1 / kb.config.expansion_weight))
+    found = kb.store.keyword([*query] * n + list(words), k, inside)
+    score = {h.chunk.id: h.score for h in hits}
+    chunks = {h.chunk.id: h.chunk for h in hits}
+    for h in found:
+        chunks.setdefault(h.chunk.id, h.chunk)
+        score[h.chunk.id] = max(score.get(h.chunk.id, 0.0), h.score / n)
+    best = sorted(score, key=lambda c: -score[c])[:k]
+    return [Hit(chunks[c], score[c], "bm25", {"bm25": (i, score[c])}) for i, c in enumerate(best, 1)]
 
 
 def reweighed(kb: Any, hits: list[Hit], terms: list[str], asks: tuple[Any, ...] = (),

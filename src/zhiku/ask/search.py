@@ -53,6 +53,9 @@ class Prepared:
     inner_terms: tuple[str, ...] = ()  # keyword terms inside the named documents (their names cut)
     added: tuple[str, ...] = ()  # the vocabulary's neighbours of the keyword terms, searched below them
     structured: bool = True  # False: the flat baseline (plain BM25 order)
+    # the documents defining a short or long form the question holds and the other form's
+    # words, searched in them below the question's words (config ``short_form_search``)
+    defined: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
 
 def narrow(scope: Scope, doc_ids: tuple[str, ...]) -> Scope | None:
@@ -133,13 +136,24 @@ def prepare(kb: Any, question: str, mode: Mode, scope: Scope, trace: list[TraceS
 
         added = tuple(added_words(kb, kw_terms, question))
         trace.append(TraceStep("expansion", 0.0, {"added": list(added)}))
+    defined: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    if structured and cfg.short_form_search:  # ACL → 权限控制 in the documents defining it
+        from zhiku.chunk.shortforms import counterparts
+
+        other = counterparts(question, kb.short_forms())
+        words = [t for form in other for t in keyword_terms(kb.segment, form, df, False, False)]
+        words = list(dict.fromkeys(t for t in words if t not in kw_terms and t not in added))
+        if words:
+            defined = (tuple(dict.fromkeys(d for docs in other.values() for d in docs)), tuple(words))
+            trace.append(TraceStep("short_forms", 0.0, {"forms": list(other), "added": words,
+                                                        "documents": len(defined[0])}))
     asks = ()
     if structured and cfg.answer_type_weight:  # 多久 → passages stating a period first
         from zhiku.retrieve.answertype import answer_types
 
         asks = answer_types(question, cfg.offence_type)
     return Prepared(question, terms, kw_terms, ref, exact, mode.retrievers(), scope, k, asks, inner, added,
-                    structured)
+                    structured, defined)
 
 
 def _without_names(kb: Any, question: str, names: tuple[str, ...], df: Any, focus: bool,

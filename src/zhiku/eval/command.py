@@ -38,6 +38,7 @@ def versions_of(root: Path, gold: set[str]) -> list[Path]:
 def _eval_home(cfg: Config, spec: str) -> Path:
     from zhiku.index.store import SCHEMA_VERSION
     from zhiku.ingest import loader_options
+    from zhiku.prepare import CHUNK_SETTINGS
 
     parts = (spec, cfg.segmenter, cfg.embedder, str(cfg.chunk_size), str(SCHEMA_VERSION))
     if cfg.embed_model:  # one eval index per model (appended: default homes keep their hash)
@@ -49,7 +50,21 @@ def _eval_home(cfg: Config, spec: str) -> Path:
     # a loader reading otherwise (Markdown kept as written, a PDF's unruled tables left as
     # lines) makes another index
     parts = (*parts, *(f"{k}=off" for k, on in loader_options(cfg).items() if not on))
+    # so does a chunker cutting otherwise (its settings other than their defaults, by name)
+    parts = (*parts, *_changed(cfg, CHUNK_SETTINGS))
+    if cfg.chunk_sizes:
+        parts = (*parts, "chunk_sizes=" + json.dumps(cfg.chunk_sizes, sort_keys=True))
     return cfg.home / "eval" / content_hash(*parts)
+
+
+def _changed(cfg: Config, names: tuple[str, ...]) -> list[str]:
+    """``name=value`` of each of ``names`` whose value is not its default (a switch: off)."""
+    out = []
+    for name in names:
+        value, default = getattr(cfg, name), Config.model_fields[name].default
+        if value != default:
+            out.append(f"{name}={'off' if value is False else 'on' if value is True else value}")
+    return out
 
 
 def _cached_home(cfg: Config, src: Path, files: list[Path]) -> Path:
