@@ -420,10 +420,12 @@ class RefusalLevers(BaseModel):
                                            "does not name only lowers the confidence: a statute states its "
                                            "rule for whoever does the act; off: the name must be in the block, "
                                            "and its absence refuses")
-    answerability_size_words: bool = Field(default=True, description="尺寸/规格/大小/长宽 asked 是多少 "
+    answerability_size_words: bool = Field(default=False, description="尺寸/规格/大小/长宽 asked 是多少 "
                                            "(「汽车号牌尺寸是多少」) asks a size — a dimension with a length unit "
                                            "or a × b (480毫米×140毫米) — as 多大 does with answerability_sizes; "
-                                           "off: any number answers (a count, 两只)")
+                                           "off (the default: no measured question needs it once "
+                                           "answerability_asked_instances reads the plate's size sentence): "
+                                           "any number answers (a count, 两只)")
     answerability_look_places: bool = Field(default=True, description="a where-to-look question (去哪里看, "
                                             "在哪里查, 到哪里下载, 哪里可以找到) asks a page, a site, a link, a "
                                             "file or a menu (「发布在 GitHub 的 Releases 页面」) as well as a "

@@ -16,7 +16,7 @@ from zhiku.verify.pins import Kind, pinned
 pytestmark = pytest.mark.unit
 
 NOTICE = "fresh6/消防救援车辆应急救援专用号牌通知.html"
-ON = CheckOptions()
+ON = CheckOptions(size_words=True)
 OFF = CheckOptions(size_words=False, asked_instances=False)
 
 
@@ -67,3 +67,13 @@ def test_another_plate_than_the_one_asked_still_misses():
     # the question's own words name the plate; 普通小型汽车的蓝色号牌 is none the notice sizes
     size = _chunk("480毫米")
     assert not check("普通小型汽车的蓝色号牌尺寸是多少？", [(block_text(size), size.text)], opts=ON).ok
+
+
+def test_a_kind_noun_after_a_word_the_question_does_not_say_is_another_instance():
+    # 摩托车号牌 is another plate than the 汽车号牌 asked, with the reading on: its clause is dropped
+    from zhiku.verify.instances import own_clauses
+
+    cons = pinned("应急救援专用号牌的汽车号牌尺寸是多少？", ON)
+    piece = "汽车号牌规格为480毫米×140毫米，摩托车号牌规格为220毫米×140毫米"
+    assert own_clauses(piece, cons, asked=True) == "汽车号牌规格为480毫米×140毫米"
+    assert own_clauses(piece, cons, asked=False) == ""

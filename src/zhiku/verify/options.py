@@ -164,7 +164,7 @@ class CheckOptions:
     posts: bool = True
     glosses: bool = True
     rule_doers: bool = True
-    size_words: bool = True
+    size_words: bool = False
     look_places: bool = True
     asked_instances: bool = True
 
