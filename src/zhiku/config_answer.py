@@ -420,6 +420,21 @@ class RefusalLevers(BaseModel):
                                            "does not name only lowers the confidence: a statute states its "
                                            "rule for whoever does the act; off: the name must be in the block, "
                                            "and its absence refuses")
+    answerability_size_words: bool = Field(default=False, description="尺寸/规格/大小/长宽 asked 是多少 "
+                                           "(「汽车号牌尺寸是多少」) asks a size — a dimension with a length unit "
+                                           "or a × b (480毫米×140毫米) — as 多大 does with answerability_sizes; "
+                                           "off (the default: no measured question needs it once "
+                                           "answerability_asked_instances reads the plate's size sentence): "
+                                           "any number answers (a count, 两只)")
+    answerability_look_places: bool = Field(default=True, description="a where-to-look question (去哪里看, "
+                                            "在哪里查, 到哪里下载, 哪里可以找到) asks a page, a site, a link, a "
+                                            "file or a menu (「发布在 GitHub 的 Releases 页面」) as well as a "
+                                            "place; off: only a place or an institution answers")
+    answerability_asked_instances: bool = Field(default=True, description="the kind noun of the instance a "
+                                                "question pins after a word the question itself says is "
+                                                "that instance, not another (「应急救援专用号牌的汽车号牌尺寸」: "
+                                                "「汽车号牌规格为480毫米×140毫米」); off: 汽车号牌 reads as "
+                                                "another 号牌 than the one asked")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

@@ -15,7 +15,7 @@ from zhiku.verify.forms import (
     day_forms as _day_forms, joined as _joined, loosely_in as _loosely_in, norm as _norm,
     ordinal_forms as _ordinal_forms, place_forms as _place_forms,
 )
-from zhiku.verify.holders import doer_stated, holds_role, names, sum_stated, sum_verb
+from zhiku.verify.holders import doer_stated, holds_role, names, pages, sum_stated, sum_verb
 from zhiku.verify.instances import about_other, instance_parts, named_places, own_clauses, sibling_model
 from zhiku.verify.lay import act_words, law_words
 from zhiku.verify.options import CheckOptions
@@ -23,7 +23,7 @@ from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, cited_documents, com
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
     ADDRESS, ADDRESS_ASKED, CLOCK, CONDITION, DATE, DAY, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE,
-    SIZE, SIZED, STAMP, STATED_YEAR, STATUTE_WHEN, UNITS, WHEN,
+    DIMENSIONS, SIZE, SIZED, STAMP, STATED_YEAR, STATUTE_WHEN, UNITS, WHEN,
     relative_years, undated,
 )
 from zhiku.verify.support import quantities
@@ -42,7 +42,7 @@ _SENTENCE = re.compile(r"[^。！？；\n]+")
 # a search snippet's pieces, cut at its elisions (「… 16支参赛队名单 ... 浙江省第二届…」: cut from
 # different places of the page)
 _PIECE = re.compile(r"(?:[^.…]|(?<!\.)\.(?!\.))+")
-_KIND_WORDS = {"money": "金额", "amount": "金额", "person": "人或机构", "country": "国家", "place": "地点", "age": "年龄", "days": "天数", "people": "人数", "duration": "期限", "hours": "小时数", "size": "大小",
+_KIND_WORDS = {"money": "金额", "amount": "金额", "person": "人或机构", "country": "国家", "place": "地点", "page": "地点或页面", "age": "年龄", "days": "天数", "people": "人数", "duration": "期限", "hours": "小时数", "size": "大小",
                "date": "时间", "clock": "时间", "when": "时间", "number": "数目", "day": "日期"}
 
 
@@ -55,6 +55,8 @@ def has_quantity(kind: str, text: str, asked: str = "", posts: bool = False) -> 
     t = undated(normalise(text))
     if kind in ("person", "country", "place"):
         return bool(names(kind, t, asked, posts))
+    if kind == "page":  # config ``answerability_look_places``: a place, or a page, site, link, file or menu
+        return bool(names("place", t, asked) or pages(t, asked))
     if kind == "when":  # a date, or when in other terms: 「孔雀王朝时期」, 「四国征伐后，」, 「高二的时候」
         return has_quantity("date", text, asked) or bool(WHEN.search(t))
     if kind == "date":  # an age says when, too (「九岁的一天，…他开始写第一本寓言」)
@@ -68,7 +70,7 @@ def has_quantity(kind: str, text: str, asked: str = "", posts: bool = False) -> 
     if kind == "day":  # config ``answerability_days``: a day, not a month or a year alone
         return bool(DAY.search(t))
     if kind == "size":  # config ``answerability_sizes``
-        return bool(SIZE.search(t) or SIZED.search(t))
+        return bool(SIZE.search(t) or SIZED.search(t) or DIMENSIONS.search(t))
     if kind == "amount" and (MONEY.search(t) or re.search(r"百分之[零〇一二两三四五六七八九十百]+|[一二两三四五六七八九十]+倍", t)):
         return True
     if kind in ("number", "people"):  # 12月10日, 2021年: when, not how many; 第二届: which
@@ -179,7 +181,7 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
     ``place_heads`` does a place (:func:`_heads`)."""
     if c.kind is Kind.QUANTITY:
         heads = _heads(c, others, opts.place_heads,
-                       opts.subject_heads and c.text not in (*TIME_KINDS, "person", "country", "place"))
+                       opts.subject_heads and c.text not in (*TIME_KINDS, "person", "country", "place", "page"))
         if opts.noun_heads and c.of_act and c.text in _SUMS:  # 「一年挣多少钱」: no 一年, 挣 beside the sum
             heads = [h for h in heads if noun_word(h)]
         if opts.lay_acts:  # 「社保一个月要交多少钱」: 要交 is stated as 缴纳
@@ -193,7 +195,7 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
                      or opts.units and other_form(c.text, q)
                      or opts.statute_times and statute_time(c, q, others, opts.event_periods))
                     and not about_other(q, others, c.text)
-                    for q in (own_clauses(p, others) for p in _PIECE.findall(sent)) if q):
+                    for q in (own_clauses(p, others, opts.asked_instances) for p in _PIECE.findall(sent)) if q):
                 if (c.text not in TIME_KINDS or len(heads) != 1 or _dates_event(heads[0], c.text, sent)
                         or opts.statute_times and statute_time(c, sent, others, opts.event_periods)):
                     return True

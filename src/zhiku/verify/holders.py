@@ -50,6 +50,28 @@ def names(kind: str, text: str, asked: str, posts: bool = False) -> list[str]:
     return out
 
 
+# what a where-to-look question asks (去哪里看, 哪里可以下载: config ``answerability_look_places``):
+# a page, a site, a link, a file or a menu — a word ending in one (Releases 页面, 官网, 设置菜单),
+# an address (https://…, www.…) or a file name (CHANGELOG.md)
+_PAGE_WORD = re.compile(r"(?:页面|网页|主页|首页|页|网站|站点|官网|网址|链接|文档|文件|目录|菜单|栏目|选项卡|"
+                        r"标签页|仓库|频道|公众号|小程序|客户端|应用商店|论坛|社区|博客|邮箱)$")
+_PAGE_AT = re.compile(r"https?://|www\.|[\w-]+\.(?:html?|md|pdf|docx?|xlsx?|ya?ml|json|xml|txt|zip|csv)(?![\w])",
+                      re.IGNORECASE)
+
+
+def pages(text: str, asked: str) -> list[str]:
+    """The pages, sites, links, files and menus ``text`` (normalised) names that the question
+    (``asked``, its words ``|``-joined) does not already say: where a where-to-look question
+    (「之后去哪里看」) is answered (「发布在 GitHub 的 Releases 页面」)."""
+    q = [a for a in asked.split("|") if a]
+    out = [m.group() for m in _PAGE_AT.finditer(text)]
+    for word, _ in word_tags(text):
+        w = word.strip()
+        if len(w) >= 2 and _PAGE_WORD.search(w) and not any(w in a or a in w for a in q):
+            out.append(w)
+    return out
+
+
 _CLAUSE = re.compile(r"[,，;；]")
 # a clause opening with a verb, an adverb or a preposition has no subject of its own: it
 # continues the clause before (「人民政府根据本法…，规定…」, 「山口茜…战胜安洗莹，获得…冠军」)

@@ -59,13 +59,18 @@ def about_other(sentence: str, others: Sequence[Constraint], kind: str = "") -> 
 _SAME = re.compile(r"[本此这该其今同的之]")
 
 
-def other_instance(piece: str, others: Sequence[Constraint]) -> bool:
+def other_instance(piece: str, others: Sequence[Constraint], asked: bool = False) -> bool:
     """Whether ``piece`` speaks of another instance of the kind the question names (its
     ``instance`` constraint, 果果|合唱团): it holds the kind noun (合唱团) after a modifier of
     its own (「马兰花儿童声合唱团」, not the end of the question's, 「现任校长」) and not every word
     of the question's modifier, each loosely (果果; 劳动争议仲裁委员会 is not 「劳动争议调解委员会」;
-    西贡商信银行 is 「西贡商业信用银行」)."""
+    西贡商信银行 is 「西贡商业信用银行」). With ``asked`` (config ``answerability_asked_instances``)
+    the kind noun after a word the question itself says is the instance asked, not another: 「应急
+    救援专用号牌的汽车号牌尺寸」 asks of the 汽车号牌 the passage sizes (the words of the quantity
+    asked, the question's content words)."""
     t = _norm(undated(normalise(piece)))
+    said = {_norm(w) for c in others if c.kind is Kind.QUANTITY for w in c.about.split("|") if len(w) >= 2} \
+        if asked else set()
     for c in others:
         if c.about != "instance":
             continue
@@ -73,21 +78,22 @@ def other_instance(piece: str, others: Sequence[Constraint]) -> bool:
         if noun not in t or all(_loosely_in(w, t) for w in words):  # 西贡商信: 「西贡商业信用银行」
             continue
         before = [t[max(0, m.start() - 2):m.start()] for m in re.finditer(re.escape(noun), t)]
-        if all(re.fullmatch(r"[\u4e00-\u9fff]{2}", b) and not _SAME.search(b) and b not in mod for b in before):
+        if all(re.fullmatch(r"[\u4e00-\u9fff]{2}", b) and not _SAME.search(b) and b not in mod
+               and not any(w.endswith(b) for w in said) for b in before):
             return True  # 「现任校长」 asked about 公理高中书院现任校长: the question's own modifier
     return False
 
 
-def own_clauses(piece: str, others: Sequence[Constraint]) -> str:
+def own_clauses(piece: str, others: Sequence[Constraint], asked: bool = False) -> str:
     """``piece`` without its clauses about another instance of the kind asked about
     (:func:`other_instance`): 「马兰花童声合唱团来自保定阜平县，和…果果合唱团」 keeps its second
     clause only; nothing when the whole piece is about another one (「马兰花儿童声合唱团”，它的
-    前身是邓小岚女士所创办的马兰小乐队」)."""
+    前身是邓小岚女士所创办的马兰小乐队」). ``asked``: see :func:`other_instance`."""
     if not any(c.about == "instance" for c in others):
         return piece
-    if other_instance(piece, others):
+    if other_instance(piece, others, asked):
         return ""
-    return "，".join(x for x in re.split(r"[，,；;]", piece) if not other_instance(x, others))
+    return "，".join(x for x in re.split(r"[，,；;]", piece) if not other_instance(x, others, asked))
 
 
 def instance_parts(c: Constraint) -> tuple[str, str, list[str]]:

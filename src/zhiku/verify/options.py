@@ -110,6 +110,14 @@ class CheckOptions:
         glosses: a word the tagger calls a name right after a Latin name (「Highlight 高亮组件」)
             glosses that name, pinned on its own: its absence refuses nothing (``about``
             ``gloss``, :func:`zhiku.verify.pins.pinned`).
+        size_words: 尺寸/规格/大小/长宽 asked 是多少 (「汽车号牌尺寸是多少」) asks a size (kind
+            ``size``) as 多大 does with ``sizes``, not any number.
+        look_places: a where-to-look question (去哪里看, 在哪里查, 到哪里下载, 哪里可以找到) asks a
+            page, a site, a link, a file or a menu as well as a place (kind ``page``:
+            :func:`zhiku.verify.answerable.has_quantity`).
+        asked_instances: an instance's kind noun after a word the question itself says (「应急救援
+            专用号牌的汽车号牌尺寸」: 汽车号牌) is the instance asked, not another one
+            (:func:`zhiku.verify.instances.other_instance`).
         rule_doers: a name the question pins as the doer of its act (「App 收集…」) that a quoted
             numbered provision stating the act does not name is a weak mismatch
             (:func:`zhiku.verify.answerable.rule_doer`): the statute's rule is for whoever does it.
@@ -156,6 +164,9 @@ class CheckOptions:
     posts: bool = True
     glosses: bool = True
     rule_doers: bool = True
+    size_words: bool = False
+    look_places: bool = True
+    asked_instances: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

@@ -86,6 +86,9 @@ _QTY = [
     # bytes or lengths (256KB, 16GB, 180mm×130mm), not any figure (「…内存的百分比 40%」)
     ("size", re.compile(r"(?:内存|容量|空间|尺寸|消息|文件|面积|体积|存储|磁盘|硬盘|缓存|缓冲区|数据包|报文)"
                         r"[^，,；;。？?]{0,8}多大|多大的?(?:内存|容量|空间|尺寸|面积|体积|存储|磁盘|硬盘|缓存)")),
+    # with ``size_words``: 尺寸/规格/大小/长宽 asked 是多少 asks a size too (「汽车号牌尺寸是多少」: a
+    # dimension with a length unit or a × b, not a count the passage states beside it)
+    ("size_words", re.compile(r"(?:尺寸|规格|大小|长宽高?|长和宽|长、宽)(?:是|为|有|大概|一般|大约|约)*多少")),
     # with ``effort``: 多少人力 asks the work put in, stated as a head count (10人以上) or as
     # hours or days of work (30小时/周, 5人天): any figure (kind ``number``), not a head count
     ("effort", re.compile(r"(?:多少|几个?)人力")),
@@ -210,7 +213,9 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
     out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(YEAR.findall(rest))]
     out += [Constraint(Kind.TIME, ym, "month") for ym in year_months(rest)] if opts.months else []
     found = _asked_quantity(clause, opts.last_ask, opts.hours, opts.periods, opts.effort, opts.sizes,
-                            opts.days)
+                            opts.days, opts.size_words)
+    if found is None and opts.look_places and (look := _LOOK.search(clause)):
+        found = ("page", look)  # 「之后去哪里看」: a page, a site, a link, a file or a menu
     if found is None and (where := _WHERE.search(clause)):
         found = ("place", where)
     rule = not found and _YES_NO.search(clause)  # 「今年的扣除没扣完，能挪到明年吗」: a rule, not a year's fact
@@ -240,17 +245,18 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
 
 def _asked_quantity(clause: str, last: bool, hours: bool = True,
                     periods: bool = True, effort: bool = True,
-                    sizes: bool = True, days: bool = False) -> tuple[str, re.Match[str]] | None:
+                    sizes: bool = True, days: bool = False,
+                    size_words: bool = True) -> tuple[str, re.Match[str]] | None:
     """The kind of quantity the asking clause asks (:data:`_QTY`) and where. With ``last``
     the clauses are read from the last one that asks one: a count in a clause before it tells
     the situation (「几个人合伙开公司注册一千万，这钱最晚多少年内要交齐」 asks how long, not
     how many people); off, the first kind found anywhere in the clause. ``hours``,
-    ``periods``, ``effort``, ``sizes`` and ``days`` are the readings of the same names
+    ``periods``, ``effort``, ``sizes``, ``days`` and ``size_words`` are the readings of the same names
     (:class:`zhiku.verify.options.CheckOptions`); a kind read only with its reading is skipped
     without it, and asks the kind it is read as with it (几个工作日: ``days``)."""
     # the kinds of :data:`_QTY` read only with their reading: whether it is on, the kind asked then
     read_as = {"workdays": (periods, "days"), "effort": (effort, "number"), "size": (sizes, "size"),
-               "day": (days, "day")}
+               "day": (days, "day"), "size_words": (size_words, "size")}
     parts = [clause]
     if last:
         parts = [p for p in re.split(r"[，,；;]", clause) if p.strip()][::-1] or [clause]
@@ -447,6 +453,10 @@ _ORDINAL = re.compile(r"第[零〇一二两三四五六七八九十百\d]+(?:届
 # words naming the kind of answer, not a word the answer repeats: 死亡人数 is answered by
 # 「12人死亡」 (a count), 发生的地点 by a place name
 _WHERE = re.compile(r"地点|地方是|哪里|哪儿|在哪(?![部个些种位年天次届类本首])|位置|举办地|所在地")
+# where to look something up, find or download it (去哪里看, 在哪里查, 到哪儿下载, 哪里可以找到): a
+# page, a site, a link, a file or a menu (kind ``page``, config ``answerability_look_places``),
+# not only a place; 「户口在哪里办」 still asks a place
+_LOOK = re.compile(r"哪(?:里|儿)?(?:可以|能够?|才能|能)?(?:看到?|查看|查询|查阅|查到|查|找到|找|下载|获取|获得|阅读|浏览)")
 _VAGUE = {"人数", "数量", "数目", "次数", "名字", "名称", "地点", "地方", "位置", "时间", "日期", "内容", "东西", "意思", "情况", "方面", "问题", "事情", "标准", "规定", "要求", "条件", "程序",
           "手续", "责任", "后果", "作用", "意义", "原因", "区别", "关系", "方式", "办法", "措施", "时候",
           # what a word means or how a thing stands: answered by 「X指…」, 「每星期只开6天」

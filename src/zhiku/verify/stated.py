@@ -28,6 +28,8 @@ DATE = re.compile(NUMERIC_DATE + r"|\d{1,2}\s*月\s*\d{1,2}\s*日|[零〇一二�
 # a thing that has one (kind ``size``)
 SIZE = re.compile(r"[\d零〇一二两三四五六七八九十百千]\s*(?:(?:mm|cm|km|[kmgt]?bit|[kmgt]i?b?|bytes?)(?![a-z])|字节|"
                   r"毫米|厘米|米|英寸|寸|平方米|平米|㎡)", re.IGNORECASE)
+# two dimensions without a unit (480×140, 85*50): a size too (config ``answerability_size_words``)
+DIMENSIONS = re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*[×＊*]\s*\d+(?:\.\d+)?(?![\d.])")
 # a size a setting states as a bare number of bytes (「maxMessageSize 默认 4194304」): a number,
 # not a share, in a clause naming a size
 SIZED = re.compile(r"(?:size|大小|容量|字节)[^，。；,;]{0,24}?(?<![\d.])\d{3,}(?![\d.]*\s*%)|"
