@@ -67,6 +67,7 @@ class KnowledgeBase(Ingesting):
         self._offences: Any = None
         self._cited: tuple[dict[str, int], int] | None = None
         self._short_forms: dict[str, dict[str, str]] | None = None
+        self._citing: list[tuple[str, list[str]]] | None = None
         self._quoted: frozenset[str] | None = None
         self._router: Any = None
         self._paths: dict[str, Any] | None = None  # document path → record
@@ -315,7 +316,7 @@ class KnowledgeBase(Ingesting):
             gen: the generation the next builds belong to.
         """
         self._titles = self._n_chunks = self._router = self._paths = self._coverage = self._offences = self._cited = None
-        self._short_forms = self._quoted = None
+        self._short_forms = self._citing = self._quoted = None
         self._idf = {}
         self._gen = gen
 
@@ -402,27 +403,36 @@ class KnowledgeBase(Ingesting):
                 self._short_forms = found
             return self._short_forms
 
+    def _cited_titles(self) -> list[tuple[str, list[str]]]:
+        """(document id, the titles its passage cites between 《》:
+        :func:`zhiku.retrieve.docprior.cited_titles`) of every searched passage citing one; read
+        from the stored passages once per published generation, for :meth:`cited_by` to count
+        and :meth:`holds_document` to look up."""
+        from zhiku.retrieve.docprior import cited_titles
+
+        with self._build:
+            if self._citing is None:
+                self._citing = [(r["doc_id"], ts) for r in self.store.rows("chunks", ["doc_id", "text", "kind"])
+                                if r["kind"] != "parent" and "《" in r["text"] and (ts := cited_titles(r["text"]))]
+            return self._citing
+
     def holds_document(self, name: str) -> bool:
         """Whether the knowledge base holds a document of ``name`` (a title a question cites,
         normalised as :func:`zhiku.verify.pins.cited_documents` gives it): one bears it
         (:meth:`zhiku.retrieve.clause.TitleIndex.bears`), or a passage quotes it between 《》
-        (a law a regulation cites: its rules are read there); the quoted titles are read from
-        every searched passage once per published generation, when first asked."""
-        from zhiku.retrieve.docprior import cited_titles
-
+        (a law a regulation cites: its rules are read there; :meth:`_cited_titles`)."""
         if self.titles().bears(name):
             return True
         with self._build:
             if self._quoted is None:
-                self._quoted = frozenset(t for r in self.store.rows("chunks", ["text", "kind"])
-                                         if r["kind"] != "parent" and "《" in r["text"]
-                                         for t in cited_titles(r["text"]))
+                self._quoted = frozenset(t for _, ts in self._cited_titles() for t in ts)
             return any(name in t for t in self._quoted)
 
     def cited_by(self) -> tuple[dict[str, int], int]:
         """Each document's citation in-degree, how many other laws cite it by title (see
         :func:`zhiku.retrieve.docprior.citation_counts`), and how many laws there are; read
-        from every searched passage once per published generation (~1 s for 66k passages)."""
+        from the titles every searched passage cites (:meth:`_cited_titles`) once per published
+        generation (~1 s for 66k passages)."""
         from zhiku.retrieve.clause import law_of
         from zhiku.retrieve.docprior import citation_counts
 
@@ -430,9 +440,7 @@ class KnowledgeBase(Ingesting):
         with self._build:
             if self._cited is None:
                 docs = {d.doc_id: d for d in self.store.documents() if not d.deleted}
-                rows = ((r["doc_id"], r["text"]) for r in self.store.rows("chunks", ["doc_id", "text", "kind"])
-                        if r["kind"] != "parent")
-                self._cited = (citation_counts(rows, titles.named, law_of, docs),
+                self._cited = (citation_counts(self._cited_titles(), titles.named, law_of, docs),
                                len({law_of(d) for d in docs.values()}))
             return self._cited
 

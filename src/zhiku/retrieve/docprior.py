@@ -67,7 +67,7 @@ def cited_titles(text: str) -> list[str]:
     return out
 
 
-def citation_counts(rows: Iterable[tuple[str, str]], resolve: Callable[[str], Sequence[DocRecord]],
+def citation_counts(cites: Iterable[tuple[str, Sequence[str]]], resolve: Callable[[str], Sequence[DocRecord]],
                     law: Callable[[DocRecord], str], docs: Mapping[str, DocRecord]) -> dict[str, int]:
     """How many other laws cite each document by title: its citation in-degree.
 
@@ -81,7 +81,8 @@ def citation_counts(rows: Iterable[tuple[str, str]], resolve: Callable[[str], Se
     for entry page search"), read from the collection itself.
 
     Args:
-        rows: (document id, passage text) of every searched passage.
+        cites: (document id, the titles its passage cites: :func:`cited_titles`) of every
+            searched passage citing one.
         resolve: a normalised title → the documents it names (empty when none).
         law: a document's law identity.
         docs: every document by id.
@@ -90,11 +91,11 @@ def citation_counts(rows: Iterable[tuple[str, str]], resolve: Callable[[str], Se
         Document id → the count (documents nobody cites are absent).
     """
     citing: dict[str, set[str]] = defaultdict(set)
-    for doc_id, text in rows:
+    for doc_id, titles in cites:
         src = docs.get(doc_id)
-        if src is None or "《" not in text:
+        if src is None:
             continue
-        for title in cited_titles(text):
+        for title in titles:
             for d in resolve(title):
                 citing[d.doc_id].add(law(src))
     return {d: n for d, ids in citing.items()
