@@ -355,11 +355,12 @@ class KnowledgeBase(Ingesting):
             return self._paths
 
     def titles(self) -> TitleIndex:
-        """Index of document titles for resolving named laws (rebuilt after each publish)."""
+        """Index of the searched documents' titles for resolving named laws (rebuilt after each
+        publish; a deleted document awaiting compaction is not named)."""
         self._current()
         with self._build:  # built once per generation, however many asks arrive at once
             if self._titles is None:
-                self._titles = TitleIndex(self.store.documents(), self.words if self.config.short_names else None)
+                self._titles = TitleIndex([d for d in self.store.documents() if not d.deleted], self.words if self.config.short_names else None)
             return self._titles
 
     def offences(self):
@@ -420,12 +421,14 @@ class KnowledgeBase(Ingesting):
         """Whether the knowledge base holds a document of ``name`` (a title a question cites,
         normalised as :func:`zhiku.verify.pins.cited_documents` gives it): one bears it
         (:meth:`zhiku.retrieve.clause.TitleIndex.bears`), or a passage quotes it between 《》
-        (a law a regulation cites: its rules are read there; :meth:`_cited_titles`)."""
+        (a law a regulation cites: its rules are read there; :meth:`_cited_titles`) — a
+        passage of a document still searched, not of one deleted and awaiting compaction."""
         if self.titles().bears(name):
             return True
         with self._build:
             if self._quoted is None:
-                self._quoted = frozenset(t for _, ts in self._cited_titles() for t in ts)
+                live = {d.doc_id for d in self.store.documents() if not d.deleted}
+                self._quoted = frozenset(t for d, ts in self._cited_titles() if d in live for t in ts)
             return any(name in t for t in self._quoted)
 
     def cited_by(self) -> tuple[dict[str, int], int]:

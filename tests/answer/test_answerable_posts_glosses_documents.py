@@ -126,3 +126,15 @@ def test_the_doer_of_a_rule_s_act_is_whoever_does_it():
     # the positive twin: asked without the app, answered either way
     for opts in (CheckOptions(), CheckOptions(rule_doers=False)):
         assert check("收集不满十四周岁未成年人的个人信息要经过谁同意？", [(block, said)], opts=opts).ok
+
+
+@pytest.mark.integration
+def test_a_deleted_document_no_longer_holds_what_it_quoted(tmp_path_factory):
+    """A logically deleted document (awaiting ``zhiku compact``) keeps its passages in the store,
+    but a law only it quoted is no longer held: a question naming that law is refused again."""
+    kb = copied_kb(tmp_path_factory, REAL / "fresh6", ["网络数据安全管理条例.md"], "deleted_rules")
+    assert kb.holds_document("个人信息保护法") and kb.holds_document("网络数据安全管理条例")
+    (doc,) = [d for d in kb.store.documents() if not d.deleted]
+    with kb.store.transaction():
+        kb.store.mark_deleted([doc.doc_id])
+    assert not kb.holds_document("个人信息保护法") and not kb.holds_document("网络数据安全管理条例")
