@@ -435,6 +435,24 @@ class RefusalLevers(BaseModel):
                                                 "that instance, not another (「应急救援专用号牌的汽车号牌尺寸」: "
                                                 "「汽车号牌规格为480毫米×140毫米」); off: 汽车号牌 reads as "
                                                 "another 号牌 than the one asked")
+    answerability_named_figures: bool = Field(default=True, description="a figure asked (多少钱, 多久, 几天, "
+                                              "多少) of a Latin name the question pins (a product, a package, "
+                                              "a setting: 「rt_ota 软件包的授权费用是多少」) that the answer "
+                                              "states nowhere — no value of that kind at all — refuses, as "
+                                              "answerability_untyped does for every question; off: a weak "
+                                              "mismatch, answered at a lower confidence")
+    answerability_contrasts: bool = Field(default=True, description="a sibling qualifier the question pins "
+                                          "— a member of a closed set (男/女, 境内/境外, 国内/国外, 大型/中型/"
+                                          "小型/微型, 小学/初中/高中, 城镇/农村, 上半年/下半年) and the word "
+                                          "after it (「男职工的陪产假」: 男职工) — is missed by a cited block "
+                                          "stating that word only after a sibling (「女职工生育享受98天产假」), "
+                                          "and that refuses; a block naming neither is read as before; off: "
+                                          "the qualifier is not read")
+    answerability_sibling_keys: bool = Field(default=True, description="a dotted key the question names "
+                                             "(「zTree的setting.check.radioType默认值是什么」) is missed by a cited "
+                                             "block whose document title names another key of the same "
+                                             "parent (setting.check.chkStyle's page names radioType only in "
+                                             "passing), and that refuses; off: any block naming the key meets it")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

@@ -19,7 +19,7 @@ from zhiku.verify.holders import doer_stated, holds_role, names, pages, sum_stat
 from zhiku.verify.instances import about_other, instance_parts, named_places, own_clauses, sibling_model
 from zhiku.verify.lay import act_words, law_words
 from zhiku.verify.options import CheckOptions
-from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, cited_documents, compound_name, pinned
+from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, cited_documents, compound_name, contrasts, pinned, sibling_keys
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
     ADDRESS, ADDRESS_ASKED, CLOCK, CONDITION, DATE, DAY, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE,
@@ -232,6 +232,10 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         return _loosely_in(noun, b) and any(_loosely_in(w, b) for w in words)
     if c.about == "ordinal":
         return any(_norm(f) in b for f in _ordinal_forms(c.text))
+    if c.about == "contrast":
+        return contrast_met(c.text, block)
+    if c.about == "key":
+        return key_met(c.text, block)
     if opts.lay_words and c.about.startswith("tag:") and any(_norm(x) in b for x in law_words(c.text)):
         return True  # 老公: the statute says 配偶; 初中生: 未成年人
     w = _norm(c.text)
@@ -241,6 +245,40 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         return found and not (opts.siblings and not c.about and sibling_model(w, block, said))
     grams = [w[i : i + 2] for i in range(len(w) - 1)]  # a tagged name: most of its bigrams
     return sum(g in b for g in grams) >= len(grams) / 2
+
+
+def contrast_met(pinned: str, block: str) -> bool:
+    """Whether ``block`` (its title and text) may speak of the sibling qualifier the question pins
+    (``pinned``: a member of a closed set of :data:`zhiku.verify.pins.CONTRASTS` and the word after
+    it, 男|职工): it states that word after the member asked (男职工), or after none of its
+    siblings. A block stating it only after a sibling (「女职工生育享受98天产假」 for 「男职工的陪产假
+    有多少天」, 「在中国境内接受学历继续教育」 for 境外, 「大型网络平台」 for 中型) states the rule of
+    another (config ``answerability_contrasts``)."""
+    from zhiku.verify.pins import CONTRASTS
+
+    member, word = pinned.split("|", 1)
+    b = _norm(block)
+    if _norm(member + word) in b:
+        return True
+    group = next((g for g in CONTRASTS if member in g), ())
+    return not any(_norm(o + word) in b for o in group if o != member)
+
+
+def key_met(pinned: str, block: str) -> bool:
+    """Whether ``block`` may speak of the dotted key the question names (``pinned``: its last
+    parent and leaf, check|radiotype): its title — the block's first word, the document's —
+    names no other key of that parent (config ``answerability_sibling_keys``). The page of
+    setting.check.chkStyle names setting.check.radioType only in passing (「chkStyle = "radio" 时，
+    … setting.check.radioType 属性有效」) and states its own default, not radioType's."""
+    from zhiku.verify.pins import _KEY
+
+    parent, leaf = pinned.split("|", 1)
+    title = normalise(block.split(maxsplit=1)[0] if block.strip() else "").casefold()
+    for m in _KEY.finditer(title):
+        parts = m.group().split(".")
+        if parent in parts[:-1] and parts[-1] != leaf:
+            return False
+    return True
 
 
 def other_place(block: str, place: str) -> bool:
@@ -481,7 +519,7 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = (), opts: CheckOptions 
         # 「美国最高法院推翻了哪个堕胎判例」 wants one 判例, of a fact the question pins
         return (c.about in ("named", "role", "act") or c.about == "before" and _instance(cons)
                 or c.about == "which" and (_instance(cons) or any(_named(x) for x in cons)))
-    if c.about == "event":
+    if c.about in ("event", "contrast", "key"):  # 男职工 where the text states the rule of 女职工
         return True
     if c.about in ("instance", "phrase", "gloss"):  # a modifier often pinned on its own; the user's situation;
         return False  # a Latin name's gloss (Highlight 高亮), the name pinned on its own
@@ -550,7 +588,10 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
                    (cited_documents(question) if opts.documents and held is not None else ()) if not held(d))
     if absent:  # 「按照《数据出境安全评估办法》，…」 with no such document: another one's rule is no answer
         return Answerability(False, (*cons, *absent), absent, _reason(absent, topic))
-    if not cons:
+    # sibling qualifiers (男职工, 境外): read by the check alone, so a question whose blocks meet
+    # them is answered as before (the composer and the confidence read ``cons``)
+    sibs = (*(contrasts(question) if opts.contrasts else ()), *(sibling_keys(question) if opts.sibling_keys else ()))
+    if not cons and not sibs:
         return Answerability(True, cons)
     if not cited:
         return Answerability(False, cons, cons, _reason(cons, topic))
@@ -559,7 +600,7 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
     best: tuple[Constraint, ...] | None = None
     plain = replace(opts, statute_times=False)  # the statute's forms of when: a weak mismatch only
     for block, said in cited:
-        missed = []
+        missed = [c for c in sibs if not meets(c, block, said, cons, plain)]
         for c in cons:
             where = _unechoed(c, question, block, said)
             if meets(c, *where, cons, plain) and not (opts.year_beside and not year_beside(c, cons, block, said, opts)):
@@ -583,10 +624,10 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             return Answerability(True, cons)
     assert best is not None
     if opts.provisions:
-        loose = unworded(cons, cited, lambda c, b, s: meets(c, *_unechoed(c, question, b, s), cons, plain))
+        loose = unworded((*cons, *sibs), cited, lambda c, b, s: meets(c, *_unechoed(c, question, b, s), cons, plain))
         if loose is not None:
             return Answerability(False, *loose, _reason(loose[1], topic))
-    return Answerability(False, cons, best, _reason(best, topic))
+    return Answerability(False, (*cons, *sibs), best, _reason(best, topic))
 
 
 

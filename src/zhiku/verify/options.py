@@ -115,6 +115,12 @@ class CheckOptions:
         look_places: a where-to-look question (去哪里看, 在哪里查, 到哪里下载, 哪里可以找到) asks a
             page, a site, a link, a file or a menu as well as a place (kind ``page``:
             :func:`zhiku.verify.answerable.has_quantity`).
+        contrasts: a sibling qualifier the question pins (男职工, 境外, 中型: a member of a closed set,
+            :data:`zhiku.verify.pins.CONTRASTS`) is missed by a block stating the word after it only
+            after a sibling (女职工, 境内), and that decides (:func:`zhiku.verify.answerable.contrast_met`).
+        sibling_keys: a dotted key the question names (setting.check.radioType) is missed by a
+            block titled with another key of the same parent (setting.check.chkStyle), and that
+            decides (:func:`zhiku.verify.answerable.key_met`).
         asked_instances: an instance's kind noun after a word the question itself says (「应急救援
             专用号牌的汽车号牌尺寸」: 汽车号牌) is the instance asked, not another one
             (:func:`zhiku.verify.instances.other_instance`).
@@ -167,6 +173,8 @@ class CheckOptions:
     size_words: bool = False
     look_places: bool = True
     asked_instances: bool = True
+    contrasts: bool = True
+    sibling_keys: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

@@ -139,6 +139,52 @@ def cited_documents(question: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+# qualifiers that come in closed sets of siblings (男职工 / 女职工, 境内 / 境外, 大型 / 中型 /
+# 小型 平台, 初中 / 高中): a text stating the rule of one sibling says nothing of another
+CONTRASTS = (("男", "女"), ("境内", "境外"), ("国内", "国外"), ("大型", "中型", "小型", "微型"),
+             ("小学", "初中", "高中"), ("城镇", "农村"), ("上半年", "下半年"))
+
+
+def contrasts(question: str) -> tuple[Constraint, ...]:
+    """The sibling qualifiers ``question`` pins (config ``answerability_contrasts``): a member of a
+    closed set of :data:`CONTRASTS` and the word after it, ``|``-joined (「男职工的陪产假」 →
+    男|职工, 「在中国境外接受学历继续教育」 → 境外|接受), ``about`` ``contrast``. A block that states
+    the word after a sibling (女职工, 境内接受) and never after the qualifier asked misses it
+    (:func:`zhiku.verify.answerable.contrast_met`); a block naming neither is read as before."""
+    q = normalise(question)
+    starts, at = set(), 0
+    for w, _ in word_tags(q):  # a member opens a word (男职工, 女职工), not ends one (子女教育)
+        starts.add(at)
+        at += len(w)
+    out = []
+    for group in CONTRASTS:
+        for member in group:
+            for m in re.finditer(re.escape(member), q):
+                if m.start() not in starts:
+                    continue
+                words = [w.strip() for w, _ in word_tags(q[m.end():]) if w.strip()]
+                if words and re.fullmatch(r"[\u4e00-\u9fff]+", words[0]) and not words[0].startswith(group):
+                    out.append(Constraint(Kind.SUBJECT, f"{member}|{words[0]}", "contrast"))
+    return tuple(dict.fromkeys(out))
+
+
+# a dotted key of a setting or API (setting.check.radioType, sa-token.timeout): its parent and leaf
+_KEY = re.compile(r"(?<![a-z0-9_$.\-])[a-z_$][a-z0-9_$\-]*(?:\.[a-z_$][a-z0-9_$\-]*)+(?![a-z0-9_$.\-])")
+
+
+def sibling_keys(question: str) -> tuple[Constraint, ...]:
+    """The dotted keys ``question`` names, as their last parent and leaf, ``|``-joined
+    (「zTree的setting.check.radioType默认值是什么」 → check|radiotype), ``about`` ``key`` (config
+    ``answerability_sibling_keys``): a block titled with another key of the same parent
+    (setting.check.chkStyle's page) names the asked one only in passing
+    (:func:`zhiku.verify.answerable.key_met`)."""
+    out = []
+    for m in _KEY.finditer(normalise(question).casefold()):
+        parts = m.group().split(".")
+        out.append(Constraint(Kind.SUBJECT, f"{parts[-2]}|{parts[-1]}", "key"))
+    return tuple(dict.fromkeys(out))
+
+
 def asking_clause(question: str) -> str:
     """The clauses of ``question`` that ask: each one closed by a question mark, the last
     one, and any holding 哪/谁/多少/几 (context clauses, 「我在北京上班，…」, are left out)."""

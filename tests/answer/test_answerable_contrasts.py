@@ -1,0 +1,84 @@
+"""Questions the document on the topic does not answer, on real documents (tests/data/real, see
+its SOURCE.md): a sibling qualifier the text states of another member of its set (config
+``answerability_contrasts``), a figure asked of a Latin-named package that the answer states
+nowhere (``answerability_named_figures``) and a dotted key named in passing on the page of
+another key of its parent (``answerability_sibling_keys``); each with its positive twin, which
+is still answered."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.answer.conftest import real_chunks
+from zhiku.answer.finish import latin_named, untyped
+from zhiku.chunk.context import block_text
+from zhiku.verify.answerable import check, contrast_met, decisive, key_met
+from zhiku.verify.options import CheckOptions
+from zhiku.verify.pins import contrasts
+
+pytestmark = pytest.mark.unit
+
+
+def _chunk(name: str, word: str):
+    """The first chunk of tests/data/real/NAME holding ``word``, its block text and the
+    sentence holding the word."""
+    chunk = next(c for c in real_chunks(name, whole_path=True) if word in c.text)
+    said = next(s for s in chunk.text.replace("。", "。\n").splitlines() if word in s)
+    return block_text(chunk), said
+
+
+def test_a_sibling_qualifier_the_text_states_of_the_other_member_refuses():
+    block, said = _chunk("fresh5/女职工劳动保护特别规定.md", "98天产假")
+    for question in ("男职工的陪产假有多少天？", "男职工的产假有多少天？"):
+        on = check(question, [(block, said)], opts=CheckOptions(contrasts=True))
+        assert not on.ok and [c.text for c in on.missing] == ["男|职工"]
+        assert all(decisive(c, on.constraints) for c in on.missing)
+        assert "男职工" in on.reason
+        assert check(question, [(block, said)], opts=CheckOptions(contrasts=False)).ok  # off: answered
+    # the positive twin: the qualifier the text states is met, and pins nothing more
+    twin = check("女职工的产假有多少天？", [(block, said)], opts=CheckOptions(contrasts=True))
+    assert twin.ok and not any(c.about == "contrast" for c in twin.constraints)
+
+
+def test_the_other_sets_of_siblings_read_alike():
+    block, said = _chunk("个人所得税专项附加扣除暂行办法.html", "每月400元")
+    assert not check("在中国境外接受学历继续教育，每月能扣除多少钱？", [(block, said)]).ok
+    assert check("在中国境内接受学历继续教育，每月能扣除多少钱？", [(block, said)]).ok
+    block, said = _chunk("fresh6/网络数据安全管理条例.md", "5000万")
+    assert not check("注册用户达到多少算中型网络平台？", [(block, said)]).ok
+    assert check("注册用户达到多少算大型网络平台？", [(block, said)]).ok
+
+
+def test_a_qualifier_is_read_only_where_it_opens_a_word_and_the_text_names_a_sibling():
+    assert contrasts("子女教育每月扣多少？") == ()  # 女 ends 子女
+    assert contrasts("男女同工同酬吗？") == ()  # both members
+    assert [c.text for c in contrasts("男职工的陪产假有多少天？")] == ["男|职工"]
+    # a text naming neither member is read as before; one naming both meets either
+    assert contrast_met("男|职工", "职工生育享受98天产假")
+    assert contrast_met("男|职工", "男职工和女职工同工同酬")
+
+
+def test_a_fee_of_a_named_package_the_answer_states_nowhere_refuses():
+    block, said = _chunk("fresh5/RT-Thread-OTA用户手册.pdf", "闭源包")
+    v = check("rt_ota 软件包的授权费用是多少？", [(block, said)])
+    # the fee is missing, not decisively: a rule may state a sum otherwise
+    assert not v.ok and [c.text for c in v.missing] == ["amount"]
+    assert not any(decisive(c, v.constraints) for c in v.missing)
+    assert latin_named(v) and untyped(v, said)  # named, and no sum in the answer: a refusal
+    # the positive twin: a statute's rule names no Latin thing, and stays a weak answer
+    law = "第四十四条 有下列情形之一的，用人单位应当按照下列标准支付高于劳动者正常工作时间工资的工资报酬"
+    rule = check("加班费的标准是多少？", [(law, law)])
+    assert not latin_named(rule)
+
+
+def test_a_key_named_in_passing_on_another_keys_page_refuses():
+    block, said = _chunk("fresh2/zTree-API-setting.check.chkStyle.html", "radioType")
+    question = "zTree的setting.check.radioType默认值是什么？"
+    on = check(question, [(block, said)], opts=CheckOptions(sibling_keys=True))
+    assert not on.ok and [c.text for c in on.missing] == ["check|radiotype"]
+    assert all(decisive(c, on.constraints) for c in on.missing)
+    assert check(question, [(block, said)], opts=CheckOptions(sibling_keys=False)).ok  # off: answered
+    # the positive twin: the page's own key is met
+    assert check("zTree的setting.check.chkStyle默认值是什么？", [(block, said)]).ok
+    # a key of another parent, or a page titled with no key, is read as before
+    assert key_met("async|url", block) and key_met("check|radiotype", "zTree 设置 radioType")
