@@ -453,6 +453,17 @@ class RefusalLevers(BaseModel):
                                              "block whose document title names another key of the same "
                                              "parent (setting.check.chkStyle's page names radioType only in "
                                              "passing), and that refuses; off: any block naming the key meets it")
+    answerability_bounds: bool = Field(default=True, description="the bound a question asks of the figure "
+                                       "it asks — lower (最短, 最少, 最低, 至少) or upper (最长, 最多, 最高, "
+                                       "至多) — is missed by a quote bounding the figure only the other way "
+                                       "(「试用期不得超过六个月」 for 「试用期最短多久」), unless the block says "
+                                       "the asked word itself (最低工资), and that refuses; off: any bound "
+                                       "answers")
+    answerability_counted: bool = Field(default=True, description="the thing a count is asked of, named "
+                                        "right after 多少/几 and its measure (「每月需要完成多少次代码评审」: "
+                                        "评审; 「几个节点」: 节点), must be named in what the answer quotes: "
+                                        "「有效贡献次数不少于10次」 counts contributions, and that refuses; "
+                                        "off: any count beside the question's words answers")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

@@ -1,9 +1,10 @@
 """Questions the document on the topic does not answer, on real documents (tests/data/real, see
 its SOURCE.md): a sibling qualifier the text states of another member of its set (config
 ``answerability_contrasts``), a figure asked of a Latin-named package that the answer states
-nowhere (``answerability_named_figures``) and a dotted key named in passing on the page of
-another key of its parent (``answerability_sibling_keys``); each with its positive twin, which
-is still answered."""
+nowhere (``answerability_named_figures``), a dotted key named in passing on the page of another
+key of its parent (``answerability_sibling_keys``), a bound asked that the text states only the
+other way (``answerability_bounds``) and a count of a thing the quote never names
+(``answerability_counted``); each with its positive twin, which is still answered."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ import pytest
 from tests.answer.conftest import real_chunks
 from zhiku.answer.finish import latin_named, untyped
 from zhiku.chunk.context import block_text
-from zhiku.verify.answerable import check, contrast_met, decisive, key_met
+from zhiku.verify.answerable import bound_met, check, contrast_met, decisive, key_met
 from zhiku.verify.options import CheckOptions
-from zhiku.verify.pins import contrasts
+from zhiku.verify.pins import contrasts, counted
 
 pytestmark = pytest.mark.unit
 
@@ -82,3 +83,29 @@ def test_a_key_named_in_passing_on_another_keys_page_refuses():
     assert check("zTree的setting.check.chkStyle默认值是什么？", [(block, said)]).ok
     # a key of another parent, or a page titled with no key, is read as before
     assert key_met("async|url", block) and key_met("check|radiotype", "zTree 设置 radioType")
+
+
+def test_a_bound_the_text_states_only_the_other_way_refuses():
+    block, said = _chunk("fresh/上海市劳动合同条例.md", "试用期不得超过六个月")
+    question = "上海劳动合同期限满三年的，试用期最短多久？"
+    on = check(question, [(block, said)], opts=CheckOptions(bounds=True))
+    assert not on.ok and [c.text for c in on.missing] == ["最短"]
+    assert all(decisive(c, on.constraints) for c in on.missing)
+    assert check(question, [(block, said)], opts=CheckOptions(bounds=False)).ok  # off: answered
+    # the positive twin: the bound the text states
+    assert check("上海劳动合同期限满三年的，试用期最长多久？", [(block, said)]).ok
+    # a term holding the bound's word (最低工资) is no bound asked of the text
+    assert bound_met("最低", "第四十八条 国家实行最低工资保障制度。", "国家实行最低工资保障制度")
+
+
+def test_a_count_of_a_thing_the_quote_never_names_refuses():
+    block, said = _chunk("fresh4/OpenHarmony合规SIG治理章程.md", "有效贡献次数不少于10次")
+    question = "合规SIG Committer每月需要完成多少次代码评审？"
+    on = check(question, [(block, said)], opts=CheckOptions(counted=True))
+    assert not on.ok and [c.text for c in on.missing] == ["评审"]
+    assert all(decisive(c, on.constraints) for c in on.missing)
+    assert check(question, [(block, said)], opts=CheckOptions(counted=False)).ok  # off: answered
+    # the positive twin: the count of what the quote counts
+    assert check("合规SIG的Committer候选人需要多少次有效贡献？", [(block, said)]).ok
+    # a count asked of no noun (「最多会重试几次」) pins nothing
+    assert counted("消息消费失败了最多会重试几次？") == ()

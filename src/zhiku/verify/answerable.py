@@ -19,7 +19,7 @@ from zhiku.verify.holders import doer_stated, holds_role, names, pages, sum_stat
 from zhiku.verify.instances import about_other, instance_parts, named_places, own_clauses, sibling_model
 from zhiku.verify.lay import act_words, law_words
 from zhiku.verify.options import CheckOptions
-from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, cited_documents, compound_name, contrasts, pinned, sibling_keys
+from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, cited_documents, bounds, compound_name, contrasts, counted, pinned, sibling_keys
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
     ADDRESS, ADDRESS_ASKED, CLOCK, CONDITION, DATE, DAY, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE,
@@ -236,6 +236,10 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         return contrast_met(c.text, block)
     if c.about == "key":
         return key_met(c.text, block)
+    if c.about == "bound":
+        return bound_met(c.text, block, said)
+    if c.about == "counted":  # the thing counted, named where the count is quoted
+        return _loosely_in(_norm(c.text), _norm(said or block))
     if opts.lay_words and c.about.startswith("tag:") and any(_norm(x) in b for x in law_words(c.text)):
         return True  # 老公: the statute says 配偶; 初中生: 未成年人
     w = _norm(c.text)
@@ -279,6 +283,26 @@ def key_met(pinned: str, block: str) -> bool:
         if parent in parts[:-1] and parts[-1] != leaf:
             return False
     return True
+
+
+# how a text bounds a figure from above (不得超过六个月, 最多, 30日以内) and from below (不少于10次,
+# 至少, 1年以上)
+_NUM = r"[\d零〇一二两三四五六七八九十百千万]+\s*[^\s，。；,;：:]{0,3}"
+_UPPER = re.compile(rf"不得?超过|不多于|不高于|不长于|最多|最长|最高|至多|上限|{_NUM}(?:以下|以内|之内)")
+_LOWER = re.compile(rf"不得?少于|不低于|不短于|至少|最少|最短|最低|下限|{_NUM}以上")
+
+
+def bound_met(asked: str, block: str, said: str) -> bool:
+    """Whether what the answer quotes (``said``) may state the bound the question asks of its
+    figure (``asked``: 最短 or 至少 asks a lower one, 最长 or 最多 an upper one; config
+    ``answerability_bounds``): it does not when it bounds the figure only the other way — 「满三年
+    的，试用期不得超过六个月」 states the longest probation, not the shortest — and the block
+    nowhere says the asked word itself (「最低工资」 names a wage, not a bound). A quote bounding
+    nothing is read as before."""
+    lower = asked in ("最短", "最少", "最低", "至少")
+    same, other = (_LOWER, _UPPER) if lower else (_UPPER, _LOWER)
+    t = _norm(undated(normalise(said or block)))
+    return asked in _norm(block) or same.search(t) is not None or other.search(t) is None
 
 
 def other_place(block: str, place: str) -> bool:
@@ -519,7 +543,7 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = (), opts: CheckOptions 
         # 「美国最高法院推翻了哪个堕胎判例」 wants one 判例, of a fact the question pins
         return (c.about in ("named", "role", "act") or c.about == "before" and _instance(cons)
                 or c.about == "which" and (_instance(cons) or any(_named(x) for x in cons)))
-    if c.about in ("event", "contrast", "key"):  # 男职工 where the text states the rule of 女职工
+    if c.about in ("event", "contrast", "key", "bound", "counted"):  # 男职工 where the text states the rule of 女职工
         return True
     if c.about in ("instance", "phrase", "gloss"):  # a modifier often pinned on its own; the user's situation;
         return False  # a Latin name's gloss (Highlight 高亮), the name pinned on its own
@@ -590,7 +614,8 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
         return Answerability(False, (*cons, *absent), absent, _reason(absent, topic))
     # sibling qualifiers (男职工, 境外): read by the check alone, so a question whose blocks meet
     # them is answered as before (the composer and the confidence read ``cons``)
-    sibs = (*(contrasts(question) if opts.contrasts else ()), *(sibling_keys(question) if opts.sibling_keys else ()))
+    sibs = (*(contrasts(question) if opts.contrasts else ()), *(sibling_keys(question) if opts.sibling_keys else ()),
+            *(bounds(question) if opts.bounds else ()), *(counted(question) if opts.counted else ()))
     if not cons and not sibs:
         return Answerability(True, cons)
     if not cited:

@@ -121,6 +121,11 @@ class CheckOptions:
         sibling_keys: a dotted key the question names (setting.check.radioType) is missed by a
             block titled with another key of the same parent (setting.check.chkStyle), and that
             decides (:func:`zhiku.verify.answerable.key_met`).
+        bounds: the bound a question asks of its figure (最短, 至少; 最长, 最多) is missed by a quote
+            bounding the figure only the other way (不得超过六个月 for 最短), and that decides
+            (:func:`zhiku.verify.answerable.bound_met`).
+        counted: the thing a count is asked of, named right after it (多少次代码评审: 评审), must be
+            named in what the answer quotes, and its absence decides (:func:`zhiku.verify.pins.counted`).
         asked_instances: an instance's kind noun after a word the question itself says (「应急救援
             专用号牌的汽车号牌尺寸」: 汽车号牌) is the instance asked, not another one
             (:func:`zhiku.verify.instances.other_instance`).
@@ -175,6 +180,8 @@ class CheckOptions:
     asked_instances: bool = True
     contrasts: bool = True
     sibling_keys: bool = True
+    bounds: bool = True
+    counted: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

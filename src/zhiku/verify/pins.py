@@ -185,6 +185,50 @@ def sibling_keys(question: str) -> tuple[Constraint, ...]:
     return tuple(dict.fromkeys(out))
 
 
+# the bound a question asks of a figure (「试用期最短多久」: a lower one; 「最多能扣多少」: an upper one)
+_ASKED_BOUND = re.compile(r"(最短|最少|最低|至少)|(最长|最多|最高|至多)")
+
+
+def bounds(question: str) -> tuple[Constraint, ...]:
+    """The bound the asking clause of ``question`` asks of the figure it asks (最短, 最少, 最低,
+    至少: a lower bound; 最长, 最多, 最高, 至多: an upper one), ``about`` ``bound`` (config
+    ``answerability_bounds``): a text stating only the other bound of it (「满三年的，试用期不得
+    超过六个月」 for 「试用期最短多久」) does not state it (:func:`zhiku.verify.answerable.bound_met`).
+    Nothing when the clause asks no figure."""
+    clause = asking_clause(normalise(question))
+    if _asked_quantity(clause, True) is None:
+        return ()
+    m = _ASKED_BOUND.search(clause)
+    return (Constraint(Kind.SUBJECT, m.group(), "bound"),) if m else ()
+
+
+def counted(question: str) -> tuple[Constraint, ...]:
+    """The thing a count is asked of, named right after the count (「多少次代码评审」 → 评审, 「几个
+    节点」 → 节点): the head of the nouns after 多少/几 and its measure, ``about`` ``counted`` (config
+    ``answerability_counted``). A quote that never names it counts something else
+    (「有效贡献次数不少于10次」 for code reviews). Nothing when the asking clause asks no count or no
+    noun follows it (「最多会重试几次」)."""
+    clause = asking_clause(normalise(question))
+    found = _asked_quantity(clause, True, effort=False)  # 多少人力 asks work, not a count of 人力
+    if found is None or found[0] != "number":
+        return ()
+    tags = [(w.strip(), t) for w, t in word_tags(clause) if w.strip()]
+    at = next((i for i, (w, t) in enumerate(tags) if re.match(r"多少|几", w)), None)
+    if at is None:
+        return ()
+    rest = tags[at + 1:]
+    if rest and rest[0][1] == "q" and not re.search(r"多少|几", tags[at][0][1:] or "x"):
+        rest = rest[1:]  # the measure after 多少 (多少次, 多少个)
+    nouns = []
+    for w, t in rest:
+        if t in ("n", "vn", "eng", "nz") or t == "a" and not nouns:
+            nouns.append((w, t))
+            continue
+        break
+    heads = [w for w, t in nouns if t != "a" and len(w) >= 2 and w not in _VAGUE and w not in QUESTION_WORDS]
+    return (Constraint(Kind.SUBJECT, heads[-1], "counted"),) if heads else ()
+
+
 def asking_clause(question: str) -> str:
     """The clauses of ``question`` that ask: each one closed by a question mark, the last
     one, and any holding 哪/谁/多少/几 (context clauses, 「我在北京上班，…」, are left out)."""
