@@ -19,7 +19,9 @@ from zhiku.verify.holders import doer_stated, holds_role, names, pages, sum_stat
 from zhiku.verify.instances import about_other, instance_parts, named_places, own_clauses, sibling_model
 from zhiku.verify.lay import act_words, law_words
 from zhiku.verify.options import CheckOptions
-from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, cited_documents, bounds, compound_name, contrasts, counted, pinned, sibling_keys
+from zhiku.verify.pins import (
+    TIME_KINDS, Constraint, Kind, bounds, cited_documents, compound_name, contrasts, counted, pinned, sibling_keys,
+)
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
     ADDRESS, ADDRESS_ASKED, CLOCK, CONDITION, DATE, DAY, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE,
@@ -543,8 +545,8 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = (), opts: CheckOptions 
         # 「美国最高法院推翻了哪个堕胎判例」 wants one 判例, of a fact the question pins
         return (c.about in ("named", "role", "act") or c.about == "before" and _instance(cons)
                 or c.about == "which" and (_instance(cons) or any(_named(x) for x in cons)))
-    if c.about in ("event", "contrast", "key", "bound", "counted"):  # 男职工 where the text states the rule of 女职工
-        return True
+    if c.about in ("event", "contrast", "key", "bound", "counted"):  # a sibling's rule (女职工's for 男职工),
+        return True  # another key's page, the other bound, a count of another thing
     if c.about in ("instance", "phrase", "gloss"):  # a modifier often pinned on its own; the user's situation;
         return False  # a Latin name's gloss (Highlight 高亮), the name pinned on its own
     if c.kind in (Kind.PLACE, Kind.TIME):
@@ -618,8 +620,8 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             *(bounds(question) if opts.bounds else ()), *(counted(question) if opts.counted else ()))
     if not cons and not sibs:
         return Answerability(True, cons)
-    if not cited:
-        return Answerability(False, cons, cons, _reason(cons, topic))
+    if not cited:  # nothing quoted: only what the question pins itself is missing
+        return Answerability(not cons, cons, cons, _reason(cons, topic) if cons else "")
     if opts.separators:  # 「最高1,000,000元」: one sum, not three clauses
         cited = [(unseparated(block), unseparated(said)) for block, said in cited]
     best: tuple[Constraint, ...] | None = None
@@ -875,6 +877,7 @@ def _unechoed(c: Constraint, question: str, block: str, said: str) -> tuple[str,
 def _reason(missing: Sequence[Constraint], topic: Sequence[str]) -> str:
     """「知识库中有「最低工资」的相关内容，但没有 2023 年、上海市的信息」."""
     names = [f"{c.text} 年" if c.kind is Kind.TIME and c.text.isdigit()
+             else c.text.split("|")[-1] if c.about == "key"  # check|radiotype: radiotype
              else c.text.replace("|", "或" if c.about == "act" else "")  # 配合或开展; 北京奥运会
              for c in missing if c.kind is not Kind.QUANTITY]
     qty = [_KIND_WORDS[c.text] for c in missing if c.kind is Kind.QUANTITY]
