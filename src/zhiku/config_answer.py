@@ -464,6 +464,12 @@ class RefusalLevers(BaseModel):
                                         "评审; 「几个节点」: 节点), must be named in what the answer quotes: "
                                         "「有效贡献次数不少于10次」 counts contributions, and that refuses; "
                                         "off: any count beside the question's words answers")
+    answerability_scopes: bool = Field(default=False, description="a quote naming what the question asks "
+                                       "only in a clause putting it out of the document's scope or sending "
+                                       "the reader elsewhere (「也不适用分发第三方开源软件的场景（该场景参见"
+                                       "[…引入指导](…)）」 for 「引入第三方开源软件需要提交哪些评审材料」) "
+                                       "does not answer, and that refuses; not for a yes/no question; off: "
+                                       "read as any quote")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

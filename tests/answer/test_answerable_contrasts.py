@@ -3,8 +3,9 @@ its SOURCE.md): a sibling qualifier the text states of another member of its set
 ``answerability_contrasts``), a figure asked of a Latin-named package that the answer states
 nowhere (``answerability_named_figures``), a dotted key named in passing on the page of another
 key of its parent (``answerability_sibling_keys``), a bound asked that the text states only the
-other way (``answerability_bounds``) and a count of a thing the quote never names
-(``answerability_counted``); each with its positive twin, which is still answered."""
+other way (``answerability_bounds``), a count of a thing the quote never names
+(``answerability_counted``) and a case the quote names only to put it out of its document's
+scope (``answerability_scopes``, off); each with its positive twin, which is still answered."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from zhiku.answer.finish import latin_named, untyped
 from zhiku.chunk.context import block_text
 from zhiku.verify.answerable import bound_met, check, contrast_met, decisive, key_met
 from zhiku.verify.options import CheckOptions
-from zhiku.verify.pins import contrasts, counted
+from zhiku.verify.pins import contrasts, counted, scoped
 
 pytestmark = pytest.mark.unit
 
@@ -109,3 +110,15 @@ def test_a_count_of_a_thing_the_quote_never_names_refuses():
     assert check("合规SIG的Committer候选人需要多少次有效贡献？", [(block, said)]).ok
     # a count asked of no noun (「最多会重试几次」) pins nothing
     assert counted("消息消费失败了最多会重试几次？") == ()
+
+
+def test_a_quote_naming_the_case_only_to_exclude_it_refuses():
+    block, said = _chunk("fresh4/OpenHarmony许可证与版权规范.md", "不适用分发第三方开源软件")
+    question = "引入第三方开源软件需要提交哪些评审材料？"
+    on = check(question, [(block, said)], opts=CheckOptions(scopes=True))
+    assert not on.ok and [c.about for c in on.missing] == ["scope"]
+    assert all(decisive(c, on.constraints) for c in on.missing)
+    assert check(question, [(block, said)], opts=CheckOptions(scopes=False)).ok  # off (the default): answered
+    # the positive twins: what the scope clause itself states, and a yes/no question it answers
+    assert check("这个规范适用于哪个社区？", [(block, said)], opts=CheckOptions(scopes=True)).ok
+    assert scoped("这个规范适用于分发第三方开源软件的场景吗？") == ()

@@ -20,7 +20,8 @@ from zhiku.verify.instances import about_other, instance_parts, named_places, ow
 from zhiku.verify.lay import act_words, law_words
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import (
-    TIME_KINDS, Constraint, Kind, bounds, cited_documents, compound_name, contrasts, counted, pinned, sibling_keys,
+    TIME_KINDS, Constraint, Kind, bounds, cited_documents, compound_name, contrasts, counted, pinned, scoped,
+    sibling_keys,
 )
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
@@ -240,6 +241,8 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         return key_met(c.text, block)
     if c.about == "bound":
         return bound_met(c.text, block, said)
+    if c.about == "scope":
+        return scope_met(c.text, said or block)
     if c.about == "counted":  # the thing counted, named where the count is quoted
         return _loosely_in(_norm(c.text), _norm(said or block))
     if opts.lay_words and c.about.startswith("tag:") and any(_norm(x) in b for x in law_words(c.text)):
@@ -305,6 +308,24 @@ def bound_met(asked: str, block: str, said: str) -> bool:
     same, other = (_LOWER, _UPPER) if lower else (_UPPER, _LOWER)
     t = _norm(undated(normalise(said or block)))
     return asked in _norm(block) or same.search(t) is not None or other.search(t) is None
+
+
+# a clause putting a case out of the document's scope (「也不适用分发第三方开源软件的场景」) or sending
+# the reader to another text for it (「该场景参见[…引入指导](….md)」, 「详见《…》」), to its clause's end
+_OUT_OF_SCOPE = re.compile(r"(?:不适用|参见|详见|请参考|请参阅)[^，,。；;！!？?\n]*")
+
+
+def scope_met(words: str, said: str) -> bool:
+    """Whether what the answer quotes (``said``) speaks of what the question asks (``words``, its
+    content words ``|``-joined) outside a clause putting it out of the document's scope or sending
+    the reader elsewhere (config ``answerability_scopes``): 「本规范仅适用于OpenHarmony社区，…也不
+    适用分发第三方开源软件的场景（该场景参见[第三方开源软件引入指导](…)）」 names 第三方开源软件 only
+    to exclude it, and says nothing of the review materials asked. A quote naming none of the
+    words at all is read as before (the other readings decide)."""
+    heads = [_norm(w) for w in words.split("|") if w]
+    t = _norm(normalise(said))
+    kept = _norm(_OUT_OF_SCOPE.sub(" ", normalise(said)))
+    return not any(_loosely_in(h, t) for h in heads) or any(_loosely_in(h, kept) for h in heads)
 
 
 def other_place(block: str, place: str) -> bool:
@@ -545,7 +566,7 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = (), opts: CheckOptions 
         # 「美国最高法院推翻了哪个堕胎判例」 wants one 判例, of a fact the question pins
         return (c.about in ("named", "role", "act") or c.about == "before" and _instance(cons)
                 or c.about == "which" and (_instance(cons) or any(_named(x) for x in cons)))
-    if c.about in ("event", "contrast", "key", "bound", "counted"):  # a sibling's rule (女职工's for 男职工),
+    if c.about in ("event", "contrast", "key", "bound", "counted", "scope"):  # a sibling's rule (女职工's for 男职工),
         return True  # another key's page, the other bound, a count of another thing
     if c.about in ("instance", "phrase", "gloss"):  # a modifier often pinned on its own; the user's situation;
         return False  # a Latin name's gloss (Highlight 高亮), the name pinned on its own
@@ -617,7 +638,8 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
     # sibling qualifiers (男职工, 境外): read by the check alone, so a question whose blocks meet
     # them is answered as before (the composer and the confidence read ``cons``)
     sibs = (*(contrasts(question) if opts.contrasts else ()), *(sibling_keys(question) if opts.sibling_keys else ()),
-            *(bounds(question) if opts.bounds else ()), *(counted(question) if opts.counted else ()))
+            *(bounds(question) if opts.bounds else ()), *(counted(question) if opts.counted else ()),
+            *(scoped(question) if opts.scopes else ()))
     if not cons and not sibs:
         return Answerability(True, cons)
     if not cited:  # nothing quoted: only what the question pins itself is missing

@@ -126,6 +126,9 @@ class CheckOptions:
             (:func:`zhiku.verify.answerable.bound_met`).
         counted: the thing a count is asked of, named right after it (多少次代码评审: 评审), must be
             named in what the answer quotes, and its absence decides (:func:`zhiku.verify.pins.counted`).
+        scopes: a quote naming what the question asks only in a clause putting it out of the
+            document's scope or sending the reader elsewhere (不适用…, 参见…) misses it, and that
+            decides (:func:`zhiku.verify.answerable.scope_met`); not for a yes/no question.
         asked_instances: an instance's kind noun after a word the question itself says (「应急救援
             专用号牌的汽车号牌尺寸」: 汽车号牌) is the instance asked, not another one
             (:func:`zhiku.verify.instances.other_instance`).
@@ -182,6 +185,7 @@ class CheckOptions:
     sibling_keys: bool = True
     bounds: bool = True
     counted: bool = True
+    scopes: bool = False
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

@@ -229,6 +229,19 @@ def counted(question: str) -> tuple[Constraint, ...]:
     return (Constraint(Kind.SUBJECT, heads[-1], "counted"),) if heads else ()
 
 
+def scoped(question: str) -> tuple[Constraint, ...]:
+    """What a question asks of, for reading a quote that puts it out of its document's scope
+    (config ``answerability_scopes``): the asking clause's content words, ``|``-joined, ``about``
+    ``scope`` (「引入第三方开源软件需要提交哪些评审材料」 → 引入|第三方|开源|软件|提交|评审|材料),
+    read by :func:`zhiku.verify.answerable.scope_met`. Nothing for a yes/no question (「…适用于
+    公务员吗」: 「不适用」 answers it) or one with no content word."""
+    clause = asking_clause(normalise(question))
+    if _YES_NO.search(clause):
+        return ()
+    heads = _head(clause, 0)
+    return (Constraint(Kind.SUBJECT, heads, "scope"),) if heads else ()
+
+
 def asking_clause(question: str) -> str:
     """The clauses of ``question`` that ask: each one closed by a question mark, the last
     one, and any holding 哪/谁/多少/几 (context clauses, 「我在北京上班，…」, are left out)."""
