@@ -95,6 +95,9 @@ def test_a_bound_the_text_states_only_the_other_way_refuses():
     assert check(question, [(block, said)], opts=CheckOptions(bounds=False)).ok  # off: answered
     # the positive twin: the bound the text states
     assert check("上海劳动合同期限满三年的，试用期最长多久？", [(block, said)]).ok
+    # a negated limit in other words is an upper bound too, whatever 以上 it says
+    block, said = _chunk("fresh4/OpenHarmony日志打印规范.md", "不要打印超过160个字符")
+    assert check("一条日志最长不要超过多少个字符？", [(block, said)]).ok
     # a term holding the bound's word (最低工资) is no bound asked of the text
     assert bound_met("最低", "第四十八条 国家实行最低工资保障制度。", "国家实行最低工资保障制度")
 

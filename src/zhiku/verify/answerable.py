@@ -290,11 +290,11 @@ def key_met(pinned: str, block: str) -> bool:
     return True
 
 
-# how a text bounds a figure from above (不得超过六个月, 最多, 30日以内) and from below (不少于10次,
-# 至少, 1年以上)
+# how a text bounds a figure from above (不得超过六个月, 不要打印超过160个字符, 最多, 30日以内) and
+# from below (不少于10次, 至少, 1年以上)
 _NUM = r"[\d零〇一二两三四五六七八九十百千万]+\s*[^\s，。；,;：:]{0,3}"
-_UPPER = re.compile(rf"不得?超过|不多于|不高于|不长于|最多|最长|最高|至多|上限|{_NUM}(?:以下|以内|之内)")
-_LOWER = re.compile(rf"不得?少于|不低于|不短于|至少|最少|最短|最低|下限|{_NUM}以上")
+_UPPER = re.compile(rf"不[^，,。；;]{{0,4}}?(?:超过|多于|高于|长于|大于)|最多|最长|最高|至多|上限|{_NUM}(?:以下|以内|之内)")
+_LOWER = re.compile(rf"不[^，,。；;]{{0,4}}?(?:少于|低于|短于|小于)|至少|最少|最短|最低|下限|{_NUM}以上")
 
 
 def bound_met(asked: str, block: str, said: str) -> bool:
