@@ -72,11 +72,15 @@ def test_a_fee_of_a_named_package_the_answer_states_nowhere_refuses():
     # the fee is missing, not decisively: a rule may state a sum otherwise
     assert not v.ok and [c.text for c in v.missing] == ["amount"]
     assert not any(decisive(c, v.constraints) for c in v.missing)
-    assert latin_named(v) and untyped(v, said)  # named, and no sum in the answer: a refusal
+    assert latin_named(v, said) and untyped(v, said)  # named, and no figure in the answer: a refusal
+    # a figure in a unit the check does not read as the kind asked stays a weak answer
+    block, said = _chunk("低功耗例程.md", "2秒")
+    v = check("每次按下唤醒按键后 LED 会点亮多长时间？", [(block, said)])
+    assert not latin_named(v, said)
     # the positive twin: a statute's rule names no Latin thing, and stays a weak answer
     law = "第四十四条 有下列情形之一的，用人单位应当按照下列标准支付高于劳动者正常工作时间工资的工资报酬"
     rule = check("加班费的标准是多少？", [(law, law)])
-    assert not latin_named(rule)
+    assert not latin_named(rule, law)
 
 
 def test_a_key_named_in_passing_on_another_keys_page_refuses():
