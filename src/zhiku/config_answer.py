@@ -470,6 +470,11 @@ class RefusalLevers(BaseModel):
                                        "[…引入指导](…)）」 for 「引入第三方开源软件需要提交哪些评审材料」) "
                                        "does not answer, and that refuses; not for a yes/no question; off: "
                                        "read as any quote")
+    answerability_shares: bool = Field(default=False, description="a share asked (百分之多少, 百分之几, "
+                                       "百分比, 比例是多少) is missed by a quote stating no percentage, "
+                                       "fraction, tenth or multiple (「…前十二个月的平均工资收入计算」 for "
+                                       "「试用期的工资最低不能低于转正工资的百分之多少」), and that refuses; "
+                                       "off: any figure answers")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

@@ -4,8 +4,9 @@ its SOURCE.md): a sibling qualifier the text states of another member of its set
 nowhere (``answerability_named_figures``), a dotted key named in passing on the page of another
 key of its parent (``answerability_sibling_keys``), a bound asked that the text states only the
 other way (``answerability_bounds``), a count of a thing the quote never names
-(``answerability_counted``) and a case the quote names only to put it out of its document's
-scope (``answerability_scopes``, off); each with its positive twin, which is still answered."""
+(``answerability_counted``), a case the quote names only to put it out of its document's scope
+(``answerability_scopes``) and a share asked that the quote does not state
+(``answerability_shares``); each with its positive twin, which is still answered."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from zhiku.answer.finish import latin_named, untyped
 from zhiku.chunk.context import block_text
 from zhiku.verify.answerable import bound_met, check, contrast_met, decisive, key_met
 from zhiku.verify.options import CheckOptions
-from zhiku.verify.pins import contrasts, counted, scoped
+from zhiku.verify.pins import contrasts, counted, scoped, shares
 
 pytestmark = pytest.mark.unit
 
@@ -119,3 +120,13 @@ def test_a_quote_naming_the_case_only_to_exclude_it_refuses():
     # the positive twins: what the scope clause itself states, and a yes/no question it answers
     assert check("这个规范适用于哪个社区？", [(block, said)], opts=CheckOptions(scopes=True)).ok
     assert scoped("这个规范适用于分发第三方开源软件的场景吗？") == ()
+
+
+def test_a_share_asked_that_the_quote_does_not_state_refuses():
+    block, said = _chunk("fresh/上海市劳动合同条例.md", "前十二个月的平均工资收入")
+    _refuses("试用期的工资最低不能低于转正工资的百分之多少？", block, said, "shares", ["百分之多少"])
+    # the positive twin: the share the regulation states
+    block, said = _chunk("fresh/上海市劳动合同条例.md", "百分之五十以下")
+    question = "上海非全日制劳动者每月工作时间不能超过法定工作时间的百分之多少？"
+    assert check(question, [(block, said)], opts=CheckOptions(shares=True)).ok
+    assert shares("上海城镇职工的工伤保险费率是多少？") == ()  # a rate asked is read as before

@@ -21,7 +21,7 @@ from zhiku.verify.lay import act_words, law_words
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import (
     TIME_KINDS, Constraint, Kind, bounds, cited_documents, compound_name, contrasts, counted, pinned, scoped,
-    sibling_keys,
+    shares, sibling_keys,
 )
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
@@ -241,6 +241,8 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         return key_met(c.text, block)
     if c.about == "bound":
         return bound_met(c.text, block, said)
+    if c.about == "share":
+        return share_met(said or block)
     if c.about == "scope":
         return scope_met(c.text, said or block)
     if c.about == "counted":  # the thing counted, named where the count is quoted
@@ -326,6 +328,19 @@ def scope_met(words: str, said: str) -> bool:
     t = _norm(normalise(said))
     kept = _norm(_OUT_OF_SCOPE.sub(" ", normalise(said)))
     return not any(_loosely_in(h, t) for h in heads) or any(_loosely_in(h, kept) for h in heads)
+
+
+# a share stated: a percentage, a fraction, a tenth, a multiple
+_SHARE_STATED = re.compile(r"\d\s*[%％‰]|百分之|千分之|分之[零〇一二两三四五六七八九十\d]|[一二两三四五六七八九十]成|[\d一二两三四五六七八九十]+\s*倍")
+
+
+def share_met(said: str) -> bool:
+    """Whether what the answer quotes states a share (config ``answerability_shares``): a
+    percentage (80%, 百分之五十), a fraction (三分之二, 2/3), a tenth (八成) or a multiple (三倍).
+    「…前十二个月的平均工资收入计算」 states none, for 「试用期的工资最低不能低于转正工资的百分之多少」;
+    「…在法定工作时间的百分之五十以下」 states one, and meets the count the check reads 多少 as."""
+    t = normalise(said)
+    return _SHARE_STATED.search(t) is not None or re.search(r"(?<![\d/])\d+\s*/\s*\d+(?![\d/])", t) is not None
 
 
 def other_place(block: str, place: str) -> bool:
@@ -566,7 +581,7 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = (), opts: CheckOptions 
         # 「美国最高法院推翻了哪个堕胎判例」 wants one 判例, of a fact the question pins
         return (c.about in ("named", "role", "act") or c.about == "before" and _instance(cons)
                 or c.about == "which" and (_instance(cons) or any(_named(x) for x in cons)))
-    if c.about in ("event", "contrast", "key", "bound", "counted", "scope"):  # a sibling's rule (女职工's for 男职工),
+    if c.about in ("event", "contrast", "key", "bound", "counted", "scope", "share"):  # a sibling's rule (女职工's for 男职工),
         return True  # another key's page, the other bound, a count of another thing
     if c.about in ("instance", "phrase", "gloss"):  # a modifier often pinned on its own; the user's situation;
         return False  # a Latin name's gloss (Highlight 高亮), the name pinned on its own
@@ -639,7 +654,8 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
     # them is answered as before (the composer and the confidence read ``cons``)
     sibs = (*(contrasts(question) if opts.contrasts else ()), *(sibling_keys(question) if opts.sibling_keys else ()),
             *(bounds(question) if opts.bounds else ()), *(counted(question) if opts.counted else ()),
-            *(scoped(question) if opts.scopes else ()))
+            *(scoped(question) if opts.scopes else ()), *(shares(question) if opts.shares else ()))
+    asks_share = any(c.about == "share" for c in sibs)
     if not cons and not sibs:
         return Answerability(True, cons)
     if not cited:  # nothing quoted: only what the question pins itself is missing
@@ -654,6 +670,8 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             where = _unechoed(c, question, block, said)
             if meets(c, *where, cons, plain) and not (opts.year_beside and not year_beside(c, cons, block, said, opts)):
                 continue
+            if asks_share and c.kind is Kind.QUANTITY and c.text == "number" and share_met(said or block):
+                continue  # 「百分之多少」 asks a share: 「百分之五十以下」 states one
             if opts.near_words and near is not None and lay_near(c, block, near):
                 continue
             # the period its provision states, the sum of an act in the user's verb: a weak

@@ -129,6 +129,8 @@ class CheckOptions:
         scopes: a quote naming what the question asks only in a clause putting it out of the
             document's scope or sending the reader elsewhere (不适用…, 参见…) misses it, and that
             decides (:func:`zhiku.verify.answerable.scope_met`); not for a yes/no question.
+        shares: a share asked (百分之多少, 比例是多少) is missed by a quote stating no percentage,
+            fraction, tenth or multiple, and that decides (:func:`zhiku.verify.answerable.share_met`).
         asked_instances: an instance's kind noun after a word the question itself says (「应急救援
             专用号牌的汽车号牌尺寸」: 汽车号牌) is the instance asked, not another one
             (:func:`zhiku.verify.instances.other_instance`).
@@ -186,6 +188,7 @@ class CheckOptions:
     bounds: bool = True
     counted: bool = True
     scopes: bool = False
+    shares: bool = False
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

@@ -242,6 +242,19 @@ def scoped(question: str) -> tuple[Constraint, ...]:
     return (Constraint(Kind.SUBJECT, heads, "scope"),) if heads else ()
 
 
+# a share asked (百分之多少, 百分之几, 百分比是多少, 比例是多少): a percentage or a fraction answers
+_SHARE_ASKED = re.compile(r"百分之(?:多少|几)|百分比|(?:比例|比率|占比)(?:是|为|有|大概|一般)*(?:多少|几)")
+
+
+def shares(question: str) -> tuple[Constraint, ...]:
+    """A share the asking clause of ``question`` asks (「…不能低于转正工资的百分之多少」), as
+    ``about`` ``share`` (config ``answerability_shares``): a quote stating no share — a percentage
+    (80%, 百分之八十), a fraction (三分之二), a tenth (八成) or a multiple — does not answer it
+    (:func:`zhiku.verify.answerable.share_met`), whatever figure it states (十二个月)."""
+    m = _SHARE_ASKED.search(asking_clause(normalise(question)))
+    return (Constraint(Kind.SUBJECT, m.group(), "share"),) if m else ()
+
+
 def asking_clause(question: str) -> str:
     """The clauses of ``question`` that ask: each one closed by a question mark, the last
     one, and any holding 哪/谁/多少/几 (context clauses, 「我在北京上班，…」, are left out)."""
