@@ -464,13 +464,13 @@ class RefusalLevers(BaseModel):
                                         "评审; 「几个节点」: 节点), must be named in what the answer quotes: "
                                         "「有效贡献次数不少于10次」 counts contributions, and that refuses; "
                                         "off: any count beside the question's words answers")
-    answerability_scopes: bool = Field(default=False, description="a quote naming what the question asks "
+    answerability_scopes: bool = Field(default=True, description="a quote naming what the question asks "
                                        "only in a clause putting it out of the document's scope or sending "
                                        "the reader elsewhere (「也不适用分发第三方开源软件的场景（该场景参见"
                                        "[…引入指导](…)）」 for 「引入第三方开源软件需要提交哪些评审材料」) "
                                        "does not answer, and that refuses; not for a yes/no question; off: "
                                        "read as any quote")
-    answerability_shares: bool = Field(default=False, description="a share asked (百分之多少, 百分之几, "
+    answerability_shares: bool = Field(default=True, description="a share asked (百分之多少, 百分之几, "
                                        "百分比, 比例是多少) is missed by a quote stating no percentage, "
                                        "fraction, tenth or multiple (「…前十二个月的平均工资收入计算」 for "
                                        "「试用期的工资最低不能低于转正工资的百分之多少」), and that refuses; "

@@ -187,8 +187,8 @@ class CheckOptions:
     sibling_keys: bool = True
     bounds: bool = True
     counted: bool = True
-    scopes: bool = False
-    shares: bool = False
+    scopes: bool = True
+    shares: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:
