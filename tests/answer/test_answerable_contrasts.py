@@ -15,7 +15,7 @@ import pytest
 from tests.answer.conftest import real_chunks
 from zhiku.answer.finish import latin_named, untyped
 from zhiku.chunk.context import block_text
-from zhiku.verify.answerable import bound_met, check, contrast_met, decisive, key_met
+from zhiku.verify.answerable import bound_met, check, contrast_met, counted_met, decisive, key_met
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import contrasts, counted, scoped, shares
 
@@ -110,6 +110,8 @@ def test_a_count_of_a_thing_the_quote_never_names_refuses():
     _refuses("合规SIG Committer每月需要完成多少次代码评审？", block, said, "counted", ["评审"])
     # the positive twin: the count of what the quote counts
     assert check("合规SIG的Committer候选人需要多少次有效贡献？", [(block, said)]).ok
+    # a quote stating no count at all is left to the other readings
+    assert counted_met("险种", "职工应当参加基本养老保险、基本医疗保险、工伤保险、失业保险和生育保险")
     # a count asked of no noun (「最多会重试几次」) pins nothing
     assert counted("消息消费失败了最多会重试几次？") == ()
 

@@ -245,8 +245,8 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         return share_met(said or block)
     if c.about == "scope":
         return scope_met(c.text, said or block)
-    if c.about == "counted":  # the thing counted, named where the count is quoted
-        return _loosely_in(_norm(c.text), _norm(said or block))
+    if c.about == "counted":  # the thing counted, named where a count is quoted
+        return counted_met(c.text, said or block)
     if opts.lay_words and c.about.startswith("tag:") and any(_norm(x) in b for x in law_words(c.text)):
         return True  # 老公: the statute says 配偶; 初中生: 未成年人
     w = _norm(c.text)
@@ -273,6 +273,15 @@ def contrast_met(pinned: str, block: str) -> bool:
         return True
     group = next((g for g in CONTRASTS if member in g), ())
     return not any(_norm(o + word) in b for o in group if o != member)
+
+
+def counted_met(thing: str, said: str) -> bool:
+    """Whether what the answer quotes (``said``) may count ``thing``, the noun a count is asked of
+    (「多少次代码评审」: 评审; config ``answerability_counted``): it names it, or states no count at
+    all (a list of five insurances for 「社保有几个险种」 is read by the other readings). A count
+    beside other words only (「有效贡献次数不少于10次」) counts something else."""
+    t = _norm(said)
+    return _loosely_in(_norm(thing), t) or not has_quantity("number", unnamed(said, True, True))
 
 
 def key_met(pinned: str, block: str) -> bool:
