@@ -435,6 +435,46 @@ class RefusalLevers(BaseModel):
                                                 "that instance, not another (「应急救援专用号牌的汽车号牌尺寸」: "
                                                 "「汽车号牌规格为480毫米×140毫米」); off: 汽车号牌 reads as "
                                                 "another 号牌 than the one asked")
+    answerability_named_figures: bool = Field(default=True, description="a figure asked (多少钱, 多久, 几天, "
+                                              "多少) of a Latin name the question pins (a product, a package, "
+                                              "a setting: 「rt_ota 软件包的授权费用是多少」) that the answer "
+                                              "states nowhere — no value of that kind at all — refuses, as "
+                                              "answerability_untyped does for every question; off: a weak "
+                                              "mismatch, answered at a lower confidence")
+    answerability_contrasts: bool = Field(default=True, description="a sibling qualifier the question pins "
+                                          "— a member of a closed set (男/女, 境内/境外, 国内/国外, 大型/中型/"
+                                          "小型/微型, 小学/初中/高中, 城镇/农村, 上半年/下半年) and the word "
+                                          "after it (「男职工的陪产假」: 男职工) — is missed by a cited block "
+                                          "stating that word only after a sibling (「女职工生育享受98天产假」), "
+                                          "and that refuses; a block naming neither is read as before; off: "
+                                          "the qualifier is not read")
+    answerability_sibling_keys: bool = Field(default=True, description="a dotted key the question names "
+                                             "(「zTree的setting.check.radioType默认值是什么」) is missed by a cited "
+                                             "block whose document title names another key of the same "
+                                             "parent (setting.check.chkStyle's page names radioType only in "
+                                             "passing), and that refuses; off: any block naming the key meets it")
+    answerability_bounds: bool = Field(default=True, description="the bound a question asks of the figure "
+                                       "it asks — lower (最短, 最少, 最低, 至少) or upper (最长, 最多, 最高, "
+                                       "至多) — is missed by a quote bounding the figure only the other way "
+                                       "(「试用期不得超过六个月」 for 「试用期最短多久」), unless the block says "
+                                       "the asked word itself (最低工资), and that refuses; off: any bound "
+                                       "answers")
+    answerability_counted: bool = Field(default=True, description="the thing a count is asked of, named "
+                                        "right after 多少/几 and its measure (「每月需要完成多少次代码评审」: "
+                                        "评审; 「几个节点」: 节点), must be named in what the answer quotes: "
+                                        "「有效贡献次数不少于10次」 counts contributions, and that refuses; "
+                                        "off: any count beside the question's words answers")
+    answerability_scopes: bool = Field(default=True, description="a quote naming what the question asks "
+                                       "only in a clause putting it out of the document's scope or sending "
+                                       "the reader elsewhere (「也不适用分发第三方开源软件的场景（该场景参见"
+                                       "[…引入指导](…)）」 for 「引入第三方开源软件需要提交哪些评审材料」) "
+                                       "does not answer, and that refuses; not for a yes/no question; off: "
+                                       "read as any quote")
+    answerability_shares: bool = Field(default=True, description="a share asked (百分之多少, 百分之几, "
+                                       "百分比, 比例是多少) is missed by a quote stating no percentage, "
+                                       "fraction, tenth or multiple (「…前十二个月的平均工资收入计算」 for "
+                                       "「试用期的工资最低不能低于转正工资的百分之多少」), and that refuses; "
+                                       "off: any figure answers")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

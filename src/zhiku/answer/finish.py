@@ -86,7 +86,8 @@ def finish(kb: Any, question: str, terms: Sequence[str], draft: Verified, conf: 
     trace = (*trace, step)
     weak = not verdict.ok and bool(verdict.missing) and not any(
         decisive(c, verdict.constraints, opts) for c in verdict.missing)
-    if weak and cfg.answerability_untyped and untyped(verdict, draft.text):
+    if weak and (cfg.answerability_untyped or cfg.answerability_named_figures and latin_named(verdict, draft.text)) \
+            and untyped(verdict, draft.text):
         weak = False  # the figure asked is stated nowhere in the answer: a refusal, not a weak answer
     if weak and opts.counts and uncounted(verdict, draft.text, question, opts.articles, opts.addresses):
         weak = False  # the count asked is stated nowhere in the answer: a refusal
@@ -159,6 +160,23 @@ def untyped(verdict: Answerability, text: str) -> bool:
                and not has_quantity(c.text, said, c.about) and not other_form(c.text, said)
                and not (c.text in ("duration", "days") and _PERIODIC.search(said))
                for c in verdict.missing)
+
+
+def latin_named(verdict: Answerability, text: str) -> bool:
+    """Whether the question pins a Latin name (a product, a package, a setting: rt_ota, Nacos,
+    setting.check.chkStyle) and the answer's ``text`` states no figure at all (a name's digits,
+    a release number, a marker left out: :func:`zhiku.verify.answerable.unnamed`) — a figure
+    asked of the thing named (「rt_ota 软件包的授权费用是多少」) is a fact of that one thing, not a
+    rule a statute states in its own terms, so such an answer stating no value of the kind asked
+    is a refusal (config ``answerability_named_figures``, :func:`untyped`). An answer stating a
+    figure in a unit the check does not read for the kind (「点亮 LED 2秒」 for 多长时间) stays a
+    weak mismatch."""
+    from zhiku.verify.forms import LATIN_NAME, norm
+
+    said = unnamed(re.sub(r"\[\d+\]", "", text))
+    return not has_quantity("number", said) and any(
+        c.kind is Kind.SUBJECT and not c.about and LATIN_NAME.fullmatch(norm(c.text)) is not None
+        for c in verdict.constraints)
 
 
 # a period stated as how often (「工资应当…按月支付」 answers 「工资多久发一次」)

@@ -19,7 +19,10 @@ from zhiku.verify.holders import doer_stated, holds_role, names, pages, sum_stat
 from zhiku.verify.instances import about_other, instance_parts, named_places, own_clauses, sibling_model
 from zhiku.verify.lay import act_words, law_words
 from zhiku.verify.options import CheckOptions
-from zhiku.verify.pins import TIME_KINDS, Constraint, Kind, cited_documents, compound_name, pinned
+from zhiku.verify.pins import (
+    TIME_KINDS, Constraint, Kind, bounds, cited_documents, compound_name, contrasts, counted, pinned, scoped,
+    shares, sibling_keys,
+)
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
     ADDRESS, ADDRESS_ASKED, CLOCK, CONDITION, DATE, DAY, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE,
@@ -232,6 +235,18 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         return _loosely_in(noun, b) and any(_loosely_in(w, b) for w in words)
     if c.about == "ordinal":
         return any(_norm(f) in b for f in _ordinal_forms(c.text))
+    if c.about == "contrast":
+        return contrast_met(c.text, block)
+    if c.about == "key":
+        return key_met(c.text, block)
+    if c.about == "bound":
+        return bound_met(c.text, block, said)
+    if c.about == "share":
+        return share_met(said or block)
+    if c.about == "scope":
+        return scope_met(c.text, said or block)
+    if c.about == "counted":  # the thing counted, named where a count is quoted
+        return counted_met(c.text, said or block)
     if opts.lay_words and c.about.startswith("tag:") and any(_norm(x) in b for x in law_words(c.text)):
         return True  # 老公: the statute says 配偶; 初中生: 未成年人
     w = _norm(c.text)
@@ -241,6 +256,100 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         return found and not (opts.siblings and not c.about and sibling_model(w, block, said))
     grams = [w[i : i + 2] for i in range(len(w) - 1)]  # a tagged name: most of its bigrams
     return sum(g in b for g in grams) >= len(grams) / 2
+
+
+def contrast_met(pinned: str, block: str) -> bool:
+    """Whether ``block`` (its title and text) may speak of the sibling qualifier the question pins
+    (``pinned``: a member of a closed set of :data:`zhiku.verify.pins.CONTRASTS` and the word after
+    it, 男|职工): it states that word after the member asked (男职工), or after none of its
+    siblings. A block stating it only after a sibling (「女职工生育享受98天产假」 for 「男职工的陪产假
+    有多少天」, 「在中国境内接受学历继续教育」 for 境外, 「大型网络平台」 for 中型) states the rule of
+    another (config ``answerability_contrasts``)."""
+    from zhiku.verify.pins import CONTRASTS
+
+    member, word = pinned.split("|", 1)
+    b = _norm(block)
+    if _norm(member + word) in b:
+        return True
+    group = next((g for g in CONTRASTS if member in g), ())
+    return not any(_norm(o + word) in b for o in group if o != member)
+
+
+def counted_met(thing: str, said: str) -> bool:
+    """Whether what the answer quotes (``said``) may count ``thing``, the noun a count is asked of
+    (「多少次代码评审」: 评审; config ``answerability_counted``): it names it, or states no count at
+    all (a list of five insurances for 「社保有几个险种」 is read by the other readings). A count
+    beside other words only (「有效贡献次数不少于10次」) counts something else."""
+    t = _norm(said)
+    return _loosely_in(_norm(thing), t) or not has_quantity("number", unnamed(said, True, True))
+
+
+def key_met(pinned: str, block: str) -> bool:
+    """Whether ``block`` may speak of the dotted key the question names (``pinned``: its last
+    parent and leaf, check|radiotype): its title — the block's first word, the document's —
+    names no other key of that parent (config ``answerability_sibling_keys``). The page of
+    setting.check.chkStyle names setting.check.radioType only in passing (「chkStyle = "radio" 时，
+    … setting.check.radioType 属性有效」) and states its own default, not radioType's."""
+    from zhiku.verify.pins import _KEY
+
+    parent, leaf = pinned.split("|", 1)
+    title = normalise(block.split(maxsplit=1)[0] if block.strip() else "").casefold()
+    for m in _KEY.finditer(title):
+        parts = m.group().split(".")
+        if parent in parts[:-1] and parts[-1] != leaf:
+            return False
+    return True
+
+
+# how a text bounds a figure from above (不得超过六个月, 不要打印超过160个字符, 最多, 30日以内) and
+# from below (不少于10次, 至少, 1年以上)
+_NUM = r"[\d零〇一二两三四五六七八九十百千万]+\s*[^\s，。；,;：:]{0,3}"
+_UPPER = re.compile(rf"不[^，,。；;]{{0,4}}?(?:超过|多于|高于|长于|大于)|最多|最长|最高|至多|上限|{_NUM}(?:以下|以内|之内)")
+_LOWER = re.compile(rf"不[^，,。；;]{{0,4}}?(?:少于|低于|短于|小于)|至少|最少|最短|最低|下限|{_NUM}以上")
+
+
+def bound_met(asked: str, block: str, said: str) -> bool:
+    """Whether what the answer quotes (``said``) may state the bound the question asks of its
+    figure (``asked``: 最短 or 至少 asks a lower one, 最长 or 最多 an upper one; config
+    ``answerability_bounds``): it does not when it bounds the figure only the other way — 「满三年
+    的，试用期不得超过六个月」 states the longest probation, not the shortest — and the block
+    nowhere says the asked word itself (「最低工资」 names a wage, not a bound). A quote bounding
+    nothing is read as before."""
+    lower = asked in ("最短", "最少", "最低", "至少")
+    same, other = (_LOWER, _UPPER) if lower else (_UPPER, _LOWER)
+    t = _norm(undated(normalise(said or block)))
+    return asked in _norm(block) or same.search(t) is not None or other.search(t) is None
+
+
+# a clause putting a case out of the document's scope (「也不适用分发第三方开源软件的场景」) or sending
+# the reader to another text for it (「该场景参见[…引入指导](….md)」, 「详见《…》」), to its clause's end
+_OUT_OF_SCOPE = re.compile(r"(?:不适用|参见|详见|请参考|请参阅)[^，,。；;！!？?\n]*")
+
+
+def scope_met(words: str, said: str) -> bool:
+    """Whether what the answer quotes (``said``) speaks of what the question asks (``words``, its
+    content words ``|``-joined) outside a clause putting it out of the document's scope or sending
+    the reader elsewhere (config ``answerability_scopes``): 「本规范仅适用于OpenHarmony社区，…也不
+    适用分发第三方开源软件的场景（该场景参见[第三方开源软件引入指导](…)）」 names 第三方开源软件 only
+    to exclude it, and says nothing of the review materials asked. A quote naming none of the
+    words at all is read as before (the other readings decide)."""
+    heads = [_norm(w) for w in words.split("|") if w]
+    t = _norm(normalise(said))
+    kept = _norm(_OUT_OF_SCOPE.sub(" ", normalise(said)))
+    return not any(_loosely_in(h, t) for h in heads) or any(_loosely_in(h, kept) for h in heads)
+
+
+# a share stated: a percentage, a fraction, a tenth, a multiple
+_SHARE_STATED = re.compile(r"\d\s*[%％‰]|百分之|千分之|分之[零〇一二两三四五六七八九十\d]|[一二两三四五六七八九十]成|[\d一二两三四五六七八九十]+\s*倍")
+
+
+def share_met(said: str) -> bool:
+    """Whether what the answer quotes states a share (config ``answerability_shares``): a
+    percentage (80%, 百分之五十), a fraction (三分之二, 2/3), a tenth (八成) or a multiple (三倍).
+    「…前十二个月的平均工资收入计算」 states none, for 「试用期的工资最低不能低于转正工资的百分之多少」;
+    「…在法定工作时间的百分之五十以下」 states one, and meets the count the check reads 多少 as."""
+    t = normalise(said)
+    return _SHARE_STATED.search(t) is not None or re.search(r"(?<![\d/])\d+\s*/\s*\d+(?![\d/])", t) is not None
 
 
 def other_place(block: str, place: str) -> bool:
@@ -481,8 +590,8 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = (), opts: CheckOptions 
         # 「美国最高法院推翻了哪个堕胎判例」 wants one 判例, of a fact the question pins
         return (c.about in ("named", "role", "act") or c.about == "before" and _instance(cons)
                 or c.about == "which" and (_instance(cons) or any(_named(x) for x in cons)))
-    if c.about == "event":
-        return True
+    if c.about in ("event", "contrast", "key", "bound", "counted", "scope", "share"):  # a sibling's rule (女职工's for 男职工),
+        return True  # another key's page, the other bound, a count of another thing
     if c.about in ("instance", "phrase", "gloss"):  # a modifier often pinned on its own; the user's situation;
         return False  # a Latin name's gloss (Highlight 高亮), the name pinned on its own
     if c.kind in (Kind.PLACE, Kind.TIME):
@@ -550,20 +659,28 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
                    (cited_documents(question) if opts.documents and held is not None else ()) if not held(d))
     if absent:  # 「按照《数据出境安全评估办法》，…」 with no such document: another one's rule is no answer
         return Answerability(False, (*cons, *absent), absent, _reason(absent, topic))
-    if not cons:
+    # sibling qualifiers (男职工, 境外): read by the check alone, so a question whose blocks meet
+    # them is answered as before (the composer and the confidence read ``cons``)
+    sibs = (*(contrasts(question) if opts.contrasts else ()), *(sibling_keys(question) if opts.sibling_keys else ()),
+            *(bounds(question) if opts.bounds else ()), *(counted(question) if opts.counted else ()),
+            *(scoped(question) if opts.scopes else ()), *(shares(question) if opts.shares else ()))
+    asks_share = any(c.about == "share" for c in sibs)
+    if not cons and not sibs:
         return Answerability(True, cons)
-    if not cited:
-        return Answerability(False, cons, cons, _reason(cons, topic))
+    if not cited:  # nothing quoted: only what the question pins itself is missing
+        return Answerability(not cons, cons, cons, _reason(cons, topic) if cons else "")
     if opts.separators:  # 「最高1,000,000元」: one sum, not three clauses
         cited = [(unseparated(block), unseparated(said)) for block, said in cited]
     best: tuple[Constraint, ...] | None = None
     plain = replace(opts, statute_times=False)  # the statute's forms of when: a weak mismatch only
     for block, said in cited:
-        missed = []
+        missed = [c for c in sibs if not meets(c, block, said, cons, plain)]
         for c in cons:
             where = _unechoed(c, question, block, said)
             if meets(c, *where, cons, plain) and not (opts.year_beside and not year_beside(c, cons, block, said, opts)):
                 continue
+            if asks_share and c.kind is Kind.QUANTITY and c.text == "number" and share_met(said or block):
+                continue  # 「百分之多少」 asks a share: 「百分之五十以下」 states one
             if opts.near_words and near is not None and lay_near(c, block, near):
                 continue
             # the period its provision states, the sum of an act in the user's verb: a weak
@@ -583,10 +700,10 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             return Answerability(True, cons)
     assert best is not None
     if opts.provisions:
-        loose = unworded(cons, cited, lambda c, b, s: meets(c, *_unechoed(c, question, b, s), cons, plain))
+        loose = unworded((*cons, *sibs), cited, lambda c, b, s: meets(c, *_unechoed(c, question, b, s), cons, plain))
         if loose is not None:
             return Answerability(False, *loose, _reason(loose[1], topic))
-    return Answerability(False, cons, best, _reason(best, topic))
+    return Answerability(False, (*cons, *sibs), best, _reason(best, topic))
 
 
 
@@ -809,6 +926,7 @@ def _unechoed(c: Constraint, question: str, block: str, said: str) -> tuple[str,
 def _reason(missing: Sequence[Constraint], topic: Sequence[str]) -> str:
     """「知识库中有「最低工资」的相关内容，但没有 2023 年、上海市的信息」."""
     names = [f"{c.text} 年" if c.kind is Kind.TIME and c.text.isdigit()
+             else c.text.split("|")[-1] if c.about == "key"  # check|radiotype: radiotype
              else c.text.replace("|", "或" if c.about == "act" else "")  # 配合或开展; 北京奥运会
              for c in missing if c.kind is not Kind.QUANTITY]
     qty = [_KIND_WORDS[c.text] for c in missing if c.kind is Kind.QUANTITY]

@@ -115,6 +115,22 @@ class CheckOptions:
         look_places: a where-to-look question (去哪里看, 在哪里查, 到哪里下载, 哪里可以找到) asks a
             page, a site, a link, a file or a menu as well as a place (kind ``page``:
             :func:`zhiku.verify.answerable.has_quantity`).
+        contrasts: a sibling qualifier the question pins (男职工, 境外, 中型: a member of a closed set,
+            :data:`zhiku.verify.pins.CONTRASTS`) is missed by a block stating the word after it only
+            after a sibling (女职工, 境内), and that decides (:func:`zhiku.verify.answerable.contrast_met`).
+        sibling_keys: a dotted key the question names (setting.check.radioType) is missed by a
+            block titled with another key of the same parent (setting.check.chkStyle), and that
+            decides (:func:`zhiku.verify.answerable.key_met`).
+        bounds: the bound a question asks of its figure (最短, 至少; 最长, 最多) is missed by a quote
+            bounding the figure only the other way (不得超过六个月 for 最短), and that decides
+            (:func:`zhiku.verify.answerable.bound_met`).
+        counted: the thing a count is asked of, named right after it (多少次代码评审: 评审), must be
+            named in what the answer quotes, and its absence decides (:func:`zhiku.verify.pins.counted`).
+        scopes: a quote naming what the question asks only in a clause putting it out of the
+            document's scope or sending the reader elsewhere (不适用…, 参见…) misses it, and that
+            decides (:func:`zhiku.verify.answerable.scope_met`); not for a yes/no question.
+        shares: a share asked (百分之多少, 比例是多少) is missed by a quote stating no percentage,
+            fraction, tenth or multiple, and that decides (:func:`zhiku.verify.answerable.share_met`).
         asked_instances: an instance's kind noun after a word the question itself says (「应急救援
             专用号牌的汽车号牌尺寸」: 汽车号牌) is the instance asked, not another one
             (:func:`zhiku.verify.instances.other_instance`).
@@ -167,6 +183,12 @@ class CheckOptions:
     size_words: bool = False
     look_places: bool = True
     asked_instances: bool = True
+    contrasts: bool = True
+    sibling_keys: bool = True
+    bounds: bool = True
+    counted: bool = True
+    scopes: bool = True
+    shares: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

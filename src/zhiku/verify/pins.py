@@ -139,6 +139,122 @@ def cited_documents(question: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+# qualifiers that come in closed sets of siblings (男职工 / 女职工, 境内 / 境外, 大型 / 中型 /
+# 小型 平台, 初中 / 高中): a text stating the rule of one sibling says nothing of another
+CONTRASTS = (("男", "女"), ("境内", "境外"), ("国内", "国外"), ("大型", "中型", "小型", "微型"),
+             ("小学", "初中", "高中"), ("城镇", "农村"), ("上半年", "下半年"))
+
+
+def contrasts(question: str) -> tuple[Constraint, ...]:
+    """The sibling qualifiers ``question`` pins (config ``answerability_contrasts``): a member of a
+    closed set of :data:`CONTRASTS` and the word after it, ``|``-joined (「男职工的陪产假」 →
+    男|职工, 「在中国境外接受学历继续教育」 → 境外|接受), ``about`` ``contrast``. A block that states
+    the word after a sibling (女职工, 境内接受) and never after the qualifier asked misses it
+    (:func:`zhiku.verify.answerable.contrast_met`); a block naming neither is read as before."""
+    q = normalise(question)
+    starts, at = set(), 0
+    for w, _ in word_tags(q):  # a member opens a word (男职工, 女职工), not ends one (子女教育)
+        starts.add(at)
+        at += len(w)
+    out = []
+    for group in CONTRASTS:
+        for member in group:
+            for m in re.finditer(re.escape(member), q):
+                if m.start() not in starts:
+                    continue
+                words = [w.strip() for w, _ in word_tags(q[m.end():]) if w.strip()]
+                if words and re.fullmatch(r"[\u4e00-\u9fff]+", words[0]) and not words[0].startswith(group):
+                    out.append(Constraint(Kind.SUBJECT, f"{member}|{words[0]}", "contrast"))
+    return tuple(dict.fromkeys(out))
+
+
+# a dotted key of a setting or API (setting.check.radioType, sa-token.timeout): its parent and leaf
+_KEY = re.compile(r"(?<![a-z0-9_$.\-])[a-z_$][a-z0-9_$\-]*(?:\.[a-z_$][a-z0-9_$\-]*)+(?![a-z0-9_$.\-])")
+
+
+def sibling_keys(question: str) -> tuple[Constraint, ...]:
+    """The dotted keys ``question`` names, as their last parent and leaf, ``|``-joined
+    (「zTree的setting.check.radioType默认值是什么」 → check|radiotype), ``about`` ``key`` (config
+    ``answerability_sibling_keys``): a block titled with another key of the same parent
+    (setting.check.chkStyle's page) names the asked one only in passing
+    (:func:`zhiku.verify.answerable.key_met`)."""
+    out = []
+    for m in _KEY.finditer(normalise(question).casefold()):
+        parts = m.group().split(".")
+        out.append(Constraint(Kind.SUBJECT, f"{parts[-2]}|{parts[-1]}", "key"))
+    return tuple(dict.fromkeys(out))
+
+
+# the bound a question asks of a figure (「试用期最短多久」: a lower one; 「最多能扣多少」: an upper one)
+_ASKED_BOUND = re.compile(r"(最短|最少|最低|至少)|(最长|最多|最高|至多)")
+
+
+def bounds(question: str) -> tuple[Constraint, ...]:
+    """The bound the asking clause of ``question`` asks of the figure it asks (最短, 最少, 最低,
+    至少: a lower bound; 最长, 最多, 最高, 至多: an upper one), ``about`` ``bound`` (config
+    ``answerability_bounds``): a text stating only the other bound of it (「满三年的，试用期不得
+    超过六个月」 for 「试用期最短多久」) does not state it (:func:`zhiku.verify.answerable.bound_met`).
+    Nothing when the clause asks no figure."""
+    clause = asking_clause(normalise(question))
+    if _asked_quantity(clause, True) is None:
+        return ()
+    m = _ASKED_BOUND.search(clause)
+    return (Constraint(Kind.SUBJECT, m.group(), "bound"),) if m else ()
+
+
+def counted(question: str) -> tuple[Constraint, ...]:
+    """The thing a count is asked of, named right after the count (「多少次代码评审」 → 评审, 「几个
+    节点」 → 节点): the head of the nouns after 多少/几 and its measure, ``about`` ``counted`` (config
+    ``answerability_counted``). A quote that never names it counts something else
+    (「有效贡献次数不少于10次」 for code reviews). Nothing when the asking clause asks no count or no
+    noun follows it (「最多会重试几次」)."""
+    clause = asking_clause(normalise(question))
+    found = _asked_quantity(clause, True, effort=False)  # 多少人力 asks work, not a count of 人力
+    if found is None or found[0] != "number":
+        return ()
+    tags = [(w.strip(), t) for w, t in word_tags(clause) if w.strip()]
+    at = next((i for i, (w, t) in enumerate(tags) if re.match(r"多少|几", w)), None)
+    if at is None:
+        return ()
+    rest = tags[at + 1:]
+    if rest and rest[0][1] == "q" and not re.search(r"多少|几", tags[at][0][1:] or "x"):
+        rest = rest[1:]  # the measure after 多少 (多少次, 多少个)
+    nouns = []
+    for w, t in rest:
+        if t in ("n", "vn", "eng", "nz") or t == "a" and not nouns:
+            nouns.append((w, t))
+            continue
+        break
+    heads = [w for w, t in nouns if t != "a" and len(w) >= 2 and w not in _VAGUE and w not in QUESTION_WORDS]
+    return (Constraint(Kind.SUBJECT, heads[-1], "counted"),) if heads else ()
+
+
+def scoped(question: str) -> tuple[Constraint, ...]:
+    """What a question asks of, for reading a quote that puts it out of its document's scope
+    (config ``answerability_scopes``): the asking clause's content words, ``|``-joined, ``about``
+    ``scope`` (「引入第三方开源软件需要提交哪些评审材料」 → 引入|第三方|开源|软件|提交|评审|材料),
+    read by :func:`zhiku.verify.answerable.scope_met`. Nothing for a yes/no question (「…适用于
+    公务员吗」: 「不适用」 answers it) or one with no content word."""
+    clause = asking_clause(normalise(question))
+    if _YES_NO.search(clause):
+        return ()
+    heads = _head(clause, 0)
+    return (Constraint(Kind.SUBJECT, heads, "scope"),) if heads else ()
+
+
+# a share asked (百分之多少, 百分之几, 百分比是多少, 比例是多少): a percentage or a fraction answers
+_SHARE_ASKED = re.compile(r"百分之(?:多少|几)|百分比|(?:比例|比率|占比)(?:是|为|有|大概|一般)*(?:多少|几)")
+
+
+def shares(question: str) -> tuple[Constraint, ...]:
+    """A share the asking clause of ``question`` asks (「…不能低于转正工资的百分之多少」), as
+    ``about`` ``share`` (config ``answerability_shares``): a quote stating no share — a percentage
+    (80%, 百分之八十), a fraction (三分之二), a tenth (八成) or a multiple — does not answer it
+    (:func:`zhiku.verify.answerable.share_met`), whatever figure it states (十二个月)."""
+    m = _SHARE_ASKED.search(asking_clause(normalise(question)))
+    return (Constraint(Kind.SUBJECT, m.group(), "share"),) if m else ()
+
+
 def asking_clause(question: str) -> str:
     """The clauses of ``question`` that ask: each one closed by a question mark, the last
     one, and any holding 哪/谁/多少/几 (context clauses, 「我在北京上班，…」, are left out)."""
