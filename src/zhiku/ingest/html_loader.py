@@ -121,10 +121,13 @@ def _set_as_title(el) -> bool:
         style = "".join(str(x.get("style", "")).split()).lower()
         return str(x.get("align", "")).lower() == "center" or "text-align:center" in style
 
-    if centred(el) or any(centred(x) for x in el.find_all(True)):
-        return True
+    return centred(el) or any(centred(x) for x in el.find_all(True)) or _all_bold(el, _text(el))
+
+
+def _all_bold(el, text: str) -> bool:
+    """Whether all of a block's text (``text``) is bold (``<strong>``/``<b>``)."""
     bold = [x for x in el.find_all(["strong", "b"]) if not x.find_parent(["strong", "b"])]
-    return bool(bold) and "".join("".join(_text(x) for x in bold).split()) == "".join(_text(el).split())
+    return bool(bold) and "".join("".join(_text(x) for x in bold).split()) == "".join(text.split())
 
 
 def table_title(above: list[tuple[str, bool]]) -> str:
@@ -218,8 +221,7 @@ def _bold_heading(el, text: str, page: _Page) -> int | None:
         return None
     if el.name in _ENTRY_TAGS and ASKS_RE.search(text):
         return question_level(page.depth, 6)
-    bold = [x for x in el.find_all(["strong", "b"]) if not x.find_parent(["strong", "b"])]
-    if not bold or "".join("".join(_text(x) for x in bold).split()) != "".join(text.split()):
+    if not _all_bold(el, text):
         return None
     if ASKS_RE.search(text):
         return question_level(page.depth, 6)
