@@ -56,6 +56,11 @@ class Config(KeywordLevers, AnswerLevers, RefusalLevers, FusionLevers, RouteLeve
                                      "ruling lines (a LaTeX manual's parameter and return-value "
                                      "tables) is read from its lines' column gaps, header first, so "
                                      "its rows become row sentences (at ingest)")
+    html_table_titles: bool = Field(default=True, description="in HTML, a data table without a "
+                                    "<caption> is captioned with the title lines printed above it "
+                                    "(centred or bold lines such as a Word-exported attachment's "
+                                    "title, a units line 单位：人), so its row sentences name their "
+                                    "table (at ingest)")
     markdown_divisions: bool = Field(default=True, description="in Markdown, lines holding only a "
                                      "第X章/节/编 marker and name (bold or not) are chapter headings when "
                                      "there are two or more and no # heading is a division (at ingest)")

@@ -89,6 +89,12 @@ class AnswerLevers(BaseModel):
                                     "table row as one sentence, whole: a record whose first value names "
                                     "what its other cells state, not split at the 。 and ； inside its "
                                     "cells into pieces that lose that value; off: split as prose")
+    answer_row_keys: bool = Field(default=True, description="the offline answer quotes the row of a "
+                                  "table the question names by the row's first value (「中危漏洞最高能拿"
+                                  "多少奖励」: the row 「漏洞等级 中」) over a sibling row of the same table it "
+                                  "does not name that covers the question as well; a one-character value "
+                                  "counts when it opens a word of the question (中 of 中危, not 高 of 最高); "
+                                  "off: the best-covering row")
     answer_wrapped_comments: bool = Field(default=True, description="the offline answer reads a short "
                                           "line of words after a line of code ending in a // comment as the "
                                           "rest of that comment, one sentence with the code line (a PDF wraps "

@@ -164,6 +164,7 @@ def compose(
     plain_labels: bool = False,
     list_items: bool = False,
     list_enumerations: bool = False,
+    row_keys: str = "",
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -270,11 +271,15 @@ def compose(
             (:data:`ENUMERATION`: 「…适用于智能NVR、云终端、物联网网关…等场景」 for 「…适合用在哪些场景？」) is
             the source over a best sentence not naming that kind when it scores at least
             :data:`PREFER` of it (config ``list_enumerations``).
+        row_keys: the question, to quote the row of a table it names by the row's first value
+            (「中危漏洞…」: the row 「漏洞等级 中」) over a sibling row of that table it does not
+            name (:func:`zhiku.answer.rows.named_row`, config ``answer_row_keys``); "": off.
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
     """
     from zhiku.answer.around import around as beside, with_items, with_lists
+    from zhiku.answer.rows import named_row
 
     read_as = [normalise(f"{document_name(h.chunk) if doc_name else ''} {context(h.chunk)} {h.chunk.text}")
                for h in hits[:max_sources]]  # normalised once for the three readings below
@@ -294,6 +299,7 @@ def compose(
         picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name,
                        (lists, listed, list_enumerations), name_weight, problems, comments, bonus, labels, rows_whole,
                        lead_ins, wrapped, list_block, forms, plain_labels, decides)
+        picked = named_row(picked, hits[:max_sources], row_keys) if row_keys else picked
         picked = beside(picked, hits, around) if around else picked
     picked = with_lists(picked, hits, terms, idf, listings=labels)
     if lists and list_items:

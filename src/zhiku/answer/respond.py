@@ -152,6 +152,7 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
                           same=rare_synonyms(kb) if kb.config.answer_term_synonyms else None,
                           list_block=kb.config.list_block, plain_labels=kb.config.answer_plain_labels,
                           list_items=kb.config.list_items, list_enumerations=kb.config.list_enumerations,
+                          row_keys=question if kb.config.answer_row_keys else "",
                           forms=kb.short_forms() if kb.config.short_forms else None,
                           bonus=() if exact else _bonus(kb, question, blocks[:SOURCES], cons))
     pos = {h.chunk.id: i for i, h in enumerate(evidence, 1)}

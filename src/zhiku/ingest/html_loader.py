@@ -86,13 +86,92 @@ def _rows(table) -> list[list[str]]:
 @dataclass
 class _Page:
     """What a walk over a page carries: the body being built, whether the page is
-    organised in 第X条 articles, the level of the last ``<h1>``-``<h6>`` heading and the
-    offsets of the headings that are bold lines (not ``<hN>``)."""
+    organised in 第X条 articles, the level of the last ``<h1>``-``<h6>`` heading, the
+    offsets of the headings that are bold lines (not ``<hN>``), and the lines added since
+    the last table or heading (text, set as a title: centred or bold) with whether a
+    table without a ``<caption>`` takes its title from them (config ``html_table_titles``);
+    an empty block is kept as an empty line (it parts two titles)."""
 
     b: BodyBuilder
     articles: bool
     depth: int = 0
     bold: list[int] = field(default_factory=list)
+    titles: bool = True
+    above: list[tuple[str, bool]] = field(default_factory=list)
+
+    def line(self, el, text: str) -> None:
+        """Add a paragraph and remember it as a line above the next table."""
+        self.b.paragraph(text)
+        self.above.append((" ".join(text.split()), _set_as_title(el)))
+
+
+#: A line stating the unit of a table's figures (「单位：人」, 「（单位：万元）」), printed
+#: between a table's title and its header.
+_UNIT_LINE_RE = re.compile(r"^[（(]?\s*(?:计量)?单位\s*[：:]\s*\S{1,12}?\s*[）)]?$")
+#: Punctuation that ends a sentence or leads into what follows: such a line is prose, not a title.
+_PROSE_END = tuple("。；;：:，,！!？?")
+#: A comma or full stop inside a line: a sentence of clauses, which a title never is.
+_CLAUSE_RE = re.compile(r"[，。；]")
+
+
+def _set_as_title(el) -> bool:
+    """Whether a block is set as a title line: centred (``align="center"``, ``text-align:
+    center`` on it or on the run holding its text) or all its text bold."""
+    def centred(x) -> bool:
+        style = "".join(str(x.get("style", "")).split()).lower()
+        return str(x.get("align", "")).lower() == "center" or "text-align:center" in style
+
+    return centred(el) or any(centred(x) for x in el.find_all(True)) or _all_bold(el, _text(el))
+
+
+def _all_bold(el, text: str) -> bool:
+    """Whether all of a block's text (``text``) is bold (``<strong>``/``<b>``)."""
+    bold = [x for x in el.find_all(["strong", "b"]) if not x.find_parent(["strong", "b"])]
+    return bool(bold) and "".join("".join(_text(x) for x in bold).split()) == "".join(text.split())
+
+
+def table_title(above: list[tuple[str, bool]]) -> str:
+    """The title printed above a table that has no ``<caption>``, from the lines before it:
+    a page exported from Word sets an attachment table's title as centred or bold lines
+    (often broken in two: 「深圳湾口岸港方口岸区的」「查验区界址点坐标」), sometimes with a
+    units line 「单位：人」 after it. The last line counts when it is short and not prose (no
+    comma or full stop in it, not ending as a sentence or a lead-in, as a Word document's
+    caption); up to two lines right above it count when set as a title, an empty line
+    parting them from it (a heading over the table's own title, 「深圳湾公路大桥部分桥面界址点
+    坐标」 over 「A匝道桥界址点坐标」, is not its title); a units line counts anywhere in that
+    run; empty lines under the title are passed over.
+
+    Args:
+        above: the lines since the last table or heading, (text, set as a title), in order;
+            an empty text is an empty block.
+
+    Returns:
+        The title, lines joined (without a space between Chinese characters) and a units
+        line in brackets after it (「各省名额分配表（单位：人）」); "" when the line above the
+        table is prose or long.
+    """
+    picked: list[str] = []
+    for text, titled in reversed(above):
+        if not text:
+            if any(not _UNIT_LINE_RE.match(t) for t in picked):
+                break
+            continue
+        unit = bool(_UNIT_LINE_RE.match(text))
+        if len(text) > 40 or (not unit and (text.endswith(_PROSE_END) or _CLAUSE_RE.search(text))):
+            break
+        if picked and not (titled or unit):
+            break
+        picked.insert(0, text)
+        if len(picked) == 3:
+            break
+    out = ""
+    for text in picked:
+        if out and _UNIT_LINE_RE.match(text):
+            out += text if text.startswith(("（", "(")) else f"（{text}）"
+            continue
+        gap = "" if out and re.match(r"[\u4e00-\u9fff（(]", text) and re.search(r"[\u4e00-\u9fff.．、）)]$", out) else " "
+        out = f"{out}{gap}{text}" if out else text
+    return out
 
 
 def _walk(node, page: _Page) -> None:
@@ -102,20 +181,23 @@ def _walk(node, page: _Page) -> None:
         name = el.name
         if name in _HEADINGS:
             page.depth = _HEADINGS[name]
+            page.above.clear()
             b.heading(_text(el), _HEADINGS[name])
         elif name == "table" and is_layout_table(el, rows := _rows(el)):
             _walk_cells(el, page)
         elif name == "table":
             _table(el, rows, page)
         elif name == "dl" and _definitions(el, b):
+            page.above.clear()
             continue
         elif name in _LEAVES or not el.find(_BLOCKS):
             text = _text(el) if name != "pre" else el.get_text()
             level = _bold_heading(el, text, page) if name != "pre" else None
             if level is None:
-                b.paragraph(text)
+                page.line(el, text)
             else:
                 page.bold.append(len(b.outline))
+                page.above.clear()
                 b.heading(text, level)
         else:
             _walk(el, page)
@@ -139,8 +221,7 @@ def _bold_heading(el, text: str, page: _Page) -> int | None:
         return None
     if el.name in _ENTRY_TAGS and ASKS_RE.search(text):
         return question_level(page.depth, 6)
-    bold = [x for x in el.find_all(["strong", "b"]) if not x.find_parent(["strong", "b"])]
-    if not bold or "".join("".join(_text(x) for x in bold).split()) != "".join(text.split()):
+    if not _all_bold(el, text):
         return None
     if ASKS_RE.search(text):
         return question_level(page.depth, 6)
@@ -180,7 +261,8 @@ def _table(el, rows: list[list[str]], page: _Page) -> None:
     (``一、知识产权保护方面`` in a list of measures) splits it there and stands as a line
     of its own, where the chapter tree finds it by its numbering."""
     cap = el.find("caption")
-    caption = _text(cap) if cap else ""
+    caption = _text(cap) if cap else table_title(page.above) if page.titles else ""
+    page.above.clear()
     b = page.b
     for piece in split_heading_rows(rows, page.articles):
         if isinstance(piece, TableHeading):
@@ -197,7 +279,7 @@ def _walk_cells(table, page: _Page) -> None:
             if cell.find(_BLOCKS):
                 _walk(cell, page)
             else:
-                page.b.paragraph(_text(cell))
+                page.line(cell, _text(cell))
 
 
 def markdown_from_html_tables(text: str) -> str:
@@ -243,13 +325,16 @@ def _plain_headings(page: _Page) -> None:
 
 @loaders.register(".html")
 @loaders.register(".htm")
-def load_html(path: Path, root: Path) -> Document:
+def load_html(path: Path, root: Path, html_table_titles: bool = True) -> Document:
     """Load an HTML page's main content: headings nest by level; navigation, scripts,
     comments, recommendation lists and link-heavy blocks are dropped (readability-style).
 
     Args:
         path: the .html/.htm file (any encoding :func:`read_text` handles).
         root: the folder it was found under.
+        html_table_titles: a data table without a ``<caption>`` is captioned with the
+            title lines printed above it (:func:`table_title`; config ``html_table_titles``),
+            so its row sentences name their table; False leaves it without a caption.
 
     Returns:
         The Document; its title is ``<title>`` or the first ``<h1>``, its outline the
@@ -269,7 +354,7 @@ def load_html(path: Path, root: Path) -> Document:
     drop_boilerplate(soup)
     b = BodyBuilder()
     main = main_content(soup)
-    page = _Page(b, has_articles(main.get_text("\n").split("\n")))
+    page = _Page(b, has_articles(main.get_text("\n").split("\n")), titles=html_table_titles)
     _walk(main, page)
     _plain_headings(page)
     if not b.text().strip():
