@@ -86,6 +86,12 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, heading figures off": {"ZHIKU_ANSWER_HEAD_FIGURES": "0"},
           # and a heading's release number quoted for a question asking about a version (on shipped)
           "on, heading version off": {"ZHIKU_ANSWER_HEAD_VERSION": "0"},
+          # and the release heading a block's section sits under quoted too (「v4.8.0」 over 「新组件」; on shipped)
+          "on, release ancestors off": {"ZHIKU_ANSWER_HEAD_ANCESTORS": "0"},
+          # the search beside it: a release the question names puts its section first (on shipped)
+          "on, release first off": {"ZHIKU_RELEASE_FIRST": "0"},
+          # and a release number searching its other spelling the index holds (4.8.9, v4.8.9; on shipped)
+          "on, version forms off": {"ZHIKU_VERSION_FORMS": "0"},
           # and a compound word no evidence block holds counted by the dictionary words inside it (on shipped)
           "on, term parts off": {"ZHIKU_ANSWER_TERM_PARTS": "0"},
           # and a short word no evidence block holds counted by the longer word spreading it (off shipped)

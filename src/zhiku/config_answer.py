@@ -36,6 +36,10 @@ class AnswerLevers(BaseModel):
                                       "asking about a version (版本) quotes the heading of the block it "
                                       "quotes when the heading states a release number its sentences do "
                                       "not (a changelog entry 「v1.46.0 @2026-8-18」 over the change it lists)")
+    answer_head_ancestors: bool = Field(default=True, description="with answer_head_version, the offline "
+                                        "answer quotes the heading of the release a block's section sits "
+                                        "under (a changelog's 「v4.8.0」 over its 「新组件」) when the quoted "
+                                        "sentences do not state that release")
     answer_decisive_pins: bool = Field(default=True, description="when no sentence near the offline "
                                        "answer's best meets everything the question pins, one meeting the "
                                        "pins that decide a refusal (the figure asked, a name) is preferred "

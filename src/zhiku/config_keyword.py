@@ -20,6 +20,9 @@ class KeywordLevers(BaseModel):
     feedback_docs: int = Field(default=10, ge=1, description="first-pass passages feedback reads")
     age_bounds: bool = Field(default=False, description="an age in digits (15岁) searches its Chinese "
                              "numerals and the nearest age bounds the index holds (十四周岁, 十六周岁)")
+    version_forms: bool = Field(default=True, description="a release number in a question (4.8.9, "
+                                "v4.8.9) searches its other spelling too (v4.8.9, 4.8.9) when the index "
+                                "holds it")
     term_expansion: int = Field(default=0, ge=0, description="search each question word's nearest "
                                 "words of the index vocabulary (bundled embedder, computed at ingest) "
                                 "too: this many per word; 0 = off")
@@ -143,6 +146,8 @@ class KeywordLevers(BaseModel):
                                "(answer_chunks); 0 = off")
     named_first: bool = Field(default=True, description="a question naming a law (no article) ranks "
                               "that law's hits before the others")
+    release_first: bool = Field(default=True, description="a question naming a release number (v1.44.0, "
+                                "4.8.9) ranks the hits under that release's heading before the others")
     drop_twins: bool = Field(default=True, description="cite one law version kept in two folders once")
     repealed_by_name: bool = Field(default=True, description="at ingest, a document stating that it "
                                    "repeals others by name (「《X》同时废止」) ends them: X expires when "

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from zhiku.answer.reading import (ASKS, ITEM, code_comment, counted_terms, coverage, in_problem, item_label,
                                   announced, label_line, label_word, listing, problem_span, question_line, term_parts,
                                   term_spreads, term_synonyms)
-from zhiku.chunk.context import block_text, context, defined, document_name, heading
+from zhiku.chunk.context import block_text, context, defined, document_name, heading, release_heading
 from zhiku.retrieve.segment import normalise
-from zhiku.types import Citation, Hit
+from zhiku.types import Chunk, Citation, Hit
 from zhiku.verify.support import term_in
 
 _SENT = re.compile(r"[^。！？\n]+[。！？]?")
@@ -153,6 +153,7 @@ def compose(
     around: str = "",
     labels: bool = True,
     head_version: bool = False,
+    head_ancestors: bool = False,
     parts: bool = False,
     spreads: bool = False,
     rows_whole: bool = False,
@@ -225,6 +226,10 @@ def compose(
             heading of the block it quotes before it when the heading states a release number
             the quoted sentences do not (a changelog entry's 「v1.46.0 @2026-8-18」 over
             「新增 allowLoginIdColon 配置」; config ``answer_head_version``).
+        head_ancestors: with ``head_version``, a block whose section sits under a release's
+            heading (「v4.8.0」 over 「新组件」, :func:`zhiku.chunk.context.release_heading`) is
+            quoted under that heading when its sentences do not state the release (config
+            ``answer_head_ancestors``).
         parts: a question's word of three characters or more that no block among the best
             ``max_sources`` holds (nor its context or document's name) counts by the longest
             dictionary words inside it that one does (劳动节 of 五一劳动节,
@@ -305,11 +310,11 @@ def compose(
     if lists and list_items:
         picked = with_items(picked, hits)
     picked.sort(key=lambda s: (s.hit_rank, s.pos))
-    return _render(_headed(picked, hits, terms, head_figures, head_version), hits)
+    return _render(_headed(picked, hits, terms, head_figures, head_version, head_ancestors), hits)
 
 
 def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str],
-            figures: bool = False, version: bool = False) -> list[Sentence]:
+            figures: bool = False, version: bool = False, ancestors: bool = False) -> list[Sentence]:
     """The first quoted sentence of each block under its section's heading (「版本 1.2.0：
     新增串口 DMA 例程」, an FAQ entry's question) when the heading holds a word of the question
     that the quoted sentences do not: the heading then says part of the answer. With
@@ -318,14 +323,17 @@ def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str],
     sentences name another 版本: the section's label is the value asked). With ``version``,
     also when the question asks about a version and the heading states a release number the
     quoted sentences lack, though it holds none of the question's words (a changelog's
-    「v1.46.0 @2026-8-18」 for 「allowLoginIdColon 配置是哪个版本新增的？」)."""
+    「v1.46.0 @2026-8-18」 for 「allowLoginIdColon 配置是哪个版本新增的？」). With ``ancestors`` too,
+    a block whose release is an ancestor's label (「v4.8.0」 over 「新组件」) is quoted under it
+    when the question asks about a version (:func:`_released`)."""
     asks_version = version and any(t in _VERSION_WORDS for t in terms)
     out, seen = [], set()
     for s in picked:
-        head = heading(hits[s.hit_rank].chunk) if s.hit_rank not in seen else ""
+        first = s.hit_rank not in seen
+        head = heading(hits[s.hit_rank].chunk) if first else ""
         seen.add(s.hit_rank)
+        said = normalise(" ".join(p.text for p in picked if p.hit_rank == s.hit_rank)) if first else ""
         if head:
-            said = normalise(" ".join(p.text for p in picked if p.hit_rank == s.hit_rank))
             named = [t for t in terms if term_in(t, normalise(head))]
             releases = _VERSION.findall(normalise(head)) if asks_version else []
             if any(not term_in(t, said) for t in named) or (
@@ -333,8 +341,24 @@ def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str],
                     or (releases and not any(v in said for v in releases)):
                 joint = "" if ASKS.search(head) else "："  # an FAQ entry's question ends itself
                 s = Sentence(s.hit_rank, s.pos, f"{head}{joint}{s.text}", s.cover)
+        if first and ancestors and asks_version:
+            s = _released(s, hits[s.hit_rank].chunk, said)
         out.append(s)
     return out
+
+
+def _released(s: Sentence, chunk: Chunk, said: str) -> Sentence:
+    """``s`` under the release its section sits in when that is an ancestor's label
+    (:func:`zhiku.chunk.context.release_heading`: a changelog's 「v4.8.0」 over its 「新组件」) and
+    neither the block's quoted sentences (``said``, normalised) nor ``s`` state its release
+    number; ``s`` itself otherwise."""
+    release = release_heading(chunk)
+    if not release or release == chunk.section_path[-1].strip():
+        return s
+    numbers = _VERSION.findall(normalise(release))
+    if any(v in said or v in normalise(s.text) for v in numbers):
+        return s
+    return Sentence(s.hit_rank, s.pos, f"{release}：{s.text}", s.cover)
 
 
 def _pick(terms, hits, idf, max_chars: int, max_sentences: int,

@@ -144,7 +144,8 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
                           lead_ins=1.0 if LIST_ASK.search(question) or HOW_ASK.search(question)
                           else kb.config.answer_lead_ins,
                           problems=kb.config.answer_problems, head_figures=kb.config.answer_head_figures,
-                          head_version=kb.config.answer_head_version, parts=kb.config.answer_term_parts,
+                          head_version=kb.config.answer_head_version, head_ancestors=kb.config.answer_head_ancestors,
+                          parts=kb.config.answer_term_parts,
                           spreads=kb.config.answer_term_spreads,
                           comments=kb.config.answer_code_comments, labels=kb.config.answer_labels,
                           around=question if kb.config.answer_around else "",

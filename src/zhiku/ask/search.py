@@ -10,7 +10,7 @@ from zhiku.ask.lists import Mode, _Timer, brief, fuzzy  # noqa: F401  (Mode, fuz
 from zhiku.index.store import Scope
 from zhiku.retrieve.answertype import offence_first
 from zhiku.retrieve.citations import named_citations
-from zhiku.retrieve.clause import ClauseRef, named_first
+from zhiku.retrieve.clause import ClauseRef, named_first, release_first
 from zhiku.retrieve.fusion import fuse_search, fusion_of, has_dense
 from zhiku.retrieve.inforce import ended, in_force_first
 from zhiku.retrieve.offences import named_offence_first
@@ -119,6 +119,10 @@ def prepare(kb: Any, question: str, mode: Mode, scope: Scope, trace: list[TraceS
         from zhiku.retrieve.ages import age_terms
 
         kw_terms = list(dict.fromkeys(kw_terms + age_terms(question, df)))
+    if structured and cfg.version_forms:  # 4.8.9 → v4.8.9 as the index spells it (retrieve/terms.py)
+        from zhiku.retrieve.terms import version_forms
+
+        kw_terms = [*kw_terms, *version_forms(kw_terms, df)]
     ref, exact = ClauseRef((), (), None), []
     if structured:
         with _Timer(trace, "resolve") as d:
@@ -302,6 +306,8 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
             hits = hits[:n] + learned_order(kb, p, hits[n:], kb.config.learned_rank_depth, d)
             if inner and kb.config.named_first:  # the law the question names still leads
                 hits = named_first(hits, lead or p.ref.doc_ids)
+        if structured and kb.config.release_first:  # 「v1.44.0 是哪天发布的」: that release's section
+            hits = hits[:n] + release_first(hits[n:], p.question)
         d.update(mode=fusion_of(kb.config, lists, len(p.terms), dense), lists=len(lists), top=brief(hits))
         if votes > 1:
             d["cited_weight"] = votes

@@ -30,6 +30,63 @@ def heading(chunk: Chunk) -> str:
     return head if head and head not in chunk.text else ""
 
 
+# a section label naming a release: a release number after v or 版本 (「v4.8.0」, 「版本 1.2.0」,
+# 「Sa-Token v1.44.0 @2025-6-7」), or a label that is a release number alone or before its date
+# (「4.8.9」, 「4.8.9 (2024-04-06)」) — not a chapter's numbering before its words (「2.1 安装」)
+_RELEASE_LABEL = re.compile(r"(?:^|[^\w.])(?:v|版本\s*|release\s+|version\s+)\d+(?:\.\d+)+(?![\d.])|"
+                            r"^\s*\d+(?:\.\d+)+\s*(?:$|[(（@\[`_\-]|(?:19|20)\d{2})", re.I)
+
+
+def release_heading(chunk: Chunk) -> str:
+    """The nearest of a chunk's section labels, its own first, that names a release
+    (:data:`_RELEASE_LABEL`): a changelog's 「v4.8.0」 over its sub-section 「新组件」.
+
+    Args:
+        chunk: an evidence chunk.
+
+    Returns:
+        The label, or "" (none, or a statute's article).
+    """
+    if chunk.article:
+        return ""
+    return next((label.strip() for label in reversed(chunk.section_path) if _RELEASE_LABEL.search(label)), "")
+
+
+# a release number a text states (v4.8.9, 1.44.0), not a date written with dots (2025.06.03)
+_RELEASE_NUMBER = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\d.])", re.I)
+_DOTTED_DATE = re.compile(r"(?:19|20)\d{2}\.\d{1,2}\.\d{1,2}")
+
+
+def release_numbers(text: str) -> set[str]:
+    """The release numbers ``text`` states, without their v (「vant 4.8.9」, 「v1.44.0」 →
+    4.8.9, 1.44.0); a date written with dots is none.
+
+    Args:
+        text: a question or a section label.
+
+    Returns:
+        The numbers.
+    """
+    return {m.group(1) for m in _RELEASE_NUMBER.finditer(text) if not _DOTTED_DATE.fullmatch(m.group(1))}
+
+
+def headed(chunk: Chunk) -> str:
+    """A chunk's text under its :func:`heading` and, when it is an ancestor's label, the
+    heading of the release its section sits under (:func:`release_heading`: 「v4.8.0」 over
+    「新组件」): what a statement quoting the block under them is checked against.
+
+    Args:
+        chunk: an evidence chunk.
+
+    Returns:
+        The headings and the text, space-joined.
+    """
+    release = release_heading(chunk)
+    own = chunk.section_path[-1].strip() if chunk.section_path else ""
+    above = release if release and release != own and release not in chunk.text else ""
+    return " ".join(p for p in (above, heading(chunk), chunk.text) if p).lstrip()
+
+
 def context(chunk: Chunk) -> str:
     """What a chunk's sentences are read under: :func:`heading` and, for one row of a
     table, the document's title (the row alone names neither the product nor the table).

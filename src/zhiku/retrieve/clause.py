@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from zhiku.chunk import cn_to_int, int_to_cn
-from zhiku.chunk.context import model_codes
+from zhiku.chunk.context import model_codes, release_heading, release_numbers
 from zhiku.index.store import DocRecord
 from zhiku.retrieve.segment import normalise
 from zhiku.retrieve.twins import find_twins
@@ -245,3 +245,29 @@ def named_first(hits: list[Hit], doc_ids: tuple[str, ...], window: int = NAMED_W
     ids = set(doc_ids)
     head = hits[:window]
     return [h for h in head if h.chunk.doc_id in ids] + [h for h in head if h.chunk.doc_id not in ids] + hits[window:]
+
+
+def release_first(hits: list[Hit], question: str) -> list[Hit]:
+    """``hits`` with those under the heading of a release the question names first: a
+    changelog's 「### v1.44.0 @2025-6-7」 section for 「Sa-Token v1.44.0 是哪天发布的？」, which
+    states nothing of it but in its heading (:func:`zhiku.chunk.context.release_heading`);
+    its bullets share no other word with the question, so the dense list ranked it far and
+    sections of other releases led (config ``release_first``).
+
+    Args:
+        hits: the candidates, best first.
+        question: the question.
+
+    Returns:
+        The same hits, those whose release heading states a release number of the question's
+        (with or without its v) first, each group in its own order; ``hits`` itself when the
+        question names none or no hit is under one.
+    """
+    asked = release_numbers(normalise(question))
+    if not asked:
+        return hits
+    under = [h for h in hits if asked & release_numbers(normalise(release_heading(h.chunk)))]
+    if not under:
+        return hits
+    ids = {h.chunk.id for h in under}
+    return under + [h for h in hits if h.chunk.id not in ids]

@@ -66,6 +66,35 @@ def char_backoff(tokens: Sequence[str], df: Callable[[str], int]) -> list[str]:
     return out
 
 
+# a release number written with or without its leading v (v4.8.9, 4.8.9): one token each to
+# the segmenter, so a question's 「vant 4.8.9」 never matched a changelog's 「### v4.8.9」
+_RELEASE = re.compile(r"v?(\d+(?:\.\d+)+)")
+
+
+def version_forms(terms: Sequence[str], df: Callable[[str], int]) -> list[str]:
+    """The other spelling of each release number among ``terms`` that the index holds:
+    ``v4.8.9`` for ``4.8.9`` and ``4.8.9`` for ``v4.8.9`` (config ``version_forms``).
+
+    Args:
+        terms: a question's keyword terms.
+        df: how many chunks contain a token.
+
+    Returns:
+        The forms to search too, none already among ``terms``; a form no chunk holds is left out.
+    """
+    have = set(terms)
+    out = []
+    for t in terms:
+        m = _RELEASE.fullmatch(t)
+        if m is None:
+            continue
+        other = m.group(1) if t.startswith("v") else f"v{t}"
+        if other not in have and df(other) > 0:
+            have.add(other)
+            out.append(other)
+    return out
+
+
 def keyword_terms(segment: Callable[[str], list[str]], question: str, df: Callable[[str], int],
                   focus: bool = True, backoff: bool = False) -> list[str]:
     """The BM25 terms of a question.

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from zhiku.chunk.context import heading
+from zhiku.chunk.context import headed
 from zhiku.registry import Choice
 from zhiku.retrieve.clause import ARTICLE_IN_QUESTION, article_label
 from zhiku.types import Chunk, Removal
@@ -144,8 +144,9 @@ class Verifier:
         good: list[tuple[int, float]] = []
         best = None
         for k in marks:
-            # a block says what its section's heading says too (「版本 1.2.0」 over its changes)
-            sup = self.scorer.score(s.text, f"{heading(blocks[k])} {blocks[k].text}".lstrip())
+            # a block says what its section's heading says too (「版本 1.2.0」 over its changes),
+            # and the release it sits under (「v4.8.0」 over its 「新组件」)
+            sup = self.scorer.score(s.text, headed(blocks[k]))
             best = sup if best is None or sup.lexical > best.lexical else best
             if sup.supported:
                 good.append((k, sup.lexical))
