@@ -147,6 +147,13 @@ class AnswerLevers(BaseModel):
                                     "罚多少钱: a sum, 几岁: an age, 判刑吗: an offence and its penalty) "
                                     "prefers as its source a block stating one, as it does a block meeting "
                                     "what the question pins down")
+    answer_lower_evidence: int = Field(default=0, ge=0, description="when the answerability check "
+                                       "refuses the offline answer composed from the first answer_chunks "
+                                       "passages only for names the question pins that they lack (native), it "
+                                       "is composed once more from this many candidates below them (of the ten "
+                                       "shown with an answer) and kept when it passes the same verification "
+                                       "and check and its cited block writes those names (an FAQ entry whose "
+                                       "heading asks and whose answer is a word: 「不能。」); 0 = off")
     answer_penalty_ask: bool = Field(default=True, description="with answer_asked_type, a question asking "
                                      "what penalty follows from an act (会受到什么处罚, 会被怎么罚, 会被拘留吗) "
                                      "prefers a block stating an act and its penalty (…的，处…罚款), as one "
