@@ -375,6 +375,12 @@ class RefusalLevers(BaseModel):
                                                 "asked follows (「不动产登记机构完成登记，应当依法向申请人核发不动产权属"
                                                 "证书」), a word of the question after the duty's modal and not in the "
                                                 "condition; off: a condition is no time")
+    answerability_effect_times: bool = Field(default=False, description="when asked of an effect (the "
+                                             "verb after 什么时候: 「setting.async.url什么时候生效？」) is met "
+                                             "weakly, answered at a lower confidence, by a quoted sentence stating "
+                                             "the condition it happens on, that verb right after 时, 后 or 前 "
+                                             "(「[setting.async.enable = true 时生效]」, 「重启后生效」); off: a "
+                                             "condition is no time")
     answerability_siblings: bool = Field(default=True, description="a model name the question pins "
                                          "(Hi3516DV300, DAYU200: letters, then a figure) is missed by a cited "
                                          "block naming another model of the same letters more often than it "
