@@ -147,7 +147,7 @@ class AnswerLevers(BaseModel):
                                     "罚多少钱: a sum, 几岁: an age, 判刑吗: an offence and its penalty) "
                                     "prefers as its source a block stating one, as it does a block meeting "
                                     "what the question pins down")
-    answer_lower_evidence: int = Field(default=0, ge=0, description="when the answerability check "
+    answer_lower_evidence: int = Field(default=5, ge=0, description="when the answerability check "
                                        "refuses the offline answer composed from the first answer_chunks "
                                        "passages only for names the question pins that they lack (native), it "
                                        "is composed once more from this many candidates below them (of the ten "

@@ -57,7 +57,7 @@ def _answer(kb, question: str, below: str = "", at: int = 6, **config):
 
 def test_the_entry_under_the_evidence_that_names_what_is_asked_answers(faq_kb):
     question = "Arthas 能不能跟踪 native 方法？"
-    off = _answer(faq_kb, question, "native")
+    off = _answer(faq_kb, question, "native", answer_lower_evidence=0)
     assert off.refused  # composed from the five passages above it, none names native
     on = _answer(faq_kb, question, "native", answer_lower_evidence=5)
     assert not on.refused
@@ -75,7 +75,7 @@ def test_a_thing_no_entry_names_is_still_refused(faq_kb):
 def test_a_figure_the_evidence_lacks_is_not_looked_for_below(faq_kb):
     # a figure asked (a phone number) is what an unanswerable question asks: lower entries state
     # figures of other things (versions, ports), so the refusal stands without a second draft
-    off = _answer(faq_kb, "Arthas 的商业技术支持热线电话是多少？")
+    off = _answer(faq_kb, "Arthas 的商业技术支持热线电话是多少？", answer_lower_evidence=0)
     ans = _answer(faq_kb, "Arthas 的商业技术支持热线电话是多少？", answer_lower_evidence=5)
     assert off.refused and ans.refused
     assert not any("lower_evidence" in t.detail for t in ans.trace)
@@ -83,7 +83,7 @@ def test_a_figure_the_evidence_lacks_is_not_looked_for_below(faq_kb):
 
 def test_an_answer_from_the_evidence_is_the_same_with_the_setting_on(faq_kb):
     question = "Arthas 能不能跟踪 native 方法？"
-    first = _answer(faq_kb, question, "native", at=0)
+    first = _answer(faq_kb, question, "native", at=0, answer_lower_evidence=0)
     again = _answer(faq_kb, question, "native", at=0, answer_lower_evidence=5)
     assert not first.refused and "不能" in first.text
     assert (again.text, again.refused, again.confidence) == (first.text, first.refused, first.confidence)
