@@ -149,8 +149,8 @@ class AnswerLevers(BaseModel):
                                     "what the question pins down")
     answer_lower_evidence: int = Field(default=5, ge=0, description="when the answerability check "
                                        "refuses the offline answer composed from the first answer_chunks "
-                                       "passages only for names the question pins that they lack (native), it "
-                                       "is composed once more from this many candidates below them (of the ten "
+                                       "passages for names the question pins that they lack (native, v1.44.0), "
+                                       "it is composed once more from this many candidates below them (of the ten "
                                        "shown with an answer) and kept when it passes the same verification "
                                        "and check and its cited block writes those names (an FAQ entry whose "
                                        "heading asks and whose answer is a word: 「不能。」); 0 = off")

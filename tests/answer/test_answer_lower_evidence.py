@@ -30,6 +30,12 @@ def faq_kb(tmp_path_factory):
     return copied_kb(tmp_path_factory, REAL, [FAQ], "arthas")
 
 
+@pytest.fixture(scope="module")
+def log_kb(tmp_path_factory):
+    """The Sa-Token changelog alone (tests/data/real/fresh), keyword-only."""
+    return copied_kb(tmp_path_factory, REAL / "fresh", ["Sa-Token更新日志.md"], "satoken")
+
+
 def _answer(kb, question: str, below: str = "", at: int = 6, **config):
     """The answer of the draft → verify → finish stages to ``question`` over its real keyword
     ranking, where the candidate whose heading holds ``below`` is moved to rank ``at`` + 1 (under
@@ -87,3 +93,14 @@ def test_an_answer_from_the_evidence_is_the_same_with_the_setting_on(faq_kb):
     again = _answer(faq_kb, question, "native", at=0, answer_lower_evidence=5)
     assert not first.refused and "不能" in first.text
     assert (again.text, again.refused, again.confidence) == (first.text, first.refused, first.confidence)
+
+
+def test_a_release_named_and_its_date_are_looked_for_below(log_kb):
+    # the release the question names is missing with the date asked: the entry under its
+    # heading 「v1.44.0 @2025-6-7」, placed below the evidence, states both
+    question = "Sa-Token v1.44.0 是哪天发布的？"
+    off = _answer(log_kb, question, "v1.44.0", answer_lower_evidence=0)
+    on = _answer(log_kb, question, "v1.44.0", answer_lower_evidence=5)
+    assert off.refused
+    assert not on.refused and "2025-6-7" in on.text
+
