@@ -157,6 +157,13 @@ class AnswerLevers(BaseModel):
                                     "罚多少钱: a sum, 几岁: an age, 判刑吗: an offence and its penalty) "
                                     "prefers as its source a block stating one, as it does a block meeting "
                                     "what the question pins down")
+    answer_lower_evidence: int = Field(default=5, ge=0, description="when the answerability check "
+                                       "refuses the offline answer composed from the first answer_chunks "
+                                       "passages for names the question pins that they lack (native, v1.44.0), "
+                                       "it is composed once more from this many candidates below them (of the ten "
+                                       "shown with an answer) and kept when it passes the same verification "
+                                       "and check and its cited block writes those names (an FAQ entry whose "
+                                       "heading asks and whose answer is a word: 「不能。」); 0 = off")
     answer_penalty_ask: bool = Field(default=True, description="with answer_asked_type, a question asking "
                                      "what penalty follows from an act (会受到什么处罚, 会被怎么罚, 会被拘留吗) "
                                      "prefers a block stating an act and its penalty (…的，处…罚款), as one "
@@ -378,6 +385,12 @@ class RefusalLevers(BaseModel):
                                                 "asked follows (「不动产登记机构完成登记，应当依法向申请人核发不动产权属"
                                                 "证书」), a word of the question after the duty's modal and not in the "
                                                 "condition; off: a condition is no time")
+    answerability_effect_times: bool = Field(default=False, description="when asked of an effect (the "
+                                             "verb after 什么时候: 「setting.async.url什么时候生效？」) is met "
+                                             "weakly, answered at a lower confidence, by a quoted sentence stating "
+                                             "the condition it happens on, that verb right after 时, 后 or 前 "
+                                             "(「[setting.async.enable = true 时生效]」, 「重启后生效」); off: a "
+                                             "condition is no time")
     answerability_siblings: bool = Field(default=True, description="a model name the question pins "
                                          "(Hi3516DV300, DAYU200: letters, then a figure) is missed by a cited "
                                          "block naming another model of the same letters more often than it "

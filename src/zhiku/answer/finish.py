@@ -315,3 +315,28 @@ def _judge_answerable(cfg: Any, question: str, texts: list[str], verdict: Answer
         return verdict
     why = f"知识库中的相关内容没有回答这个问题{('：缺少' + got.missing) if got.missing else ''}"
     return Answerability(False, verdict.constraints, verdict.missing, why)
+
+
+def missing_names(ans: Answer) -> list[str]:
+    """The subjects a refusal's answerability step found no cited block naming (「native」,
+    「v1.44.0」 of 「Sa-Token v1.44.0 是哪天发布的？」), none when it missed no subject: a thing
+    the question names may stand in a passage ranked lower (config ``answer_lower_evidence``),
+    while a figure, place or time alone missing (热线电话是多少, 罚款多少钱) is what an
+    unanswerable question asks, and lower passages state one of another thing."""
+    step = next((t for t in reversed(ans.trace) if t.stage == "answerable"), None)
+    if step is None or step.detail.get("ok", True) or not step.detail.get("missing"):
+        return []
+    kinds = {p.split(":", 1)[1]: p.split(":", 1)[0] for p in step.detail.get("pinned", [])}
+    missing = list(step.detail["missing"])
+    return [m for m in missing if kinds.get(m) == Kind.SUBJECT.value]
+
+
+def cites_names(draft: Verified, names: Sequence[str]) -> bool:
+    """Whether the blocks ``draft`` cites write each of ``names`` as the question does (a passage
+    standing for one by a near word, 单词 for 英文单词, does not)."""
+    from zhiku.retrieve.segment import normalise
+
+    used = {int(m) for m in re.findall(r"\[(\d+)\]", draft.text)}
+    text = normalise(" ".join(block_text(c) for m, c in draft.blocks.items() if m in used))
+    return all(normalise(n) in text for n in names)
+

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from zhiku.answer.finish import finish as finish_answer
+from zhiku.answer.finish import cites_names, missing_names
 from zhiku.answer.finish import refusal as refusal_answer
 from zhiku.answer.prompts import QType
 from zhiku.answer.respond import Draft, Verified
@@ -303,9 +304,42 @@ def finish(run: Any, note: dict, q: Query, ranked: Ranked, v: Verified, c: Confi
     notes = version_notes(run.kb, v.citations, day)
     ans = finish_answer(run.kb, q.question, ranked.retrieval.terms, v, c.value, c.why,
                         considered(run.kb, ranked), (), notes)
+    if ans.refused and not v.refused and v.generator == "extractive":
+        ans = _lower_evidence(run, note, q, ranked, c, ans, day)
     run.absorb(note, ans.trace, "finish")  # the answerability step it recorded
     note.update({"refused": ans.refused, "notes": len(notes)})
     return ans
+
+
+def _lower_evidence(run: Any, note: dict, q: Query, ranked: Ranked, c: Confidence, ans: Answer,
+                    day: str) -> Answer:
+    """The offline answer the answerability check refused, composed once more from the next
+    candidates below the evidence (config ``answer_lower_evidence`` of them, among the ones
+    shown with an answer) and kept when it passes the same verification and check: an FAQ
+    entry whose question is its heading and whose answer is a word (「### Arthas 能否跟踪 native
+    函数」 over 「不能。」) ranks below longer passages that share the question's words but not
+    the thing it asks of; ``ans`` (the refusal) otherwise."""
+    kb = run.kb
+    n, r = kb.config.answer_lower_evidence, ranked.retrieval
+    missing = missing_names(ans)
+    if n <= 0 or r.exact or not missing:
+        return ans
+    shown = considered(kb, ranked)
+    first = evidence_of(kb, ranked)
+    used = {h.chunk.id for h in first}
+    lower = [h for h in with_parents(kb, list(shown[answer_chunks(kb, r):]))[:n] if h.chunk.id not in used]
+    if not lower:
+        return ans
+    qtype = q.qtype or (r.route.qtype if r.route is not None else QType.FACT.value)
+    job = Drafting(q.question, tuple(r.terms), tuple(lower), False, qtype, False)
+    v = verify_draft(kb, AnswererRole(kb).fallback(job))
+    if v.refused:
+        return ans
+    again = finish_answer(kb, q.question, r.terms, v, c.value, c.why, shown, (),
+                          version_notes(kb, v.citations, day))
+    named = not again.refused and cites_names(v, missing)
+    note["lower_evidence"] = {"blocks": len(lower), "refused": again.refused, "named": named}
+    return again if named else ans
 
 
 def version_notes(kb: Any, cites, day: str) -> list[str]:

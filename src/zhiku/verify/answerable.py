@@ -688,6 +688,7 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             weak = (opts.article_periods and period_stated(c, *where, cons, opts)
                     or opts.article_times and time_stated(c, *where, cons, opts)
                     or opts.condition_times and condition_time(c, *where, cons, opts)
+                    or opts.effect_times and effect_time(c, where[1] or where[0], question)
                     or opts.noun_heads and user_verb(c, where[0])
                     or opts.rule_times and rule_time(c, *where, cons)
                     or opts.rule_doers and rule_doer(c, question, block)
@@ -868,6 +869,27 @@ def condition_time(c: Constraint, block: str, said: str, cons: Sequence[Constrai
             if any(_loosely_in(h, duty) and not _loosely_in(h, cond) for h in heads):
                 return True
     return False
+
+
+# the effect a when-question asks the moment of: the verb right after 什么时候/何时 (生效, 触发)
+_EFFECT_ASK = re.compile(r"(?:什么时候|啥时候|何时)(?:会|才|才会|能|可以)?([\u4e00-\u9fff]{2})")
+
+
+def effect_time(c: Constraint, said: str, question: str) -> bool:
+    """Whether ``c``, when asked of an effect (「setting.async.url什么时候生效？」: kind ``when``,
+    the verb after 什么时候), is answered by what the answer quotes (``said``) stating the
+    condition it happens on, the question's verb right after 时, 后 or 前 (「[setting.async.enable
+    = true 时生效]」, 「重启后生效」; config ``answerability_effect_times``): a manual states when
+    a setting applies or an event fires by its condition, not by a date. A weak mismatch,
+    answered at a lower confidence: a condition is when, not a time. The verb before 时
+    (「生效时…」) says what happens then, not when it does."""
+    if c.kind is not Kind.QUANTITY or c.text != "when":
+        return False
+    m = _EFFECT_ASK.search(question)
+    if m is None:
+        return False
+    verb = re.escape(m.group(1))
+    return re.search(rf"(?:时|后|之后|以后|前|之前)\s*(?:才|会|才会|即可|就)?\s*{verb}", said) is not None
 
 
 # when a rule states in its own terms: how long from an event (提前三十日, 十五日, 三个月) or

@@ -85,6 +85,9 @@ class CheckOptions:
             quoted numbered provision's duty or right follows (「…完成登记，应当…核发…证书」),
             one of the question's words after the duty's modal and not in the condition
             (:func:`zhiku.verify.answerable.condition_time`): a weak mismatch.
+        effect_times: when asked of an effect (「…什么时候生效」) is answered by a quoted sentence
+            stating the condition it happens on, the question's verb right after 时/后/前
+            (「…= true 时生效」; :func:`zhiku.verify.answerable.effect_time`): a weak mismatch.
         siblings: a model name the question pins (hi3516dv300) is missed by a block naming
             another model of its line more often than it, when the answer does not quote it
             (:func:`zhiku.verify.instances.sibling_model`).
@@ -170,6 +173,7 @@ class CheckOptions:
     event_periods: bool = False
     article_times: bool = True
     condition_times: bool = True
+    effect_times: bool = False
     siblings: bool = True
     effort: bool = True
     articles: bool = True
