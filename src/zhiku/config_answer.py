@@ -40,6 +40,11 @@ class AnswerLevers(BaseModel):
                                         "answer quotes the heading of the release a block's section sits "
                                         "under (a changelog's 「v4.8.0」 over its 「新组件」) when the quoted "
                                         "sentences do not state that release")
+    answer_head_dates: bool = Field(default=True, description="a question asking when (什么时候, 何时, "
+                                    "哪天) has the offline answer quote a block under its heading when the "
+                                    "heading states a date the quoted sentences do not (「v1.42.0 @2025-4-11」), "
+                                    "and under its release and date when the block opens with that date "
+                                    "alone on its line (「v4.8.10（2024-04-06）：…」)")
     answer_decisive_pins: bool = Field(default=True, description="when no sentence near the offline "
                                        "answer's best meets everything the question pins, one meeting the "
                                        "pins that decide a refusal (the figure asked, a name) is preferred "

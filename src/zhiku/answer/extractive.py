@@ -12,6 +12,7 @@ from zhiku.answer.reading import (ASKS, ITEM, code_comment, counted_terms, cover
 from zhiku.chunk.context import block_text, context, defined, document_name, heading, release_heading
 from zhiku.retrieve.segment import normalise
 from zhiku.types import Chunk, Citation, Hit
+from zhiku.verify.stated import NUMERIC_DATE
 from zhiku.verify.support import term_in
 
 _SENT = re.compile(r"[^。！？\n]+[。！？]?")
@@ -61,6 +62,9 @@ FENCE = ("```", "~~~")
 _FIGURE = re.compile(r"\d+(?:\.\d+)*")  # a number or a version in a heading (1.1.0, 23)
 _VERSION = re.compile(r"\d+(?:\.\d+)+")  # a release's number in a heading (v1.46.0, 版本 1.2.0)
 _VERSION_WORDS = ("版本", "版")  # a question's word asking which release
+_DATE = re.compile(NUMERIC_DATE)  # a day a heading or a release's first line states (2025-6-7, 2024-04-06)
+# a release's date alone on the first line under its heading (「`2024-04-06`」)
+_DATE_LINE = re.compile(r"\A\s*`?((?:19|20)\d{2}([-./])\d{1,2}\2\d{1,2})`?[ \t]*(?:\n|\Z)")
 
 
 @dataclass(frozen=True)
@@ -154,6 +158,7 @@ def compose(
     labels: bool = True,
     head_version: bool = False,
     head_ancestors: bool = False,
+    head_dates: bool = False,
     parts: bool = False,
     spreads: bool = False,
     rows_whole: bool = False,
@@ -230,6 +235,12 @@ def compose(
             heading (「v4.8.0」 over 「新组件」, :func:`zhiku.chunk.context.release_heading`) is
             quoted under that heading when its sentences do not state the release (config
             ``answer_head_ancestors``).
+        head_dates: the question asks when (什么时候, 何时, 哪天): a block is quoted under its
+            heading when the heading states a date the quoted sentences do not (a changelog's
+            「v1.42.0 @2025-4-11」 over 「新增 API Key 模块」), and under the release it sits in with
+            the date its block opens with when that date stands alone on the first line under the
+            release's heading (「v4.8.10（2024-04-06）：…」, :func:`_dated`; config
+            ``answer_head_dates``).
         parts: a question's word of three characters or more that no block among the best
             ``max_sources`` holds (nor its context or document's name) counts by the longest
             dictionary words inside it that one does (劳动节 of 五一劳动节,
@@ -310,11 +321,12 @@ def compose(
     if lists and list_items:
         picked = with_items(picked, hits)
     picked.sort(key=lambda s: (s.hit_rank, s.pos))
-    return _render(_headed(picked, hits, terms, head_figures, head_version, head_ancestors), hits)
+    return _render(_headed(picked, hits, terms, head_figures, head_version, head_ancestors, head_dates), hits)
 
 
 def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str],
-            figures: bool = False, version: bool = False, ancestors: bool = False) -> list[Sentence]:
+            figures: bool = False, version: bool = False, ancestors: bool = False,
+            dates: bool = False) -> list[Sentence]:
     """The first quoted sentence of each block under its section's heading (「版本 1.2.0：
     新增串口 DMA 例程」, an FAQ entry's question) when the heading holds a word of the question
     that the quoted sentences do not: the heading then says part of the answer. With
@@ -325,7 +337,9 @@ def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str],
     quoted sentences lack, though it holds none of the question's words (a changelog's
     「v1.46.0 @2026-8-18」 for 「allowLoginIdColon 配置是哪个版本新增的？」). With ``ancestors`` too,
     a block whose release is an ancestor's label (「v4.8.0」 over 「新组件」) is quoted under it
-    when the question asks about a version (:func:`_released`)."""
+    when the question asks about a version (:func:`_released`). With ``dates`` (the question
+    asks when), also when the heading states a date the quoted sentences lack, and a block
+    opening with its release's date is quoted under that release and date (:func:`_dated`)."""
     asks_version = version and any(t in _VERSION_WORDS for t in terms)
     out, seen = [], set()
     for s in picked:
@@ -338,9 +352,12 @@ def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str],
             releases = _VERSION.findall(normalise(head)) if asks_version else []
             if any(not term_in(t, said) for t in named) or (
                     figures and named and any(f not in said for f in _FIGURE.findall(normalise(head)))) \
-                    or (releases and not any(v in said for v in releases)):
+                    or (releases and not any(v in said for v in releases)) \
+                    or (dates and _DATE.search(head) and not _DATE.search(said)):
                 joint = "" if ASKS.search(head) else "："  # an FAQ entry's question ends itself
                 s = Sentence(s.hit_rank, s.pos, f"{head}{joint}{s.text}", s.cover)
+        if first and dates:
+            s = _dated(s, hits[s.hit_rank].chunk, said)
         if first and ancestors and asks_version:
             s = _released(s, hits[s.hit_rank].chunk, said)
         out.append(s)
@@ -359,6 +376,18 @@ def _released(s: Sentence, chunk: Chunk, said: str) -> Sentence:
     if any(v in said or v in normalise(s.text) for v in numbers):
         return s
     return Sentence(s.hit_rank, s.pos, f"{release}：{s.text}", s.cover)
+
+
+def _dated(s: Sentence, chunk: Chunk, said: str) -> Sentence:
+    """``s`` under the release its section sits in and that release's date when the block opens
+    with the date alone on its line (a changelog's 「`2024-04-06`」 under 「v4.8.10」, kept in the
+    block of its first sub-section) and neither the quoted sentences (``said``, normalised) nor
+    ``s`` state a date; ``s`` itself otherwise."""
+    line = _DATE_LINE.match(chunk.text)
+    release = release_heading(chunk)
+    if not line or not release or _DATE.search(said) or _DATE.search(s.text):
+        return s
+    return Sentence(s.hit_rank, s.pos, f"{release}（{line.group(1)}）：{s.text}", s.cover)
 
 
 def _pick(terms, hits, idf, max_chars: int, max_sentences: int,

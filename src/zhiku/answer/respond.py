@@ -19,7 +19,7 @@ from zhiku.llm import LLMError, client_for
 from zhiku.retrieve.inforce import in_force_first  # the one ordering of versions (also the ranking's)
 from zhiku.types import AskEvent, Chunk, Citation, Conflict, Hit, Removal, TraceStep, WebSource
 from zhiku.verify.options import CheckOptions
-from zhiku.verify.pins import pinned
+from zhiku.verify.pins import Kind, pinned
 from zhiku.verify.check import Action, Judge, Verifier
 from zhiku.verify.citations import support as bigram_support
 from zhiku.verify.conflicts import find_conflicts
@@ -145,6 +145,8 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
                           else kb.config.answer_lead_ins,
                           problems=kb.config.answer_problems, head_figures=kb.config.answer_head_figures,
                           head_version=kb.config.answer_head_version, head_ancestors=kb.config.answer_head_ancestors,
+                          head_dates=kb.config.answer_head_dates and any(
+                              c.kind is Kind.QUANTITY and c.text in _WHEN_KINDS for c in cons),
                           parts=kb.config.answer_term_parts,
                           spreads=kb.config.answer_term_spreads,
                           comments=kb.config.answer_code_comments, labels=kb.config.answer_labels,
@@ -159,6 +161,11 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
     pos = {h.chunk.id: i for i, h in enumerate(evidence, 1)}
     to_block = {c.marker: pos[c.chunk_id] for c in cites}
     return re.sub(r"\[(\d+)\]", lambda m: f"[{to_block.get(int(m.group(1)), int(m.group(1)))}]", text)
+
+
+# the quantities a question asks when by (什么时候, 何时; 哪天, 哪一天; 日期): a release's date answers
+# them (not 几点)
+_WHEN_KINDS = ("when", "date", "day")
 
 
 # a figure and its unit apart (「最多保存 3 天」 in Markdown): read together, as a statute writes them
