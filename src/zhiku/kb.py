@@ -360,7 +360,8 @@ class KnowledgeBase(Ingesting):
         self._current()
         with self._build:  # built once per generation, however many asks arrive at once
             if self._titles is None:
-                self._titles = TitleIndex([d for d in self.store.documents() if not d.deleted], self.words if self.config.short_names else None)
+                searched = [d for d in self.store.documents() if not d.deleted]
+                self._titles = TitleIndex(searched, self.words if self.config.short_names else None)
             return self._titles
 
     def offences(self):
@@ -406,29 +407,30 @@ class KnowledgeBase(Ingesting):
 
     def _cited_titles(self) -> list[tuple[str, list[str]]]:
         """(document id, the titles its passage cites between 《》:
-        :func:`zhiku.retrieve.docprior.cited_titles`) of every searched passage citing one; read
+        :func:`zhiku.retrieve.docprior.cited_titles`) of every searched passage citing one — a
+        passage of a document still searched, not of one deleted and awaiting compaction; read
         from the stored passages once per published generation, for :meth:`cited_by` to count
         and :meth:`holds_document` to look up."""
         from zhiku.retrieve.docprior import cited_titles
 
         with self._build:
             if self._citing is None:
+                live = {d.doc_id for d in self.store.documents() if not d.deleted}
                 self._citing = [(r["doc_id"], ts) for r in self.store.rows("chunks", ["doc_id", "text", "kind"])
-                                if r["kind"] != "parent" and "《" in r["text"] and (ts := cited_titles(r["text"]))]
+                                if r["kind"] != "parent" and r["doc_id"] in live and "《" in r["text"]
+                                and (ts := cited_titles(r["text"]))]
             return self._citing
 
     def holds_document(self, name: str) -> bool:
         """Whether the knowledge base holds a document of ``name`` (a title a question cites,
         normalised as :func:`zhiku.verify.pins.cited_documents` gives it): one bears it
         (:meth:`zhiku.retrieve.clause.TitleIndex.bears`), or a passage quotes it between 《》
-        (a law a regulation cites: its rules are read there; :meth:`_cited_titles`) — a
-        passage of a document still searched, not of one deleted and awaiting compaction."""
+        (a law a regulation cites: its rules are read there; :meth:`_cited_titles`)."""
         if self.titles().bears(name):
             return True
         with self._build:
             if self._quoted is None:
-                live = {d.doc_id for d in self.store.documents() if not d.deleted}
-                self._quoted = frozenset(t for d, ts in self._cited_titles() if d in live for t in ts)
+                self._quoted = frozenset(t for _, ts in self._cited_titles() for t in ts)
             return any(name in t for t in self._quoted)
 
     def cited_by(self) -> tuple[dict[str, int], int]:

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from zhiku.answer.reading import (ASKS, ITEM, code_comment, counted_terms, coverage, in_problem, item_label,
                                   announced, label_line, label_word, listing, problem_span, question_line, term_parts,
                                   term_spreads, term_synonyms)
-from zhiku.chunk.context import block_text, context, defined, document_name, heading, release_heading
+from zhiku.chunk.context import (ancestor_release, block_text, context, defined, document_name, heading,
+                                 release_heading)
 from zhiku.retrieve.segment import normalise
 from zhiku.types import Chunk, Citation, Hit
 from zhiku.verify.stated import NUMERIC_DATE
@@ -366,11 +367,11 @@ def _headed(picked: list[Sentence], hits: Sequence[Hit], terms: Sequence[str],
 
 def _released(s: Sentence, chunk: Chunk, said: str) -> Sentence:
     """``s`` under the release its section sits in when that is an ancestor's label
-    (:func:`zhiku.chunk.context.release_heading`: a changelog's 「v4.8.0」 over its 「新组件」) and
+    (:func:`zhiku.chunk.context.ancestor_release`: a changelog's 「v4.8.0」 over its 「新组件」) and
     neither the block's quoted sentences (``said``, normalised) nor ``s`` state its release
     number; ``s`` itself otherwise."""
-    release = release_heading(chunk)
-    if not release or release == chunk.section_path[-1].strip():
+    release = ancestor_release(chunk)
+    if not release:
         return s
     numbers = _VERSION.findall(normalise(release))
     if any(v in said or v in normalise(s.text) for v in numbers):

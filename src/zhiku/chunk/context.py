@@ -81,10 +81,16 @@ def headed(chunk: Chunk) -> str:
     Returns:
         The headings and the text, space-joined.
     """
-    release = release_heading(chunk)
-    own = chunk.section_path[-1].strip() if chunk.section_path else ""
-    above = release if release and release != own and release not in chunk.text else ""
+    release = ancestor_release(chunk)
+    above = release if release not in chunk.text else ""
     return " ".join(p for p in (above, heading(chunk), chunk.text) if p).lstrip()
+
+
+def ancestor_release(chunk: Chunk) -> str:
+    """The :func:`release_heading` a chunk's section sits under when it is an ancestor's label,
+    not the section's own (「v4.8.0」 over 「新组件」); "" otherwise."""
+    release = release_heading(chunk)
+    return release if release and release != chunk.section_path[-1].strip() else ""
 
 
 def context(chunk: Chunk) -> str:

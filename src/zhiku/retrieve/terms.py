@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from zhiku.chunk.context import release_numbers
 from zhiku.retrieve.segment import _CJK_WORD, normalise, query_terms
 
 # Phrases that ask rather than say what about: how long, whether, may I…, what to do. They
@@ -66,11 +67,6 @@ def char_backoff(tokens: Sequence[str], df: Callable[[str], int]) -> list[str]:
     return out
 
 
-# a release number written with or without its leading v (v4.8.9, 4.8.9): one token each to
-# the segmenter, so a question's 「vant 4.8.9」 never matched a changelog's 「### v4.8.9」
-_RELEASE = re.compile(r"v?(\d+(?:\.\d+)+)")
-
-
 def version_forms(terms: Sequence[str], df: Callable[[str], int]) -> list[str]:
     """The other spelling of each release number among ``terms`` that the index holds:
     ``v4.8.9`` for ``4.8.9`` and ``4.8.9`` for ``v4.8.9`` (config ``version_forms``).
@@ -80,15 +76,16 @@ def version_forms(terms: Sequence[str], df: Callable[[str], int]) -> list[str]:
         df: how many chunks contain a token.
 
     Returns:
-        The forms to search too, none already among ``terms``; a form no chunk holds is left out.
+        The forms to search too, none already among ``terms``; a form no chunk holds is left out,
+        and a date written with dots (2025.06.03) is no release (:func:`release_numbers`).
     """
     have = set(terms)
     out = []
-    for t in terms:
-        m = _RELEASE.fullmatch(t)
-        if m is None:
+    for t in terms:  # a release number, with or without its v, is one token to the segmenter
+        number = t[1:] if t.startswith("v") else t
+        if number not in release_numbers(t):
             continue
-        other = m.group(1) if t.startswith("v") else f"v{t}"
+        other = number if t.startswith("v") else f"v{t}"
         if other not in have and df(other) > 0:
             have.add(other)
             out.append(other)

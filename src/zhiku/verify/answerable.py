@@ -20,8 +20,8 @@ from zhiku.verify.instances import about_other, instance_parts, named_places, ow
 from zhiku.verify.lay import act_words, law_words
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import (
-    TIME_KINDS, Constraint, Kind, bounds, cited_documents, compound_name, contrasts, counted, pinned, scoped,
-    shares, sibling_keys,
+    CONTRASTS, TIME_KINDS, Constraint, Kind, bounds, cited_documents, compound_name, contrasts, counted, dotted_keys,
+    pinned, scoped, shares, sibling_keys,
 )
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
@@ -265,8 +265,6 @@ def contrast_met(pinned: str, block: str) -> bool:
     siblings. A block stating it only after a sibling (「女职工生育享受98天产假」 for 「男职工的陪产假
     有多少天」, 「在中国境内接受学历继续教育」 for 境外, 「大型网络平台」 for 中型) states the rule of
     another (config ``answerability_contrasts``)."""
-    from zhiku.verify.pins import CONTRASTS
-
     member, word = pinned.split("|", 1)
     b = _norm(block)
     if _norm(member + word) in b:
@@ -290,12 +288,8 @@ def key_met(pinned: str, block: str) -> bool:
     names no other key of that parent (config ``answerability_sibling_keys``). The page of
     setting.check.chkStyle names setting.check.radioType only in passing (「chkStyle = "radio" 时，
     … setting.check.radioType 属性有效」) and states its own default, not radioType's."""
-    from zhiku.verify.pins import _KEY
-
     parent, leaf = pinned.split("|", 1)
-    title = normalise(block.split(maxsplit=1)[0] if block.strip() else "").casefold()
-    for m in _KEY.finditer(title):
-        parts = m.group().split(".")
+    for parts in dotted_keys(block.split(maxsplit=1)[0] if block.strip() else ""):
         if parent in parts[:-1] and parts[-1] != leaf:
             return False
     return True

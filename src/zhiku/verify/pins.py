@@ -178,11 +178,15 @@ def sibling_keys(question: str) -> tuple[Constraint, ...]:
     ``answerability_sibling_keys``): a block titled with another key of the same parent
     (setting.check.chkStyle's page) names the asked one only in passing
     (:func:`zhiku.verify.answerable.key_met`)."""
-    out = []
-    for m in _KEY.finditer(normalise(question).casefold()):
-        parts = m.group().split(".")
-        out.append(Constraint(Kind.SUBJECT, f"{parts[-2]}|{parts[-1]}", "key"))
+    out = [Constraint(Kind.SUBJECT, f"{parts[-2]}|{parts[-1]}", "key") for parts in dotted_keys(question)]
     return tuple(dict.fromkeys(out))
+
+
+def dotted_keys(text: str) -> list[list[str]]:
+    """The dotted keys ``text`` names (normalised, case-folded), each split at its dots
+    (setting.check.radioType → setting, check, radiotype): what :func:`sibling_keys` pins and
+    :func:`zhiku.verify.answerable.key_met` reads a block's title for."""
+    return [m.group().split(".") for m in _KEY.finditer(normalise(text).casefold())]
 
 
 # the bound a question asks of a figure (「试用期最短多久」: a lower one; 「最多能扣多少」: an upper one)
