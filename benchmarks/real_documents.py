@@ -43,7 +43,14 @@ test report of wide Markdown tables with ``<br/>`` lists in cells, a maintenance
 version-date tables, a component library's changelog with a date under each version, a
 short text PDF recovery guide of numbered steps and log lines, a product-warranty rule in
 第X章/第X条, a gov.cn policy of numbered provisions and a gov.cn notice whose attachment is a
-Word-exported quota table with merged header cells); ``"split": "tables"`` is a development
+Word-exported quota table with merged header cells); ``"split": "fresh11"`` an eleventh
+(tests/data/real/fresh11: an API gateway's FAQ and a plugin reference with a parameter table
+(name, type, required, default, valid values), a short text PDF of which examples run on a
+second chip with a pin table and a text PDF changelog of version headings, a city's public
+rental housing rule in 第X章/第X条, a city's notice of social assistance amounts per district
+and an employment-trainee rule with subsidy figures and attachment forms, as the city's sites
+served them in HTML, and a product's workbook of agent SOPs, one Markdown procedure per cell);
+``"split": "tables"`` is a development
 set kept in its own folder the same way (tests/data/real/tables: a gov.cn reply whose
 attachments are Word-exported HTML coordinate tables with merged header cells, a note of
 units under them; its questions are one cell or one row of a table).
@@ -65,7 +72,7 @@ REAL = ROOT / "tests" / "data" / "real"
 #: The held-out splits; each is asked of the documents in the folder of its name.
 FRESH = "fresh"
 HELD_OUT = (FRESH, "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8",
-            "fresh9")
+            "fresh9", "fresh11")
 #: Development splits kept in a folder of their own (asked of those documents only, like the
 #: held-out ones, but open to development): ``tables`` holds Word-exported HTML attachment
 #: tables (merged header cells, a units note) whose questions are one cell or one row.
@@ -190,12 +197,13 @@ SPLIT_LABELS = {FRESH: ("fresh documents", "Fresh documents (held out)"),
                 "fresh7": ("seventh fresh set", "Seventh fresh set (held out)"),
                 "fresh8": ("eighth fresh set", "Eighth fresh set (held out)"),
                 "fresh9": ("ninth fresh set", "Ninth fresh set (held out)"),
+                "fresh11": ("eleventh fresh set", "Eleventh fresh set (held out)"),
                 "tables": ("table set", "Table documents (development)")}
 
 
 def render(trees: list[dict], rows: list[dict], extra: list[str] = (),
            held_out: dict[str, tuple[list[dict], list[dict]]] | None = None) -> str:
-    """The Markdown page; ``held_out`` maps a held-out split (``fresh`` … ``fresh9``) to its
+    """The Markdown page; ``held_out`` maps a held-out split (``fresh`` … ``fresh11``) to its
     (tree rows, question rows)."""
     held_out = held_out or {}
     when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
