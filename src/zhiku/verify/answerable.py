@@ -529,7 +529,7 @@ def _focus_met(c: Constraint, sentences: Sequence[str], others: Sequence[Constra
     stem = _norm(c.text)[:2]
     if c.about == "which":  # the kind named, or one of it named (a place for 哪些地区)
         asked_words = "|".join(x.text for x in others)
-        if opts.which_named and (_instance(others) or any(_named(x) for x in others)):  # a fact, not a rule
+        if opts.which_named and _fact(others):
             return any(kind_named(c.text, t, asked_words)
                        or c.text.endswith(_PLACE_KINDS) and names("place", t, asked_words) for t in sentences)
         return any(_loosely_in(_norm(c.text), _norm(t)) or stem in _norm(t) or _names_one(t, asked_words)
@@ -579,7 +579,7 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str, opts: Check
     # a literal attribute word is no reason to prefer a sentence; a name of the kind a which-question
     # asks is (config ``answerability_which_named``: 「C罗加盟沙特球队利雅得胜利」 over 「C罗…已打进13球」)
     return all(met(c) if c.kind is not Kind.FOCUS else _focus_met(c, [sentence], cons, opts)
-               for c in cons if (c.kind is not Kind.FOCUS or opts.which_named and c.about == "which")
+               for c in cons if (c.kind is not Kind.FOCUS or opts.which_named and c.about == "which" and _fact(cons))
                and (only is None or only(c)))
 
 
@@ -599,6 +599,12 @@ def _instance(cons: Sequence[Constraint]) -> bool:
     an event (2022年男排亚洲杯, 浙江省第二届龙舟公开赛, 唐山烧烤店打人案) — it asks a fact of that
     instance, not a rule."""
     return any(c.kind in (Kind.PLACE, Kind.TIME) or c.about in ("ordinal", "event") for c in cons)
+
+
+def _fact(cons: Sequence[Constraint]) -> bool:
+    """Whether the question asks a fact, not a rule: it pins one instance (:func:`_instance`) or a
+    name (:func:`_named`)."""
+    return _instance(cons) or any(_named(x) for x in cons)
 
 
 def decisive(c: Constraint, cons: Sequence[Constraint] = (), opts: CheckOptions = CheckOptions()) -> bool:
@@ -629,7 +635,7 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = (), opts: CheckOptions 
     if c.kind is Kind.FOCUS:  # 「地震的震级」 names what it wants; 「担任什么职务」 wants an instance (省长);
         # 「美国最高法院推翻了哪个堕胎判例」 wants one 判例, of a fact the question pins
         return (c.about in ("named", "role", "act") or c.about == "before" and _instance(cons)
-                or c.about == "which" and (_instance(cons) or any(_named(x) for x in cons)))
+                or c.about == "which" and _fact(cons))
     if c.about in ("event", "contrast", "key", "bound", "counted", "scope", "share"):  # a sibling's rule (女职工's for 男职工),
         return True  # another key's page, the other bound, a count of another thing
     if c.about in ("instance", "phrase", "gloss"):  # a modifier often pinned on its own; the user's situation;
