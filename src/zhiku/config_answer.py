@@ -259,12 +259,18 @@ class RefusalLevers(BaseModel):
                                               "(上海市劳动合同条例): a case narrative's 「江苏省南京市人民检察院"
                                               "指控…」 is still answered from 刑法, which names no place; "
                                               "off: a place outside the asking clause pins nothing")
-    answerability_which_kind: bool = Field(default=False, description="a which-question (「美国最高法院推翻了"
+    answerability_which_kind: bool = Field(default=True, description="a which-question (「美国最高法院推翻了"
                                            "哪个堕胎判例」) pins the kind it asks one of, the head noun after "
                                            "哪个/哪些 (判例), which the quoted sentences must name; a miss "
                                            "decides where the question pins one instance or a name (a fact, "
                                            "not a rule), else lowers the confidence; off: 哪个 followed by a "
                                            "modifier pins nothing")
+    answerability_which_named: bool = Field(default=True, description="with answerability_which_kind, the "
+                                            "kind's word in a quoted sentence counts only where a name the "
+                                            "question does not say stands in its clause (or in the clause "
+                                            "before, for 「这一判例」): 「…推翻确立堕胎权的判例」 describes the "
+                                            "case and names none; a sentence without the word still meets it "
+                                            "by naming one anywhere; off: the kind's word anywhere meets it")
     answerability_year_beside: bool = Field(default=False, description="a year the question pins with an "
                                             "attribute or figure asked of it (「2021赛季中超冠军」, "
                                             "「2022年中国电影的总票房收入」) must stand in a quoted sentence that "

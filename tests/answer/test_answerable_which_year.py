@@ -29,8 +29,30 @@ def test_a_which_question_is_answered_by_naming_one_of_its_kind():
     none = sentence_with(block, "能够证明")
     no = check(q, [(block, none)], opts=on)
     assert not no.ok and [c.text for c in no.missing] == ["规章"] and decisive(no.missing[0], no.constraints, on)
-    off = check(q, [(block, none)])
-    assert not any(decisive(c, off.constraints) for c in off.missing)
+    kindless = CheckOptions(which_kind=False)
+    off = check(q, [(block, none)], opts=kindless)
+    assert not any(decisive(c, off.constraints, kindless) for c in off.missing)
+
+
+@pytest.mark.unit
+def test_a_kind_described_is_no_kind_named():
+    """With ``answerability_which_named`` a which-question's kind is met by its word only where
+    a name stands in the word's clause: the news snippet 「…在美国最高法院6月24日推翻确立堕胎权的判例…」
+    (RGB zh) describes the overturned case and names none — refused, decisively, as the question
+    names 美国最高法院 — where the kind's word alone met it before. The report naming
+    《1973年罗伊诉韦德案》 still answers, and so does the guide's sentence naming the Shanghai rule."""
+    q = "美国最高法院推翻了哪个堕胎判例"
+    described = ("Jun 25, 2022 ... 在美国最高法院6月24日推翻确立堕胎权的判例，否认堕胎权属于宪法权利后，"
+                 "堕胎权的支持者和反对者正在华盛顿国会山上的联邦最高法院外以及全美多个 ...")
+    named = ("Jun 24, 2022 ... 美国最高法院6月24日作出裁决，推翻了具有里程碑意义的《1973年罗伊诉韦德案》"
+             "（Roe v. Wade）的裁决，认为联邦宪法没有赋予堕胎的权利，是否允许堕胎 ...")
+    kind, on = CheckOptions(which_kind=True, which_named=False), CheckOptions(which_kind=True, which_named=True)
+    assert check(q, [(described, described)], opts=kind).ok  # the word 判例 met it
+    no = check(q, [(described, described)], opts=on)
+    assert not no.ok and [c.text for c in no.missing] == ["判例"] and decisive(no.missing[0], no.constraints, on)
+    assert check(q, [(named, named)], opts=on).ok
+    block = line_with(GUIDE, "打七折")
+    assert check("上海市的哪个规章规定了加班工资的计算基数？", [(block, sentence_with(block, "打七折"))], opts=on).ok
 
 
 @pytest.mark.unit

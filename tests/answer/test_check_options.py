@@ -18,7 +18,7 @@ def test_every_reading_is_a_setting_with_the_same_default():
 
 def test_a_setting_reaches_the_check(monkeypatch):
     monkeypatch.setenv("ZHIKU_ANSWERABILITY_OPENING_PLACE", "0")
-    monkeypatch.setenv("ZHIKU_ANSWERABILITY_WHICH_KIND", "1")
+    monkeypatch.setenv("ZHIKU_ANSWERABILITY_WHICH_KIND", "0")
     opts = CheckOptions.from_config(load_config())
-    assert opts.opening_place is False and opts.which_kind is True
+    assert opts.opening_place is False and opts.which_kind is False
     assert opts.clauses is True  # the others keep their defaults

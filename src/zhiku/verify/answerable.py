@@ -15,7 +15,7 @@ from zhiku.verify.forms import (
     day_forms as _day_forms, joined as _joined, loosely_in as _loosely_in, norm as _norm,
     ordinal_forms as _ordinal_forms, place_forms as _place_forms,
 )
-from zhiku.verify.holders import doer_stated, holds_role, names, pages, sum_stated, sum_verb
+from zhiku.verify.holders import doer_stated, holds_role, names, pages, scopes, sum_stated, sum_verb
 from zhiku.verify.instances import about_other, instance_parts, named_places, own_clauses, sibling_model
 from zhiku.verify.lay import act_words, law_words
 from zhiku.verify.options import CheckOptions
@@ -471,6 +471,46 @@ def _names_one(sentence: str, asked: str) -> bool:
                and not any(_norm(w) in a or a in _norm(w) for a in q) for w, tag in word_tags(t))
 
 
+# a word pointing back to what the clause before named (「推翻了罗伊诉韦德案，这一判例确立了…」)
+_BACK = re.compile(r"(?:这|该|此|那)[一个项起宗件]?$")
+
+
+def kind_named(kind: str, sentence: str, asked: str) -> bool:
+    """Whether ``sentence`` names one of the kind a which-question asks (config
+    ``answerability_which_named``, for a question pinning one instance or a name: a fact, not a
+    rule's list of 职责): where it holds the kind's word, a name the question (its
+    words ``|``-joined: ``asked``) does not say — a tagged name, a 《title》, an identifier
+    (:func:`_identified`), a person, role or institution (劳动行政部门代表) — stands in a clause holding that word, or in the
+    clause before when the word points back to it (「这一判例」); 「…推翻确立堕胎权的判例」
+    describes the case and names none. Where it does not hold the word, a name anywhere in it
+    (「C罗加盟利雅得胜利」 for 哪个球队: :func:`_names_one`)."""
+    t = _norm(undated(normalise(sentence)))
+    word = _norm(kind)
+    one = lambda text: _names_one(text, asked) or _identified(text, asked) or bool(names("person", text, asked))
+    if word not in t:
+        return one(t)
+    parts = re.split(r"[,，;；]", t)
+    for i, part in enumerate(parts):
+        for m in re.finditer(re.escape(word), part):
+            if _BACK.search(part[: m.start()]) and i > 0 and one(parts[i - 1]):
+                return True
+    return any(one(scope) for scope in scopes(t, word))
+
+
+# what names one of a kind in a manual: a Latin word with or without figures (KEY2, v1.1.0,
+# offsets.json), a path, a port's or a code's figures (8080) — not a year, nor a figure of a date,
+# an amount or a count (6月24日, 13球)
+_IDENT = re.compile(r"(?<![A-Za-z0-9_.])(?!(?:19|20)\d\d(?!\d))(?:[A-Za-z][A-Za-z0-9_.\-/]*|[~/.]+[A-Za-z0-9_\-][A-Za-z0-9_.\-/]*|"
+                    r"\d{2,}(?![\d%\u4e00-\u9fff]|\.\d))")
+
+
+def _identified(text: str, asked: str) -> bool:
+    """Whether ``text`` (normalised) holds an identifier (:data:`_IDENT`) the question (its
+    words ``|``-joined: ``asked``) does not say."""
+    q = [a for a in _norm(asked).split("|") if a]
+    return any(not any(m.group() in a for a in q) for m in _IDENT.finditer(text) if len(m.group()) >= 2)
+
+
 def _focus_met(c: Constraint, sentences: Sequence[str], others: Sequence[Constraint], opts: CheckOptions) -> bool:
     """Whether one of ``sentences`` meets the attribute ``c`` asks for (:func:`meets`): the
     doer of its act or the sum it moved in the act's clause, the holder of its role, or else
@@ -489,6 +529,9 @@ def _focus_met(c: Constraint, sentences: Sequence[str], others: Sequence[Constra
     stem = _norm(c.text)[:2]
     if c.about == "which":  # the kind named, or one of it named (a place for 哪些地区)
         asked_words = "|".join(x.text for x in others)
+        if opts.which_named and _fact(others):
+            return any(kind_named(c.text, t, asked_words)
+                       or c.text.endswith(_PLACE_KINDS) and names("place", t, asked_words) for t in sentences)
         return any(_loosely_in(_norm(c.text), _norm(t)) or stem in _norm(t) or _names_one(t, asked_words)
                    or c.text.endswith(_PLACE_KINDS) and names("place", t, asked_words) for t in sentences)
     return any(_loosely_in(_norm(c.text), _norm(t)) or stem in _norm(t) for t in sentences)
@@ -533,7 +576,10 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str, opts: Check
         return opts.provisions and worded(c) and provision(block) and meets(Constraint(c.kind, c.text), where,
                                                                             sentence, cons, opts)
 
-    return all(met(c) for c in cons if c.kind is not Kind.FOCUS  # a literal attribute word is no reason to prefer a sentence
+    # a literal attribute word is no reason to prefer a sentence; a name of the kind a which-question
+    # asks is (config ``answerability_which_named``: 「C罗加盟沙特球队利雅得胜利」 over 「C罗…已打进13球」)
+    return all(met(c) if c.kind is not Kind.FOCUS else _focus_met(c, [sentence], cons, opts)
+               for c in cons if (c.kind is not Kind.FOCUS or opts.which_named and c.about == "which" and _fact(cons))
                and (only is None or only(c)))
 
 
@@ -553,6 +599,12 @@ def _instance(cons: Sequence[Constraint]) -> bool:
     an event (2022年男排亚洲杯, 浙江省第二届龙舟公开赛, 唐山烧烤店打人案) — it asks a fact of that
     instance, not a rule."""
     return any(c.kind in (Kind.PLACE, Kind.TIME) or c.about in ("ordinal", "event") for c in cons)
+
+
+def _fact(cons: Sequence[Constraint]) -> bool:
+    """Whether the question asks a fact, not a rule: it pins one instance (:func:`_instance`) or a
+    name (:func:`_named`)."""
+    return _instance(cons) or any(_named(x) for x in cons)
 
 
 def decisive(c: Constraint, cons: Sequence[Constraint] = (), opts: CheckOptions = CheckOptions()) -> bool:
@@ -583,7 +635,7 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = (), opts: CheckOptions 
     if c.kind is Kind.FOCUS:  # 「地震的震级」 names what it wants; 「担任什么职务」 wants an instance (省长);
         # 「美国最高法院推翻了哪个堕胎判例」 wants one 判例, of a fact the question pins
         return (c.about in ("named", "role", "act") or c.about == "before" and _instance(cons)
-                or c.about == "which" and (_instance(cons) or any(_named(x) for x in cons)))
+                or c.about == "which" and _fact(cons))
     if c.about in ("event", "contrast", "key", "bound", "counted", "scope", "share"):  # a sibling's rule (女职工's for 男职工),
         return True  # another key's page, the other bound, a count of another thing
     if c.about in ("instance", "phrase", "gloss"):  # a modifier often pinned on its own; the user's situation;

@@ -38,6 +38,9 @@ class CheckOptions:
         which_kind: a which-question (「哪个堕胎判例」) pins the kind it asks one of (判例), which
             the quoted sentences must name; decisive where the question pins one instance or a
             name (:func:`zhiku.verify.pins._which_kind`).
+        which_named: with ``which_kind``, the kind's word counts only where a name stands in its
+            clause (「…推翻确立堕胎权的判例」 describes one, names none:
+            :func:`zhiku.verify.answerable.kind_named`).
         year_beside: a year the question pins must stand in a quoted sentence stating the
             attribute or figure asked of it, not only elsewhere in the block
             (:func:`zhiku.verify.answerable.year_beside`).
@@ -159,7 +162,8 @@ class CheckOptions:
     subject_heads: bool = False
     compounds: bool = False
     opening_place: bool = True
-    which_kind: bool = False
+    which_kind: bool = True
+    which_named: bool = True
     year_beside: bool = False
     lay_words: bool = False
     lay_acts: bool = False
