@@ -43,7 +43,12 @@ test report of wide Markdown tables with ``<br/>`` lists in cells, a maintenance
 version-date tables, a component library's changelog with a date under each version, a
 short text PDF recovery guide of numbered steps and log lines, a product-warranty rule in
 第X章/第X条, a gov.cn policy of numbered provisions and a gov.cn notice whose attachment is a
-Word-exported quota table with merged header cells); ``"split": "tables"`` is a development
+Word-exported quota table with merged header cells); ``"split": "fresh10"`` a tenth
+(tests/data/real/fresh10: a desktop OCR tool's changelog with a date after each version, its
+plain-text troubleshooting page of error messages, its command-line manual and its HTTP API
+reference with parameter tables, a ministry rule in 第X章/第X条 with deadlines, a ministry's
+legal-application opinion, and two text PDFs: a one-page tax rate table with merged cells and
+a provincial list of minor violations in a wide six-page table); ``"split": "tables"`` is a development
 set kept in its own folder the same way (tests/data/real/tables: a gov.cn reply whose
 attachments are Word-exported HTML coordinate tables with merged header cells, a note of
 units under them; its questions are one cell or one row of a table).
@@ -65,7 +70,7 @@ REAL = ROOT / "tests" / "data" / "real"
 #: The held-out splits; each is asked of the documents in the folder of its name.
 FRESH = "fresh"
 HELD_OUT = (FRESH, "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8",
-            "fresh9")
+            "fresh9", "fresh10")
 #: Development splits kept in a folder of their own (asked of those documents only, like the
 #: held-out ones, but open to development): ``tables`` holds Word-exported HTML attachment
 #: tables (merged header cells, a units note) whose questions are one cell or one row.
@@ -190,12 +195,13 @@ SPLIT_LABELS = {FRESH: ("fresh documents", "Fresh documents (held out)"),
                 "fresh7": ("seventh fresh set", "Seventh fresh set (held out)"),
                 "fresh8": ("eighth fresh set", "Eighth fresh set (held out)"),
                 "fresh9": ("ninth fresh set", "Ninth fresh set (held out)"),
+                "fresh10": ("tenth fresh set", "Tenth fresh set (held out)"),
                 "tables": ("table set", "Table documents (development)")}
 
 
 def render(trees: list[dict], rows: list[dict], extra: list[str] = (),
            held_out: dict[str, tuple[list[dict], list[dict]]] | None = None) -> str:
-    """The Markdown page; ``held_out`` maps a held-out split (``fresh`` … ``fresh9``) to its
+    """The Markdown page; ``held_out`` maps a held-out split (``fresh`` … ``fresh10``) to its
     (tree rows, question rows)."""
     held_out = held_out or {}
     when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
