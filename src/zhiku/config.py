@@ -56,6 +56,11 @@ class Config(KeywordLevers, AnswerLevers, RefusalLevers, FusionLevers, RouteLeve
                                      "ruling lines (a LaTeX manual's parameter and return-value "
                                      "tables) is read from its lines' column gaps, header first, so "
                                      "its rows become row sentences (at ingest)")
+    pdf_merged_cells: bool = Field(default=True, description="in a PDF, a ruled table's cell merged "
+                                   "down over several rows (a category: 固体废物, 噪声) is repeated into "
+                                   "each row when it is a label, a cell's wrapped lines are joined "
+                                   "(建设项\\n目 → 建设项目), and a data row under a header cell merged "
+                                   "across columns is not folded into the header (at ingest)")
     html_table_titles: bool = Field(default=True, description="in HTML, a data table without a "
                                     "<caption> is captioned with the title lines printed above it "
                                     "(centred or bold lines such as a Word-exported attachment's "

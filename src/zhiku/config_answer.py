@@ -122,6 +122,11 @@ class AnswerLevers(BaseModel):
                                 "the question (the sentence after it, or before it when it points back: "
                                 "此战…), a consequence quoted for a why-question (因此…: the reason before "
                                 "it), one announcing points and stating the first (以下三点：第一，…)")
+    answer_asked_next: bool = Field(default=True, description="with answer_around, a quoted source "
+                                    "that does not name the thing the question asks which of (文件 of "
+                                    "该删哪个文件, 补丁 of 缺的是什么补丁) brings the sentence right after it "
+                                    "when that one names it (删除下述配置文件即可： and its path after a "
+                                    "troubleshooting entry's cause)")
     answer_doc_name: bool = Field(default=True, description="the offline answer reads each sentence "
                                   "under its document's name (title, file name, its version): words "
                                   "naming the document choose none of its passages over another")

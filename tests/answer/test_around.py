@@ -61,3 +61,38 @@ def test_a_source_answering_by_itself_is_quoted_alone(docs_kb):
     q = "MysqlReader需要用户指定编码吗？"
     assert _said(docs_kb, q) == _said(with_config(docs_kb, answer_around=False), q)
     assert "JDBC天然适配各类编码" not in _said(docs_kb, q)
+
+
+@pytest.fixture(scope="module")
+def faq_kb(tmp_path_factory):
+    """The documents of tests/data/real/fresh10 (a troubleshooting page of error entries in
+    plain text among them), with the bundled embedder's vectors: asked as the product asks,
+    hybrid; beside the tool's other manuals the entry's cause sentence is the best quote."""
+    return ingested_kb(tmp_path_factory, [REAL / "fresh10"], dense=True)
+
+
+def _hybrid(kb, question: str) -> str:
+    ans = flow.ask(kb, Query(question, use_cache=False))
+    assert not ans.refused
+    return ans.text
+
+
+@pytest.mark.integration
+def test_the_sentence_naming_the_thing_asked_which_of_follows_the_source(faq_kb):
+    """Asked which file to delete, the entry's cause sentence is the best-covering quote; the
+    sentence after it names the file (删除下述配置文件即可：) and brings the path."""
+    question = "把 win10 上用过的 Umi-OCR 原样拷到 win7 后提示已停止工作，该删哪个文件？"
+    on = _hybrid(faq_kb, question)
+    off = _hybrid(with_config(faq_kb, answer_asked_next=False), question)
+    assert "导致配置冲突" in on and ".pre_settings" in on
+    assert "导致配置冲突" in off and ".pre_settings" not in off
+
+
+@pytest.mark.integration
+def test_a_source_naming_the_thing_asked_is_quoted_as_before(faq_kb):
+    """The twin: asked which patch is missing, the quoted sentence names 补丁 itself; nothing
+    after it is added either way."""
+    question = "win7 上 Umi-OCR 保存双层可搜索PDF时崩溃，缺的是哪个补丁？"
+    on = _hybrid(faq_kb, question)
+    assert on == _hybrid(with_config(faq_kb, answer_asked_next=False), question)
+    assert "KB4534310" in on

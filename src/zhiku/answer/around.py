@@ -5,7 +5,9 @@ answer (config ``answer_around``, :func:`around`): a quote that only restates th
 points back (此战…, 因此…), to the one before it; a consequence quoted for a why-question
 (「因此它有时也被称为笨蛋水果」) leaves the reason to the sentence before it; a sentence that
 announces points and states the first (「其特点主要有以下三点：第一，…」) leaves the others to
-the sentences after it."""
+the sentences after it; and a quote that lacks the thing a question asks which of (「哪个文件」,
+「什么补丁」) leaves it to the sentence right after it that names it (「删除下述配置文件即可：」 after
+「此问题常见于：…导致配置冲突。」; config ``answer_asked_next``)."""
 
 from __future__ import annotations
 
@@ -32,9 +34,14 @@ _CLOSED = "：:。！？；，、）)」』"  # an item after one of these joins
 ECHO = 3
 # a quote that states a reason itself answers a why-question
 BECAUSE = re.compile(r"因为|由于|原因")
+# the thing a question asks which of: 文件 of 「该删哪个文件」, 目录 of 「放在哪个目录」, 补丁 of
+# 「缺的是什么补丁」 (two characters; 时候 and 意思 ask when and what it means, not a thing)
+ASKED_THING = re.compile(r"(?:哪个|哪一个|哪些|哪种|哪一种|什么)([\u4e00-\u9fff]{2})")
+_NOT_THING = ("时候", "意思", "原因", "情况", "样子", "地方", "东西")
 
 
-def around(picked: list[Sentence], hits: Sequence[Hit], question: str) -> list[Sentence]:
+def around(picked: list[Sentence], hits: Sequence[Hit], question: str,
+           asked_next: bool = False) -> list[Sentence]:
     """``picked`` with the sentence its first (the answer's source) leaves the answer to,
     from the same block (:mod:`zhiku.answer.around`); as it is when the quote answers by
     itself or there is no such sentence.
@@ -43,6 +50,9 @@ def around(picked: list[Sentence], hits: Sequence[Hit], question: str) -> list[S
         picked: the chosen sentences, the source first.
         hits: the evidence they come from.
         question: the question.
+        asked_next: a source that does not name the thing the question asks which of
+            (:data:`ASKED_THING`) brings the sentence right after it when that one does
+            (config ``answer_asked_next``).
     """
     if not picked or not question:
         return picked
@@ -58,12 +68,21 @@ def around(picked: list[Sentence], hits: Sequence[Hit], question: str) -> list[S
         extra = sents[at - 1: at] if back else _following(sents, at)
     elif back and REASON.search(question) and not BECAUSE.search(first.text):
         extra = sents[at - 1: at]
+    elif asked_next and _names_next(first.text, sents[at + 1: at + 2], question):
+        extra = sents[at + 1: at + 2]
     else:
         return picked
     have = {(s.hit_rank, s.pos) for s in picked}
     add = [Sentence(first.hit_rank, pos, text, 0.0) for pos, text in extra
            if (first.hit_rank, pos) not in have and len(text) <= LONG_SENTENCE]
     return [first, *add, *picked[1:]]
+
+
+def _names_next(source: str, after: list[tuple[int, str]], question: str) -> bool:
+    """Whether the sentence ``after`` the source names the thing the question asks which of
+    and the source does not (「删除下述配置文件即可：」 after 「…导致配置冲突。」 for 「…该删哪个文件？」)."""
+    things = [t for t in ASKED_THING.findall(normalise(question)) if t not in _NOT_THING]
+    return bool(after) and any(t in normalise(after[0][1]) and t not in normalise(source) for t in things)
 
 
 def _following(sents: list[tuple[int, str]], at: int) -> list[tuple[int, str]]:

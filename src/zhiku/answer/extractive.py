@@ -156,6 +156,7 @@ def compose(
     comments: bool = True,
     bonus: Sequence[float] = (),
     around: str = "",
+    asked_next: bool = False,
     labels: bool = True,
     head_version: bool = False,
     head_ancestors: bool = False,
@@ -223,6 +224,9 @@ def compose(
             standing of its document (:func:`zhiku.answer.standing.standing_bonus`); (): none.
         around: the question, to quote the sentence beside the source when the source alone
             cannot answer (:func:`zhiku.answer.around.around`, config ``answer_around``); "": off.
+        asked_next: with ``around``, a source not naming the thing the question asks which of
+            (「哪个文件」) brings the sentence right after it that does (config
+            ``answer_asked_next``).
         labels: a line that is only a bold label (「-   **可能原因**」) is read as a label, not
             quoted unless nothing else is left; a troubleshooting entry's parts labelled so,
             without a colon, are read as ``problems`` reads 「问题描述：」; and a quoted lead-in
@@ -317,7 +321,7 @@ def compose(
                        (lists, listed, list_enumerations), name_weight, problems, comments, bonus, labels, rows_whole,
                        lead_ins, wrapped, list_block, forms, plain_labels, decides)
         picked = named_row(picked, hits[:max_sources], row_keys) if row_keys else picked
-        picked = beside(picked, hits, around) if around else picked
+        picked = beside(picked, hits, around, asked_next) if around else picked
     picked = with_lists(picked, hits, terms, idf, listings=labels)
     if lists and list_items:
         picked = with_items(picked, hits)

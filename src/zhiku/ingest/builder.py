@@ -28,7 +28,8 @@ def markdown_table(columns: tuple[str, ...], rows: tuple[tuple[str, ...], ...]) 
     return "\n".join(out)
 
 
-def clean_cells(raw: list[list[object]]) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+def clean_cells(raw: list[list[object]], spans: bool = False
+                ) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
     """Turn raw cell values into (columns, rows): strings, blank rows dropped, padded.
 
     The first non-blank row is the header; a second header row under merged cells
@@ -38,6 +39,11 @@ def clean_cells(raw: list[list[object]]) -> tuple[tuple[str, ...], tuple[tuple[s
 
     Args:
         raw: rows of cell values (None, numbers or text).
+        spans: the second row is a header row only when it fills a span of the first (a
+            value under a header cell that is empty or repeats the one before it: 「额定」
+            under 「功率」's second column); a data row whose first cell spans the first
+            header's two columns (「税目 |  」 over 「大气污染物 |  」) stays a row. Given by the
+            PDF loader, whose merged cells are known (config ``pdf_merged_cells``).
 
     Returns:
         (columns, rows); both empty when the table holds nothing.
@@ -51,7 +57,7 @@ def clean_cells(raw: list[list[object]]) -> tuple[tuple[str, ...], tuple[tuple[s
         return (), ()
     width = max(len(r) for r in rows)
     rows = [r + [""] * (width - len(r)) for r in rows]
-    rows = _fold_header(rows)
+    rows = _fold_header(rows, spans)
     cols = tuple(c or _name_from(i, rows[1:]) for i, c in enumerate(rows[0]))
     return cols, tuple(tuple(r) for r in rows[1:])
 
@@ -95,11 +101,14 @@ def form_pairs(raw: list[list[object]]) -> list[tuple[str, str]]:
 _NUMBER_RE = re.compile(r"^[-+]?\d[\d.,，%]*$")
 
 
-def _fold_header(rows: list[list[str]]) -> list[list[str]]:
-    """Fold a second header row into the first when the first spans merged cells."""
+def _fold_header(rows: list[list[str]], spans: bool = False) -> list[list[str]]:
+    """Fold a second header row into the first when the first spans merged cells (with
+    ``spans``, only when the second fills one of those spans: :func:`clean_cells`)."""
     if len(rows) < 3:
         return rows
     top, sub = rows[0], rows[1]
+    if spans and not any(s and (not t or t == left) for left, t, s in zip(["\0", *top], top, sub)):
+        return rows
     merged = any(not c for c in top) or any(a and a == b for a, b in zip(top, top[1:]))
     fills = any(s and s != t for t, s in zip(top, sub))
     if not merged or not fills or any(_NUMBER_RE.match(c) for c in sub) or not any(top):
@@ -182,18 +191,19 @@ class BodyBuilder:
         self.pages.extend(start + min(b, len(text)) for b in breaks)
 
     def table(self, raw: list[list[object]], caption: str = "",
-              row_breaks: tuple[int, ...] = ()) -> None:
+              row_breaks: tuple[int, ...] = (), spans: bool = False) -> None:
         """Add a table (first row = header) as Markdown; blank tables are skipped.
 
         ``row_breaks`` are indexes into ``raw`` of rows that start a new page (a table
-        continued across pages).
+        continued across pages); ``spans``: a second header row must fill a merged span
+        of the first (:func:`clean_cells`).
         """
         pairs = form_pairs(raw)
         if pairs:  # a form laid out as a table: its label：value pairs are lines of text
             for label, value in pairs:
                 self.paragraph(f"{label}{value}")
             return
-        columns, rows = clean_cells(raw)
+        columns, rows = clean_cells(raw, spans)
         if not columns:
             return
         md = markdown_table(columns, rows)

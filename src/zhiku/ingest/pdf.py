@@ -16,7 +16,7 @@ from zhiku.ingest.ocr import INSTALL_HINT, ocr_page
 from zhiku.ingest.ocr import available as ocr_available
 from zhiku.ingest.pdf_layout import (
     BROKEN_SHARE, Placed, TableHeading, is_data_table, junk_share, page_lines, region_of,
-    split_heading_rows, unruled_tables,
+    spanned_rows, split_heading_rows, unruled_tables,
 )
 from zhiku.ingest.registry import loaders
 from zhiku.structure.numbering import (
@@ -100,10 +100,12 @@ def _inside(obj: dict, box: tuple[float, float, float, float]) -> bool:
 
 
 def _extract(path: Path, ocr_boxes: dict[str, list[list[object]]],
-             articles: bool = False) -> list[_Page]:
+             articles: bool = False, merged: bool = True) -> list[_Page]:
     """Lines (with font size) and tables of every page, in reading order; pages without
     a text layer, or with a broken one, are read by OCR (their boxes go to ``ocr_boxes``);
-    table rows that are numbered headings become :class:`TableHeading` items."""
+    table rows that are numbered headings become :class:`TableHeading` items; with
+    ``merged`` (config ``pdf_merged_cells``) a table's merged and wrapped cells are read
+    (:func:`zhiku.ingest.pdf_layout.spanned_rows`)."""
     import pdfplumber
 
     pages = []
@@ -124,7 +126,8 @@ def _extract(path: Path, ocr_boxes: dict[str, list[list[object]]],
             for t in tables:
                 key = (region_of(t.bbox, placed), t.bbox[1])
                 placed += [Placed((key[0], key[1] + i * 1e-3), piece)
-                           for i, piece in enumerate(split_heading_rows(t.extract(), articles))]
+                           for i, piece in enumerate(split_heading_rows(
+                               spanned_rows(t) if merged else t.extract(), articles))]
             placed.sort(key=lambda p: p.key)
             pages.append(_Page([p.item for p in placed]))
     return pages
@@ -197,7 +200,7 @@ class _Assembler:
     """Turns cleaned pages into body blocks: paragraphs re-joined across lines and pages."""
 
     def __init__(self, pages: list[_Page], bookmarks: list[tuple[str, int, int]],
-                 unruled: bool = True) -> None:
+                 unruled: bool = True, merged: bool = True) -> None:
         self.b = BodyBuilder()
         self.pages = pages
         lines = [[i for i in p.items if isinstance(i, Line)] for p in pages]
@@ -222,6 +225,7 @@ class _Assembler:
         self.declared = ""  # the name an API section's opening declaration declares
         self.opening = False  # the next line is the first under a heading
         self.unruled = unruled  # config ``pdf_unruled_tables``
+        self.merged = merged  # config ``pdf_merged_cells``
 
     def flush(self) -> None:
         """Emit the open paragraph and the open table, if any."""
@@ -230,7 +234,8 @@ class _Assembler:
             self.last = self.para
         self.para, self.breaks, self.prev = "", [], ""
         if self.rows:
-            self.b.table(self.rows, caption=self.caption, row_breaks=tuple(self.row_breaks))
+            self.b.table(self.rows, caption=self.caption, row_breaks=tuple(self.row_breaks),
+                         spans=self.merged)
         self.rows, self.row_breaks = [], []
 
     def table(self, raw: list[list[object]], continued: bool) -> None:
@@ -315,7 +320,8 @@ class _Assembler:
 
 
 @loaders.register(".pdf")
-def load_pdf(path: Path, root: Path, pdf_unruled_tables: bool = True) -> Document:
+def load_pdf(path: Path, root: Path, pdf_unruled_tables: bool = True,
+             pdf_merged_cells: bool = True) -> Document:
     """Load a PDF: clean page text, bookmarks or detected headings as the tree, tables.
 
     Running headers/footers, page numbers and printed table-of-contents pages are
@@ -330,6 +336,11 @@ def load_pdf(path: Path, root: Path, pdf_unruled_tables: bool = True) -> Documen
             and a table without a 表 caption in a section that opens with an API's
             declaration (``int rt_ota_init(void);``) is captioned with the declared name;
             False leaves such lines as text and such tables without a caption.
+        pdf_merged_cells: a ruled table's cells merged down over several rows are repeated
+            into them when short, its cells' wrapped lines joined, and a row under a header
+            cell merged across columns is a header row only when it fills that span
+            (:func:`zhiku.ingest.pdf_layout.spanned_rows`; config ``pdf_merged_cells``);
+            False reads the cells as extracted.
 
     Returns:
         The Document with ``pages`` (where each page starts in the body), ``outline``
@@ -345,7 +356,7 @@ def load_pdf(path: Path, root: Path, pdf_unruled_tables: bool = True) -> Documen
     bookmarks = _bookmarks(reader)
     meta_title = str((reader.metadata or {}).get("/Title") or "")
     ocr_boxes: dict[str, list] = {}
-    pages = _extract(path, ocr_boxes)
+    pages = _extract(path, ocr_boxes, merged=pdf_merged_cells)
     unread = ocr_boxes.pop("unread", [])
     title = _trusted_title(meta_title, pages)
     lines = [[i for i in p.items if isinstance(i, Line)] for p in pages]
@@ -361,7 +372,7 @@ def load_pdf(path: Path, root: Path, pdf_unruled_tables: bool = True) -> Documen
         for p, after in zip(pages, [*pages[1:], None]):  # a table may go on under its header overleaf
             p.items = unruled_tables(p.items, after.items[0] if after and after.items else None)
     bookmarks = [b for b in bookmarks if b[2] not in toc_pages]
-    asm = _Assembler(pages, bookmarks, pdf_unruled_tables)
+    asm = _Assembler(pages, bookmarks, pdf_unruled_tables, pdf_merged_cells)
     for idx, p in enumerate(pages):
         asm.page(idx, p.items)
     asm.flush()

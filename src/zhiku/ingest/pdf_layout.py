@@ -69,6 +69,51 @@ def is_data_table(rows: list[list[object]]) -> bool:
     return sum(len(c) for c in filled) / len(filled) <= 40
 
 
+#: a cell merged down over several rows is repeated into each of them when it is a label of at
+#: most this many characters (a category: 固体废物, 噪声, 建设项目管理); a longer one (a note
+#: beside several rows) stays once
+SPAN_LABEL = 20
+# a line break inside a cell between two Chinese characters (or after a Chinese comma or
+# bracket): the cell's text wrapped in its narrow column, not a break the author made
+_CELL_WRAP = re.compile(r"(?<=[\u4e00-\u9fff，、；：（“])\n(?=[\u4e00-\u9fff，、；：）”])")
+
+
+def spanned_rows(table) -> list[list[object]]:
+    """The rows of a ruled table (a pdfplumber ``Table``) with its merged cells read: a
+    cell's wrapped lines joined (no space between two Chinese characters: 「固\\n体\\n废\\n物」
+    → 固体废物, 「建设项\\n目环境影响登记表」 → 建设项目环境影响登记表), and a cell merged down
+    over several rows repeated into each of them when it is a label of at most
+    :data:`SPAN_LABEL` characters (「噪声」 beside the 超标4-6分贝 … 超标16分贝以上 rows), so each
+    row says what it is of. A cell merged across columns stays once (None after it), as the
+    extraction gives it (config ``pdf_merged_cells``).
+
+    Args:
+        table: the table pdfplumber found by its ruling lines.
+
+    Returns:
+        The rows of cell texts (None where a merged cell is not repeated).
+    """
+    raw = table.extract()
+    rows = [[_CELL_WRAP.sub("", c) if isinstance(c, str) else c for c in r] for r in raw]
+    boxes = [r.cells for r in table.rows]
+    if len(boxes) != len(rows):
+        return rows
+    out = [list(r) for r in rows]
+    for i, r in enumerate(rows):
+        top = table.rows[i].bbox[1]
+        for j, cell in enumerate(r):
+            if cell is not None or j >= len(boxes[i]) or boxes[i][j] is not None:
+                continue
+            above = next((k for k in range(i - 1, -1, -1)
+                          if j < len(boxes[k]) and boxes[k][j] is not None), None)
+            if above is None or boxes[above][j][3] <= top + 0.5:
+                continue  # merged across columns, or nothing above it
+            text = rows[above][j]
+            if isinstance(text, str) and 0 < len("".join(text.split())) <= SPAN_LABEL:
+                out[i][j] = text
+    return out
+
+
 @dataclass(frozen=True)
 class TableHeading:
     """A table row that is a numbered heading of the document (``2 电气特性`` across a
