@@ -194,8 +194,8 @@ class KnowledgeBase(Ingesting):
             with as_progress(progress).phase(f"embedding ({emb.name})", len(chunks), "chunk") as bar:
                 for s in range(0, len(chunks), step):
                     part = chunks[s : s + step]
-                    vecs = embed_cached(emb, cache, [vector_text(c, recipe) for c in part], self.config.embed_batch,
-                                        progress=bar.update)
+                    texts = [vector_text(c, recipe) for c in part]
+                    vecs = embed_cached(emb, cache, texts, self.config.embed_batch, progress=bar.update)
                     if table:  # a re-embed's staged table: published by the switch
                         self.store.add_vectors(part, vecs, table=table)
                         continue
