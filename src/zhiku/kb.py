@@ -11,6 +11,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from zhiku.chunk.context import vector_text
 from zhiku.config import Config
 from zhiku.embed import VectorCache, embed_cached, embedders
 from zhiku.errors import ZhikuError
@@ -31,6 +32,8 @@ class ReembedReport:
     new: str
     old_dim: int
     new_dim: int
+    old_text: str = "text"  # the vector text recipes (config ``vector_text``) before and after
+    new_text: str = "text"
     embedded: int = 0
     switched: bool = False
     seconds: float = 0.0
@@ -179,16 +182,20 @@ class KnowledgeBase(Ingesting):
         return self.query_vector(question)
 
     def _embed(self, chunks: list[Chunk], progress: bool | Progress, emb=None,
-               table: str | None = None) -> int:
+               table: str | None = None, recipe: str | None = None) -> int:
+        """Embed ``chunks`` (their :func:`zhiku.chunk.context.vector_text` under ``recipe``,
+        default the recipe the index pins) with ``emb`` (default the active embedder) into
+        the active vectors, or into a re-embed's staged ``table``."""
         cache = VectorCache(self.config.cache_path)
         emb = emb or self.embedder
+        recipe = recipe or self.store.active.vector_text
         step = self.config.ingest_batch  # vectors are published every this many chunks
         try:
             with as_progress(progress).phase(f"embedding ({emb.name})", len(chunks), "chunk") as bar:
                 for s in range(0, len(chunks), step):
                     part = chunks[s : s + step]
-                    vecs = embed_cached(emb, cache, [c.text for c in part], self.config.embed_batch,
-                                        progress=bar.update)
+                    texts = [vector_text(c, recipe) for c in part]
+                    vecs = embed_cached(emb, cache, texts, self.config.embed_batch, progress=bar.update)
                     if table:  # a re-embed's staged table: published by the switch
                         self.store.add_vectors(part, vecs, table=table)
                         continue
@@ -256,7 +263,8 @@ class KnowledgeBase(Ingesting):
         return total
 
     def reembed(self, config: Config, progress: bool = True) -> ReembedReport:
-        """Build vectors of another embedder beside the active ones, then switch atomically.
+        """Build vectors of another embedder, or of another vector text recipe (config
+        ``vector_text``), beside the active ones, then switch atomically.
 
         Queries keep using the old vectors (with the old model) until every chunk has a new
         vector; then the manifest is replaced in one ``os.replace`` and this object swaps to
@@ -264,7 +272,8 @@ class KnowledgeBase(Ingesting):
         the partly filled table.
 
         Args:
-            config: configuration whose ``embedder`` and ``embed_*`` settings pick the model.
+            config: configuration whose ``embedder`` and ``embed_*`` settings pick the model,
+                and ``vector_text`` what of each chunk it embeds.
             progress: show a progress bar with rate and ETA.
 
         Returns:
@@ -276,16 +285,17 @@ class KnowledgeBase(Ingesting):
         t0 = time.perf_counter()
         old = self.store.active
         emb = embedders.create(config.embedder, config)
-        rep = ReembedReport(old.embedder, emb.name, old.dim, emb.dim)
-        if (emb.name, emb.version, emb.dim) == (old.embedder, old.version, old.dim):
+        recipe = config.vector_text
+        rep = ReembedReport(old.embedder, emb.name, old.dim, emb.dim, old.vector_text, recipe)
+        if (emb.name, emb.version, emb.dim, recipe) == (old.embedder, old.version, old.dim, old.vector_text):
             rep.seconds = time.perf_counter() - t0
             return rep
-        table = self.store.vector_table(emb.name, emb.version, emb.dim)
+        table = self.store.vector_table(emb.name, emb.version, emb.dim, recipe)
         have = self.store.vector_ids(table)
         todo = [c for c in self.store.all_chunks() if c.id not in have]
-        rep.embedded = self._embed(todo, progress, emb=emb, table=table) if todo else 0
+        rep.embedded = self._embed(todo, progress, emb=emb, table=table, recipe=recipe) if todo else 0
         self._embedders[emb.name] = emb
-        self.store.switch_vectors(table, emb.name, emb.version, emb.dim)
+        self.store.switch_vectors(table, emb.name, emb.version, emb.dim, recipe)
         with self.store.transaction():
             self.index(progress)
         self.config = config

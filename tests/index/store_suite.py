@@ -316,3 +316,18 @@ class StoreSuite:
         assert fresh.dense(vecs[4], 1)[0].chunk.id == chunks[4].id
         # stored vectors are read from the new table, not through the old one's row ids
         assert np.allclose(fresh.vectors_of([chunks[4].id])[chunks[4].id], vecs[4])
+
+    def test_switching_the_vector_text_recipe_pins_it(self, fresh, laws):
+        """Vectors of the same model computed from another text (config ``vector_text``) are
+        built in a table of their own and the switch pins the recipe; an index that never
+        switched reads as the plain text's."""
+        fill(fresh, laws, (LABOUR,))
+        assert fresh.active.vector_text == "text"
+        chunks = laws.searched((LABOUR,))
+        plain = fresh.vector_table(laws.embedder, laws.version, laws.dim)
+        table = fresh.vector_table(laws.embedder, laws.version, laws.dim, "context")
+        assert table != plain
+        vecs = np.random.default_rng(1).normal(size=(len(chunks), laws.dim)).astype(np.float32)
+        fresh.add_vectors(chunks, vecs, table=table)
+        fresh.switch_vectors(table, laws.embedder, laws.version, laws.dim, "context")
+        assert (fresh.active.embedder, fresh.active.vector_text) == (laws.embedder, "context")

@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 
+from zhiku.registry import Choice
 from zhiku.types import Chunk
 
 # a heading's own numbering (1, 4.2.1., 第三章, 一、): not what the heading says
@@ -221,3 +222,43 @@ def defined(chunk: Chunk, text: str, forms: Mapping[str, Mapping[str, str]] | No
     from zhiku.chunk.shortforms import spelled_out
 
     return spelled_out(text, own)
+
+
+class VectorText(Choice):
+    """What of a chunk its dense vector is computed from (config ``vector_text``, pinned in the
+    index manifest): ``text`` its text alone; ``title`` its document's title before it;
+    ``context`` the title and every chapter heading over it (「中华人民共和国劳动合同法 第四章
+    劳动合同的解除和终止」 over 「第四十条 有下列情形之一的…」), the contextual-chunk recipe."""
+
+    TEXT = "text"
+    TITLE = "title"
+    CONTEXT = "context"
+
+    @classmethod
+    def label(cls) -> str:
+        """Name used in error messages."""
+        return "vector_text"
+
+
+def vector_text(chunk: Chunk, recipe: VectorText | str = VectorText.TEXT) -> str:
+    """The text a chunk's dense vector is computed from under ``recipe`` (:class:`VectorText`):
+    the chunk's text, after a first line of its document's title (``title``) and its chapter
+    headings (``context``); a part the text already holds (a table row naming its table, a
+    Markdown block repeating its heading) is left out, and a chunk with nothing to add keeps
+    its text alone (so its vector, cached by text, is the plain one).
+
+    Args:
+        chunk: a searched chunk.
+        recipe: the recipe (an index's pinned one).
+
+    Returns:
+        The text to embed as a passage.
+    """
+    recipe = VectorText.from_str(recipe) if isinstance(recipe, str) else recipe
+    if recipe is VectorText.TEXT:
+        return chunk.text
+    parts = [chunk.title or ""]
+    if recipe is VectorText.CONTEXT:
+        parts += chunk.section_path
+    above = " ".join(dict.fromkeys(p.strip() for p in parts if p.strip() and p.strip() not in chunk.text))
+    return f"{above}\n{chunk.text}" if above else chunk.text

@@ -52,6 +52,8 @@ def _eval_home(cfg: Config, spec: str) -> Path:
     parts = (*parts, *(f"{k}=off" for k, on in loader_options(cfg).items() if not on))
     # so does a chunker cutting otherwise (its settings other than their defaults, by name)
     parts = (*parts, *_changed(cfg, CHUNK_SETTINGS))
+    if cfg.vector_text != "text":  # vectors of another recipe make another index
+        parts = (*parts, f"vector_text={cfg.vector_text}")
     if cfg.chunk_sizes:
         parts = (*parts, "chunk_sizes=" + json.dumps(cfg.chunk_sizes, sort_keys=True))
     return cfg.home / "eval" / content_hash(*parts)

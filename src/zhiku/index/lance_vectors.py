@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from zhiku.errors import ZhikuError
 from zhiku.index.store import ActiveVectors, _vec_schema  # noqa: F401  (ActiveVectors re-exported)
-from zhiku.types import content_hash
+from zhiku.index.manifest import vector_table_name
 
 
 class VectorTables:
     """Mixin of :class:`LanceStore` for building and switching vector tables."""
 
-    def vector_table(self, embedder: str, version: str, dim: int) -> str:
+    def vector_table(self, embedder: str, version: str, dim: int, vector_text: str = "text") -> str:
         """Open (or create) the table that holds vectors of ``embedder`` beside the active one.
 
         A table left by an interrupted re-embed of the same model is reused (resume); tables
@@ -20,7 +20,7 @@ class VectorTables:
         Returns:
             The table name, for :meth:`add_vectors` and :meth:`switch_vectors`.
         """
-        name = "vectors_" + content_hash(f"{embedder}|{version}|{dim}", length=12)
+        name = vector_table_name(embedder, version, dim, vector_text)
         names = set(self._db.table_names())
         for old in names:
             if old.startswith("vectors") and old not in (name, self._names["vectors"]):
@@ -33,7 +33,8 @@ class VectorTables:
         t = self._staged[table] if table else self._read("vectors")
         return {r["id"] for r in t.search().select(["id"]).limit(None).to_list()}
 
-    def switch_vectors(self, table: str, embedder: str, version: str, dim: int) -> None:
+    def switch_vectors(self, table: str, embedder: str, version: str, dim: int,
+                       vector_text: str = "text") -> None:
         """Make ``table`` the active vectors in one published transaction.
 
         Raises:
@@ -44,6 +45,7 @@ class VectorTables:
         with self.transaction():
             self._staged[table].checkout_latest()
             self.manifest = {**self.manifest, "embedder": embedder, "embedder_version": version,
-                             "dim": dim, "vectors": table, "previous": self._names["vectors"]}
+                             "dim": dim, "vectors": table, "previous": self._names["vectors"],
+                             "vector_text": vector_text}
             self._names["vectors"] = table
             self._w["vectors"] = self._staged.pop(table)

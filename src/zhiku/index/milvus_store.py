@@ -47,7 +47,7 @@ class MilvusStore(MilvusVectors, MilvusReads):
     """
 
     def __init__(self, target: MilvusTarget, embedder: str | None, dim: int | None,
-                 segmenter: str, version: str = "") -> None:
+                 segmenter: str, version: str = "", vector_text: str = "text") -> None:
         self.target = target
         self._c = client(target)
         self._init_reads()
@@ -61,7 +61,7 @@ class MilvusStore(MilvusVectors, MilvusReads):
         self._owner = uuid.uuid4().hex
         have = read_milvus_manifest(target)
         want = {"schema": SCHEMA_VERSION, "embedder": embedder, "embedder_version": version,
-                "dim": dim, "segmenter": segmenter, "vectors": DEFAULT_TABLE}
+                "dim": dim, "segmenter": segmenter, "vectors": DEFAULT_TABLE, "vector_text": vector_text}
         if have is None:
             if embedder is None or dim is None:
                 raise ZhikuError(f"there is no index at {target.label}; run `zhiku ingest PATH` first")
@@ -367,7 +367,7 @@ def read_milvus_manifest(target: MilvusTarget) -> dict[str, Any] | None:
 
 @stores.register("milvus")
 def make_milvus(target: MilvusTarget, embedder: str | None, dim: int | None, segmenter: str,
-                version: str = "") -> MilvusStore:
+                version: str = "", vector_text: str = "text") -> MilvusStore:
     """Factory registered as ``milvus`` (a server URI or a Milvus Lite file).
 
     Args:
@@ -376,10 +376,11 @@ def make_milvus(target: MilvusTarget, embedder: str | None, dim: int | None, seg
         dim: vector size to pin or check; None accepts the stored one.
         segmenter: segmenter name to pin or check.
         version: embedder version to pin or check ("" is not checked).
+        vector_text: the vector text recipe a new index pins (an existing one keeps its own).
 
     Raises:
         ZhikuError: unreachable server, missing pymilvus, or an index built otherwise.
     """
     if isinstance(target, (str, Path)):
         target = MilvusTarget.lite_file(Path(target))
-    return MilvusStore(target, embedder, dim, segmenter, version)
+    return MilvusStore(target, embedder, dim, segmenter, version, vector_text)

@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 
 from zhiku.errors import ZhikuError
-from zhiku.index.manifest import DEFAULT_TABLE
+from zhiku.index.manifest import DEFAULT_TABLE, vector_table_name
 from zhiku.index.milvus_conn import create, schemas
 from zhiku.index.store import subindex_of
-from zhiku.types import Chunk, content_hash
+from zhiku.types import Chunk
 
 
 class MilvusVectors:
@@ -64,14 +64,14 @@ class MilvusVectors:
         else:
             self._written.add(name)
 
-    def vector_table(self, embedder: str, version: str, dim: int) -> str:
+    def vector_table(self, embedder: str, version: str, dim: int, vector_text: str = "text") -> str:
         """Create (or reopen, to resume) the collection for ``embedder``'s vectors beside the
         active one; collections of other inactive models are dropped.
 
         Returns:
             The name for :meth:`add_vectors` and :meth:`switch_vectors`.
         """
-        name = "vectors_" + content_hash(f"{embedder}|{version}|{dim}", length=12)
+        name = vector_table_name(embedder, version, dim, vector_text)
         self._refresh()
         active = self._pub.get("vectors", DEFAULT_TABLE)
         prefix = self._coll("vectors")
@@ -85,7 +85,8 @@ class MilvusVectors:
         self._staged[name] = dim
         return name
 
-    def switch_vectors(self, table: str, embedder: str, version: str, dim: int) -> None:
+    def switch_vectors(self, table: str, embedder: str, version: str, dim: int,
+                       vector_text: str = "text") -> None:
         """Make ``table`` the active vectors in one published transaction.
 
         Raises:
@@ -95,6 +96,7 @@ class MilvusVectors:
             raise ZhikuError(f"vector table {table!r} was not prepared; run the re-embed again")
         with self.transaction():
             self.manifest = {**self.manifest, "embedder": embedder, "embedder_version": version,
-                             "dim": dim, "vectors": table, "previous": self._names["vectors"]}
+                             "dim": dim, "vectors": table, "previous": self._names["vectors"],
+                             "vector_text": vector_text}
             self._names["vectors"] = table
             self._staged.pop(table)

@@ -82,8 +82,9 @@ class Store(Protocol):
         """Delete ``chunks`` or ``vectors`` rows by chunk id (doctor's repairs)."""
 
     # -- re-embedding ---------------------------------------------------------------------
-    def vector_table(self, embedder: str, version: str, dim: int) -> str:
-        """Prepare (or resume) a staged dense index for another embedder; returns its name."""
+    def vector_table(self, embedder: str, version: str, dim: int, vector_text: str = "text") -> str:
+        """Prepare (or resume) a staged dense index for another embedder or vector text recipe;
+        returns its name."""
 
     def vector_ids(self, table: str | None = None) -> set[str]:
         """Chunk ids with a vector in ``table`` (default the active one)."""
@@ -91,8 +92,10 @@ class Store(Protocol):
     def vectors_of(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Stored vectors of the active index for these chunk ids (ids without one are absent)."""
 
-    def switch_vectors(self, table: str, embedder: str, version: str, dim: int) -> None:
-        """Make a staged dense index the active one, atomically."""
+    def switch_vectors(self, table: str, embedder: str, version: str, dim: int,
+                       vector_text: str = "text") -> None:
+        """Make a staged dense index (its vectors computed from ``vector_text``) the active one,
+        atomically."""
 
     # -- reading (published state) --------------------------------------------------------
     def rows(self, table: str, columns: Sequence[str], groups: tuple[str, ...] | None = None,

@@ -57,7 +57,7 @@ def open_store(config: Config, embedder: str | None, dim: int | None, version: s
     """Open (or create) the store ``config.store`` names.
 
     Args:
-        config: the configuration (store, home, segmenter).
+        config: the configuration (store, home, segmenter, the vector text recipe a new index pins).
         embedder: embedder name to pin or check; None accepts the stored one.
         dim: vector size to pin or check; None accepts the stored one.
         version: embedder version to pin or check.
@@ -71,7 +71,8 @@ def open_store(config: Config, embedder: str | None, dim: int | None, version: s
     from zhiku.index.vector_spec import VectorIndexSpec
 
     name, where = locate(config)
-    store = stores.create(name, where, embedder, dim, config.segmenter, version=version)
+    store = stores.create(name, where, embedder, dim, config.segmenter, version=version,
+                          vector_text=config.vector_text)
     store.vector_spec = VectorIndexSpec.from_config(config)
     return store
 

@@ -214,7 +214,8 @@ def row_to_chunk(r: dict[str, Any]) -> Chunk:
 
 @dataclass(frozen=True)
 class ActiveVectors:
-    """One consistent view of the dense index: a table and the embedder that filled it.
+    """One consistent view of the dense index: a table, the embedder that filled it and the
+    recipe of the texts it embedded.
 
     ``table`` is the backend's handle (a LanceDB table, a Milvus collection name).
     """
@@ -224,6 +225,7 @@ class ActiveVectors:
     version: str
     dim: int
     table: Any
+    vector_text: str = "text"  # what its vectors were computed from (config ``vector_text``)
 
 
 @dataclass(frozen=True)

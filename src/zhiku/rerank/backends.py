@@ -40,14 +40,16 @@ class DenseReranker:
         q = kb.dense_query(question)
         have = kb.store.vectors_of([h.chunk.id for h in hits])
         vecs: list[np.ndarray] = []
+        from zhiku.chunk.context import vector_text
         from zhiku.embed.base import VectorCache, embed_cached
 
+        recipe = kb.store.active.vector_text  # a missing vector is made as the stored ones were
         cache = VectorCache(kb.config.cache_path)
         try:
             last = 0.0  # seconds the previous slice took: the next one is not started past the budget
             for i in range(0, len(hits), self.step):
                 part, t1 = hits[i:i + self.step], time.perf_counter()
-                todo = [h.chunk.text for h in part if h.chunk.id not in have]
+                todo = [vector_text(h.chunk, recipe) for h in part if h.chunk.id not in have]
                 if todo and vecs and t1 - t0 + last > budget:  # stored vectors cost nothing: never cut
                     break
                 extra = iter(embed_cached(kb.embedder, cache, todo, kb.config.embed_batch) if todo else ())

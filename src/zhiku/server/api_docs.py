@@ -28,11 +28,13 @@ def _jobs(request: Request) -> Jobs:
 
 @router.get("/status", summary="what is indexed", dependencies=[Depends(reader)])
 def status(request: Request) -> dict[str, Any]:
-    """Document, chunk and vector counts, the embedder and the segmenter."""
+    """Document, chunk and vector counts, the embedder, what its vectors were computed from
+    (``vector_text``) and the segmenter."""
     kb = _kb(request)
     m = kb.store.manifest
     return {**kb.store.count(), "embedder": m.get("embedder"), "dim": m.get("dim"),
-            "segmenter": m.get("segmenter"), "subindexes": len(service.subindexes(kb))}
+            "vector_text": m.get("vector_text", "text"), "segmenter": m.get("segmenter"),
+            "subindexes": len(service.subindexes(kb))}
 
 
 @router.get("/subindexes", summary="sub-indexes with counts", dependencies=[Depends(reader)])
