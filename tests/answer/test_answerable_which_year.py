@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from zhiku.verify.answerable import check, decisive
+from zhiku.verify.answerable import check, decisive, meets_all
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import Kind, pinned
 from tests.answer.conftest import law_text, line_with, sentence_with
@@ -81,3 +81,40 @@ def test_a_year_must_stand_beside_the_figure_asked_of_it():
     assert check(q, [(block, zhang)]).ok
     li = sentence_with(line_with(GUIDE, "程序员李某"), "6000元")
     assert check("2008年程序员李某约定的月工资是多少钱？", [(block, li)], opts=on).ok
+
+
+@pytest.mark.unit
+def test_a_sort_of_the_kind_is_named_by_its_compound():
+    """「简体中文文案推荐用哪种引号？」 asks a sort of 引号: the style guide's heading 「简体中文使用直角引号」
+    (tests/data/real/fresh5) names one by the compound 直角引号, which the question does not say,
+    so it answers with ``answerability_which_named`` on; the RGB snippet's 「…推翻确立堕胎权的判例」
+    (的 before the kind's word) still names none."""
+    from pathlib import Path
+
+    guide = (Path(__file__).resolve().parents[1] / "data/real/fresh5/中文文案排版指北.md").read_text(encoding="utf-8")
+    lines = guide.splitlines()
+    heading = next(line.lstrip("# ").strip() for line in lines if "直角引号" in line)
+    block = lines[0].lstrip("# ") + "\n" + heading  # the section under its document's title
+    on = CheckOptions(which_kind=True, which_named=True)
+    q = "简体中文文案推荐用哪种引号？"
+    assert check(q, [(block, heading)], opts=on).ok
+    described = heading.replace("直角引号", "的引号")  # the kind's word after 的: no sort named
+    no = check(q, [(block, described)], opts=on)
+    assert not no.ok and [c.text for c in no.missing] == ["引号"]
+    described = "在美国最高法院6月24日推翻确立堕胎权的判例，否认堕胎权属于宪法权利后"
+    assert not check("美国最高法院推翻了哪个堕胎判例", [(described, described)], opts=on).ok
+
+
+@pytest.mark.unit
+def test_the_composer_reads_a_sort_named_in_the_blocks_heading():
+    """Choosing the sentence to quote, a which-question's kind named in the block's first line
+    (its title and heading, 「…简体中文使用直角引号」) meets it for every sentence of the block
+    (「用法：」 under that heading), as it did before ``answerability_which_named``; a block whose
+    heading names none does not (the link line 「- [英语](README.md)」 under the guide's title)."""
+    on = CheckOptions(which_kind=True, which_named=True)
+    q = "简体中文文案推荐用哪种引号？"
+    cons = pinned(q, on)
+    under = "中文文案排版指北 简体中文使用直角引号\n用法：\n> 「老师，『有条不紊』的『紊』是什么意思？」"
+    assert meets_all(cons, "用法：", under, on)
+    plain = "中文文案排版指北 简体中文的用法\n用法：\n> 「老师，『有条不紊』的『紊』是什么意思？」"
+    assert not meets_all(cons, "用法：", plain, on)

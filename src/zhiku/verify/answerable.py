@@ -494,7 +494,27 @@ def kind_named(kind: str, sentence: str, asked: str) -> bool:
         for m in re.finditer(re.escape(word), part):
             if _BACK.search(part[: m.start()]) and i > 0 and one(parts[i - 1]):
                 return True
-    return any(one(scope) for scope in scopes(t, word))
+    return _sort_named(word, t, asked) or any(one(scope) for scope in scopes(t, word))
+
+
+def _sort_named(word: str, text: str, asked: str) -> bool:
+    """Whether ``text`` (normalised) names a sort of the kind ``word`` by a compound the
+    question (its words ``|``-joined: ``asked``) does not say: a word of two characters or more
+    right before the kind's word, no 的 between (「简体中文使用直角引号」 names one sort of 引号
+    for 「哪种引号」; 「推翻确立堕胎权的判例」 names none)."""
+    from zhiku.verify.pins import word_tags
+
+    q = [a for a in _norm(asked).split("|") if a]
+    said = lambda w: any(w in a or a in w for a in q)
+    tags = [(w, tg) for w, tg in word_tags(text) if w.strip()]
+    for k, (w, tg) in enumerate(tags):
+        if w == word and k > 0:
+            prev, ptag = tags[k - 1]
+            if len(prev) >= 2 and ptag[:1] in ("n", "a", "b") and not said(prev):
+                return True
+        elif w.endswith(word) and len(w) >= len(word) + 2 and not said(w[: -len(word)]):
+            return True
+    return False
 
 
 # what names one of a kind in a manual: a Latin word with or without figures (KEY2, v1.1.0,
@@ -577,8 +597,12 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str, opts: Check
                                                                             sentence, cons, opts)
 
     # a literal attribute word is no reason to prefer a sentence; a name of the kind a which-question
-    # asks is (config ``answerability_which_named``: 「C罗加盟沙特球队利雅得胜利」 over 「C罗…已打进13球」)
-    return all(met(c) if c.kind is not Kind.FOCUS else _focus_met(c, [sentence], cons, opts)
+    # asks is (config ``answerability_which_named``: 「C罗加盟沙特球队利雅得胜利」 over 「C罗…已打进13球」),
+    # in the sentence, or in the block's first line (its title and heading) where that line holds the
+    # kind's word (「简体中文使用直角引号」 over 「用法：」; a title merely naming something is no sort named)
+    head = block.split("\n", 1)[0]
+    headed = lambda c: _norm(c.text) in _norm(head) and _focus_met(c, [head], cons, opts)
+    return all(met(c) if c.kind is not Kind.FOCUS else _focus_met(c, [sentence], cons, opts) or headed(c)
                for c in cons if (c.kind is not Kind.FOCUS or opts.which_named and c.about == "which" and _fact(cons))
                and (only is None or only(c)))
 
