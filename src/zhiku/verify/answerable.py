@@ -457,12 +457,18 @@ def _stem(word: str) -> str:
 _PLACE_KINDS = ("地区", "地方", "城市", "省市", "省份", "国家", "地点")
 
 
+def _asked_words(asked: str) -> list[str]:
+    """The question's pinned words, ``|``-joined in ``asked``, normalised (what a name must not
+    repeat to name something the question does not say)."""
+    return [a for a in _norm(asked).split("|") if a]
+
+
 def _names_one(sentence: str, asked: str) -> bool:
     """Whether ``sentence`` names something the question (its pinned words, ``|``-joined) does
     not: a quoted title (《1973年罗伊诉韦德案》), a Latin name, a word the tagger calls a name
     (a person, a place, an institution)."""
     t = normalise(sentence)
-    q = [a for a in _norm(asked).split("|") if a]
+    q = _asked_words(asked)
     if any(not any(m in a for a in q) for m in (_norm(x) for x in re.findall(r"《([^》]{2,40})》", t))):
         return True
     from zhiku.verify.pins import word_tags
@@ -504,7 +510,7 @@ def _sort_named(word: str, text: str, asked: str) -> bool:
     for 「哪种引号」; 「推翻确立堕胎权的判例」 names none)."""
     from zhiku.verify.pins import word_tags
 
-    q = [a for a in _norm(asked).split("|") if a]
+    q = _asked_words(asked)
     said = lambda w: any(w in a or a in w for a in q)
     tags = [(w, tg) for w, tg in word_tags(text) if w.strip()]
     for k, (w, tg) in enumerate(tags):
@@ -527,7 +533,7 @@ _IDENT = re.compile(r"(?<![A-Za-z0-9_.])(?!(?:19|20)\d\d(?!\d))(?:[A-Za-z][A-Za-
 def _identified(text: str, asked: str) -> bool:
     """Whether ``text`` (normalised) holds an identifier (:data:`_IDENT`) the question (its
     words ``|``-joined: ``asked``) does not say."""
-    q = [a for a in _norm(asked).split("|") if a]
+    q = _asked_words(asked)
     return any(not any(m.group() in a for a in q) for m in _IDENT.finditer(text) if len(m.group()) >= 2)
 
 
