@@ -192,7 +192,8 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         whole = _norm(block)
         named = opts.titled and c.text not in TIME_KINDS and any(_titled(h, block) for h in heads)
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
-            if (not heads or named or any(_head_in(h, _norm(sent), whole, opts.stems) for h in heads)) and any(
+            if (not heads or named or any(_head_in(h, _norm(sent), whole, opts.stems, opts.split_heads)
+                                          for h in heads)) and any(
                     (has_quantity(c.text, unnamed(q, opts.articles, opts.addresses, c.about) if opts.counts and c.text == "number"
                                   else unaddressed(q, c.about) if opts.addresses else q, c.about, opts.posts)
                      or opts.units and other_form(c.text, q)
@@ -420,16 +421,35 @@ def _named(c: Constraint) -> bool:
     return c.kind is Kind.SUBJECT and (not c.about or c.about.startswith("tag:"))
 
 
-def _head_in(head: str, sent: str, block: str, stems: bool) -> bool:
+def _head_in(head: str, sent: str, block: str, stems: bool, split: bool = False) -> bool:
     """Whether sentence ``sent`` speaks of ``head``, a word the quantity asked is of: it holds
     the word (loosely), or, with ``stems``, the word's last word (献血 of 无偿献血, 工资 of
     最低工资) while its block holds the whole word: a provision names its subject in full once
     and states the value in the next sentence (「国家实行无偿献血制度。国家提倡十八周岁至五十五
-    周岁的健康公民自愿献血。」). All normalised."""
-    if _loosely_in(head, sent):
+    周岁的健康公民自愿献血。」); with ``split``, a verb and its object apart in one clause
+    (:func:`_split_in`). All normalised."""
+    if _loosely_in(head, sent) or split and _split_in(head, sent):
         return True
     stem = _stem(head) if stems else ""
     return bool(stem) and stem in sent and _loosely_in(head, block)
+
+
+# how far apart a verb and its object may stand in a clause (承担｜连带赔偿｜责任): the object's qualifier
+SPLIT_GAP = 4
+
+
+def _split_in(head: str, sent: str) -> bool:
+    """Whether ``sent`` holds ``head``, a verb and its object of two characters each, both
+    dictionary words (承担 + 责任), as a statute writes it with the object qualified: the verb,
+    then within :data:`SPLIT_GAP` characters of one clause the object (「应当承担侵权责任」,
+    「承担连带赔偿责任」 for 承担责任). Not a word of other length or split otherwise: 「承担的
+    费用由…负责」 holds no 承担责任. All normalised."""
+    import rjieba
+
+    if len(head) != 4 or not (rjieba.has_word(head[:2]) and rjieba.has_word(head[2:])):
+        return False
+    gap = r"[^，,。；;：:！!？?、\s]{1,%d}" % SPLIT_GAP
+    return re.search(re.escape(head[:2]) + gap + re.escape(head[2:]), sent) is not None
 
 
 def _titled(head: str, block: str) -> bool:
