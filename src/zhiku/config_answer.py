@@ -355,7 +355,7 @@ class RefusalLevers(BaseModel):
                                              "to the question's word to meet it")
     answerability_split_heads: bool = Field(default=False, description="a word the quantity asked is of "
                                             "that is a verb and its object, two words of two characters "
-                                            "(承担责任, 支付工资), is met in a clause of the cited sentence "
+                                            "as the tagger reads them (承担责任, 支付工资; not 女子单打), is met in a clause of the cited sentence "
                                             "holding the verb and then the object at most four characters "
                                             "apart, the object qualified as a statute writes it (承担侵权责任, "
                                             "支付劳动者工资); off: the word itself, at most one character "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from zhiku.verify.answerable import _split_in, check, meets_all
+from zhiku.verify.answerable import _split_in, _verb_object, check, meets_all
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import Kind, pinned
 
@@ -44,3 +44,12 @@ def test_only_a_verb_and_its_object_in_one_clause_are_read_apart():
     assert not _split_in("承担责任", "由用人单位承担，并依法追究责任")  # another clause
     assert not _split_in("承担责任", "承担因此造成的损失责任")  # 因此造成的损失: seven apart
     assert not _split_in("养老金", "养老保险基金")  # three characters: no pair
+
+
+@pytest.mark.unit
+def test_only_a_verb_then_its_noun_is_a_pair():
+    """承担责任 and 支付工资 are a verb and its object; 女子单打 (two nouns), 无偿献血 (no noun
+    after the verb) and 人口密度 are not, so 「女子网球单打」 does not meet 女子单打 by this reading."""
+    assert _verb_object("承担责任") and _verb_object("支付工资")
+    assert not _verb_object("女子单打") and not _verb_object("无偿献血") and not _verb_object("人口密度")
+    assert not _split_in("女子单打", "获得女子网球单打冠军")
