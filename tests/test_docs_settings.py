@@ -14,6 +14,7 @@ pytestmark = pytest.mark.unit
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 SETTINGS = (ROOT / "docs" / "settings.md").read_text(encoding="utf-8")
+MEASUREMENTS = (ROOT / "docs" / "measurements.md").read_text(encoding="utf-8")
 HEADER = "| key | default | meaning |"
 
 
@@ -73,6 +74,13 @@ def test_every_settings_link_lands_on_a_heading():
     assert len(links) > 100
     dead = sorted(set(links) - anchors)
     assert not dead, f"README links to missing docs/settings.md sections: {dead}"
+
+
+def test_every_measurements_link_lands_on_a_heading():
+    anchors = {anchor(h) for h in re.findall(r"^#{1,6} (.+)$", MEASUREMENTS, flags=re.M)}
+    links = set(re.findall(r"\]\(docs/measurements\.md#([^)]+)\)", README))
+    assert "real-document-splits" in links
+    assert not links - anchors, f"README links to missing docs/measurements.md sections: {links - anchors}"
 
 
 def test_every_settings_section_is_a_real_setting():
