@@ -56,6 +56,12 @@ second chip with a pin table and a text PDF changelog of version headings, a cit
 rental housing rule in 第X章/第X条, a city's notice of social assistance amounts per district
 and an employment-trainee rule with subsidy figures and attachment forms, as the city's sites
 served them in HTML, and a product's workbook of agent SOPs, one Markdown procedure per cell);
+``"split": "fresh12"`` a twelfth (tests/data/real/fresh12: a Word FAQ of a front-end framework,
+two scanned national emission standards without a text layer (the OCR path) with tables of
+limits, a one-sheet workbook of two spec checklists with merged category cells, a city
+regulation in 第X章/第X条 written as HTML paragraphs in Markdown, a gov.cn notice with
+deadlines, a short text PDF catalogue with two tables, and a long Markdown tutorial with nested
+numbered headings);
 ``"split": "tables"`` is a development
 set kept in its own folder the same way (tests/data/real/tables: a gov.cn reply whose
 attachments are Word-exported HTML coordinate tables with merged header cells, a note of
@@ -78,7 +84,7 @@ REAL = ROOT / "tests" / "data" / "real"
 #: The held-out splits; each is asked of the documents in the folder of its name.
 FRESH = "fresh"
 HELD_OUT = (FRESH, "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8",
-            "fresh9", "fresh11")
+            "fresh9", "fresh11", "fresh12")
 #: Development splits kept in a folder of their own (asked of those documents only, like the
 #: held-out ones, but open to development): ``tables`` holds Word-exported HTML attachment
 #: tables (merged header cells, a units note) whose questions are one cell or one row;
@@ -206,12 +212,13 @@ SPLIT_LABELS = {FRESH: ("fresh documents", "Fresh documents (held out)"),
                 "fresh9": ("ninth fresh set", "Ninth fresh set (held out)"),
                 "fresh10": ("tenth fresh set", "Tenth fresh set (development)"),
                 "fresh11": ("eleventh fresh set", "Eleventh fresh set (held out)"),
+                "fresh12": ("twelfth fresh set", "Twelfth fresh set (held out)"),
                 "tables": ("table set", "Table documents (development)")}
 
 
 def render(trees: list[dict], rows: list[dict], extra: list[str] = (),
            held_out: dict[str, tuple[list[dict], list[dict]]] | None = None) -> str:
-    """The Markdown page; ``held_out`` maps a held-out split (``fresh`` … ``fresh11``) to its
+    """The Markdown page; ``held_out`` maps a held-out split (``fresh`` … ``fresh12``) to its
     (tree rows, question rows)."""
     held_out = held_out or {}
     when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

@@ -19,7 +19,7 @@ To score it in retrieval: copy it as ``models/static-e5-small-distilled-r1.npz``
 home (its own vector cache: the name is the distilled one's), ``zhiku reembed --embedder
 static`` a copy of the eval index there, then ``zhiku eval ... --mode dense,hybrid --route off``
 with ``ZHIKU_EMBEDDER=static``; the ``zhiku`` form runs that CLI with the questions encoded by
-e5 or by the query-side model instead. Measured (whole laws corpus, 15 % sample, README
+e5 or by the query-side model instead. Measured (whole laws corpus, 15 % sample, docs/measurements.md
 "Static embedder"): closer to e5 on held-back chunks, but retrieval better on natural only.
 """
 
