@@ -192,7 +192,8 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         whole = _norm(block)
         named = opts.titled and c.text not in TIME_KINDS and any(_titled(h, block) for h in heads)
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
-            if (not heads or named or any(_head_in(h, _norm(sent), whole, opts.stems) for h in heads)) and any(
+            if (not heads or named or any(_head_in(h, _norm(sent), whole, opts.stems, opts.split_heads)
+                                          for h in heads)) and any(
                     (has_quantity(c.text, unnamed(q, opts.articles, opts.addresses, c.about) if opts.counts and c.text == "number"
                                   else unaddressed(q, c.about) if opts.addresses else q, c.about, opts.posts)
                      or opts.units and other_form(c.text, q)
@@ -420,16 +421,44 @@ def _named(c: Constraint) -> bool:
     return c.kind is Kind.SUBJECT and (not c.about or c.about.startswith("tag:"))
 
 
-def _head_in(head: str, sent: str, block: str, stems: bool) -> bool:
+def _head_in(head: str, sent: str, block: str, stems: bool, split: bool = False) -> bool:
     """Whether sentence ``sent`` speaks of ``head``, a word the quantity asked is of: it holds
     the word (loosely), or, with ``stems``, the word's last word (献血 of 无偿献血, 工资 of
     最低工资) while its block holds the whole word: a provision names its subject in full once
     and states the value in the next sentence (「国家实行无偿献血制度。国家提倡十八周岁至五十五
-    周岁的健康公民自愿献血。」). All normalised."""
-    if _loosely_in(head, sent):
+    周岁的健康公民自愿献血。」); with ``split``, a verb and its object apart in one clause
+    (:func:`_split_in`). All normalised."""
+    if _loosely_in(head, sent) or split and _split_in(head, sent):
         return True
     stem = _stem(head) if stems else ""
     return bool(stem) and stem in sent and _loosely_in(head, block)
+
+
+# how far apart a verb and its object may stand in a clause (承担｜连带赔偿｜责任): the object's qualifier
+SPLIT_GAP = 4
+
+
+def _split_in(head: str, sent: str) -> bool:
+    """Whether ``sent`` holds ``head``, a verb and its object of two characters each (承担 + 责任,
+    支付 + 工资: the tagger's verb, then its noun), as a statute writes it with the object
+    qualified: the verb, then within :data:`SPLIT_GAP` characters of one clause the object
+    (「应当承担侵权责任」, 「承担连带赔偿责任」 for 承担责任). Not a word of other length or
+    another make (女子单打, 人口密度: no verb; 无偿献血: no object). All normalised."""
+    if len(head) != 4 or not _verb_object(head):
+        return False
+    gap = r"[^，,。；;：:！!？?、\s]{1,%d}" % SPLIT_GAP
+    return re.search(re.escape(head[:2]) + gap + re.escape(head[2:]), sent) is not None
+
+
+@lru_cache(maxsize=4096)
+def _verb_object(word: str) -> bool:
+    """Whether a four-character ``word`` is a verb of two characters and then its object, a noun of
+    two (承担责任, 支付工资, 缴纳保险), as the tagger reads each half alone."""
+    from zhiku.verify.pins import word_tags
+
+    verb, obj = word_tags(word[:2]), word_tags(word[2:])
+    return (len(verb) == 1 and verb[0][1] == "v" and len(obj) == 1
+            and obj[0][1] in ("n", "vn", "nz"))
 
 
 def _titled(head: str, block: str) -> bool:

@@ -28,6 +28,9 @@ class CheckOptions:
         hours: 几个小时/多少分钟 ask kind ``hours``.
         provisions: a quantity a numbered provision states without the question's word for it
             is a weak mismatch (:func:`zhiku.verify.provisions.unworded`).
+        split_heads: a quantity's word made of a verb and its object (承担责任) counts in a
+            clause holding the two apart, the object qualified (承担侵权责任:
+            :func:`zhiku.verify.answerable._split_in`).
         place_heads: a quantity's words leave out a place the question pins.
         units: a sum also as a multiple or share of another.
         acts: the act a sum is asked of read without a glued modal.
@@ -197,6 +200,7 @@ class CheckOptions:
     counted: bool = True
     scopes: bool = True
     shares: bool = True
+    split_heads: bool = False
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:
