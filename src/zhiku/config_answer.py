@@ -353,7 +353,7 @@ class RefusalLevers(BaseModel):
     answerability_near_cosine: float = Field(default=0.965, ge=0.0, le=1.0, description="with "
                                              "answerability_near_words, how close (cosine) a block's noun must be "
                                              "to the question's word to meet it")
-    answerability_split_heads: bool = Field(default=False, description="a word the quantity asked is of "
+    answerability_split_heads: bool = Field(default=True, description="a word the quantity asked is of "
                                             "that is a verb and its object, two words of two characters "
                                             "as the tagger reads them (承担责任, 支付工资; not 女子单打), is met in a clause of the cited sentence "
                                             "holding the verb and then the object at most four characters "

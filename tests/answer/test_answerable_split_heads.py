@@ -12,6 +12,7 @@ from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import Kind, pinned
 
 ON = CheckOptions(split_heads=True)
+OFF = CheckOptions(split_heads=False)
 ASK = "饲养的动物造成他人损害，谁承担责任？"
 # 中华人民共和国民法典 侵权责任编 第一千二百四十五条, verbatim
 ANIMALS = ("第一千二百四十五条 饲养的动物造成他人损害的，动物饲养人或者管理人应当承担侵权责任；但是，能够证明"
@@ -28,9 +29,10 @@ def test_the_doer_of_a_qualified_liability_is_read_with_the_lever():
     who = next(c for c in pinned(ASK, ON) if c.kind is Kind.QUANTITY)
     assert who.text == "person" and "承担责任" in who.about.split("|")
     assert meets_all(pinned(ASK, ON), ANIMALS, ANIMALS, ON)
-    assert not meets_all(pinned(ASK), ANIMALS, ANIMALS)
+    assert not meets_all(pinned(ASK, OFF), ANIMALS, ANIMALS, OFF)
     assert check(ASK, [(ANIMALS, ANIMALS)], opts=ON).ok
-    assert meets_all(pinned(ASK), DOGS, DOGS) and meets_all(pinned(ASK, ON), DOGS, DOGS, ON)
+    assert meets_all(pinned(ASK, OFF), DOGS, DOGS, OFF) and meets_all(pinned(ASK, ON), DOGS, DOGS, ON)
+    assert CheckOptions().split_heads  # on by default
 
 
 @pytest.mark.unit

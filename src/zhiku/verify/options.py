@@ -200,7 +200,7 @@ class CheckOptions:
     counted: bool = True
     scopes: bool = True
     shares: bool = True
-    split_heads: bool = False
+    split_heads: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:
