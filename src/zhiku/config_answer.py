@@ -521,6 +521,16 @@ class RefusalLevers(BaseModel):
                                        "fraction, tenth or multiple (「…前十二个月的平均工资收入计算」 for "
                                        "「试用期的工资最低不能低于转正工资的百分之多少」), and that refuses; "
                                        "off: any figure answers")
+    answerability_demonstratives: bool = Field(default=True, description="a 几 right after 这/那 "
+                                               "(「春节法定假日那几天上班，工资怎么算」: those days, 这几个, "
+                                               "那几年) points at a number the question has in mind and asks "
+                                               "none, so the quantity asked is read from the rest of the "
+                                               "question; off: 那几天 asks a count of days")
+    answerability_unit_notes: bool = Field(default=True, description="a cited block noting the unit its "
+                                           "figures are in (「内地西藏初中班（校）扩大招生计划表（单位：人）」 over a "
+                                           "table's rows, 单位：万元) states a quantity of that unit's kind in a "
+                                           "bare figure (「分年度招生任务 1997年 140」 answers 多少名/多少人); off: "
+                                           "the figure must carry its unit")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

@@ -27,7 +27,7 @@ from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
     ADDRESS, ADDRESS_ASKED, CLOCK, CONDITION, DATE, DAY, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE,
     DIMENSIONS, SIZE, SIZED, STAMP, STATED_YEAR, STATUTE_WHEN, UNITS, WHEN,
-    relative_years, undated,
+    noted_unit, relative_years, undated,
 )
 from zhiku.verify.support import quantities
 
@@ -191,12 +191,14 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
             heads += [w for h in heads for w in act_words(sum_verb(h))]
         whole = _norm(block)
         named = opts.titled and c.text not in TIME_KINDS and any(_titled(h, block) for h in heads)
+        noted = opts.unit_notes and noted_unit(c.text, block)  # 「（单位：人）」 over bare cells
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
             if (not heads or named or any(_head_in(h, _norm(sent), whole, opts.stems, opts.split_heads)
                                           for h in heads)) and any(
                     (has_quantity(c.text, unnamed(q, opts.articles, opts.addresses, c.about) if opts.counts and c.text == "number"
                                   else unaddressed(q, c.about) if opts.addresses else q, c.about, opts.posts)
                      or opts.units and other_form(c.text, q)
+                     or noted and has_quantity("number", q, c.about)
                      or opts.statute_times and statute_time(c, q, others, opts.event_periods))
                     and not about_other(q, others, c.text)
                     for q in (own_clauses(p, others, opts.asked_instances) for p in _PIECE.findall(sent)) if q):

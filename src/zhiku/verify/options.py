@@ -146,6 +146,10 @@ class CheckOptions:
         rule_doers: a name the question pins as the doer of its act (「App 收集…」) that a quoted
             numbered provision stating the act does not name is a weak mismatch
             (:func:`zhiku.verify.answerable.rule_doer`): the statute's rule is for whoever does it.
+        demonstratives: a 几 right after 这/那 (「春节法定假日那几天上班，工资怎么算」: those days)
+            points at a number, it asks none (:func:`zhiku.verify.pins._asks_at`).
+        unit_notes: a block noting the unit of its figures (「（单位：人）」 over a table's rows) states
+            a quantity of that unit's kind in a bare figure (:func:`zhiku.verify.stated.noted_unit`).
     """
 
     clauses: bool = True
@@ -201,6 +205,8 @@ class CheckOptions:
     scopes: bool = True
     shares: bool = True
     split_heads: bool = True
+    demonstratives: bool = True
+    unit_notes: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

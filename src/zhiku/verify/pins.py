@@ -333,7 +333,7 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
     out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(YEAR.findall(rest))]
     out += [Constraint(Kind.TIME, ym, "month") for ym in year_months(rest)] if opts.months else []
     found = _asked_quantity(clause, opts.last_ask, opts.hours, opts.periods, opts.effort, opts.sizes,
-                            opts.days, opts.size_words)
+                            opts.days, opts.size_words, opts.demonstratives)
     if found is None and opts.look_places and (look := _LOOK.search(clause)):
         found = ("page", look)  # 「之后去哪里看」: a page, a site, a link, a file or a menu
     if found is None and (where := _WHERE.search(clause)):
@@ -366,14 +366,17 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
 def _asked_quantity(clause: str, last: bool, hours: bool = True,
                     periods: bool = True, effort: bool = True,
                     sizes: bool = True, days: bool = False,
-                    size_words: bool = True) -> tuple[str, re.Match[str]] | None:
+                    size_words: bool = True,
+                    demonstratives: bool = False) -> tuple[str, re.Match[str]] | None:
     """The kind of quantity the asking clause asks (:data:`_QTY`) and where. With ``last``
     the clauses are read from the last one that asks one: a count in a clause before it tells
     the situation (「几个人合伙开公司注册一千万，这钱最晚多少年内要交齐」 asks how long, not
     how many people); off, the first kind found anywhere in the clause. ``hours``,
     ``periods``, ``effort``, ``sizes``, ``days`` and ``size_words`` are the readings of the same names
     (:class:`zhiku.verify.options.CheckOptions`); a kind read only with its reading is skipped
-    without it, and asks the kind it is read as with it (几个工作日: ``days``)."""
+    without it, and asks the kind it is read as with it (几个工作日: ``days``). With
+    ``demonstratives`` a 几 after 这/那 points at a number the question already has in mind
+    (「春节法定假日那几天上班」: those days), it asks none (:func:`_asks_at`)."""
     # the kinds of :data:`_QTY` read only with their reading: whether it is on, the kind asked then
     read_as = {"workdays": (periods, "days"), "effort": (effort, "number"), "size": (sizes, "size"),
                "day": (days, "day"), "size_words": (size_words, "size")}
@@ -384,11 +387,24 @@ def _asked_quantity(clause: str, last: bool, hours: bool = True,
         for kind, rx in _QTY:
             if kind in read_as:
                 on, asked = read_as[kind]
-                if on and (m := rx.search(part)):
+                if on and (m := _asks_at(rx, part, demonstratives)):
                     return asked, m
                 continue
-            if (hours or kind != "hours") and (m := rx.search(part)):
+            if (hours or kind != "hours") and (m := _asks_at(rx, part, demonstratives)):
                 return kind, m
+    return None
+
+
+# 这/那 before 几 (这几天, 那几个, 那几年): a demonstrative pointing at a number already in mind
+_DEMONSTRATIVE = re.compile(r"[这那]$")
+
+
+def _asks_at(rx: re.Pattern[str], part: str, demonstratives: bool) -> re.Match[str] | None:
+    """The first match of ``rx`` in ``part`` that asks; with ``demonstratives``, a match opening
+    with 几 right after 这/那 (「那几天上班」: those days) asks nothing and is passed over."""
+    for m in rx.finditer(part):
+        if not (demonstratives and m.group().startswith("几") and _DEMONSTRATIVE.search(part[: m.start()])):
+            return m
     return None
 
 

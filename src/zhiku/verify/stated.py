@@ -144,3 +144,18 @@ def undated(text: str) -> str:
     (the title is kept)."""
     line = _dateline(text)
     return text[: line[0]] + text[line[1]:] if line else text
+
+
+# a table's note of the unit its figures are in (「扩大招生计划表（单位：人）」, 单位:万元)
+_UNIT_NOTE = re.compile(r"单位\s*[:：]\s*([\u4e00-\u9fff%]{1,3})")
+
+
+def noted_unit(kind: str, block: str) -> bool:
+    """Whether ``block`` notes that its figures are in a unit of quantity kind ``kind``
+    (config ``answerability_unit_notes``): 「（单位：人）」 over a table's rows states the unit
+    its bare cells (「1997年 140」) leave out; a sum (``money``) in any unit ending in 元."""
+    for m in _UNIT_NOTE.finditer(block):
+        unit = m.group(1)
+        if unit in UNITS.get(kind, ()) or kind in ("money", "amount") and unit.endswith("元"):
+            return True
+    return False
