@@ -77,7 +77,7 @@ def _segments(dark, length: int, min_len: int, fill: float = 0.8) -> list[tuple[
 def _rules(segments: list[tuple[int, int, int]], min_len: int) -> list[Rule]:
     """Segments of adjacent rows that overlap merged into rules (a rule is a few pixels
     thick, a slightly skewed one steps from row to row), those ``min_len`` long kept."""
-    open_: list[list[int]] = []  # [first row, last row, start, end, weighted rows]
+    open_: list[list[int]] = []  # [first row, last row, start, end, sum of rows, rows]
     done: list[list[int]] = []
     for y, s, e in sorted(segments):
         hit = None
@@ -160,8 +160,6 @@ def _covered(rules: list[Rule], pos: float, lo: float, hi: float, tol: float,
         return total
 
     near = [r for r in rules if abs(r.pos - pos) <= tol and r.end > lo and r.start < hi]
-    seen = lo - hi
-    covered = 0.0
     free = [(lo, hi)]
     for a, b in hidden:
         free = [piece for f0, f1 in free for piece in ((f0, min(f1, a)), (max(f0, b), f1))
@@ -237,6 +235,32 @@ def _pieces(box: Box, edges: list[float], cuts: set[int]) -> list[tuple[int, Box
     return out
 
 
+def _column_cuts(vs: list[Rule], boxes: list[Box], edges: list[float], ys: list[float],
+                 tol: float) -> list[list[int]]:
+    """For each row band, the column edges (1 … columns - 1) a vertical rule parts there; a
+    rule drawn down most rows and faded in one still parts two boxes on either side of it
+    when one of them is a value (spaced words of one merged cell stay one)."""
+    nr, nc = len(ys) - 1, len(edges) - 1
+
+    def hidden(k: int, i: int) -> list[tuple[float, float]]:
+        return [(b.top, b.bottom) for b in boxes if b.x0 < edges[k] < b.x1
+                and b.bottom > ys[i] and b.top < ys[i + 1]]
+
+    cuts = [[k for k in range(1, nc)
+             if _covered(vs, edges[k], ys[i], ys[i + 1], tol, hidden(k, i))] for i in range(nr)]
+    for k in range(1, nc):
+        if sum(k in cut for cut in cuts) < 0.6 * nr:
+            continue
+        for i, cut in enumerate(cuts):
+            inside = [b for b in boxes if ys[i] < (b.top + b.bottom) / 2 < ys[i + 1]]
+            left = [b for b in inside if edges[k - 1] - tol < b.x0 and b.x1 < edges[k]]
+            right = [b for b in inside if edges[k] < b.x0 and b.x1 < edges[k + 1] + tol]
+            if k not in cut and left and right and not any(b.x0 < edges[k] < b.x1 for b in inside) \
+                    and any(_NUMERIC.match(b.text) for b in left + right):
+                cut.append(k)
+    return cuts
+
+
 def read_grid(hs: list[Rule], vs: list[Rule], boxes: list[Box], tol: float,
               span_label: int) -> Grid | None:
     """One table's cells from its rules and the OCR lines inside it.
@@ -268,22 +292,8 @@ def read_grid(hs: list[Rule], vs: list[Rule], boxes: list[Box], tol: float,
     nr, nc = len(ys) - 1, len(edges) - 1
     if nr < 1 or nc < 2:
         return None
-    def hidden(k: int, i: int) -> list[tuple[float, float]]:
-        return [(b.top, b.bottom) for b in boxes if b.x0 < edges[k] < b.x1
-                and b.bottom > ys[i] and b.top < ys[i + 1]]
 
-    v_cut = [[k for k in range(1, nc)
-              if _covered(vs, edges[k], ys[i], ys[i + 1], tol, hidden(k, i))] for i in range(nr)]
-    for k in range(1, nc):  # a rule drawn down most rows, faded in some: text on either side
-        if sum(k in cut for cut in v_cut) < 0.6 * nr:
-            continue
-        for i, cut in enumerate(v_cut):
-            inside = [b for b in boxes if ys[i] < (b.top + b.bottom) / 2 < ys[i + 1]]
-            left = [b for b in inside if edges[k - 1] - tol < b.x0 and b.x1 < edges[k]]
-            right = [b for b in inside if edges[k] < b.x0 and b.x1 < edges[k + 1] + tol]
-            if k not in cut and left and right and not any(b.x0 < edges[k] < b.x1 for b in inside) \
-                    and any(_NUMERIC.match(b.text) for b in left + right):
-                cut.append(k)  # a value beside it (spaced words of one merged cell stay one)
+    v_cut = _column_cuts(vs, boxes, edges, ys, tol)
     parent = {(i, j): (i, j) for i in range(nr) for j in range(nc)}
 
     def root(c):
