@@ -67,7 +67,10 @@ numbered headings);
 ``"split": "tables"`` is a development
 set kept in its own folder the same way (tests/data/real/tables: a gov.cn reply whose
 attachments are Word-exported HTML coordinate tables with merged header cells, a note of
-units under them; its questions are one cell or one row of a table).
+units under them; its questions are one cell or one row of a table); ``"split": "scans"``
+another (tests/data/real/scans: three scanned national emission standards without a text
+layer, read by OCR, whose ruled limit tables have cells merged across rows and columns; its
+questions are one cell or one row of those tables).
 ``--split dev`` or ``--split NAME`` measures one of them.
 """
 
@@ -91,8 +94,9 @@ HELD_OUT = (FRESH, "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "
 #: held-out ones, but open to development): ``tables`` holds Word-exported HTML attachment
 #: tables (merged header cells, a units note) whose questions are one cell or one row;
 #: ``fresh10`` was written before zhiku was run on its documents and developed on at once;
-#: ``fresh8`` and ``fresh9`` were promoted to development after their first measurements.
-DEV_SPLITS = ("tables", "fresh8", "fresh9", "fresh10")
+#: ``fresh8`` and ``fresh9`` were promoted to development after their first measurements;
+#: ``scans`` holds scanned (image-only) standards whose ruled limit tables are read by OCR.
+DEV_SPLITS = ("tables", "fresh8", "fresh9", "fresh10", "scans")
 #: Every split measured in a knowledge base of its own folder.
 FOLDERS = (*HELD_OUT, *DEV_SPLITS)
 JUNK = ("列1", "列2", "列3", "OLE_LINK", "(cid:", "....")
@@ -216,7 +220,8 @@ SPLIT_LABELS = {FRESH: ("fresh documents", "Fresh documents (held out)"),
                 "fresh10": ("tenth fresh set", "Tenth fresh set (development)"),
                 "fresh11": ("eleventh fresh set", "Eleventh fresh set (held out)"),
                 "fresh12": ("twelfth fresh set", "Twelfth fresh set (held out)"),
-                "tables": ("table set", "Table documents (development)")}
+                "tables": ("table set", "Table documents (development)"),
+                "scans": ("scan set", "Scanned documents (development)")}
 
 
 def render(trees: list[dict], rows: list[dict], extra: list[str] = (),

@@ -65,6 +65,10 @@ class Config(KeywordLevers, AnswerLevers, RefusalLevers, FusionLevers, RouteLeve
                                    "each row when it is a label, a cell's wrapped lines are joined "
                                    "(建设项\\n目 → 建设项目), and a data row under a header cell merged "
                                    "across columns is not folded into the header (at ingest)")
+    ocr_tables: bool = Field(default=True, description="on a PDF page read by OCR (a scan), a "
+                             "ruled table is found from the ruling lines of the page image and "
+                             "its lines are put in its cells (rows, merged cells), so it is read "
+                             "as a table with row sentences (at ingest)")
     html_table_titles: bool = Field(default=True, description="in HTML, a data table without a "
                                     "<caption> is captioned with the title lines printed above it "
                                     "(centred or bold lines such as a Word-exported attachment's "

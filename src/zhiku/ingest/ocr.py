@@ -71,6 +71,16 @@ def render(path: Path, index: int, scale: float = SCALE):
         pdf.close()
 
 
+@dataclass(frozen=True)
+class OcrTable:
+    """A ruled table read from a page image: raw rows (None where a merged cell is not
+    repeated), its box in PDF points, and the indexes of the page's lines it holds."""
+
+    rows: list[list[object]]
+    box: tuple[float, float, float, float]
+    taken: frozenset[int]
+
+
 def ocr_page(path: Path, index: int) -> list[OcrLine]:
     """Read the text of one PDF page from its image.
 
@@ -84,6 +94,27 @@ def ocr_page(path: Path, index: int) -> list[OcrLine]:
     Raises:
         ZhikuError: the OCR extra is not installed.
     """
+    return read_page(path, index)[0]
+
+
+def read_page(path: Path, index: int, tables: bool = False, span_label: int = 20
+              ) -> tuple[list[OcrLine], list[OcrTable]]:
+    """Read one PDF page from its image: its lines and, with ``tables``, its ruled tables
+    (ruling lines found in the same rendered image, lines put in the cells:
+    :func:`zhiku.ingest.ocr_grid.page_tables`; config ``ocr_tables``).
+
+    Args:
+        path: the PDF.
+        index: the 0-based page.
+        tables: find ruled tables.
+        span_label: the longest label of a merged cell repeated into the rows it spans.
+
+    Returns:
+        (lines in reading order, boxes in points; tables, top first).
+
+    Raises:
+        ZhikuError: the OCR extra is not installed.
+    """
     if not available():
         raise ZhikuError(f"Page {index + 1} of {str(path)!r} is an image; {INSTALL_HINT} "
                          "to read it, or remove the file.")
@@ -92,7 +123,7 @@ def ocr_page(path: Path, index: int) -> list[OcrLine]:
     image = render(path, index)
     result = _engine()(np.asarray(image))
     if result is None or result.boxes is None or result.txts is None:
-        return []
+        return [], []
     out = []
     for box, text, score in zip(result.boxes, result.txts, result.scores):
         xs = [float(p[0]) / SCALE for p in box]
@@ -100,4 +131,11 @@ def ocr_page(path: Path, index: int) -> list[OcrLine]:
         if text.strip() and score >= MIN_SCORE:
             out.append(OcrLine(text.strip(), min(xs), min(ys), max(xs), max(ys), float(score)))
     out.sort(key=lambda ln: (round(ln.top / max(ln.bottom - ln.top, 1.0)), ln.x0))
-    return out
+    if not tables or not out:
+        return out, []
+    from zhiku.ingest.ocr_grid import Box, page_tables
+
+    boxes = [Box(ln.text, ln.x0 * SCALE, ln.top * SCALE, ln.x1 * SCALE, ln.bottom * SCALE)
+             for ln in out]
+    grids = page_tables(np.asarray(image.convert("L")), boxes, span_label)
+    return out, [OcrTable(g.rows, tuple(v / SCALE for v in g.box), g.taken) for g in grids]

@@ -12,11 +12,11 @@ from zhiku.ingest.pdf_clean import (
     Line, body_size, continues, drop_toc_lines, is_toc_page, join_lines, strip_running, typical_width,
 )
 from zhiku.ingest.guards import check_time
-from zhiku.ingest.ocr import INSTALL_HINT, ocr_page
+from zhiku.ingest.ocr import INSTALL_HINT, read_page
 from zhiku.ingest.ocr import available as ocr_available
 from zhiku.ingest.pdf_layout import (
-    BROKEN_SHARE, Placed, TableHeading, is_data_table, junk_share, page_lines, region_of,
-    spanned_rows, split_heading_rows, unruled_tables,
+    BROKEN_SHARE, SPAN_LABEL, Placed, TableHeading, is_data_table, junk_share, page_lines,
+    region_of, spanned_rows, split_heading_rows, unruled_tables,
 )
 from zhiku.ingest.registry import loaders
 from zhiku.structure.numbering import (
@@ -100,9 +100,10 @@ def _inside(obj: dict, box: tuple[float, float, float, float]) -> bool:
 
 
 def _extract(path: Path, ocr_boxes: dict[str, list[list[object]]],
-             articles: bool = False, merged: bool = True) -> list[_Page]:
+             articles: bool = False, merged: bool = True, ocr_tables: bool = True) -> list[_Page]:
     """Lines (with font size) and tables of every page, in reading order; pages without
-    a text layer, or with a broken one, are read by OCR (their boxes go to ``ocr_boxes``);
+    a text layer, or with a broken one, are read by OCR (their boxes go to ``ocr_boxes``;
+    with ``ocr_tables`` their ruled tables are read too, config ``ocr_tables``);
     table rows that are numbered headings become :class:`TableHeading` items; with
     ``merged`` (config ``pdf_merged_cells``) a table's merged and wrapped cells are read
     (:func:`zhiku.ingest.pdf_layout.spanned_rows`)."""
@@ -122,7 +123,7 @@ def _extract(path: Path, ocr_boxes: dict[str, list[list[object]]],
             raw_text = "".join(c["text"] for c in page.chars)
             scanned = not placed and not tables and page.images  # text only in tables is text
             if scanned or junk_share(raw_text) > BROKEN_SHARE:
-                placed, tables = _ocr(path, idx, ocr_boxes), []
+                placed, tables = _ocr(path, idx, ocr_boxes, ocr_tables, articles), []
             for t in tables:
                 key = (region_of(t.bbox, placed), t.bbox[1])
                 placed += [Placed((key[0], key[1] + i * 1e-3), piece)
@@ -133,17 +134,30 @@ def _extract(path: Path, ocr_boxes: dict[str, list[list[object]]],
     return pages
 
 
-def _ocr(path: Path, idx: int, ocr_boxes: dict[str, list[list[object]]]) -> list[Placed]:
-    """The lines of one page read by OCR, as placed Lines (box height as font size);
-    without the OCR extra the page is listed under ``"unread"`` and left empty."""
+def _ocr(path: Path, idx: int, ocr_boxes: dict[str, list[list[object]]], tables: bool = True,
+         articles: bool = False) -> list[Placed]:
+    """The lines of one page read by OCR, as placed Lines (box height as font size), and
+    with ``tables`` its ruled tables as raw rows where they stand (their lines taken out:
+    :func:`zhiku.ingest.ocr.read_page`; on a page with a table, specks of the scan read as
+    one or two characters in less than 0.6 of a line's height are dropped); without the OCR extra the page is listed under
+    ``"unread"`` and left empty."""
     if not ocr_available():
         ocr_boxes.setdefault("unread", []).append(idx + 1)
         return []
-    lines = ocr_page(path, idx)
+    lines, grids = read_page(path, idx, tables, SPAN_LABEL)
     ocr_boxes[str(idx + 1)] = [[round(ln.x0, 1), round(ln.top, 1), round(ln.x1, 1),
                                 round(ln.bottom, 1), ln.text] for ln in lines]
-    return [Placed((0, ln.top), Line(ln.text, round(ln.bottom - ln.top, 1), ln.top))
-            for ln in lines]
+    taken = {n for g in grids for n in g.taken}
+    if grids:  # specks of a scan read as a character or two would stand between caption and table
+        heights = sorted(ln.bottom - ln.top for ln in lines)
+        small = 0.6 * heights[len(heights) // 2]
+        taken |= {n for n, ln in enumerate(lines) if len(ln.text) <= 2 and ln.bottom - ln.top < small}
+    placed = [Placed((0, ln.top), Line(ln.text, round(ln.bottom - ln.top, 1), ln.top))
+              for n, ln in enumerate(lines) if n not in taken]
+    for g in grids:
+        placed += [Placed((0, g.box[1] + i * 1e-3), piece)
+                   for i, piece in enumerate(split_heading_rows(g.rows, articles))]
+    return placed
 
 
 def _heading_level(line: Line, base: float, sizes: list[float], articles: bool,
@@ -321,7 +335,7 @@ class _Assembler:
 
 @loaders.register(".pdf")
 def load_pdf(path: Path, root: Path, pdf_unruled_tables: bool = True,
-             pdf_merged_cells: bool = True) -> Document:
+             pdf_merged_cells: bool = True, ocr_tables: bool = True) -> Document:
     """Load a PDF: clean page text, bookmarks or detected headings as the tree, tables.
 
     Running headers/footers, page numbers and printed table-of-contents pages are
@@ -341,6 +355,10 @@ def load_pdf(path: Path, root: Path, pdf_unruled_tables: bool = True,
             cell merged across columns is a header row only when it fills that span
             (:func:`zhiku.ingest.pdf_layout.spanned_rows`; config ``pdf_merged_cells``);
             False reads the cells as extracted.
+        ocr_tables: on a page read by OCR, a ruled table is found from the ruling lines of
+            the page image and its lines are put in its cells (rows, merged cells), so it
+            is read as a table like a text PDF's (:func:`zhiku.ingest.ocr_grid.page_tables`;
+            config ``ocr_tables``); False reads such a page as lines only.
 
     Returns:
         The Document with ``pages`` (where each page starts in the body), ``outline``
@@ -356,7 +374,7 @@ def load_pdf(path: Path, root: Path, pdf_unruled_tables: bool = True,
     bookmarks = _bookmarks(reader)
     meta_title = str((reader.metadata or {}).get("/Title") or "")
     ocr_boxes: dict[str, list] = {}
-    pages = _extract(path, ocr_boxes, merged=pdf_merged_cells)
+    pages = _extract(path, ocr_boxes, merged=pdf_merged_cells, ocr_tables=ocr_tables)
     unread = ocr_boxes.pop("unread", [])
     title = _trusted_title(meta_title, pages)
     lines = [[i for i in p.items if isinstance(i, Line)] for p in pages]

@@ -29,7 +29,8 @@ MARKDOWN_SUFFIXES = (".md", ".markdown")
 
 #: The config settings that change what a loader reads, in the order :func:`load_file` takes
 #: them (and an eval index is told apart by: another reading is another index).
-LOADER_SETTINGS = ("markdown_as_shown", "pdf_unruled_tables", "html_table_titles", "pdf_merged_cells")
+LOADER_SETTINGS = ("markdown_as_shown", "pdf_unruled_tables", "html_table_titles", "pdf_merged_cells",
+                   "ocr_tables")
 
 
 def loader_options(cfg: object) -> dict[str, bool]:
@@ -41,7 +42,7 @@ def loader_options(cfg: object) -> dict[str, bool]:
 def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_BYTES,
               timeout_s: float | None = None, markdown_as_shown: bool = True,
               pdf_unruled_tables: bool = True, html_table_titles: bool = True,
-              pdf_merged_cells: bool = True) -> Document:
+              pdf_merged_cells: bool = True, ocr_tables: bool = True) -> Document:
     """Load one file with the loader registered for its suffix.
 
     Office packages are checked for zip bombs by their declared sizes first, and the
@@ -64,6 +65,9 @@ def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_B
         pdf_merged_cells: a PDF table's merged and wrapped cells are read (config
             ``pdf_merged_cells``); False is passed to the ``.pdf`` loader as
             ``pdf_merged_cells``, True passes nothing.
+        ocr_tables: a PDF page read by OCR has its ruled tables read as tables (config
+            ``ocr_tables``); False is passed to the ``.pdf`` loader as ``ocr_tables``,
+            True passes nothing.
 
     Returns:
         The loaded Document.
@@ -97,6 +101,7 @@ def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_B
             shown = {} if markdown_as_shown or suffix not in MARKDOWN_SUFFIXES else {"markdown_as_shown": False}
             shown |= {} if pdf_unruled_tables or suffix != ".pdf" else {"pdf_unruled_tables": False}
             shown |= {} if pdf_merged_cells or suffix != ".pdf" else {"pdf_merged_cells": False}
+            shown |= {} if ocr_tables or suffix != ".pdf" else {"ocr_tables": False}
             shown |= {} if html_table_titles or suffix not in (".html", ".htm") \
                 else {"html_table_titles": False}
             return apply_sidecar(loaders.create(suffix, path, Path(root), **shown), path)
