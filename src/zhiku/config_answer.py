@@ -514,6 +514,14 @@ class RefusalLevers(BaseModel):
                                        "fraction, tenth or multiple (「…前十二个月的平均工资收入计算」 for "
                                        "「试用期的工资最低不能低于转正工资的百分之多少」), and that refuses; "
                                        "off: any figure answers")
+    answerability_ratios: bool = Field(default=True, description="with answerability_shares, a ratio of two "
+                                       "figures (「目前学校男女生比例约为1：7」, 3比2) states the share asked "
+                                       "(比例是多少), a time of day (10:30) none; off: only a percentage, "
+                                       "fraction, tenth or multiple does")
+    answerability_size_areas: bool = Field(default=True, description="with answerability_sizes, a size stated "
+                                           "in the units of land and distance (「面积约为0.304平方公里」, "
+                                           "「占地约两平方公里」, 公顷, 亩, 公里, 英里) answers 多大 (「公园的面积有多"
+                                           "大」); off: only bytes, lengths in 米/mm/cm/km and 平方米 do")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")
