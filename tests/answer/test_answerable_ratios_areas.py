@@ -47,6 +47,8 @@ def test_a_sentence_stating_no_area_is_still_refused_how_big():
     assert not has_quantity("size", "素坤逸路的163号", areas=True)  # a house number is no distance
     assert has_quantity("size", "素坤逸路的163公里之地段", areas=True)
     assert not has_quantity("size", "素坤逸路的163公里之地段", areas=False)
+    # nor is the idiom of the last mile (a real FAQ line)
+    assert not has_quantity("size", "解决了安全隔离、监控和服务迁移等上生产的最后一公里，以更稳定", areas=True)
 
 
 def test_a_ratio_of_two_figures_answers_a_share_asked():
