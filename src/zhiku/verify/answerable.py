@@ -335,12 +335,12 @@ def scope_met(words: str, said: str) -> bool:
     return not any(_loosely_in(h, t) for h in heads) or any(_loosely_in(h, kept) for h in heads)
 
 
-# a share stated: a percentage, a fraction, a tenth, a multiple
 # a ratio of two figures (1:7, 1：7 normalised, 3比2, 三比一); a time of day (10:30) is none
 _RATIO = re.compile(r"(?<![\d.:])\d+(?:\.\d+)?\s*(?::|比)\s*\d+(?:\.\d+)?(?![\d.:])|"
                     r"(?<![零〇一二两三四五六七八九十])[一二两三四五六七八九十]比[一二两三四五六七八九十](?![零〇一二两三四五六七八九十])")
-CLOCK_TIME = re.compile(r"(?<![\d.:])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d.:])(?=\s*(?:[ap]\.?m|点|时|前|后|左右|至|到|-|~|—|起|开始|结束|截止))|"
+_CLOCK_TIME = re.compile(r"(?<![\d.:])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d.:])(?=\s*(?:[ap]\.?m|点|时|前|后|左右|至|到|-|~|—|起|开始|结束|截止))|"
                         r"(?:[上下]午|凌晨|晚上|早上|中午|傍晚)\s*\d{1,2}:\d{2}")
+# a share stated: a percentage, a fraction, a tenth, a multiple
 _SHARE_STATED = re.compile(r"\d\s*[%％‰]|百分之|千分之|分之[零〇一二两三四五六七八九十\d]|[一二两三四五六七八九十]成|[\d一二两三四五六七八九十]+\s*倍")
 
 
@@ -353,7 +353,7 @@ def share_met(said: str, ratios: bool = True) -> bool:
     「…在法定工作时间的百分之五十以下」 states one, and meets the count the check reads 多少 as."""
     t = normalise(said)
     return _SHARE_STATED.search(t) is not None or re.search(r"(?<![\d/])\d+\s*/\s*\d+(?![\d/])", t) is not None \
-        or ratios and _RATIO.search(CLOCK_TIME.sub(" ", t)) is not None
+        or ratios and _RATIO.search(_CLOCK_TIME.sub(" ", t)) is not None
 
 
 def other_place(block: str, place: str) -> bool:
