@@ -531,6 +531,14 @@ class RefusalLevers(BaseModel):
                                            "table's rows, 单位：万元) states a quantity of that unit's kind in a "
                                            "bare figure (「分年度招生任务 1997年 140」 answers 多少名/多少人); off: "
                                            "the figure must carry its unit")
+    answerability_ratios: bool = Field(default=True, description="with answerability_shares, a ratio of two "
+                                       "figures (「目前学校男女生比例约为1：7」, 3比2) states the share asked "
+                                       "(比例是多少), a time of day (10:30) none; off: only a percentage, "
+                                       "fraction, tenth or multiple does")
+    answerability_size_areas: bool = Field(default=True, description="with answerability_sizes, a size stated "
+                                           "in the units of land and distance (「面积约为0.304平方公里」, "
+                                           "「占地约两平方公里」, 公顷, 亩, 公里, 英里) answers 多大 (「公园的面积有多"
+                                           "大」); off: only bytes, lengths in 米/mm/cm/km and 平方米 do")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

@@ -25,7 +25,7 @@ from zhiku.verify.pins import (
 )
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
-    ADDRESS, ADDRESS_ASKED, CLOCK, CONDITION, DATE, DAY, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE,
+    ADDRESS, ADDRESS_ASKED, AREA, CLOCK, CONDITION, DATE, DAY, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE,
     DIMENSIONS, SIZE, SIZED, STAMP, STATED_YEAR, STATUTE_WHEN, UNITS, WHEN,
     noted_unit, relative_years, undated,
 )
@@ -50,11 +50,12 @@ _KIND_WORDS = {"money": "金额", "amount": "金额", "person": "人或机构", 
 
 
 
-def has_quantity(kind: str, text: str, asked: str = "", posts: bool = False) -> bool:
+def has_quantity(kind: str, text: str, asked: str = "", posts: bool = False, areas: bool = True) -> bool:
     """Whether ``text`` states a value of the quantity kind ``kind`` (for ``person`` and
     ``country``: a name or institution, a country or place, other than those in ``asked``,
     the question's words ``|``-joined; with ``posts`` a post's holder named by the post for a
-    person: :func:`zhiku.verify.holders.names`)."""
+    person: :func:`zhiku.verify.holders.names`; with ``areas``, a size in the units of land and
+    distance too, 平方公里, 公顷, 亩, 公里: :data:`zhiku.verify.stated.AREA`)."""
     t = undated(normalise(text))
     if kind in ("person", "country", "place"):
         return bool(names(kind, t, asked, posts))
@@ -73,7 +74,7 @@ def has_quantity(kind: str, text: str, asked: str = "", posts: bool = False) -> 
     if kind == "day":  # config ``answerability_days``: a day, not a month or a year alone
         return bool(DAY.search(t))
     if kind == "size":  # config ``answerability_sizes``
-        return bool(SIZE.search(t) or SIZED.search(t) or DIMENSIONS.search(t))
+        return bool(SIZE.search(t) or SIZED.search(t) or DIMENSIONS.search(t) or areas and AREA.search(t))
     if kind == "amount" and (MONEY.search(t) or re.search(r"百分之[零〇一二两三四五六七八九十百]+|[一二两三四五六七八九十]+倍", t)):
         return True
     if kind in ("number", "people"):  # 12月10日, 2021年: when, not how many; 第二届: which
@@ -196,7 +197,8 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
             if (not heads or named or any(_head_in(h, _norm(sent), whole, opts.stems, opts.split_heads)
                                           for h in heads)) and any(
                     (has_quantity(c.text, unnamed(q, opts.articles, opts.addresses, c.about) if opts.counts and c.text == "number"
-                                  else unaddressed(q, c.about) if opts.addresses else q, c.about, opts.posts)
+                                  else unaddressed(q, c.about) if opts.addresses else q, c.about, opts.posts,
+                                  opts.size_areas)
                      or opts.units and other_form(c.text, q)
                      or noted and has_quantity("number", q, c.about)
                      or opts.statute_times and statute_time(c, q, others, opts.event_periods))
@@ -245,7 +247,7 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
     if c.about == "bound":
         return bound_met(c.text, block, said)
     if c.about == "share":
-        return share_met(said or block)
+        return share_met(said or block, opts.ratios)
     if c.about == "scope":
         return scope_met(c.text, said or block)
     if c.about == "counted":  # the thing counted, named where a count is quoted
@@ -336,17 +338,25 @@ def scope_met(words: str, said: str) -> bool:
     return not any(_loosely_in(h, t) for h in heads) or any(_loosely_in(h, kept) for h in heads)
 
 
+# a ratio of two figures (1:7, 1：7 normalised, 3比2, 三比一); a time of day (10:30) is none
+_RATIO = re.compile(r"(?<![\d.:])\d+(?:\.\d+)?\s*(?::|比)\s*\d+(?:\.\d+)?(?![\d.:])|"
+                    r"(?<![零〇一二两三四五六七八九十])[一二两三四五六七八九十]比[一二两三四五六七八九十](?![零〇一二两三四五六七八九十])")
+_CLOCK_TIME = re.compile(r"(?<![\d.:])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d.:])(?=\s*(?:[ap]\.?m|点|时|前|后|左右|至|到|-|~|—|起|开始|结束|截止))|"
+                        r"(?:[上下]午|凌晨|晚上|早上|中午|傍晚)\s*\d{1,2}:\d{2}")
 # a share stated: a percentage, a fraction, a tenth, a multiple
 _SHARE_STATED = re.compile(r"\d\s*[%％‰]|百分之|千分之|分之[零〇一二两三四五六七八九十\d]|[一二两三四五六七八九十]成|[\d一二两三四五六七八九十]+\s*倍")
 
 
-def share_met(said: str) -> bool:
+def share_met(said: str, ratios: bool = True) -> bool:
     """Whether what the answer quotes states a share (config ``answerability_shares``): a
-    percentage (80%, 百分之五十), a fraction (三分之二, 2/3), a tenth (八成) or a multiple (三倍).
+    percentage (80%, 百分之五十), a fraction (三分之二, 2/3), a tenth (八成) or a multiple (三倍);
+    with ``ratios`` (config ``answerability_ratios``) a ratio of two figures too (「男女生比例约为
+    1：7」, 3比2: :data:`_RATIO`).
     「…前十二个月的平均工资收入计算」 states none, for 「试用期的工资最低不能低于转正工资的百分之多少」;
     「…在法定工作时间的百分之五十以下」 states one, and meets the count the check reads 多少 as."""
     t = normalise(said)
-    return _SHARE_STATED.search(t) is not None or re.search(r"(?<![\d/])\d+\s*/\s*\d+(?![\d/])", t) is not None
+    return _SHARE_STATED.search(t) is not None or re.search(r"(?<![\d/])\d+\s*/\s*\d+(?![\d/])", t) is not None \
+        or ratios and _RATIO.search(_CLOCK_TIME.sub(" ", t)) is not None
 
 
 def other_place(block: str, place: str) -> bool:
@@ -786,7 +796,7 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
             where = _unechoed(c, question, block, said)
             if meets(c, *where, cons, plain) and not (opts.year_beside and not year_beside(c, cons, block, said, opts)):
                 continue
-            if asks_share and c.kind is Kind.QUANTITY and c.text == "number" and share_met(said or block):
+            if asks_share and c.kind is Kind.QUANTITY and c.text == "number" and share_met(said or block, opts.ratios):
                 continue  # 「百分之多少」 asks a share: 「百分之五十以下」 states one
             if opts.near_words and near is not None and lay_near(c, block, near):
                 continue

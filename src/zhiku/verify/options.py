@@ -140,6 +140,9 @@ class CheckOptions:
             decides (:func:`zhiku.verify.answerable.scope_met`); not for a yes/no question.
         shares: a share asked (百分之多少, 比例是多少) is missed by a quote stating no percentage,
             fraction, tenth or multiple, and that decides (:func:`zhiku.verify.answerable.share_met`).
+        ratios: with ``shares``, a ratio of two figures (1：7, 3比2) states a share too.
+        size_areas: with ``sizes``, a size stated in the units of land and distance (0.304平方公里,
+            两平方公里, 公顷, 亩, 公里) answers 多大 (:data:`zhiku.verify.stated.AREA`).
         asked_instances: an instance's kind noun after a word the question itself says (「应急救援
             专用号牌的汽车号牌尺寸」: 汽车号牌) is the instance asked, not another one
             (:func:`zhiku.verify.instances.other_instance`).
@@ -207,6 +210,8 @@ class CheckOptions:
     split_heads: bool = True
     demonstratives: bool = True
     unit_notes: bool = True
+    ratios: bool = True
+    size_areas: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

@@ -28,6 +28,11 @@ DATE = re.compile(NUMERIC_DATE + r"|\d{1,2}\s*月\s*\d{1,2}\s*日|[零〇一二�
 # a thing that has one (kind ``size``)
 SIZE = re.compile(r"[\d零〇一二两三四五六七八九十百千]\s*(?:(?:mm|cm|km|[kmgt]?bit|[kmgt]i?b?|bytes?)(?![a-z])|字节|"
                   r"毫米|厘米|米|英寸|寸|平方米|平米|㎡)", re.IGNORECASE)
+# a size in the units of land and distance (0.304平方公里, 约两平方公里, 三公顷, 五亩, 163公里,
+# 2英里): what 多大 asks of a park, a lake, an estate (config ``answerability_size_areas``); not the
+# idiom 最后一公里 (the last mile of a job)
+AREA = re.compile(r"(?<!最后)[\d零〇一二两三四五六七八九十百千万]\s*(?:平方公里|平方千米|平方英里|公顷|英亩|亩|公里|英里|海里|"
+                  r"英尺|公尺)")
 # two dimensions without a unit (480×140, 85*50): a size too (config ``answerability_size_words``)
 DIMENSIONS = re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*[×＊*]\s*\d+(?:\.\d+)?(?![\d.])")
 # a size a setting states as a bare number of bytes (「maxMessageSize 默认 4194304」): a number,
