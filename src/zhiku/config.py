@@ -101,6 +101,9 @@ class Config(KeywordLevers, AnswerLevers, RefusalLevers, FusionLevers, RouteLeve
     parent_size: int = Field(default=1500, ge=0, description="parent chunk size; 0 = off")
     min_section: int = Field(default=40, ge=0, description="merge shorter prose sections")
     max_file_mb: float = Field(default=200.0, gt=0, description="refuse larger files")
+    load_timeout: float = Field(default=300.0, ge=0, description="seconds one file may take to load before "
+                                "it is given up and the batch goes on (a scanned PDF read by OCR takes "
+                                "10–60 s a page on two cores); 0 = no limit")
     min_confidence: float = Field(default=0.25, ge=0.0, le=1.0, description="refuse below this")
     refusal_text: str = Field(default=DEFAULT_REFUSAL)
     low_confidence: float = Field(default=0.5, ge=0.0, le=1.0,

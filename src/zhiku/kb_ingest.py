@@ -228,7 +228,8 @@ class Ingesting:
                 rep.seen.add((top, rel))
                 continue
             try:
-                doc = load_file(f, root, int(self.config.max_file_mb * 2**20), **loader_options(self.config))
+                doc = load_file(f, root, int(self.config.max_file_mb * 2**20), self.config.load_timeout,
+                                **loader_options(self.config))
             except ZhikuError as e:
                 rep.failed.append((str(f), str(e)))
                 rep.seen.add((str(Path(root).resolve()), Path(f).relative_to(root).as_posix()))

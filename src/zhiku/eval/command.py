@@ -106,7 +106,7 @@ def prepare(cfg: Config, corpus: str, items: list[EvalItem], gold_only: bool, de
     elif gold_only:
         from zhiku.ingest import load_file, loader_options
 
-        docs = [load_file(f, src, **loader_options(cfg)) for f in files]
+        docs = [load_file(f, src, timeout_s=cfg.load_timeout, **loader_options(cfg)) for f in files]
         rep = kb.ingest_documents(docs, dense=dense, progress=progress)
     else:
         rep = kb.ingest([src], dense=dense, progress=progress)

@@ -19,7 +19,8 @@ ZIP_SUFFIXES = (".docx", ".xlsx")
 MAX_UNZIPPED_BYTES = 512 * 1024 * 1024
 #: A part that unpacks to more than this many times its packed size, and over 16 MB, is a bomb.
 MAX_RATIO = 200
-#: Seconds one file may take to load before it is given up (the batch goes on).
+#: Seconds one file may take to load before it is given up (the batch goes on); config
+#: ``load_timeout`` sets it for every door that ingests.
 DEFAULT_TIMEOUT_S = 300.0
 
 _deadline: ContextVar[tuple[float, str] | None] = ContextVar("zhiku_load_deadline", default=None)
@@ -83,7 +84,7 @@ def check_time() -> None:
     dl = _deadline.get()
     if dl is not None and time.monotonic() > dl[0]:
         raise ZhikuError(f"File {dl[1]!r} took longer than its time limit to load; split it, "
-                         "raise the limit or remove it.")
+                         "raise load_timeout (ZHIKU_LOAD_TIMEOUT) or remove it.")
 
 
 @contextlib.contextmanager
@@ -107,7 +108,7 @@ def time_limit(path: Path, seconds: float = DEFAULT_TIMEOUT_S) -> Iterator[None]
     if alarm:
         def _ring(signum, frame):  # noqa: ARG001 - the signal handler signature
             raise ZhikuError(f"File {str(path)!r} took longer than {seconds:.0f} s to load; "
-                             "split it, raise the limit or remove it.")
+                             "split it, raise load_timeout (ZHIKU_LOAD_TIMEOUT) or remove it.")
 
         old = signal.signal(signal.SIGALRM, _ring)
         outer = signal.setitimer(signal.ITIMER_REAL, seconds)

@@ -223,7 +223,7 @@ class Jobs:
                 job.stage, job.current = "indexing", path.name
                 try:
                     doc = load_file(path, root, int(self.kb.config.max_file_mb * 2**20),
-                                    **loader_options(self.kb.config))
+                                    self.kb.config.load_timeout, **loader_options(self.kb.config))
                     rep = self.kb.ingest_documents([doc], progress=job.progress())
                 except BusyError:
                     raise
