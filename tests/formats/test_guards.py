@@ -89,3 +89,23 @@ def test_cooperative_check_outside_the_main_thread(tmp_path):
     t.start()
     t.join()
     assert seen and "x.docx" in seen[0]
+
+
+def test_a_time_limit_a_parser_wrapped_is_still_a_time_limit(tmp_path):
+    """pdfplumber wraps whatever stops pdfminer in its own ``PdfminerException``: a time limit
+    passing inside it must still be reported as the time limit, naming load_timeout, not as a
+    damaged file; a parser's own error is not taken for one (the twin)."""
+    from pdfplumber.utils.exceptions import PdfminerException
+
+    from zhiku.ingest.guards import LoadTimeout, timed_out
+
+    late = LoadTimeout("File 'a.pdf' took longer than 1 s to load; split it, raise load_timeout "
+                       "(ZHIKU_LOAD_TIMEOUT) or remove it.")
+    try:
+        try:
+            raise late
+        except Exception as inner:  # noqa: BLE001 - as pdfplumber does
+            raise PdfminerException(inner) from None
+    except PdfminerException as wrapped:
+        assert timed_out(wrapped) is late
+    assert timed_out(PdfminerException(ValueError("bad xref"))) is None

@@ -23,6 +23,27 @@ MAX_RATIO = 200
 #: ``load_timeout`` sets it for every door that ingests.
 DEFAULT_TIMEOUT_S = 300.0
 
+class LoadTimeout(ZhikuError):
+    """A file took longer than its time limit (config ``load_timeout``) to load."""
+
+
+def timed_out(exc: BaseException) -> LoadTimeout | None:
+    """The time-limit error behind ``exc``, when a parser caught it and raised its own
+    (pdfplumber wraps whatever stops pdfminer as ``PdfminerException``): searched through
+    the exception's cause, context and arguments."""
+    seen: set[int] = set()
+    todo: list[object] = [exc]
+    while todo:
+        e = todo.pop()
+        if not isinstance(e, BaseException) or id(e) in seen:
+            continue
+        seen.add(id(e))
+        if isinstance(e, LoadTimeout):
+            return e
+        todo += [e.__cause__, e.__context__, *e.args]
+    return None
+
+
 _deadline: ContextVar[tuple[float, str] | None] = ContextVar("zhiku_load_deadline", default=None)
 _CONTROL = set(range(0, 9)) | {11, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
                                 29, 30, 31, 127}
@@ -83,7 +104,7 @@ def check_time() -> None:
     """
     dl = _deadline.get()
     if dl is not None and time.monotonic() > dl[0]:
-        raise ZhikuError(f"File {dl[1]!r} took longer than its time limit to load; split it, "
+        raise LoadTimeout(f"File {dl[1]!r} took longer than its time limit to load; split it, "
                          "raise load_timeout (ZHIKU_LOAD_TIMEOUT) or remove it.")
 
 
@@ -107,7 +128,7 @@ def time_limit(path: Path, seconds: float = DEFAULT_TIMEOUT_S) -> Iterator[None]
     old, outer, began = None, (0.0, 0.0), time.monotonic()
     if alarm:
         def _ring(signum, frame):  # noqa: ARG001 - the signal handler signature
-            raise ZhikuError(f"File {str(path)!r} took longer than {seconds:.0f} s to load; "
+            raise LoadTimeout(f"File {str(path)!r} took longer than {seconds:.0f} s to load; "
                              "split it, raise load_timeout (ZHIKU_LOAD_TIMEOUT) or remove it.")
 
         old = signal.signal(signal.SIGALRM, _ring)

@@ -77,7 +77,7 @@ def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_B
             unreadable, empty, too large, a zip bomb, binary in a text file, too slow,
             encrypted, corrupt or without text.
     """
-    from zhiku.ingest.guards import DEFAULT_TIMEOUT_S, ZIP_SUFFIXES, check_zip, time_limit
+    from zhiku.ingest.guards import DEFAULT_TIMEOUT_S, ZIP_SUFFIXES, check_zip, time_limit, timed_out
 
     path = Path(path)
     suffix = path.suffix.lower()
@@ -108,6 +108,9 @@ def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_B
     except ZhikuError:
         raise
     except Exception as exc:  # noqa: BLE001 - a parser's own error becomes one clear sentence
+        late = timed_out(exc)  # the time limit, wrapped by the parser: not a damaged file
+        if late is not None:
+            raise late from exc
         raise ZhikuError(f"File {str(path)!r} could not be read as {suffix} "
                          f"({type(exc).__name__}: {str(exc)[:80]}); it may be damaged, "
                          "re-export it or remove it.") from exc
