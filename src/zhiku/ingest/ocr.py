@@ -81,22 +81,6 @@ class OcrTable:
     taken: frozenset[int]
 
 
-def ocr_page(path: Path, index: int) -> list[OcrLine]:
-    """Read the text of one PDF page from its image.
-
-    Args:
-        path: the PDF.
-        index: the 0-based page.
-
-    Returns:
-        Lines in reading order (top to bottom, then left to right), boxes in points.
-
-    Raises:
-        ZhikuError: the OCR extra is not installed.
-    """
-    return read_page(path, index)[0]
-
-
 def read_page(path: Path, index: int, tables: bool = False, span_label: int = 20
               ) -> tuple[list[OcrLine], list[OcrTable]]:
     """Read one PDF page from its image: its lines and, with ``tables``, its ruled tables

@@ -125,10 +125,8 @@ def _extract(path: Path, ocr_boxes: dict[str, list[list[object]]],
             if scanned or junk_share(raw_text) > BROKEN_SHARE:
                 placed, tables = _ocr(path, idx, ocr_boxes, ocr_tables, articles), []
             for t in tables:
-                key = (region_of(t.bbox, placed), t.bbox[1])
-                placed += [Placed((key[0], key[1] + i * 1e-3), piece)
-                           for i, piece in enumerate(split_heading_rows(
-                               spanned_rows(t) if merged else t.extract(), articles))]
+                placed += _table_items(region_of(t.bbox, placed), t.bbox[1],
+                                       spanned_rows(t) if merged else t.extract(), articles)
             placed.sort(key=lambda p: p.key)
             pages.append(_Page([p.item for p in placed]))
     return pages
@@ -155,9 +153,15 @@ def _ocr(path: Path, idx: int, ocr_boxes: dict[str, list[list[object]]], tables:
     placed = [Placed((0, ln.top), Line(ln.text, round(ln.bottom - ln.top, 1), ln.top))
               for n, ln in enumerate(lines) if n not in taken]
     for g in grids:
-        placed += [Placed((0, g.box[1] + i * 1e-3), piece)
-                   for i, piece in enumerate(split_heading_rows(g.rows, articles))]
+        placed += _table_items(0, g.box[1], g.rows, articles)
     return placed
+
+
+def _table_items(region: int, top: float, rows: list[list[object]], articles: bool) -> list[Placed]:
+    """A table's rows (numbered heading rows split out: :func:`split_heading_rows`) placed
+    where the table stands, in ``region`` at ``top``, in their order."""
+    return [Placed((region, top + i * 1e-3), piece)
+            for i, piece in enumerate(split_heading_rows(rows, articles))]
 
 
 def _heading_level(line: Line, base: float, sizes: list[float], articles: bool,
