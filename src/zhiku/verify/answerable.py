@@ -26,7 +26,7 @@ from zhiku.verify.pins import (
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
     ADDRESS, ADDRESS_ASKED, AREA, CLOCK, CONDITION, DATE, DAY, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE,
-    DIMENSIONS, SIZE, SIZED, STAMP, STATED_YEAR, STATUTE_WHEN, UNITS, WHEN,
+    DIMENSIONS, EVENT_SPAN, SIZE, SIZED, STAMP, STATED_YEAR, STATUTE_WHEN, UNITS, WHEN,
     noted_unit, relative_years, undated,
 )
 from zhiku.verify.support import quantities
@@ -50,19 +50,22 @@ _KIND_WORDS = {"money": "金额", "amount": "金额", "person": "人或机构", 
 
 
 
-def has_quantity(kind: str, text: str, asked: str = "", posts: bool = False, areas: bool = True) -> bool:
+def has_quantity(kind: str, text: str, asked: str = "", posts: bool = False, areas: bool = True,
+                 spans: bool = False) -> bool:
     """Whether ``text`` states a value of the quantity kind ``kind`` (for ``person`` and
     ``country``: a name or institution, a country or place, other than those in ``asked``,
     the question's words ``|``-joined; with ``posts`` a post's holder named by the post for a
     person: :func:`zhiku.verify.holders.names`; with ``areas``, a size in the units of land and
-    distance too, 平方公里, 公顷, 亩, 公里: :data:`zhiku.verify.stated.AREA`)."""
+    distance too, 平方公里, 公顷, 亩, 公里: :data:`zhiku.verify.stated.AREA`; with ``spans``,
+    when as a span between two events too, 「到达医院后至进入诊室前」:
+    :data:`zhiku.verify.stated.EVENT_SPAN`)."""
     t = undated(normalise(text))
     if kind in ("person", "country", "place"):
         return bool(names(kind, t, asked, posts))
     if kind == "page":  # config ``answerability_look_places``: a place, or a page, site, link, file or menu
         return bool(names("place", t, asked) or pages(t, asked))
     if kind == "when":  # a date, or when in other terms: 「孔雀王朝时期」, 「四国征伐后，」, 「高二的时候」
-        return has_quantity("date", text, asked) or bool(WHEN.search(t))
+        return has_quantity("date", text, asked) or bool(WHEN.search(t)) or spans and bool(EVENT_SPAN.search(t))
     if kind == "date":  # an age says when, too (「九岁的一天，…他开始写第一本寓言」)
         if asked and "年" not in asked:  # 「…举办时间」: not the year naming the edition; 「哪一年」 asks it
             t = EDITION_YEAR.sub(" ", t)
@@ -198,7 +201,7 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
                                           for h in heads)) and any(
                     (has_quantity(c.text, unnamed(q, opts.articles, opts.addresses, c.about) if opts.counts and c.text == "number"
                                   else unaddressed(q, c.about) if opts.addresses else q, c.about, opts.posts,
-                                  opts.size_areas)
+                                  opts.size_areas, opts.event_spans)
                      or opts.units and other_form(c.text, q)
                      or noted and has_quantity("number", q, c.about)
                      or opts.statute_times and statute_time(c, q, others, opts.event_periods))
