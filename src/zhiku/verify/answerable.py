@@ -26,7 +26,7 @@ from zhiku.verify.pins import (
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
     ADDRESS, ADDRESS_ASKED, AREA, CLOCK, CONDITION, DATE, DAY, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE,
-    DIMENSIONS, EVENT_SPAN, SIZE, SIZED, STAMP, STATED_YEAR, STATUTE_WHEN, UNITS, WHEN,
+    DIMENSIONS, EVENT_SPAN, SIZE, SIZED, STAMP, STATED_YEAR, STATUTE_MOMENT, STATUTE_WHEN, UNITS, WHEN,
     noted_unit, relative_years, undated,
 )
 from zhiku.verify.support import quantities
@@ -120,7 +120,8 @@ def other_form(kind: str, text: str) -> bool:
 _RULE_WHEN = ("when", "date", "day")
 
 
-def statute_time(c: Constraint, text: str, cons: Sequence[Constraint] = (), periods: bool = False) -> bool:
+def statute_time(c: Constraint, text: str, cons: Sequence[Constraint] = (), periods: bool = False,
+                 moments: bool = False) -> bool:
     """Whether ``text`` states when, asked by ``c`` (什么时候/何时, or 时间/日期 of a rule: the
     question pins no place, year, edition or event, :func:`_instance`), in the terms a statute
     states it of a rule (config ``answerability_statute_times``, :data:`STATUTE_WHEN`): from an
@@ -132,11 +133,14 @@ def statute_time(c: Constraint, text: str, cons: Sequence[Constraint] = (), peri
     weak mismatch (:func:`statute_timed`). With ``periods`` (config ``answerability_event_periods``)
     also relative to an event as a statute states it (:data:`EVENT_PERIOD`): a period before or
     after the event it names (会议召开十五日前, 选举日的二十日以前, 届满后六个月), from it on (自出生时起);
-    not how long ahead with no event named (提前三十日)."""
+    not how long ahead with no event named (提前三十日). With ``moments`` (config
+    ``answerability_statute_moments``) also at the moment of an event (:data:`STATUTE_MOMENT`:
+    「应在解除或终止劳动合同时一次付清」)."""
     if c.kind is not Kind.QUANTITY or c.text not in _RULE_WHEN or c.text != "when" and _instance(cons):
         return False
     t = undated(normalise(text))
-    return STATUTE_WHEN.search(t) is not None or periods and EVENT_PERIOD.search(t) is not None
+    return (STATUTE_WHEN.search(t) is not None or periods and EVENT_PERIOD.search(t) is not None
+            or moments and STATUTE_MOMENT.search(t) is not None)
 
 
 def statute_timed(c: Constraint, block: str, said: str, cons: Sequence[Constraint] = (),
@@ -204,11 +208,11 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
                                   opts.size_areas, opts.event_spans)
                      or opts.units and other_form(c.text, q)
                      or noted and has_quantity("number", q, c.about)
-                     or opts.statute_times and statute_time(c, q, others, opts.event_periods))
+                     or opts.statute_times and statute_time(c, q, others, opts.event_periods, opts.statute_moments))
                     and not about_other(q, others, c.text)
                     for q in (own_clauses(p, others, opts.asked_instances) for p in _PIECE.findall(sent)) if q):
                 if (c.text not in TIME_KINDS or len(heads) != 1 or _dates_event(heads[0], c.text, sent)
-                        or opts.statute_times and statute_time(c, sent, others, opts.event_periods)):
+                        or opts.statute_times and statute_time(c, sent, others, opts.event_periods, opts.statute_moments)):
                     return True
         return False
     if c.kind is Kind.FOCUS:
