@@ -77,6 +77,9 @@ class Config(KeywordLevers, AnswerLevers, RefusalLevers, FusionLevers, RouteLeve
     markdown_divisions: bool = Field(default=True, description="in Markdown, lines holding only a "
                                      "第X章/节/编 marker and name (bold or not) are chapter headings when "
                                      "there are two or more and no # heading is a division (at ingest)")
+    heading_runs: bool = Field(default=True, description="sibling headings on consecutive lines, the "
+                               "first with no text of its own (a troubleshooting page's two error "
+                               "messages over one fix), are one section under both labels (at ingest)")
     table_header_gloss: bool = Field(default=True, description="a table row's sentence follows an "
                                      "English column name with what it says in Chinese when every word "
                                      "of it is a known header word (uart_baudrate（串口波特率） 115200; at "

@@ -539,6 +539,14 @@ class RefusalLevers(BaseModel):
                                            "in the units of land and distance (「面积约为0.304平方公里」, "
                                            "「占地约两平方公里」, 公顷, 亩, 公里, 英里) answers 多大 (「公园的面积有多"
                                            "大」); off: only bytes, lengths in 米/mm/cm/km and 平方米 do")
+    answerability_statute_moments: bool = Field(default=True, description="with answerability_statute_times, "
+                                                "a numbered provision states when at the moment of an event "
+                                                "(「应在解除或终止劳动合同时一次付清」: 在…时), a weak mismatch "
+                                                "answered at a lower confidence; off: not")
+    answerability_event_spans: bool = Field(default=True, description="when asked (什么时候: 「从什么时候算到"
+                                            "什么时候」), a span between two events states it (「按预约时间到达医院"
+                                            "后至进入诊室前」, 「自进境起到办结海关手续止」); off: only a date, a "
+                                            "period or a clause ending in 后 or 时 does")
     answerability_hours: bool = Field(default=True, description="几个小时/多少分钟 ask a figure in hours or "
                                       "minutes (「每天工作最多几个小时」: 八小时); off: any period, in days "
                                       "too")

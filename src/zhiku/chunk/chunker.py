@@ -113,9 +113,29 @@ def article_starts(body: str, loose: bool = False) -> list[tuple[int, str]]:
     return sorted(found.items())
 
 
+def _squashed(text: str) -> str:
+    return "".join(text.lstrip().lstrip("#").split())
+
+
+def _heading_end(body: str, sec: Section) -> int:
+    """End of the heading of ``sec``: its line, and the lines after it that its label goes
+    on with (a run of headings on consecutive lines joined under both labels, config
+    ``heading_runs``: 「应用程序无法正常启动(0xc0000142) 或者：`[Error] OCR init fail…`」), so
+    that a joined heading's second line is no text of its section."""
+    end = _heading_line_end(body, sec.start)
+    label, said = _squashed(sec.label), _squashed(body[sec.start:end])
+    while len(said) < len(label) and end < len(body):
+        nxt = _heading_line_end(body, end + 1)
+        line = _squashed(body[end + 1:nxt])
+        if not line or not label.endswith(line) and f"{said}{line}" not in label:
+            break
+        said, end = f"{said}{line}", nxt
+    return end
+
+
 def _blocks(body: str, sections: list[Section], loose: bool = False) -> list[_Block]:
     """Cut the body at headings and article labels into article and prose blocks."""
-    heading_spans = sorted((s.start, _heading_line_end(body, s.start)) for s in sections)
+    heading_spans = sorted((s.start, _heading_end(body, s)) for s in sections)
     heading_starts = [a for a, _ in heading_spans]
     events: list[tuple[int, int, str | None]] = []  # (start, content start, article)
     for start, label in article_starts(body, loose):

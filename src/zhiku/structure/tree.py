@@ -279,7 +279,7 @@ def is_markdown(doc: Document) -> bool:
     return PurePosixPath(doc.path).suffix.lower() in MARKDOWN_SUFFIXES
 
 
-def build_tree(doc: Document, divisions: bool = True) -> list[Section]:
+def build_tree(doc: Document, divisions: bool = True, runs: bool = True) -> list[Section]:
     """Build the chapter tree of a document.
 
     Headings a loader already knows (``doc.outline``: PDF bookmarks or detected
@@ -294,6 +294,8 @@ def build_tree(doc: Document, divisions: bool = True) -> list[Section]:
         doc: the loaded document.
         divisions: Markdown's plain division lines are headings (config
             ``markdown_divisions``).
+        runs: sibling headings on consecutive lines, the first with no text of its own, are
+            one section under both labels (config ``heading_runs``: :func:`_runs`).
 
     Returns:
         Sections in document order. ``id`` is the dotted position (``2.3``), ``level``
@@ -307,6 +309,34 @@ def build_tree(doc: Document, divisions: bool = True) -> list[Section]:
     else:
         headings = find_headings(doc.body, plain=not is_markdown(doc), divisions=divisions)
     headings = [replace(h, kind=_kind(h)) for h in _clean(headings, doc.body)]
+    sections = _placed(headings, doc.body)
+    if runs and (joined := _runs(headings, sections, doc.body)) is not None:
+        sections = _placed(joined, doc.body)
+    return sections
+
+
+def _runs(headings: list[Heading], sections: list[Section], body: str) -> list[Heading] | None:
+    """``headings`` with each run of sibling headings on consecutive lines joined into its
+    first, under both labels; None when there is no such run. A troubleshooting page titles
+    one fix by each message it cures, one heading a line (「# 应用程序无法正常启动(0xc0000142)」
+    「# 或者：`[Error] OCR init fail…`」; an FAQ's two ``<h4>`` exceptions over one answer): the
+    first heading has no text of its own, and its words — the message asked about — were
+    in no chunk. A heading with text, children or a blank line before the next (an empty
+    release of a changelog, a chapter with no articles yet) is its own section as before."""
+    keep: list[Heading] = []
+    for i, head in enumerate(headings):
+        prev = sections[i - 1] if i else None
+        sec = sections[i]
+        if (keep and prev is not None and sec.parent_id == prev.parent_id and sec.level == prev.level
+                and prev.end == sec.start and body[_line_end(body, prev.start):sec.start].strip(" \t\r") == "\n"):
+            keep[-1] = replace(keep[-1], label=f"{keep[-1].label} {head.label}")
+            continue
+        keep.append(head)
+    return keep if len(keep) < len(headings) else None
+
+
+def _placed(headings: list[Heading], body: str) -> list[Section]:
+    """The sections of ``headings`` placed in the tree (:func:`build_tree`)."""
     first_seen: dict[str, int] = {}
     for h in headings:
         if h.kind:
@@ -331,7 +361,7 @@ def build_tree(doc: Document, divisions: bool = True) -> list[Section]:
         stack.append((head, sid))
         opened.append((head, sid, parent_id))
     for _, sid in stack:
-        ends[sid] = len(doc.body)
+        ends[sid] = len(body)
     return [
         Section(
             id=sid,

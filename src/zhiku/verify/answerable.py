@@ -26,7 +26,7 @@ from zhiku.verify.pins import (
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
     ADDRESS, ADDRESS_ASKED, AREA, CLOCK, CONDITION, DATE, DAY, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE,
-    DIMENSIONS, SIZE, SIZED, STAMP, STATED_YEAR, STATUTE_WHEN, UNITS, WHEN,
+    DIMENSIONS, EVENT_SPAN, SIZE, SIZED, STAMP, STATED_YEAR, STATUTE_MOMENT, STATUTE_WHEN, UNITS, WHEN,
     noted_unit, relative_years, undated,
 )
 from zhiku.verify.support import quantities
@@ -50,19 +50,22 @@ _KIND_WORDS = {"money": "金额", "amount": "金额", "person": "人或机构", 
 
 
 
-def has_quantity(kind: str, text: str, asked: str = "", posts: bool = False, areas: bool = True) -> bool:
+def has_quantity(kind: str, text: str, asked: str = "", posts: bool = False, areas: bool = True,
+                 spans: bool = False) -> bool:
     """Whether ``text`` states a value of the quantity kind ``kind`` (for ``person`` and
     ``country``: a name or institution, a country or place, other than those in ``asked``,
     the question's words ``|``-joined; with ``posts`` a post's holder named by the post for a
     person: :func:`zhiku.verify.holders.names`; with ``areas``, a size in the units of land and
-    distance too, 平方公里, 公顷, 亩, 公里: :data:`zhiku.verify.stated.AREA`)."""
+    distance too, 平方公里, 公顷, 亩, 公里: :data:`zhiku.verify.stated.AREA`; with ``spans``,
+    when as a span between two events too, 「到达医院后至进入诊室前」:
+    :data:`zhiku.verify.stated.EVENT_SPAN`)."""
     t = undated(normalise(text))
     if kind in ("person", "country", "place"):
         return bool(names(kind, t, asked, posts))
     if kind == "page":  # config ``answerability_look_places``: a place, or a page, site, link, file or menu
         return bool(names("place", t, asked) or pages(t, asked))
     if kind == "when":  # a date, or when in other terms: 「孔雀王朝时期」, 「四国征伐后，」, 「高二的时候」
-        return has_quantity("date", text, asked) or bool(WHEN.search(t))
+        return has_quantity("date", text, asked) or bool(WHEN.search(t)) or spans and bool(EVENT_SPAN.search(t))
     if kind == "date":  # an age says when, too (「九岁的一天，…他开始写第一本寓言」)
         if asked and "年" not in asked:  # 「…举办时间」: not the year naming the edition; 「哪一年」 asks it
             t = EDITION_YEAR.sub(" ", t)
@@ -117,7 +120,8 @@ def other_form(kind: str, text: str) -> bool:
 _RULE_WHEN = ("when", "date", "day")
 
 
-def statute_time(c: Constraint, text: str, cons: Sequence[Constraint] = (), periods: bool = False) -> bool:
+def statute_time(c: Constraint, text: str, cons: Sequence[Constraint] = (), periods: bool = False,
+                 moments: bool = False) -> bool:
     """Whether ``text`` states when, asked by ``c`` (什么时候/何时, or 时间/日期 of a rule: the
     question pins no place, year, edition or event, :func:`_instance`), in the terms a statute
     states it of a rule (config ``answerability_statute_times``, :data:`STATUTE_WHEN`): from an
@@ -129,11 +133,14 @@ def statute_time(c: Constraint, text: str, cons: Sequence[Constraint] = (), peri
     weak mismatch (:func:`statute_timed`). With ``periods`` (config ``answerability_event_periods``)
     also relative to an event as a statute states it (:data:`EVENT_PERIOD`): a period before or
     after the event it names (会议召开十五日前, 选举日的二十日以前, 届满后六个月), from it on (自出生时起);
-    not how long ahead with no event named (提前三十日)."""
+    not how long ahead with no event named (提前三十日). With ``moments`` (config
+    ``answerability_statute_moments``) also at the moment of an event (:data:`STATUTE_MOMENT`:
+    「应在解除或终止劳动合同时一次付清」)."""
     if c.kind is not Kind.QUANTITY or c.text not in _RULE_WHEN or c.text != "when" and _instance(cons):
         return False
     t = undated(normalise(text))
-    return STATUTE_WHEN.search(t) is not None or periods and EVENT_PERIOD.search(t) is not None
+    return (STATUTE_WHEN.search(t) is not None or periods and EVENT_PERIOD.search(t) is not None
+            or moments and STATUTE_MOMENT.search(t) is not None)
 
 
 def statute_timed(c: Constraint, block: str, said: str, cons: Sequence[Constraint] = (),
@@ -198,14 +205,14 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
                                           for h in heads)) and any(
                     (has_quantity(c.text, unnamed(q, opts.articles, opts.addresses, c.about) if opts.counts and c.text == "number"
                                   else unaddressed(q, c.about) if opts.addresses else q, c.about, opts.posts,
-                                  opts.size_areas)
+                                  opts.size_areas, opts.event_spans)
                      or opts.units and other_form(c.text, q)
                      or noted and has_quantity("number", q, c.about)
-                     or opts.statute_times and statute_time(c, q, others, opts.event_periods))
+                     or opts.statute_times and statute_time(c, q, others, opts.event_periods, opts.statute_moments))
                     and not about_other(q, others, c.text)
                     for q in (own_clauses(p, others, opts.asked_instances) for p in _PIECE.findall(sent)) if q):
                 if (c.text not in TIME_KINDS or len(heads) != 1 or _dates_event(heads[0], c.text, sent)
-                        or opts.statute_times and statute_time(c, sent, others, opts.event_periods)):
+                        or opts.statute_times and statute_time(c, sent, others, opts.event_periods, opts.statute_moments)):
                     return True
         return False
     if c.kind is Kind.FOCUS:

@@ -119,6 +119,12 @@ class CheckOptions:
         glosses: a word the tagger calls a name right after a Latin name (「Highlight 高亮组件」)
             glosses that name, pinned on its own: its absence refuses nothing (``about``
             ``gloss``, :func:`zhiku.verify.pins.pinned`).
+        event_spans: when asked (什么时候: kind ``when``), a span between two events
+            (「按预约时间到达医院后至进入诊室前」, 「自进境起到办结海关手续止」) states it, as a date or
+            a leading clause ending in 后 or 时 does (:data:`zhiku.verify.stated.EVENT_SPAN`).
+        statute_moments: with ``statute_times``, a numbered provision states when at the moment
+            of an event too (「用人单位应在解除或终止劳动合同时一次付清劳动者工资」: 在…时), a weak
+            mismatch as the statute's other forms are (:data:`zhiku.verify.stated.STATUTE_MOMENT`).
         size_words: 尺寸/规格/大小/长宽 asked 是多少 (「汽车号牌尺寸是多少」) asks a size (kind
             ``size``) as 多大 does with ``sizes``, not any number.
         look_places: a where-to-look question (去哪里看, 在哪里查, 到哪里下载, 哪里可以找到) asks a
@@ -212,6 +218,8 @@ class CheckOptions:
     unit_notes: bool = True
     ratios: bool = True
     size_areas: bool = True
+    event_spans: bool = True
+    statute_moments: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

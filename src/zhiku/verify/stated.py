@@ -61,6 +61,15 @@ WHEN = re.compile(r"的时候|时期|时代|年间|初期|末期|中期|晚年|�
                   # a time limit: a rule says by when as how long from an event (「自事故伤害发生之日起
                   # 30日内」, 「一年内」)
                   r"[零〇一二两三四五六七八九十百\d]+\s*个?(?:年|月|日|天|周|小时|工作日)(?:内|以内|之内)")
+# when, as a statute states it at the moment of an event (config ``answerability_statute_moments``):
+# 「用人单位应在解除或终止劳动合同时一次付清劳动者工资」 — 在 an event 时, the duty's time; not an hour
+# (在24小时内), real time (实时), a period, a clock's moment or a count of hours (时间, 时期, 时刻,
+# 时数), nor 「在…的同时」 or 「不能同时」 (at once, besides; 「合同时」 is a contract's moment)
+STATUTE_MOMENT = re.compile(r"在[^，,。；;在]{2,24}?(?<![^合]同)(?<![小实\d])时(?![间期刻候代效限数段])")
+# when, as a span between two events (config ``answerability_event_spans``): from one event to
+# another, each closing its clause (「按预约时间到达医院后至进入诊室前」, 「自进境起到办结海关手续止」,
+# 「自其离开地面时起至其重新着地时止」); not a range of figures (「五日以上十日以下」) nor one event alone
+EVENT_SPAN = re.compile(r"[^，,。；;]{2,24}?(?:之后|以后|后|起)\s*(?:至|到)[^，,。；;]{2,24}?(?:之前|以前|前|止)")
 # when, as a statute states it of a rule (config ``answerability_statute_times``): from an event
 # (「自收到商品之日起」, 「从…之日计算」, 「…届满时」, 「期满前」), at once or at any time (立即, 当日,
 # 次日, 随时), within a reasonable time (「在合理期限内」). Not how long ahead (提前三十日): the
