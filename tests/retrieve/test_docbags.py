@@ -137,3 +137,17 @@ def test_another_process_reads_the_bags_back_for_the_same_index_state(kb, tmp_pa
     # saved for another index state: not read, built anew
     assert DocumentBags.load(saved, "another state") is None
     assert DocumentBags.load(tmp_path / "none.npz", "x") is None
+
+
+@pytest.mark.integration
+def test_an_ingest_with_the_setting_on_builds_the_bags_for_the_asks(tmp_path):
+    from zhiku.config import load_config
+
+    on = KnowledgeBase(load_config(home=tmp_path / "on", doc_keyword=0.1, route_log=False))
+    on.ingest([LAWS / "社会法"], dense=False, progress=False)
+    assert (tmp_path / "on" / "docbags.npz").is_file()
+    assert len(on.doc_bags().docs) == 2  # 劳动法, 劳动合同法
+    # the twin: off, the ingest leaves no bags behind
+    off = KnowledgeBase(load_config(home=tmp_path / "off", route_log=False))
+    off.ingest([LAWS / "社会法"], dense=False, progress=False)
+    assert not (tmp_path / "off" / "docbags.npz").exists()
