@@ -20,7 +20,8 @@ DIVORCE = "夫妻感情确已破裂，一方起诉离婚，孩子归谁抚养？
 
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory):
-    return ingested_kb(tmp_path_factory, [LAWS], routing=False)
+    """The test laws, keyword index, whole-document evidence off (the tests switch it on)."""
+    return ingested_kb(tmp_path_factory, [LAWS], routing=False, doc_keyword=0.0)
 
 
 def _path(kb, doc_id: str) -> str:
@@ -113,7 +114,7 @@ def test_the_setting_reaches_the_keyword_ranking_and_leaves_named_documents_alon
     r = retrieve(on, OVERTIME, Mode.BM25, route=False)
     assert r.hits and all("documents" in h.sources for h in r.hits if h.source == "bm25")
     step = next(s for s in r.trace if s.stage == "keyword")
-    assert step.detail["documents"]  # the best documents searched inside (doc_keyword_top)
+    assert step.detail["documents"]  # the three best documents and their shares, for the trace
     off = retrieve(kb, OVERTIME, Mode.BM25, route=False).hits
     assert not any("documents" in h.sources for h in off)
     # a search already inside named documents is not weighed: its documents were chosen
@@ -148,6 +149,6 @@ def test_an_ingest_with_the_setting_on_builds_the_bags_for_the_asks(tmp_path):
     assert (tmp_path / "on" / "docbags.npz").is_file()
     assert len(on.doc_bags().docs) == 2  # 劳动法, 劳动合同法
     # the twin: off, the ingest leaves no bags behind
-    off = KnowledgeBase(load_config(home=tmp_path / "off", route_log=False))
+    off = KnowledgeBase(load_config(home=tmp_path / "off", doc_keyword=0.0, route_log=False))
     off.ingest([LAWS / "社会法"], dense=False, progress=False)
     assert not (tmp_path / "off" / "docbags.npz").exists()
