@@ -98,6 +98,16 @@ class KeywordLevers(BaseModel):
                                  "question's words (IDF share) its document's best three hits hold "
                                  "together beyond the most any one of them holds alone, times the best "
                                  "hit's score; 0 = off")
+    doc_keyword: float = Field(default=0.1, ge=0.0, description="gain of a keyword hit from its whole "
+                               "document's keyword evidence: each document scored as one bag of its words "
+                               "(BM25 over the documents), a hit's score times 1 + this × its document's share "
+                               "of the best document's score; 0 = off")
+    doc_keyword_top: int = Field(default=0, ge=0, description="with doc_keyword on, the keyword search runs "
+                                 "inside this many best documents too, so their passages the whole-index list "
+                                 "missed can be weighed in; 0 = only weigh the list")
+    doc_keyword_b: float = Field(default=0.75, ge=0.0, le=1.0, description="length normalisation of "
+                                 "doc_keyword's document BM25 (1: a long code's word counts divided by its "
+                                 "length in full, 0: not at all)")
     answer_type_weight: float = Field(default=0.2, ge=0.0, description="gain of a keyword hit stating "
                                       "the kind of answer the question asks for (多久 → a period, 罚多少钱 → "
                                       "a sum), times the best hit's score; 0 = off")

@@ -21,7 +21,7 @@ from zhiku.kb_ingest import IngestReport, Ingesting  # noqa: F401 (IngestReport:
 from zhiku.progress import Progress, as_progress
 from zhiku.retrieve.clause import TitleIndex
 from zhiku.retrieve.segment import segmenters
-from zhiku.types import Chunk, Hit
+from zhiku.types import Chunk, Hit, content_hash
 
 
 @dataclass
@@ -69,6 +69,7 @@ class KnowledgeBase(Ingesting):
         self._titles: TitleIndex | None = None
         self._offences: Any = None
         self._cited: tuple[dict[str, int], int] | None = None
+        self._bags: Any = None  # whole-document keyword index (see doc_bags)
         self._short_forms: dict[str, dict[str, str]] | None = None
         self._citing: list[tuple[str, list[str]]] | None = None
         self._quoted: frozenset[str] | None = None
@@ -326,7 +327,7 @@ class KnowledgeBase(Ingesting):
             gen: the generation the next builds belong to.
         """
         self._titles = self._n_chunks = self._router = self._paths = self._coverage = self._offences = self._cited = None
-        self._short_forms = self._citing = self._quoted = None
+        self._short_forms = self._citing = self._quoted = self._bags = None
         self._idf = {}
         self._gen = gen
 
@@ -458,6 +459,28 @@ class KnowledgeBase(Ingesting):
                 self._cited = (citation_counts(self._cited_titles(), titles.named, law_of, docs),
                                len({law_of(d) for d in docs.values()}))
             return self._cited
+
+    def doc_bags(self):
+        """Every searched document as one bag of its words for keyword search over whole
+        documents (see :class:`zhiku.retrieve.docbags.DocumentBags`): built from the stored
+        segmented text once per published generation (6–12 s at 66k passages) and kept in
+        ``docbags.npz`` under the home, so another process reads it back (~0.2 s); a caller
+        limited to groups gets bags of the documents it may read, in a file of its own."""
+        from zhiku.retrieve.docbags import DocumentBags
+
+        self._current()
+        with self._build:
+            if self._bags is None:
+                live = [d.doc_id for d in self.store.documents() if not d.deleted]
+                key = f"{self._gen}:{len(live)}:{self.chunk_count()}"
+                groups = getattr(self.store, "groups", None)  # a caller's view counts what it may read
+                name = f"docbags-{content_hash(*sorted(groups))}.npz" if groups is not None else "docbags.npz"
+                path = self.config.home / name
+                self._bags = DocumentBags.load(path, key)
+                if self._bags is None:
+                    self._bags = DocumentBags.build(self.store.rows("chunks", ["doc_id", "seg", "kind"]), live)
+                    self._bags.save(path, key)
+            return self._bags
 
     def router(self):
         """The sub-index router of this knowledge base (rebuilt after each publish).

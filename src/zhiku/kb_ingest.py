@@ -143,6 +143,8 @@ class Ingesting:
                                     progress=bar.update)
         if cfg.term_expansion or cfg.question_expansion or cfg.rare_bridges:  # the vocabulary's words
             self.term_neighbours(progress)
+        if cfg.doc_keyword:  # whole documents as bags of words, saved for the asks (retrieve/docbags.py)
+            self.doc_bags()
         rep.route_seconds = time.perf_counter() - t1
         if dense:
             t1 = time.perf_counter()

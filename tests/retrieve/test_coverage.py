@@ -66,6 +66,8 @@ def test_dense_joins_only_where_the_vectors_are_complete(partly_embedded):
     assert kb.embed_missing(progress=False) > 0
     assert kb.store.count()["vectors"] == kb.store.searched_count()
     # every searched chunk has its vector: known from two counts, without reading every row
+    # (the whole-document bags, doc_keyword, read them once per generation: built first)
+    kb.doc_bags()
     kb.store.rows = None  # type: ignore[method-assign]
     assert kb.vectors_cover(Scope())
     assert any("dense" in h.sources for h in retrieve(kb, q, Mode.HYBRID, route=False).hits)

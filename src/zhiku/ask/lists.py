@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 from zhiku.index.store import Scope
@@ -74,6 +75,8 @@ def fuzzy(kb: Any, p: Any, scope: Scope, trace: list[TraceStep], k: int | None =
             raw, query = _keyword(kb, terms, k, scope, d, p.added)
             if p.defined[1]:
                 raw = _defined(kb, raw, query, k, scope, p.defined)
+            if p.structured and kb.config.doc_keyword:  # whole documents' words (retrieve/docbags.py)
+                raw = _by_documents(kb, raw, query, k, scope, d)
             d.update(terms=terms, top=brief(raw))
     # the keyword candidates' stored vectors are read while the dense search still runs
     vectors = (_DENSE.submit(kb.store.vectors_of, [h.chunk.id for h in raw])
@@ -127,6 +130,29 @@ def _keyword(kb: Any, terms: list[str], k: int, scope: Scope, detail: dict[str, 
     hits, extra = keyword_with_feedback(kb.store.keyword, kb.segment, kb.idf, terms, k, scope, fb)
     detail.update(feedback=extra)
     return hits, ([*terms] * fb.original_weight + extra if extra else terms)
+
+
+def _by_documents(kb: Any, hits: list[Hit], query: list[str], k: int, scope: Scope,
+                  detail: dict[str, Any]) -> list[Hit]:
+    """The keyword hits weighed by their whole document's keyword evidence (``doc_keyword``:
+    each document one bag of its words, see :mod:`zhiku.retrieve.docbags`), after the
+    ``doc_keyword_top`` best documents were searched inside too, so their passages the
+    whole-index list missed can be weighed in; cut to ``k``. A search already inside named
+    documents or chapters is left as it is: its documents were chosen."""
+    from zhiku.retrieve.docbags import merged, weigh_by_documents
+
+    cfg = kb.config
+    if scope.doc_ids or scope.chapters or scope.article or scope.section_id:
+        return hits
+    shares = kb.doc_bags().best(query, cfg.doc_keyword_b, skip=kb.store.excluded(scope.versions))
+    top = tuple(list(shares)[:cfg.doc_keyword_top])
+    if top:
+        hits = merged(hits, kb.store.keyword(query, k, replace(scope, doc_ids=top)))
+    paths = kb.doc_paths()
+    named = {r.doc_id: p for p, r in paths.items()}
+    detail.update(documents=[(named.get(d, d), round(s, 4)) for d, s in list(shares.items())[:3]],
+                  searched_inside=len(top))
+    return weigh_by_documents(hits, shares, cfg.doc_keyword)[:k]
 
 
 def _defined(kb: Any, hits: list[Hit], query: list[str], k: int, scope: Scope,
