@@ -162,6 +162,10 @@ class AnswerLevers(BaseModel):
                                     "block adds this much × the share of the other evidence blocks that "
                                     "come from its document: a question about one law brings up several "
                                     "of its articles, a literal match in another law comes alone; 0 = off")
+    answer_addressee: float = Field(default=0.5, ge=0.0, description="the offline answer's choice of "
+                                    "block takes this much off an article whose opening clause binds a class "
+                                    "of office holders (林业主管部门的工作人员…, 国家工作人员…) when the question "
+                                    "names none; 0 = off")
     answer_asked_type: bool = Field(default=True, description="the offline answer to a question whose "
                                     "asking phrase names a kind of value (要交钱吗: a fee, 多久: a period, "
                                     "罚多少钱: a sum, 几岁: an age, 判刑吗: an offence and its penalty) "

@@ -210,9 +210,11 @@ def _decides(cons: Sequence[Any], opts: CheckOptions) -> Callable[[str, str], bo
 
 def _bonus(kb: Any, question: str, blocks: Sequence[Hit], cons: Sequence[Any] = ()) -> tuple[float, ...]:
     """Per block, what the composer adds to its score beside the question's words: its meaning
-    (``answer_meaning``), how many of the blocks its document holds (``answer_agreement``) and its
+    (``answer_meaning``), how many of the blocks its document holds (``answer_agreement``), its
     document's standing (``answer_standing``; none for a question asking a figure with
-    ``answer_standing_figures``, :func:`zhiku.answer.standing.asks_figure`)."""
+    ``answer_standing_figures``, :func:`zhiku.answer.standing.asks_figure`) and, taken off, an
+    article binding office holders the question does not name (``answer_addressee``)."""
+    from zhiku.answer.addressee import addressee_bonus
     from zhiku.answer.agreement import agreement_bonus
     from zhiku.answer.standing import asks_figure
 
@@ -220,7 +222,8 @@ def _bonus(kb: Any, question: str, blocks: Sequence[Hit], cons: Sequence[Any] = 
     standing = 0.0 if cfg.answer_standing_figures and asks_figure(cons) else cfg.answer_standing
     parts = [b for b in (meaning_bonus(kb, question, blocks, cfg.answer_meaning, cfg.answer_meaning_encode,
                                        cfg.answer_meaning_chars),
-                         standing_bonus(blocks, standing), agreement_bonus(blocks, cfg.answer_agreement)) if b]
+                         standing_bonus(blocks, standing), agreement_bonus(blocks, cfg.answer_agreement),
+                         addressee_bonus(question, blocks, cfg.answer_addressee)) if b]
     return tuple(map(sum, zip(*parts))) if parts else ()
 
 
