@@ -274,6 +274,9 @@ KEEP_KEYWORD = os.environ.get("ZHIKU_FIT_KEYWORD", "keep") != "fit"
 # what answering showed whose weights are fitted on top of the kept keyword model's log-odds (its
 # answered weights as they are) and added to them (ZHIKU_FIT_ADDED=, none: the kept model alone)
 ADDED = [n for n in os.environ.get("ZHIKU_FIT_ADDED", "on_point").split(",") if n]
+# the columns after show the hybrid part's confidence for a hybrid row, as config
+# confidence_dense_model on shows it (ZHIKU_FIT_DENSE_SHOWN=0: as the product shows it by default)
+DENSE_SHOWN = os.environ.get("ZHIKU_FIT_DENSE_SHOWN", "1") != "0"
 NARRATIVE = 30  # config heading_max_words: a longer question is a narrative the keyword model reads
 USED_DENSE = os.environ.get("ZHIKU_FIT_USED_DENSE", "named,title,margin,top_agree,agree").split(",")
 ANSWERED_DENSE = os.environ.get("ZHIKU_FIT_ANSWERED_DENSE", "removed,met,below").split(",")
@@ -511,8 +514,11 @@ def fit(write: bool, docs: bool = True) -> None:
     # confidence_dense_model off), without the added weights; else one model fitted on both modes' rows
     then = (lambda rows, idx: _without(keep, ADDED)) if keep else \
         _fitter(False, *BEFORE, BALANCE)
-    held, before = _held_out(rows, now), _held_out(rows, then)
-    (halved, half), (halved_before, _) = _halves(rows, now), _halves(rows, then)
+    # scored as the product scores by default (ZHIKU_FIT_DENSE_SHOWN=0: the keyword model reading every
+    # ranking, the dense part fitted and written but not read)
+    scored = now if DENSE_SHOWN else (lambda rows, idx: {k: v for k, v in now(rows, idx).items() if k != "dense"})
+    held, before = _held_out(rows, scored), _held_out(rows, then)
+    (halved, half), (halved_before, _) = _halves(rows, scored), _halves(rows, then)
 
     def cells(conf: list[float], idx: list[int]) -> str:
         c, yy = [conf[i] for i in idx], [y[i] for i in idx]
