@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from zhiku.answer.finish import on_point_shown
+from zhiku.answer.respond import Verified
 from zhiku.ask import Query, ask
 from zhiku.ask.search import Mode
+from zhiku.config import Config
 from zhiku.verify.confidence import ON_POINT, after_features, answered, load_model, on_point
 from tests.answer.conftest import with_config
 
@@ -73,3 +76,15 @@ def test_nothing_is_recorded_when_off_or_for_a_narrative(laws_kb):
                  "认为村里别人家的孩子都是这样办的，后来两人一起去外地打工，又生了一个孩子，孩子的户口一直上不了，"
                  "请问法律规定的结婚年龄男女各是多少，他们的婚姻有没有效力？")
     assert "on_point" not in _after(laws_kb, narrative)
+
+
+@pytest.mark.unit
+def test_a_quote_is_read_and_a_model_s_own_prose_is_not():
+    """The weight was fitted on the offline composer's quotes; a model's answer restates the
+    question as it likes (「法定结婚年龄男女各是多少岁？男方二十二周岁…」), so its share is not read.
+    Twin: the same text quoted by the composer is read."""
+    cfg, terms = Config(), ["法定", "结婚", "年龄", "男女"]
+    quoted = on_point_shown(cfg, terms, AGE, Verified(STATES, ()))
+    assert quoted == {"on_point": round(on_point(AGE, STATES), 4)}
+    assert on_point_shown(cfg, terms, AGE, Verified(STATES, (), generator="llm")) == {}
+    assert on_point_shown(cfg.model_copy(update={"confidence_on_point": False}), terms, AGE, Verified(STATES, ())) == {}

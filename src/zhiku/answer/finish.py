@@ -199,18 +199,21 @@ def shown_features(kb: Any, terms: Sequence[str], draft: Verified, considered: S
     return {"quoted": round(quoted_coverage(kb, list(terms), draft.text), 4), "top": top, "asks": bool(kinds),
             "typed": any(has_quantity(c.text, said, c.about) for c in kinds), "conflict": bool(draft.conflicts),
             **meaning_shown(kb, question, draft, considered), **answer_cosine(kb, question, draft.text),
-            **on_point_shown(kb.config, terms, question, draft.text)}
+            **on_point_shown(kb.config, terms, question, draft)}
 
 
-def on_point_shown(cfg: Any, terms: Sequence[str], question: str, text: str) -> dict[str, float]:
+def on_point_shown(cfg: Any, terms: Sequence[str], question: str, draft: Verified) -> dict[str, float]:
     """With config ``confidence_on_point``, the share of the answer's text the question's words
-    make up (``on_point``: :func:`zhiku.verify.confidence.on_point`); nothing for a case narrative
-    (more content ``terms`` than ``heading_max_words``: its many words make up most of any quote
-    from the rule it describes, right or wrong) or without a question."""
+    make up (``on_point``: :func:`zhiku.verify.confidence.on_point`) for an answer the offline
+    composer quoted; nothing for a case narrative (more content ``terms`` than
+    ``heading_max_words``: its many words make up most of any quote from the rule it describes,
+    right or wrong), for a model's own prose (it restates the question as it likes, and the weight
+    was fitted on quotes only) or without a question."""
     most = getattr(cfg, "heading_max_words", 0)
-    if not getattr(cfg, "confidence_on_point", False) or not question or 0 < most < len(terms):
+    if not getattr(cfg, "confidence_on_point", False) or not question or 0 < most < len(terms) \
+            or draft.generator == "llm":
         return {}
-    return {"on_point": round(on_point(question, text), 4)}
+    return {"on_point": round(on_point(question, draft.text), 4)}
 
 
 def meaning_shown(kb: Any, question: str, draft: Verified, considered: Sequence[Hit]) -> dict[str, Any]:
