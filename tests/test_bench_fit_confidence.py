@@ -59,3 +59,20 @@ def test_the_everyday_rows_hold_the_six_sets_in_both_modes():
     rows = [json.loads(x) for x in (ROOT / "benchmarks" / "data" / "confidence_rows_everyday3.jsonl")
             .read_text(encoding="utf-8").splitlines()]
     assert {(r["set"], r["mode"]) for r in rows} == {(s, m) for s in fc.SETS for m in ("bm25", "hybrid")}
+
+
+def test_an_added_weight_is_fitted_over_the_kept_model_and_leaves_its_weights_as_they_are():
+    """The answered weight of on_point (config confidence_on_point) is fitted on the rows that
+    recorded it, over the kept keyword model's log-odds; the model's other weights are kept, and
+    a refit first leaves out the weight it is refitting. Rows without it weigh nothing."""
+    rows = [json.loads(x) for x in fc.ROWS.read_text(encoding="utf-8").splitlines()]
+    kept = json.loads(fc.MODEL.read_text(encoding="utf-8"))
+    base = fc._without(kept, ["on_point"])
+    assert "on_point" not in base["answered"]["names"] and "dense" not in base
+    m = fc._added(rows, list(range(len(rows))), base, ["on_point"], True)
+    names, weights = m["answered"]["names"], m["answered"]["weights"]
+    assert names[:-1] == base["answered"]["names"] and weights[:-1] == base["answered"]["weights"]
+    assert names[-1] == "on_point" and weights[-1] > 0
+    assert fc._added(rows, list(range(len(rows))), base, [], True) is base
+    unread = [i for i, r in enumerate(rows) if "on_point" not in (r.get("after") or {})]
+    assert unread and fc._added(rows, unread, base, ["on_point"], True)["answered"]["weights"][-1] == 0.0

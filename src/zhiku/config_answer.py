@@ -228,6 +228,11 @@ class RefusalLevers(BaseModel):
     quote_cosine: bool = Field(default=False, description="the confidence reads how close the answer's "
                                "quoted sentence is to the question by the embedder (one encoding of "
                                "one sentence an answer); off: the retrieval and text features only")
+    confidence_on_point: bool = Field(default=True, description="the confidence after answering reads how much "
+                                      "of the answer's text the question's own words make up (its characters, "
+                                      "a Latin word whole; a quote of the offline composer only, no case "
+                                      "narrative of more than heading_max_words words): a quote about the thing asked against a passage that "
+                                      "only touches it; off: not read (neutral)")
     confidence_dense_model: bool = Field(default=False, description="the confidence shown for a ranking "
                                          "with a dense list is read by the confidence model fitted on hybrid "
                                          "asks (the confidence.json part \"dense\": cosines, agreement of the "

@@ -13,7 +13,7 @@ from zhiku.chunk.context import block_text
 from zhiku.retrieve.learned import judged_order
 from zhiku.types import Answer, Hit, TraceStep
 from zhiku.verify.answerable import Answerability, check, decisive, has_quantity, unnamed
-from zhiku.verify.confidence import REFUSED, answered, quoted_coverage, with_vectors
+from zhiku.verify.confidence import REFUSED, answered, on_point, quoted_coverage, with_vectors
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import Kind
 from zhiku.verify.shown import answer_cosine
@@ -198,7 +198,22 @@ def shown_features(kb: Any, terms: Sequence[str], draft: Verified, considered: S
     said = re.sub(r"\[\d+\]", "", draft.text)
     return {"quoted": round(quoted_coverage(kb, list(terms), draft.text), 4), "top": top, "asks": bool(kinds),
             "typed": any(has_quantity(c.text, said, c.about) for c in kinds), "conflict": bool(draft.conflicts),
-            **meaning_shown(kb, question, draft, considered), **answer_cosine(kb, question, draft.text)}
+            **meaning_shown(kb, question, draft, considered), **answer_cosine(kb, question, draft.text),
+            **on_point_shown(kb.config, terms, question, draft)}
+
+
+def on_point_shown(cfg: Any, terms: Sequence[str], question: str, draft: Verified) -> dict[str, float]:
+    """With config ``confidence_on_point``, the share of the answer's text the question's words
+    make up (``on_point``: :func:`zhiku.verify.confidence.on_point`) for an answer the offline
+    composer quoted; nothing for a case narrative (more content ``terms`` than
+    ``heading_max_words``: its many words make up most of any quote from the rule it describes,
+    right or wrong), for a model's own prose (it restates the question as it likes, and the weight
+    was fitted on quotes only) or without a question."""
+    most = getattr(cfg, "heading_max_words", 0)
+    if not getattr(cfg, "confidence_on_point", False) or not question or 0 < most < len(terms) \
+            or draft.generator == "llm":
+        return {}
+    return {"on_point": round(on_point(question, draft.text), 4)}
 
 
 def meaning_shown(kb: Any, question: str, draft: Verified, considered: Sequence[Hit]) -> dict[str, Any]:
