@@ -47,8 +47,8 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_CITATION_PRIOR": "0.6"}),
     ("+ document coherence (each hit gains 0.2 × the question words its document's best three hits "
      "cover beyond any one of them)", {"ZHIKU_DOC_COHERENCE": "0.2"}),
-    ("− whole-document keyword evidence (each document one bag of its words, BM25 over the documents; a hit's "
-     "score × 1 + 0.1 × its document's share of the best document's)", {"ZHIKU_DOC_KEYWORD": "0"}),
+    ("+ whole-document keyword evidence (each document one bag of its words, BM25 over the documents; a hit's "
+     "score × 1 + 0.1 × its document's share of the best document's)", {"ZHIKU_DOC_KEYWORD": "0.1"}),
     ("+ whole-document keyword evidence, its 3 best documents searched inside too (gain 1: their passages the "
      "whole-index list missed weighed in)", {"ZHIKU_DOC_KEYWORD": "1", "ZHIKU_DOC_KEYWORD_TOP": "3"}),
     ("− answer types (多久 → hits stating a period, 罚多少钱 → a sum, gain 0.2)",

@@ -98,7 +98,7 @@ class KeywordLevers(BaseModel):
                                  "question's words (IDF share) its document's best three hits hold "
                                  "together beyond the most any one of them holds alone, times the best "
                                  "hit's score; 0 = off")
-    doc_keyword: float = Field(default=0.1, ge=0.0, description="gain of a keyword hit from its whole "
+    doc_keyword: float = Field(default=0.0, ge=0.0, description="gain of a keyword hit from its whole "
                                "document's keyword evidence: each document scored as one bag of its words "
                                "(BM25 over the documents), a hit's score times 1 + this × its document's share "
                                "of the best document's score; 0 = off")

@@ -116,7 +116,7 @@ def test_every_setting_that_changes_the_stored_index_names_its_own_eval_index(tm
     assert default.name == content_hash("corpus", cfg.segmenter, cfg.embedder, str(cfg.chunk_size),
                                         str(SCHEMA_VERSION))
     changed = {"markdown_divisions": False, "table_header_gloss": False, "article_label_forms": False,
-               "chunk_overlap": 0.2, "parent_size": 0, "min_section": 10}
+               "heading_runs": False, "chunk_overlap": 0.2, "parent_size": 0, "min_section": 10}
     assert set(changed) == set(CHUNK_SETTINGS)
     homes = {_eval_home(cfg.model_copy(update={k: v}), "corpus") for k, v in changed.items()}
     assert len(homes) == len(changed) and default not in homes
