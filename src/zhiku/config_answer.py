@@ -162,7 +162,7 @@ class AnswerLevers(BaseModel):
                                     "block adds this much × the share of the other evidence blocks that "
                                     "come from its document: a question about one law brings up several "
                                     "of its articles, a literal match in another law comes alone; 0 = off")
-    answer_addressee: float = Field(default=0.5, ge=0.0, description="the offline answer's choice of "
+    answer_addressee: float = Field(default=0.0, ge=0.0, description="the offline answer's choice of "
                                     "block takes this much off an article whose opening clause binds a class "
                                     "of office holders (林业主管部门的工作人员…, 国家工作人员…) when the question "
                                     "names none; 0 = off")
