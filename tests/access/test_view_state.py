@@ -17,7 +17,8 @@ DOCS = {"hr/薪酬制度.md": "# 薪酬制度\n\n## 第一章 奖金\n\n第一�
                                "## 第二章 支出\n\n第二条 单笔支出超过五百万元须经财务总监审批。\n"}
 
 
-def test_a_views_idf_and_paths_are_its_own(tmp_path):
+def _two_group_kb(tmp_path):
+    """DOCS ingested keyword-only, hr/ readable by the hr group and finance/ by finance."""
     root = tmp_path / "corpus"
     for rel, text in DOCS.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -26,6 +27,11 @@ def test_a_views_idf_and_paths_are_its_own(tmp_path):
                                                    {"paths": ["finance/**"], "groups": ["finance"]}])
     kb = KnowledgeBase(cfg)
     assert kb.ingest([root], dense=False, progress=False).added == 2
+    return kb
+
+
+def test_a_views_idf_and_paths_are_its_own(tmp_path):
+    kb = _two_group_kb(tmp_path)
     whole = kb.idf("审批")  # cached on the whole knowledge base first
     hr = kb.for_groups(("hr",))
     n, df = hr.chunk_count(), kb.store.doc_frequency("审批")
@@ -36,14 +42,7 @@ def test_a_views_idf_and_paths_are_its_own(tmp_path):
 
 
 def test_a_views_document_bags_hold_only_what_it_may_read(tmp_path):
-    root = tmp_path / "corpus"
-    for rel, text in DOCS.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    cfg = load_config(home=tmp_path / "h", access=[{"paths": ["hr/**"], "groups": ["hr"]},
-                                                   {"paths": ["finance/**"], "groups": ["finance"]}])
-    kb = KnowledgeBase(cfg)
-    assert kb.ingest([root], dense=False, progress=False).added == 2
+    kb = _two_group_kb(tmp_path)
     paths = {d.doc_id: d.path for d in kb.store.documents()}
     terms = kb.segment("预算审批")
     # the whole knowledge base scores the budget rule; a caller of hr never sees it
