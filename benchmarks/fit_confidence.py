@@ -260,6 +260,25 @@ HEADING = "## Confidence calibration"
 # redundancy) orders RGB's answers (AUROC 0.73 against the model's 0.53) but not CMRC's (0.44),
 # natural2's or everyday3's (0.55): RGB's corpus repeats its news snippets; the answer's length,
 # the cited block's rank, the gap between the first two scores: 0.36-0.61 across the sets.
+# Why everyday3 stays over-confident (the full ask over the whole laws corpus, keyword: ECE 0.154,
+# natural2 0.094, natural 0.144), measured by benchmarks/confidence_signals.py on 634 rows with
+# each answer's evidence (benchmarks/data/confidence_rows_signals.jsonl; the recorded confidences
+# give the eval's ECE / AUROC exactly). It is a shift of one set, not of a regime: over the same
+# corpus and retrieval, answered everyday3 rows are right 0.22 at a mean confidence 0.39 (+0.17),
+# natural2's 0.59 at 0.49 (-0.10), natural's 0.93 at 0.82, case's 0.42 at 0.38; the question
+# naming a law or not changes none of the signs (everyday3 +0.10 / +0.18, natural2 -0.09 / -0.10),
+# and everyday3's wrong answers read like natural2's (named 0.21 / 0.22, title 0.04 / 0.07,
+# on_point 0.19 / 0.21). So an intercept, one for the keyword regime (no vectors, 1000 documents or
+# more) or one per named law fits to nothing (weights -0.00, +0.10) and, everyday3 held out, lifts
+# it (0.154 -> 0.195, 0.236). Each trace signal as an answered weight over the shipped log-odds,
+# every set weighing the same, ECE held out by set (natural2, everyday3, case, rgb): the cited
+# hit's rank 0.153, 0.168, 0.101, 0.103; the cited block from another document than the first
+# hit's 0.111, 0.159, 0.113, 0.105 (right 0.08 of 24 everyday3 answers, but 0.76 of RGB's 21,
+# where a document is one passage); the documents among the first five 0.115, 0.150, 0.124, 0.093;
+# the first document's share of them 0.094, 0.152, 0.141, 0.082; the best sentence's share times
+# that share (focused) 0.184, 0.128, 0.167, 0.086; the score margins 0.100-0.102, 0.158-0.159,
+# 0.114-0.149; a constraint met 0.131, 0.168, 0.117, 0.093; against 0.094, 0.154, 0.119, 0.085
+# shipped. Each trades everyday3 against natural2 or case; none is a setting.
 USED = os.environ.get("ZHIKU_FIT_USED", "named,title,margin").split(",")
 # what answering showed, as :func:`zhiku.verify.confidence.answered` sees it
 ANSWERED = os.environ.get("ZHIKU_FIT_ANSWERED", "removed,met,below,conflict,meant").split(",")
@@ -358,10 +377,35 @@ def collect(shared: Path, only: list[str], mode: str = "bm25", whole: bool = Fal
                          "after": step.get("finish", {}).get("after", {}),
                          "correct": answer_correct(it.answerable, ans.refused, contains, cited, at_gold),
                          "gold_top5": bool(any(relevance(list(ans.hits[:5]), it, aliases))) if it.gold else False,
-                         "confidence": ans.confidence})
+                         "confidence": ans.confidence, "evidence": evidence(kb, it.question, ans)})
         print(f"{name} ({mode}): {len(items)} questions", file=sys.stderr)
     ROWS.parent.mkdir(parents=True, exist_ok=True)
     ROWS.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+
+
+def evidence(kb, question: str, ans) -> dict:
+    """What an answer's ranking and citations show beyond the model's features, recorded per row
+    for benchmarks/confidence_signals.py: ``rank`` (the first of the ranked hits the answer cites,
+    -1 for none), ``first_doc`` (a cited block is from the first hit's document), ``docs5`` (the
+    distinct documents of the first five hits), ``first_share5`` (their share from the first
+    hit's document), ``margin`` (how far the first score stands above the second, 0..1),
+    ``cited_margin`` (the same for the cited block over the next), ``names_doc`` (the question
+    names a document of the library: its title index resolves one), ``documents`` (how many
+    documents were searched)."""
+    hits = list(ans.hits)
+    cited = {c.chunk_id for c in ans.citations}
+    rank = next((i for i, h in enumerate(hits) if cited & {h.chunk.id, h.chunk.parent_id}), -1)
+    docs = [h.chunk.doc_path for h in hits[:5]]
+    scores = [h.score for h in hits]
+
+    def gap(i: int) -> float:
+        return (scores[i] - scores[i + 1]) / scores[i] if 0 <= i < len(scores) - 1 and scores[i] > 0 else 0.0
+
+    return {"rank": rank, "first_doc": bool(docs) and docs[0] in {c.doc_path for c in ans.citations},
+            "docs5": len(set(docs)), "first_share5": docs.count(docs[0]) / len(docs) if docs else 0.0,
+            "margin": round(max(0.0, gap(0)), 4), "cited_margin": round(max(0.0, gap(rank)), 4),
+            "names_doc": bool(kb.titles().resolve(question).doc_ids),
+            "documents": kb.store.count().get("documents", 0)}
 
 
 def _answered(rows: list[dict], idx: list[int], model: dict, names: Sequence[str], balance: bool) -> dict:
