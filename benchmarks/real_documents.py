@@ -70,7 +70,9 @@ attachments are Word-exported HTML coordinate tables with merged header cells, a
 units under them; its questions are one cell or one row of a table); ``"split": "scans"``
 another (tests/data/real/scans: three scanned national emission standards without a text
 layer, read by OCR, whose ruled limit tables have cells merged across rows and columns; its
-questions are one cell or one row of those tables).
+questions are one cell or one row of those tables); ``"split": "fresh13"`` another
+(tests/data/real/fresh13: two pages of a database's Chinese manual that open with the Apache
+licence in an HTML comment, one with a comment inside a code fence).
 ``--split dev`` or ``--split NAME`` measures one of them.
 """
 
@@ -95,8 +97,9 @@ HELD_OUT = (FRESH, "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "
 #: tables (merged header cells, a units note) whose questions are one cell or one row;
 #: ``fresh10`` was written before zhiku was run on its documents and developed on at once;
 #: ``fresh8`` and ``fresh9`` were promoted to development after their first measurements;
-#: ``scans`` holds scanned (image-only) standards whose ruled limit tables are read by OCR.
-DEV_SPLITS = ("tables", "fresh8", "fresh9", "fresh10", "scans")
+#: ``scans`` holds scanned (image-only) standards whose ruled limit tables are read by OCR;
+#: ``fresh13`` holds Markdown pages that open with a licence in an HTML comment.
+DEV_SPLITS = ("tables", "fresh8", "fresh9", "fresh10", "scans", "fresh13")
 #: Every split measured in a knowledge base of its own folder.
 FOLDERS = (*HELD_OUT, *DEV_SPLITS)
 JUNK = ("列1", "列2", "列3", "OLE_LINK", "(cid:", "....")
@@ -221,7 +224,8 @@ SPLIT_LABELS = {FRESH: ("fresh documents", "Fresh documents (held out)"),
                 "fresh11": ("eleventh fresh set", "Eleventh fresh set (held out)"),
                 "fresh12": ("twelfth fresh set", "Twelfth fresh set (held out)"),
                 "tables": ("table set", "Table documents (development)"),
-                "scans": ("scan set", "Scanned documents (development)")}
+                "scans": ("scan set", "Scanned documents (development)"),
+                "fresh13": ("thirteenth set", "Thirteenth set: pages with comments (development)")}
 
 
 def render(trees: list[dict], rows: list[dict], extra: list[str] = (),

@@ -56,6 +56,10 @@ class Config(KeywordLevers, AnswerLevers, RefusalLevers, FusionLevers, RouteLeve
     markdown_as_shown: bool = Field(default=True, description="read Markdown as a viewer shows it: "
                                     "inline HTML (<p>, <br/>) as text, in-page tables of contents "
                                     "dropped, backslash escapes undone (at ingest)")
+    markdown_hide_comments: bool = Field(default=True, description="in Markdown, HTML comments "
+                                         "(<!-- … -->: a licence over the page, a hidden note) "
+                                         "are dropped before the title and headings are read, "
+                                         "outside code; an unterminated <!-- stays text (at ingest)")
     pdf_unruled_tables: bool = Field(default=True, description="in a PDF, a table printed without "
                                      "ruling lines (a LaTeX manual's parameter and return-value "
                                      "tables) is read from its lines' column gaps, header first, so "

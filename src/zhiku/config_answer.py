@@ -348,6 +348,10 @@ class RefusalLevers(BaseModel):
                                          "beside the sum, and such a verb among the words a quantity is "
                                          "asked of (「社保一个月要交多少钱」: 要交) by those words too; off: a "
                                          "word sharing the verb's character")
+    answerability_frequencies: bool = Field(default=True, description="how often asked (「工资最少多长时间"
+                                            "要发一次」, 隔多久) is met by a frequency (每月, 按季, 一年一次) as by "
+                                            "a period, in the check and in the composer's choice of sentence; "
+                                            "off: it asks a period, a figure with its unit")
     answerability_article_periods: bool = Field(default=True, description="a period asked (几天, 多久) that a "
                                                 "quoted numbered provision (第…条) states, whatever the statute "
                                                 "states it of, is a weak mismatch answered at a lower confidence, "

@@ -142,7 +142,7 @@ def uncounted(verdict: Answerability, text: str, question: str = "", articles: b
 
 #: the kinds of figure a question asks (多少钱, 多久, 几天, 几岁, 多少人, 几个小时, 多少) that an answer
 #: stating none at all cannot give, whatever a rule may state otherwise
-FIGURES = ("money", "amount", "days", "duration", "age", "people", "hours", "number")
+FIGURES = ("money", "amount", "days", "duration", "frequency", "age", "people", "hours", "number")
 
 
 def untyped(verdict: Answerability, text: str) -> bool:
@@ -158,7 +158,7 @@ def untyped(verdict: Answerability, text: str) -> bool:
     said = re.sub(r"\[\d+\]", "", text)
     return any(c.kind is Kind.QUANTITY and c.text in FIGURES and not c.unworded
                and not has_quantity(c.text, said, c.about) and not other_form(c.text, said)
-               and not (c.text in ("duration", "days") and _PERIODIC.search(said))
+               and not (c.text in ("duration", "frequency", "days") and _PERIODIC.search(said))
                for c in verdict.missing)
 
 

@@ -178,11 +178,12 @@ def _meets(kb: Any, question: str, cons: Sequence[Any],
     """Whether a sentence and its block meet what the question pins down
     (:func:`zhiku.verify.answerable.meets_all`) and, with ``answer_asked_type``, whether the
     block states a value of the kind the question's asking phrase names (要交钱吗 → a fee, 多久 →
-    a period: :func:`zhiku.retrieve.answertype.states`, a figure spaced from its unit read as one);
+    a period: :func:`zhiku.retrieve.answertype.states`, a figure spaced from its unit read as one;
+    how often asked, with the check's ``frequencies`` reading, a frequency too: 每月, 按季);
     None when the question pins nothing. ``opts``: the check's readings (default: built from
     ``kb.config``)."""
     from zhiku.answer.reading import asked_types
-    from zhiku.retrieve.answertype import states
+    from zhiku.retrieve.answertype import FREQUENCY, FREQUENCY_ASK, AnswerType, states
     from zhiku.verify.answerable import meets_all
 
     cfg = kb.config
@@ -191,8 +192,14 @@ def _meets(kb: Any, question: str, cons: Sequence[Any],
     if not cons and not kinds:
         return None
     opts = opts or CheckOptions.from_config(cfg)
+    often = opts.frequencies and FREQUENCY_ASK.search(question) is not None
+
+    def stated(kind: AnswerType, block: str) -> bool:
+        return states(kind, _UNSPACED.sub(r"\1", block)) or (
+            often and kind is AnswerType.PERIOD and FREQUENCY.search(block) is not None)
+
     return lambda sent, block: ((not cons or meets_all(cons, sent, block, opts))
-                                and (not kinds or any(states(k, _UNSPACED.sub(r"\1", block)) for k in kinds)))
+                                and (not kinds or any(stated(k, block) for k in kinds)))
 
 
 def _decides(cons: Sequence[Any], opts: CheckOptions) -> Callable[[str, str], bool] | None:

@@ -83,16 +83,20 @@ def join_soft_breaks(text: str) -> str:
     return "\n".join(out)
 
 
-def clean_body(text: str) -> str:
+def clean_body(text: str, comment_lines: bool = True) -> str:
     """Drop layout comment lines and runs of blank lines; strip the ends.
 
     Args:
         text: the raw body.
+        comment_lines: drop lines that hold only an HTML comment (False when the Markdown
+            loader has dropped its comments already, outside code, so a code fence keeps
+            the comment lines it holds).
 
     Returns:
         The cleaned body.
     """
-    text = _COMMENT_LINE_RE.sub("", text)
+    if comment_lines:
+        text = _COMMENT_LINE_RE.sub("", text)
     text = _BLANK_RUN_RE.sub("\n\n", text)
     return text.strip()
 
@@ -196,7 +200,8 @@ def _version_from(fields: dict[str, Any]) -> str | None:
 @loaders.register(".md")
 @loaders.register(".markdown")
 @loaders.register(".txt")
-def load_text(path: str | Path, root: str | Path, markdown_as_shown: bool = True) -> Document:
+def load_text(path: str | Path, root: str | Path, markdown_as_shown: bool = True,
+              markdown_hide_comments: bool = True) -> Document:
     """Load one Markdown or text file; in Markdown, raw HTML tables are read as tables.
 
     Args:
@@ -205,6 +210,10 @@ def load_text(path: str | Path, root: str | Path, markdown_as_shown: bool = True
         markdown_as_shown: read Markdown's inline HTML, in-page contents and escapes as a
             viewer shows them (:func:`zhiku.ingest.markdown_text.markdown_as_shown`, config
             ``markdown_as_shown``); False keeps the source as written.
+        markdown_hide_comments: drop Markdown's HTML comments before its title and headings
+            are read (:func:`zhiku.ingest.markdown_text.drop_comments`, config
+            ``markdown_hide_comments``); False leaves them to the line cleaning (a comment on
+            a line of its own is dropped there, a longer one is read as text).
 
     Returns:
         A Document whose id is the hash of its cleaned body (identical copies of a law
@@ -220,8 +229,12 @@ def load_text(path: str | Path, root: str | Path, markdown_as_shown: bool = True
     if not text.strip():
         raise ZhikuError(f"File {str(path)!r} is empty; add text to it or remove it.")
     fields, rest = split_front_matter(_INVISIBLE_RE.sub("", text))
-    titles, preamble, raw_body = split_header(rest)
     markdown = path.suffix.lower() in (".md", ".markdown")
+    if markdown and markdown_hide_comments:  # a licence in <!-- … --> is no title or heading
+        from zhiku.ingest.markdown_text import drop_comments
+
+        rest = drop_comments(rest, keep=(INFO_END,))
+    titles, preamble, raw_body = split_header(rest)
     if markdown:
         from zhiku.ingest.html_loader import markdown_from_html_tables
 
@@ -230,7 +243,7 @@ def load_text(path: str | Path, root: str | Path, markdown_as_shown: bool = True
         raw_body = join_soft_breaks(markdown_from_html_tables(raw_body))
         if markdown_as_shown:  # inline HTML, in-page contents, escapes: as a viewer shows
             raw_body = markdown_text.markdown_as_shown(raw_body)
-    body = clean_body(raw_body)
+    body = clean_body(raw_body, comment_lines=not (markdown and markdown_hide_comments))
     if not body:
         raise ZhikuError(
             f"File {str(path)!r} has a title but no text; add the body or remove the file."

@@ -16,6 +16,9 @@ Four kinds, each outside code fences and inline code spans:
   ``OS(操作系统)`` (an escaped pipe in a table row stays, it keeps the cell whole).
 
 Raw HTML tables are rewritten as pipe tables before this (html_loader).
+
+HTML comments (``<!-- … -->``: an Apache licence over a page, a note the author hid) are
+dropped before the title and headings are read (:func:`drop_comments`, its own setting).
 """
 
 from __future__ import annotations
@@ -39,6 +42,66 @@ _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _ANCHOR_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[^\]\n]+\]\(#[^)\s]*\)[ \t]*$")
 #: A run of anchor-only list items at least this long is a table of contents.
 TOC_MIN_ITEMS = 2
+_COMMENT_OPEN, _COMMENT_CLOSE = "<!--", "-->"
+
+
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    """Character ranges of a Markdown text a viewer shows as code: fenced blocks (fence
+    lines included, an unclosed fence runs to the end) and inline code spans elsewhere."""
+    spans: list[tuple[int, int]] = []
+    pos, fence_at = 0, None
+    for line in text.split("\n"):
+        end = pos + len(line)
+        if _FENCE_LINE.match(line):
+            if fence_at is None:
+                fence_at = pos
+            else:
+                spans.append((fence_at, end))
+                fence_at = None
+        elif fence_at is None and "`" in line:
+            spans += [(pos + m.start(), pos + m.end()) for m in _CODE_SPAN.finditer(line)]
+        pos = end + 1
+    if fence_at is not None:
+        spans.append((fence_at, len(text)))
+    return spans
+
+
+def drop_comments(text: str, keep: tuple[str, ...] = ()) -> str:
+    """A Markdown text without its HTML comments, as a viewer hides them: a comment over
+    several lines, on a line of its own (the line is left blank, so it still ends a
+    paragraph) or inside a line (``文字<!-- 注 -->文字``). A ``<!--`` in a code fence or an
+    inline code span is text. An unterminated ``<!--`` (no ``-->`` after it) is left as
+    written: a viewer would hide the rest of the page, and reading it is safer than losing it.
+
+    Args:
+        text: the Markdown text (front matter already split off).
+        keep: comments that start with one of these are kept (a marker read later, such
+            as ``<!-- INFO END -->``).
+
+    Returns:
+        The text; unchanged when it holds no comment.
+    """
+    if _COMMENT_OPEN not in text:
+        return text
+    code = _code_spans(text)
+    out, pos, start = [], 0, text.find(_COMMENT_OPEN)
+    while start >= 0:
+        inside = next((b for a, b in code if a <= start < b), None)
+        if inside is not None:  # in code: text, look on after the code
+            start = text.find(_COMMENT_OPEN, inside)
+            continue
+        end = text.find(_COMMENT_CLOSE, start + len(_COMMENT_OPEN))
+        if end < 0:  # unterminated: left as written
+            break
+        end += len(_COMMENT_CLOSE)
+        if not any(text.startswith(k, start) for k in keep):
+            out.append(text[pos:start])
+            pos = end
+        start = text.find(_COMMENT_OPEN, end)
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def _outside_code(line: str) -> str:
     """One line read as shown, its inline code spans left as they are."""
     if (head := _HEADING_LINE.match(line)) and (label := _heading_text(head[2])):

@@ -30,7 +30,7 @@ MARKDOWN_SUFFIXES = (".md", ".markdown")
 #: The config settings that change what a loader reads, in the order :func:`load_file` takes
 #: them (and an eval index is told apart by: another reading is another index).
 LOADER_SETTINGS = ("markdown_as_shown", "pdf_unruled_tables", "html_table_titles", "pdf_merged_cells",
-                   "ocr_tables")
+                   "ocr_tables", "markdown_hide_comments")
 
 
 def loader_options(cfg: object) -> dict[str, bool]:
@@ -42,7 +42,8 @@ def loader_options(cfg: object) -> dict[str, bool]:
 def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_BYTES,
               timeout_s: float | None = None, markdown_as_shown: bool = True,
               pdf_unruled_tables: bool = True, html_table_titles: bool = True,
-              pdf_merged_cells: bool = True, ocr_tables: bool = True) -> Document:
+              pdf_merged_cells: bool = True, ocr_tables: bool = True,
+              markdown_hide_comments: bool = True) -> Document:
     """Load one file with the loader registered for its suffix.
 
     Office packages are checked for zip bombs by their declared sizes first, and the
@@ -68,6 +69,9 @@ def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_B
         ocr_tables: a PDF page read by OCR has its ruled tables read as tables (config
             ``ocr_tables``); False is passed to the ``.pdf`` loader as ``ocr_tables``,
             True passes nothing.
+        markdown_hide_comments: a Markdown file's HTML comments are dropped (config
+            ``markdown_hide_comments``); False is passed to its loader as
+            ``markdown_hide_comments``, True passes nothing.
 
     Returns:
         The loaded Document.
@@ -99,6 +103,8 @@ def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_B
     try:
         with time_limit(path, DEFAULT_TIMEOUT_S if timeout_s is None else timeout_s):
             shown = {} if markdown_as_shown or suffix not in MARKDOWN_SUFFIXES else {"markdown_as_shown": False}
+            shown |= {} if markdown_hide_comments or suffix not in MARKDOWN_SUFFIXES \
+                else {"markdown_hide_comments": False}
             shown |= {} if pdf_unruled_tables or suffix != ".pdf" else {"pdf_unruled_tables": False}
             shown |= {} if pdf_merged_cells or suffix != ".pdf" else {"pdf_merged_cells": False}
             shown |= {} if ocr_tables or suffix != ".pdf" else {"ocr_tables": False}

@@ -43,6 +43,13 @@ _STATES: dict[AnswerType, re.Pattern[str]] = {
 }
 
 
+# how often, asked (「工资最少多长时间要发一次」, 「隔多久体检」) and stated: a rule says how often by
+# the period of its round (每月, 按季, 一年一次, 每两年), not always as a count of days
+FREQUENCY_ASK = re.compile(r"(?:多久|多长时间|多少时间)[^，,。；;？?]{0,8}?[一1](?:次|回)|隔多[久长]")
+FREQUENCY = re.compile(r"每(?:" + _NUM + r"个?)?(?:日|天|周|星期|旬|月|季度?|年|半年|小时)"
+                       r"|按(?:日|天|周|月|季度?|年)(?!份)|(?:日|天|周|月|季度|年)[一二两三四五六七八九十\d]次")
+
+
 def answer_types(question: str, offence: bool = True) -> tuple[AnswerType, ...]:
     """The answer types a question's asking phrase names (none for most questions).
 

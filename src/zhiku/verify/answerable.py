@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from zhiku.retrieve.answertype import FREQUENCY
 from zhiku.retrieve.segment import normalise
 from zhiku.verify.forms import (
     DAYS as _DAYS, LATIN_NAME as _LATIN_NAME, cn_year as _cn_year,
@@ -45,7 +46,7 @@ _SENTENCE = re.compile(r"[^。！？；\n]+")
 # a search snippet's pieces, cut at its elisions (「… 16支参赛队名单 ... 浙江省第二届…」: cut from
 # different places of the page)
 _PIECE = re.compile(r"(?:[^.…]|(?<!\.)\.(?!\.))+")
-_KIND_WORDS = {"money": "金额", "amount": "金额", "person": "人或机构", "country": "国家", "place": "地点", "page": "地点或页面", "age": "年龄", "days": "天数", "people": "人数", "duration": "期限", "hours": "小时数", "size": "大小",
+_KIND_WORDS = {"money": "金额", "amount": "金额", "person": "人或机构", "country": "国家", "place": "地点", "page": "地点或页面", "age": "年龄", "days": "天数", "people": "人数", "duration": "期限", "frequency": "频次", "hours": "小时数", "size": "大小",
                "date": "时间", "clock": "时间", "when": "时间", "number": "数目", "day": "日期"}
 
 
@@ -88,6 +89,8 @@ def has_quantity(kind: str, text: str, asked: str = "", posts: bool = False, are
         return True
     if kind == "hours" and re.search(r"半个?(?:小时|钟头)", t):
         return True
+    if kind == "frequency":  # config ``answerability_frequencies``: how often, or a period
+        return bool(FREQUENCY.search(t)) or has_quantity("duration", text, asked)
     if kind == "duration":
         t = STAMP.sub(" ", t)  # 1995年1月1日 is when, not how long
         if HALF.search(t):
@@ -669,7 +672,7 @@ _COMMON_HEAD = tuple("工员人者局所院部处站厅委会科队名")
 _NUMERIC_KINDS = {"days", "hours", "age", "people", "date", "clock", "when", "money", "country", "size", "day"}
 # figures a fact of one instance states (a count, a period, a sum): a name asked for (谁, 在哪)
 # may be one the tagger does not know, so it never decides on its own
-_FIGURES = {"number", "duration", "amount"}
+_FIGURES = {"number", "duration", "frequency", "amount"}
 
 
 def _instance(cons: Sequence[Constraint]) -> bool:
@@ -925,7 +928,7 @@ def _rank(miss: Sequence[Constraint]) -> tuple[int, int]:
 
 
 # the periods a question asks (几天, 多久) that a statute states of its own subject
-_PERIODS = ("days", "duration")
+_PERIODS = ("days", "duration", "frequency")
 # when asked (什么时候, 何时)
 _WHEN = ("when",)
 

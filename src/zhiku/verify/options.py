@@ -157,6 +157,9 @@ class CheckOptions:
             (:func:`zhiku.verify.answerable.rule_doer`): the statute's rule is for whoever does it.
         demonstratives: a 几 right after 这/那 (「春节法定假日那几天上班，工资怎么算」: those days)
             points at a number, it asks none (:func:`zhiku.verify.pins._asks_at`).
+        frequencies: how often asked (「工资最少多长时间要发一次」, 隔多久: kind ``frequency``) is
+            met by a frequency (每月, 按季, 一年一次: :data:`zhiku.retrieve.answertype.FREQUENCY`)
+            as by a period; off, it asks a period (kind ``duration``), a figure with its unit.
         unit_notes: a block noting the unit of its figures (「（单位：人）」 over a table's rows) states
             a quantity of that unit's kind in a bare figure (:func:`zhiku.verify.stated.noted_unit`).
     """
@@ -220,6 +223,7 @@ class CheckOptions:
     size_areas: bool = True
     event_spans: bool = True
     statute_moments: bool = True
+    frequencies: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from zhiku.registry import Choice
+from zhiku.retrieve.answertype import FREQUENCY_ASK
 from zhiku.retrieve.segment import QUESTION_WORDS, normalise
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.provisions import of_act
@@ -95,6 +96,8 @@ _QTY = [
     ("people", re.compile(r"多少人|几个人|几人|多少名")),
     # hours asked: a figure in hours or minutes (「每天工作最多几个小时」: 八小时), not a period in days
     ("hours", re.compile(r"几个?小时|多少个?小时|几分钟|多少分钟|几个?钟头")),
+    # with ``frequencies``: how often (「多长时间要发一次」) asks a period or a frequency (每月, 按季)
+    ("frequency", FREQUENCY_ASK),
     ("duration", re.compile(r"多久|多长时间|多长的|多少年|几年|几个月|多少个月|几周|几个小时|多少小时|多少分钟|期限多长|多长$")),
     ("clock", re.compile(r"几点|几时|星期几|周几|礼拜几")),
     # 几号 is a day after a month (几月几号) or alone at the end (「…是几号」), not a number
@@ -333,7 +336,7 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
     out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(YEAR.findall(rest))]
     out += [Constraint(Kind.TIME, ym, "month") for ym in year_months(rest)] if opts.months else []
     found = _asked_quantity(clause, opts.last_ask, opts.hours, opts.periods, opts.effort, opts.sizes,
-                            opts.days, opts.size_words, opts.demonstratives)
+                            opts.days, opts.size_words, opts.demonstratives, opts.frequencies)
     if found is None and opts.look_places and (look := _LOOK.search(clause)):
         found = ("page", look)  # 「之后去哪里看」: a page, a site, a link, a file or a menu
     if found is None and (where := _WHERE.search(clause)):
@@ -367,19 +370,21 @@ def _asked_quantity(clause: str, last: bool, hours: bool = True,
                     periods: bool = True, effort: bool = True,
                     sizes: bool = True, days: bool = False,
                     size_words: bool = True,
-                    demonstratives: bool = False) -> tuple[str, re.Match[str]] | None:
+                    demonstratives: bool = False,
+                    frequencies: bool = False) -> tuple[str, re.Match[str]] | None:
     """The kind of quantity the asking clause asks (:data:`_QTY`) and where. With ``last``
     the clauses are read from the last one that asks one: a count in a clause before it tells
     the situation (「几个人合伙开公司注册一千万，这钱最晚多少年内要交齐」 asks how long, not
     how many people); off, the first kind found anywhere in the clause. ``hours``,
-    ``periods``, ``effort``, ``sizes``, ``days`` and ``size_words`` are the readings of the same names
+    ``periods``, ``effort``, ``sizes``, ``days``, ``size_words`` and ``frequencies`` are the readings of the same names
     (:class:`zhiku.verify.options.CheckOptions`); a kind read only with its reading is skipped
     without it, and asks the kind it is read as with it (几个工作日: ``days``). With
     ``demonstratives`` a 几 after 这/那 points at a number the question already has in mind
     (「春节法定假日那几天上班」: those days), it asks none (:func:`_asks_at`)."""
     # the kinds of :data:`_QTY` read only with their reading: whether it is on, the kind asked then
     read_as = {"workdays": (periods, "days"), "effort": (effort, "number"), "size": (sizes, "size"),
-               "day": (days, "day"), "size_words": (size_words, "size")}
+               "day": (days, "day"), "size_words": (size_words, "size"),
+               "frequency": (frequencies, "frequency")}
     parts = [clause]
     if last:
         parts = [p for p in re.split(r"[，,；;]", clause) if p.strip()][::-1] or [clause]

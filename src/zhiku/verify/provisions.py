@@ -20,7 +20,7 @@ _NOT_ACTS = {"是", "有", "为", "叫", "要", "能", "会", "可以", "能够"
 #: The quantity kinds a figure answers (how long, how much, how many: :data:`zhiku.verify.pins._QTY`),
 #: which a provision states beside its own word for the thing; a time is read by its event, a
 #: name by its kind (neither is loosened). The composer's ``answer_standing_figures`` reads them too.
-FIGURES = frozenset({"days", "hours", "age", "people", "money", "amount", "duration", "number"})
+FIGURES = frozenset({"days", "hours", "age", "people", "money", "amount", "duration", "frequency", "number"})
 _ARTICLE = re.compile(r"第[零〇一二两三四五六七八九十百千\d]+条")
 
 
