@@ -41,6 +41,9 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_HEADING_SIMILARITY": "0"}),
     ("+ candidates' own words by meaning (bundled embedder: title, chapter and 64 opening characters of "
      "the 20 best, cosine share 0.3; each embedded once)", {"ZHIKU_PASSAGE_SIMILARITY": "0.3"}),
+    ("+ chapters by meaning (the 10 chapters whose title and headings are nearest the question, bundled "
+     "embedder, searched inside by keyword; their best articles take one place in four)",
+     {"ZHIKU_CHAPTER_SEARCH": "10"}),
     ("+ document evidence (each hit gains 0.1 × its document's best-three-hit share)",
      {"ZHIKU_DOC_WEIGHT": "0.1"}),
     ("+ citation prior (a hit's score × 1 + 0.6 · ln(1 + laws citing its document by 《title》) / ln(1 + laws))",

@@ -68,6 +68,14 @@ class KeywordLevers(BaseModel):
     heading_similarity: float = Field(default=0.1, ge=0.0, lt=1.0, description="share of the "
                                       "question↔chapter-heading cosine (bundled embedder) in the order of "
                                       "the candidates, blended with their retrieval scores, when none came from dense search; 0 = off")
+    chapter_search: int = Field(default=0, ge=0, description="new candidates by meaning for a keyword-only "
+                                "ranking: the N chapters (document title and chapter headings, bundled "
+                                "embedder) nearest the question's vector are searched inside by keyword and "
+                                "their best articles fused with the keyword list; 0 = off")
+    chapter_search_every: int = Field(default=4, ge=1, description="the chapter_search hits the keyword "
+                                      "list lacks take every this many places of it, from that place on")
+    chapter_search_per: int = Field(default=1, ge=1, description="hits each chapter of chapter_search "
+                                    "adds to its list")
     heading_max_words: int = Field(default=30, ge=0, description="a question of more words than this "
                                    "(a case narrative) skips the heading cosine: encoding it takes the "
                                    "bundled embedder ~400 ms; 0 = no limit")

@@ -70,6 +70,7 @@ class KnowledgeBase(Ingesting):
         self._offences: Any = None
         self._cited: tuple[dict[str, int], int] | None = None
         self._bags: Any = None  # whole-document keyword index (see doc_bags)
+        self._chapter_vecs: Any = None  # every chapter's vector (see chapter_vectors)
         self._short_forms: dict[str, dict[str, str]] | None = None
         self._citing: list[tuple[str, list[str]]] | None = None
         self._quoted: frozenset[str] | None = None
@@ -327,7 +328,7 @@ class KnowledgeBase(Ingesting):
             gen: the generation the next builds belong to.
         """
         self._titles = self._n_chunks = self._router = self._paths = self._coverage = self._offences = self._cited = None
-        self._short_forms = self._citing = self._quoted = self._bags = None
+        self._short_forms = self._citing = self._quoted = self._bags = self._chapter_vecs = None
         self._idf = {}
         self._gen = gen
 
@@ -481,6 +482,29 @@ class KnowledgeBase(Ingesting):
                     self._bags = DocumentBags.build(self.store.rows("chunks", ["doc_id", "seg", "kind"]), live)
                     self._bags.save(path, key)
             return self._bags
+
+    def chapter_vectors(self, progress: bool | Progress = False):
+        """Every searched chapter's vector by the bundled embedder, its document's title and
+        headings as one text (see :class:`zhiku.retrieve.chapter_meaning.ChapterVectors`): a
+        matrix built once per published generation from the stored rows, each distinct text
+        embedded once (the vector cache keeps them; an ingest embeds them, ``chapter_search``)."""
+        from zhiku.embed.base import embed_through_cache
+        from zhiku.retrieve.chapter_meaning import ChapterVectors
+
+        self._current()
+        with self._build:
+            if self._chapter_vecs is None:
+                titles = {d.doc_id: d.title or d.path for d in self.store.documents() if not d.deleted}
+                rows = self.store.rows("chunks", ["doc_id", "section_id", "section_path", "kind"])
+                cfg = self.config
+
+                def embed(texts: list[str]):
+                    with as_progress(progress).phase("chapters by meaning", len(texts), "chapter") as bar:
+                        return embed_through_cache(self.embedder, cfg.cache_path, texts, cfg.embed_batch,
+                                                   progress=bar.update)
+
+                self._chapter_vecs = ChapterVectors.build(rows, titles, embed)
+            return self._chapter_vecs
 
     def router(self):
         """The sub-index router of this knowledge base (rebuilt after each publish).

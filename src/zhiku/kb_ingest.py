@@ -141,6 +141,8 @@ class Ingesting:
             with progress.phase("chapter headings", len(heads), "heading") as bar:
                 embed_through_cache(self.embedder, cfg.cache_path, sorted(heads), cfg.embed_batch,
                                     progress=bar.update)
+        if cfg.chapter_search and not dense:  # every chapter's title and headings (retrieve/chapter_meaning.py)
+            self.chapter_vectors(progress)
         if cfg.term_expansion or cfg.question_expansion or cfg.rare_bridges:  # the vocabulary's words
             self.term_neighbours(progress)
         if cfg.doc_keyword:  # whole documents as bags of words, saved for the asks (retrieve/docbags.py)

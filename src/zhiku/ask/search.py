@@ -281,10 +281,15 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
     factors = [1.0] * (len(lists) + len(inner)) + [float(votes)] * len(cited) if votes > 1 else None
     lists = [*lists, *inner, *cited]
     dense = has_dense(lists)  # keyword only or not: one answer for every stage below
+    near = chapter_candidates(kb, p, trace) if structured and not dense and lists else []
     with _Timer(trace, "fuse") as d:
         out = (fuse_search(lists, kb.config, alpha, factors, len(p.terms), dense) if len(lists) > 1
                else (lists or [[]])[0])
         seen = {h.chunk.id for h in p.exact}
+        if near:  # the chapters nearest the question's meaning, searched inside (retrieve/chapter_meaning.py)
+            from zhiku.retrieve.chapter_meaning import interleaved
+
+            out = interleaved(out, near, kb.config.chapter_search_every)
         hits = p.exact + [h for h in out if h.chunk.id not in seen]
         if structured and kb.config.drop_twins:  # one law version in two folders: cited once
             hits = drop_twins(hits, kb.titles().twins)
@@ -317,6 +322,28 @@ def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],
 
         groups = group_by_document(hits[:k])
     return Retrieval(hits[:k], p.terms, p.ref, bool(p.exact), trace, route, groups, p.question)
+
+
+def chapter_candidates(kb: Any, p: Prepared, trace: list[TraceStep]) -> list[Hit]:
+    """Candidates a keyword-only search may lack (``chapter_search``): the best articles of the
+    chapters whose document title and headings are nearest the question's vector (the bundled
+    embedder's, which the heading cosine reads too), searched inside by keyword with the
+    question's words relaxed (:func:`zhiku.retrieve.chapter_meaning.chapter_list`). None for a
+    question naming a document or an article (searched there), nor for a narrative of more than
+    ``heading_max_words`` words (its names and places blur its vector)."""
+    cfg = kb.config
+    if not cfg.chapter_search or p.exact or p.ref.doc_ids or p.ref.article or not p.kw_terms:
+        return []
+    if 0 < cfg.heading_max_words < len(p.terms):
+        return []
+    from zhiku.retrieve.chapter_meaning import chapter_list
+
+    with _Timer(trace, "chapter_search") as d:
+        skip = set(kb.store.excluded(p.scope.versions))
+        near = kb.chapter_vectors().nearest(kb.dense_query(p.question), cfg.chapter_search, skip)
+        hits = chapter_list(kb.store.keyword, near, p.kw_terms, p.scope, cfg.chapter_search_per)
+        d.update(chapters=len(near), top=brief(hits))
+    return hits
 
 
 def learned_applies(kb: Any, p: Prepared, dense: bool | None = None) -> bool:
