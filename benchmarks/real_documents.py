@@ -63,7 +63,13 @@ two scanned national emission standards without a text layer (the OCR path) with
 limits, a one-sheet workbook of two spec checklists with merged category cells, a city
 regulation in 第X章/第X条 written as HTML paragraphs in Markdown, a gov.cn notice with
 deadlines, a short text PDF catalogue with two tables, and a long Markdown tutorial with nested
-numbered headings);
+numbered headings); ``"split": "fresh14"`` a fourteenth, open to development
+(tests/data/real/fresh14: a specification translated into Chinese with setext headings,
+numbered rules and an FAQ, a provincial discharge standard as a text PDF with numbered
+clauses, limit tables continued over a page and notes under them, a hospital's and a school's local regulation in 第X条
+without chapters, and four pages of an upload component's site as Jekyll built them in HTML:
+a feature page, a getting-started page with commented code listings, a usage page with a
+command table and a download page of file trees and build steps);
 ``"split": "tables"`` is a development
 set kept in its own folder the same way (tests/data/real/tables: a gov.cn reply whose
 attachments are Word-exported HTML coordinate tables with merged header cells, a note of
@@ -98,8 +104,9 @@ HELD_OUT = (FRESH, "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "
 #: ``fresh10`` was written before zhiku was run on its documents and developed on at once;
 #: ``fresh8`` and ``fresh9`` were promoted to development after their first measurements;
 #: ``scans`` holds scanned (image-only) standards whose ruled limit tables are read by OCR;
-#: ``fresh13`` holds Markdown pages that open with a licence in an HTML comment.
-DEV_SPLITS = ("tables", "fresh8", "fresh9", "fresh10", "scans", "fresh13")
+#: ``fresh13`` holds Markdown pages that open with a licence in an HTML comment;
+#: ``fresh14`` was written before zhiku was run on its documents, like ``fresh10``.
+DEV_SPLITS = ("tables", "fresh8", "fresh9", "fresh10", "scans", "fresh13", "fresh14")
 #: Every split measured in a knowledge base of its own folder.
 FOLDERS = (*HELD_OUT, *DEV_SPLITS)
 JUNK = ("列1", "列2", "列3", "OLE_LINK", "(cid:", "....")
@@ -223,6 +230,7 @@ SPLIT_LABELS = {FRESH: ("fresh documents", "Fresh documents (held out)"),
                 "fresh10": ("tenth fresh set", "Tenth fresh set (development)"),
                 "fresh11": ("eleventh fresh set", "Eleventh fresh set (held out)"),
                 "fresh12": ("twelfth fresh set", "Twelfth fresh set (held out)"),
+                "fresh14": ("fourteenth fresh set", "Fourteenth fresh set (development)"),
                 "tables": ("table set", "Table documents (development)"),
                 "scans": ("scan set", "Scanned documents (development)"),
                 "fresh13": ("thirteenth set", "Thirteenth set: pages with comments (development)")}

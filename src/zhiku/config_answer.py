@@ -127,6 +127,10 @@ class AnswerLevers(BaseModel):
                                     "该删哪个文件, 补丁 of 缺的是什么补丁) brings the sentence right after it "
                                     "when that one names it (删除下述配置文件即可： and its path after a "
                                     "troubleshooting entry's cause)")
+    answer_turns: bool = Field(default=True, description="with answer_around, a quoted source that "
+                               "opens by turning (但是, 不过, 然而, 可是) brings the sentence before it in "
+                               "its block, what it turns from (「“v1.2.3” 并不是的一个语义化的版本号。」 "
+                               "before 「但是，…增加前缀 “v” 是…常用做法」), unless that one asks")
     answer_doc_name: bool = Field(default=True, description="the offline answer reads each sentence "
                                   "under its document's name (title, file name, its version): words "
                                   "naming the document choose none of its passages over another")
@@ -507,6 +511,11 @@ class RefusalLevers(BaseModel):
                                           "stating that word only after a sibling (「女职工生育享受98天产假」), "
                                           "and that refuses; a block naming neither is read as before; off: "
                                           "the qualifier is not read")
+    answerability_contrast_gaps: bool = Field(default=True, description="with answerability_contrasts, "
+                                              "the member asked also meets the word after it with one "
+                                              "or two Chinese characters between them that name no "
+                                              "sibling (「农村生活污水处理设施」 for 「农村污水处理设施」); "
+                                              "off: only the two words side by side meet it")
     answerability_sibling_keys: bool = Field(default=True, description="a dotted key the question names "
                                              "(「zTree的setting.check.radioType默认值是什么」) is missed by a cited "
                                              "block whose document title names another key of the same "

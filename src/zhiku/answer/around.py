@@ -7,7 +7,10 @@ points back (此战…, 因此…), to the one before it; a consequence quoted f
 announces points and states the first (「其特点主要有以下三点：第一，…」) leaves the others to
 the sentences after it; and a quote that lacks the thing a question asks which of (「哪个文件」,
 「什么补丁」) leaves it to the sentence right after it that names it (「删除下述配置文件即可：」 after
-「此问题常见于：…导致配置冲突。」; config ``answer_asked_next``)."""
+「此问题常见于：…导致配置冲突。」; config ``answer_asked_next``); and a quote that opens by turning
+(但是, 不过, 然而, 可是) leaves what it turns from to the sentence before it (「“v1.2.3” 并不是的一个
+语义化的版本号。」 before 「但是，在语义化版本号之前增加前缀 “v” 是…常用做法。」; config
+``answer_turns``)."""
 
 from __future__ import annotations
 
@@ -24,6 +27,8 @@ from zhiku.types import Hit
 REASON = re.compile(r"为什么|为何|何以|缘何|什么原因|原因是|怎么会|因为什么")
 # a sentence that opens by pointing back: a consequence (因此, 所以, 于是) or an anaphor (此战, 这使)
 BACK = re.compile(r"^(?:因此|因而|所以|故此|故而|于是|从而|由此|此[^外后时前]|这[^里些样])")
+# a sentence that opens by turning from the one before it (但是, 不过, 然而, 可是; 但 not 但凡)
+TURN = re.compile(r"^(?:但是|不过|然而|可是|但(?!凡))")
 # a sentence announcing points and stating the first one (「有以下三点：第一，…」)
 POINTS = re.compile(r"(?:以下|如下|下列)[^。：:]{0,8}[：:]\s*(?:第一|首先|其一|一是|一、|（一）|1[.、)）])")
 # the words that ask (left out of the question before a quote is compared with it)
@@ -41,7 +46,7 @@ _NOT_THING = ("时候", "意思", "原因", "情况", "样子", "地方", "东�
 
 
 def around(picked: list[Sentence], hits: Sequence[Hit], question: str,
-           asked_next: bool = False) -> list[Sentence]:
+           asked_next: bool = False, turns: bool = False) -> list[Sentence]:
     """``picked`` with the sentence its first (the answer's source) leaves the answer to,
     from the same block (:mod:`zhiku.answer.around`); as it is when the quote answers by
     itself or there is no such sentence.
@@ -53,6 +58,9 @@ def around(picked: list[Sentence], hits: Sequence[Hit], question: str,
         asked_next: a source that does not name the thing the question asks which of
             (:data:`ASKED_THING`) brings the sentence right after it when that one does
             (config ``answer_asked_next``).
+        turns: a source opening by turning (:data:`TURN`: 但是, 不过) brings the sentence before
+            it in its block, what it turns from, unless that one asks (an FAQ entry's question)
+            (config ``answer_turns``).
     """
     if not picked or not question:
         return picked
@@ -70,6 +78,8 @@ def around(picked: list[Sentence], hits: Sequence[Hit], question: str,
         extra = sents[at - 1: at]
     elif asked_next and _names_next(first.text, sents[at + 1: at + 2], question):
         extra = sents[at + 1: at + 2]
+    elif turns and TURN.match(first.text) and at > 0 and not sents[at - 1][1].rstrip().endswith(("？", "?")):
+        extra = sents[at - 1: at]
     else:
         return picked
     have = {(s.hit_rank, s.pos) for s in picked}

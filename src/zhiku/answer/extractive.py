@@ -157,6 +157,7 @@ def compose(
     bonus: Sequence[float] = (),
     around: str = "",
     asked_next: bool = False,
+    turns: bool = False,
     labels: bool = True,
     head_version: bool = False,
     head_ancestors: bool = False,
@@ -227,6 +228,8 @@ def compose(
         asked_next: with ``around``, a source not naming the thing the question asks which of
             (「哪个文件」) brings the sentence right after it that does (config
             ``answer_asked_next``).
+        turns: with ``around``, a source opening by turning (但是, 不过) brings the sentence
+            before it, what it turns from (config ``answer_turns``).
         labels: a line that is only a bold label (「-   **可能原因**」) is read as a label, not
             quoted unless nothing else is left; a troubleshooting entry's parts labelled so,
             without a colon, are read as ``problems`` reads 「问题描述：」; and a quoted lead-in
@@ -321,7 +324,7 @@ def compose(
                        (lists, listed, list_enumerations), name_weight, problems, comments, bonus, labels, rows_whole,
                        lead_ins, wrapped, list_block, forms, plain_labels, decides)
         picked = named_row(picked, hits[:max_sources], row_keys) if row_keys else picked
-        picked = beside(picked, hits, around, asked_next) if around else picked
+        picked = beside(picked, hits, around, asked_next, turns) if around else picked
     picked = with_lists(picked, hits, terms, idf, listings=labels)
     if lists and list_items:
         picked = with_items(picked, hits)

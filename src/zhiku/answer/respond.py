@@ -151,7 +151,7 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
                           spreads=kb.config.answer_term_spreads,
                           comments=kb.config.answer_code_comments, labels=kb.config.answer_labels,
                           around=question if kb.config.answer_around else "",
-                          asked_next=kb.config.answer_asked_next,
+                          asked_next=kb.config.answer_asked_next, turns=kb.config.answer_turns,
                           rows_whole=kb.config.answer_rows_whole, wrapped=kb.config.answer_wrapped_comments,
                           same=rare_synonyms(kb) if kb.config.answer_term_synonyms else None,
                           list_block=kb.config.list_block, plain_labels=kb.config.answer_plain_labels,

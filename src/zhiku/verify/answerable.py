@@ -251,7 +251,7 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
     if c.about == "ordinal":
         return any(_norm(f) in b for f in _ordinal_forms(c.text))
     if c.about == "contrast":
-        return contrast_met(c.text, block)
+        return contrast_met(c.text, block, opts.contrast_gaps)
     if c.about == "key":
         return key_met(c.text, block)
     if c.about == "bound":
@@ -273,19 +273,32 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
     return sum(g in b for g in grams) >= len(grams) / 2
 
 
-def contrast_met(pinned: str, block: str) -> bool:
+def contrast_met(pinned: str, block: str, gaps: bool = False) -> bool:
     """Whether ``block`` (its title and text) may speak of the sibling qualifier the question pins
     (``pinned``: a member of a closed set of :data:`zhiku.verify.pins.CONTRASTS` and the word after
     it, 男|职工): it states that word after the member asked (男职工), or after none of its
     siblings. A block stating it only after a sibling (「女职工生育享受98天产假」 for 「男职工的陪产假
     有多少天」, 「在中国境内接受学历继续教育」 for 境外, 「大型网络平台」 for 中型) states the rule of
-    another (config ``answerability_contrasts``)."""
+    another (config ``answerability_contrasts``). With ``gaps`` (config
+    ``answerability_contrast_gaps``) the member asked also meets the word with one or two Chinese
+    characters between them that name no sibling (:func:`contrast_gap`): the user's 「农村污水处理
+    设施」 is the standard's 「农村生活污水处理设施」, though the same page names 「城镇污水处理厂」."""
     member, word = pinned.split("|", 1)
     b = _norm(block)
     if _norm(member + word) in b:
         return True
     group = next((g for g in CONTRASTS if member in g), ())
+    if gaps and contrast_gap(member, word, b, group):
+        return True
     return not any(_norm(o + word) in b for o in group if o != member)
+
+
+def contrast_gap(member: str, word: str, text: str, group: Sequence[str]) -> bool:
+    """Whether normalised ``text`` states ``word`` one or two Chinese characters after ``member``,
+    with no member of its sibling ``group`` in between (「农村生活污水处理」 for 农村|污水处理,
+    「女性职工」 for 女|职工; 「男女职工」 is no 男…职工: the gap names the sibling 女)."""
+    rx = re.escape(_norm(member)) + r"([\u4e00-\u9fff]{1,2})" + re.escape(_norm(word))
+    return any(not any(o in m.group(1) for o in group if o != member) for m in re.finditer(rx, text))
 
 
 def counted_met(thing: str, said: str) -> bool:

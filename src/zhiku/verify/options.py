@@ -133,6 +133,9 @@ class CheckOptions:
         contrasts: a sibling qualifier the question pins (男职工, 境外, 中型: a member of a closed set,
             :data:`zhiku.verify.pins.CONTRASTS`) is missed by a block stating the word after it only
             after a sibling (女职工, 境内), and that decides (:func:`zhiku.verify.answerable.contrast_met`).
+        contrast_gaps: with ``contrasts``, the member asked meets the word after it with one or two
+            Chinese characters between them naming no sibling (农村生活污水处理 for 农村|污水处理:
+            :func:`zhiku.verify.answerable.contrast_gap`).
         sibling_keys: a dotted key the question names (setting.check.radioType) is missed by a
             block titled with another key of the same parent (setting.check.chkStyle), and that
             decides (:func:`zhiku.verify.answerable.key_met`).
@@ -211,6 +214,7 @@ class CheckOptions:
     look_places: bool = True
     asked_instances: bool = True
     contrasts: bool = True
+    contrast_gaps: bool = True
     sibling_keys: bool = True
     bounds: bool = True
     counted: bool = True

@@ -1,0 +1,65 @@
+"""The real-document data of the development splits (tests/data/real, see its SOURCE.md): every
+document is recorded in SOURCE.md, and every question row is well formed and names documents of
+its own split's folder, so ``benchmarks/real_documents.py`` asks all of them."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+REAL = ROOT / "tests" / "data" / "real"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from real_documents import DEV_SPLITS, SPLIT_LABELS  # noqa: E402
+
+pytestmark = pytest.mark.unit
+
+SOURCE = (REAL / "SOURCE.md").read_text(encoding="utf-8")
+KINDS = (".pdf", ".docx", ".xlsx", ".csv", ".html", ".md", ".txt")
+
+
+def _rows(split: str) -> list[dict]:
+    lines = (REAL / "questions.jsonl").read_text(encoding="utf-8").splitlines()
+    return [r for r in (json.loads(line) for line in lines if line.strip()) if r.get("split", "dev") == split]
+
+
+def _folder(split: str) -> Path:
+    return REAL if split == "dev" else REAL / split
+
+
+def _documents(split: str) -> set[str]:
+    return {f.name for f in _folder(split).iterdir()
+            if f.is_file() and f.suffix.lower() in KINDS and f.name != "SOURCE.md"}
+
+
+@pytest.mark.parametrize("split", ["dev", *DEV_SPLITS])
+def test_every_document_of_a_development_split_is_recorded_in_source(split):
+    assert _documents(split), split
+    assert not [name for name in _documents(split) if f"`{name}`" not in SOURCE]
+
+
+@pytest.mark.parametrize("split", ["dev", *DEV_SPLITS])
+def test_every_question_of_a_development_split_is_asked_of_its_own_documents(split):
+    rows, present = _rows(split), _documents(split)
+    assert rows and split in (*SPLIT_LABELS, "dev")
+    for r in rows:
+        assert r["q"].strip(), r
+        if r.get("refuse"):
+            assert "answer" not in r and "doc" not in r, r
+            continue
+        docs = [r["doc"]] if isinstance(r["doc"], str) else r["doc"]
+        assert r["answer"] and all(a.strip() for a in r["answer"]), r
+        # a document not committed (licence) is measured only with --extra
+        assert r.get("extra") or present.intersection(docs), r
+    # the split asks both kinds of question: answered ones and ones no document answers
+    assert any(r.get("refuse") for r in rows) and not all(r.get("refuse") for r in rows)
+
+
+def test_the_fourteenth_set_is_measured_in_its_own_folder():
+    rows = _rows("fresh14")
+    assert len(rows) == 51 and sum(bool(r.get("refuse")) for r in rows) == 6
+    assert {d for r in rows if not r.get("refuse")
+            for d in ([r["doc"]] if isinstance(r["doc"], str) else r["doc"])} == _documents("fresh14")
