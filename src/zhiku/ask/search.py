@@ -182,8 +182,8 @@ def route_question(kb: Any, p: Prepared) -> Route:
 def qtype_applies(kb: Any, p: Prepared, route: Route) -> bool:
     """Whether the question type's search parameters (``candidates``, ``alpha``) apply: the
     route decided, and the question is no narrative of more than ``qtype_max_words`` words
-    (the type classifier reads questions; a case narrative's 「…与…」 made it a comparison,
-    and its deeper keyword list moved the order: 刑法 第三百五十八条 2 → 3)."""
+    (the type classifier reads questions; a case narrative's 「…不同意…」 holds 不同, so it
+    was a comparison, and that type's deeper keyword list moved the order: 刑法 第三百五十八条 2 → 3)."""
     from zhiku.route.search import decides
 
     cfg = kb.config
