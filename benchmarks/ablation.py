@@ -108,14 +108,16 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
 ROUTE_LEVERS: list[tuple[str, dict[str, str]]] = [
     ("routing on, + a question naming a law searched inside that law's sub-index too (not only the law)",
      {"ZHIKU_ROUTE_NAMED_SUBINDEX": "1"}),
-    ("routing on, − a sure chapter orders its own document's hits when the router did not decide "
-     "(documents' places kept)", {"ZHIKU_CHAPTERS_WITHIN_DOCUMENTS": "0"}),
+    ("routing on, + a sure chapter orders its own document's hits when the router did not decide "
+     "(documents' places kept)", {"ZHIKU_CHAPTERS_WITHIN_DOCUMENTS": "1"}),
     ("routing on, − a chapter spanning over half its document is not put first (刑法's 第二编 分则)",
      {"ZHIKU_CHAPTER_MAX_SHARE": "1"}),
     ("routing on, − a narrative puts no chapter first (no word limit instead of 30)",
      {"ZHIKU_CHAPTER_MAX_WORDS": "0"}),
     ("routing on, any route narrows (route_min_confidence 0 instead of 0.6)",
      {"ZHIKU_ROUTE_MIN_CONFIDENCE": "0"}),
+    ("routing on, − a narrative takes no question type's search parameters (no word limit instead of 30)",
+     {"ZHIKU_QTYPE_MAX_WORDS": "0"}),
 ]
 # levers of hybrid search (keyword and dense fused): rows only with whole-corpus vectors
 # (`--dense-laws`: embedding the 66k chunks takes one to two hours the first time)

@@ -97,6 +97,7 @@ SYSTEMS = [("flat BM25", "flat", "bm25"), ("flat dense", "flat", "dense"),
 COLUMNS = [("R@1", "recall_1"), ("R@5", "recall_5"), ("R@10", "recall_10"), ("MRR@10", "mrr_10"),
            ("nDCG@10", "ndcg_10"), ("gold in routed sub-indexes", "subindex_acc"),
            ("gold in routed chapters", "chapter_acc"),
+           ("gold in a routed chapter, not a whole document", "chapter_strict"),
            ("answer has gold", "contains"), ("citation precision", "citation_precision"),
            ("refusal P/R", None), ("answerable refused", "wrongly_refused"), ("ECE", "ece"),
            ("AUROC", "auroc"), ("ms", "ms")]
@@ -156,7 +157,8 @@ def table(run: Run, flat: dict, zk: dict, judged: dict | None = None) -> str:
             row = next((r for r in data.get("summary", []) if r["kind"] == "all"
                         and r["mode"] == mode), None)
             route = next((r for r in data.get("routing", []) if r["mode"] == mode), None)
-            rows[label] = {**row, **{k: v for k, v in (route or {}).items() if k.endswith("_acc")}} \
+            routing = {k: v for k, v in (route or {}).items() if k.endswith("_acc") or k == "chapter_strict"}
+            rows[label] = {**row, **routing} \
                 if row else None
         cols = [(c, k) for c, k in COLUMNS
                 if k in (None, "ms") or any(r is not None and r.get(k) is not None for r in rows.values())]

@@ -54,6 +54,10 @@ class RouteLevers(BaseModel):
                                             "decide, a sure chapter's hits still come first within "
                                             "their document, the documents' places kept; off (the "
                                             "default): such a route ranks as routing off does")
+    qtype_max_words: int = Field(default=30, ge=0, description="a question of more words than this "
+                                 "(a case narrative) takes no question type's search parameters "
+                                 "(candidates, alpha) even where the route decided: it searches as "
+                                 "with routing off; 0 = off")
     route_log: bool = Field(default=True, description="record every ask's route in routes.sqlite")
     qtypes: dict[str, dict[str, Any]] = Field(
         default_factory=dict,

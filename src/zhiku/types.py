@@ -172,6 +172,9 @@ class Route:
     ``tier`` names the router tier that decided (``rules``, ``embedding``, ``llm``,
     ``fallback``); ``scores`` keeps each tier's score per sub-index (or its error) so a
     misroute can be reviewed; ``rule`` is the keyword rule that fired, if any.
+    ``chapters`` are the chapters the search used (their hits put first);
+    ``chapter_picks`` every chapter the chapter router picked in the routed documents,
+    used or not (what routing accuracy scores: a pick can be right and still unused).
     """
 
     subindexes: tuple[str, ...] = ()
@@ -184,11 +187,13 @@ class Route:
     rule: str | None = None
     chapters: tuple[ChapterPick, ...] = ()
     scores: dict[str, Any] = field(default_factory=dict)
+    chapter_picks: tuple[ChapterPick, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready form (trace, routing log, ``--json``)."""
         return {**asdict(self), "subindexes": list(self.subindexes), "doc_ids": list(self.doc_ids),
-                "chapters": [asdict(c) for c in self.chapters]}
+                "chapters": [asdict(c) for c in self.chapters],
+                "chapter_picks": [asdict(c) for c in self.chapter_picks]}
 
 
 @dataclass(frozen=True)

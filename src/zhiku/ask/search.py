@@ -179,15 +179,25 @@ def route_question(kb: Any, p: Prepared) -> Route:
     return kb.router().route(p.question, p.scope, p.ref)
 
 
-def route_candidates(kb: Any, p: Prepared, route: Route) -> int:
-    """Hits per retriever of the routed search: the question type's count when ``route``
-    decided, else routing off's (a route that did not decide ranks as routing off does,
-    and a deeper keyword list would move its order: a document's evidence and the fusion
-    read the whole list)."""
-    from zhiku.route import params_for
+def qtype_applies(kb: Any, p: Prepared, route: Route) -> bool:
+    """Whether the question type's search parameters (``candidates``, ``alpha``) apply: the
+    route decided, and the question is no narrative of more than ``qtype_max_words`` words
+    (the type classifier reads questions; a case narrative's 「…不同意…」 holds 不同, so it
+    was a comparison, and that type's deeper keyword list moved the order: 刑法 第三百五十八条 2 → 3)."""
     from zhiku.route.search import decides
 
-    if not decides(route, kb.config.route_min_confidence):
+    cfg = kb.config
+    return decides(route, cfg.route_min_confidence) and not 0 < cfg.qtype_max_words < len(p.terms)
+
+
+def route_candidates(kb: Any, p: Prepared, route: Route) -> int:
+    """Hits per retriever of the routed search: the question type's count where it applies
+    (:func:`qtype_applies`), else routing off's (a route that did not decide ranks as
+    routing off does, and a deeper keyword list would move its order: a document's evidence
+    and the fusion read the whole list)."""
+    from zhiku.route import params_for
+
+    if not qtype_applies(kb, p, route):
         return p.candidates
     return params_for(kb.config, route.qtype).candidates or p.candidates
 
@@ -217,11 +227,11 @@ def routed(kb: Any, p: Prepared, route: Route, first: list[list[Hit]], trace: li
     """
     from zhiku.route import params_for
     from zhiku.route.laws import law_route
-    from zhiku.route.search import decides, fused_order, routed_search
+    from zhiku.route.search import fused_order, routed_search
 
     params = params_for(kb.config, route.qtype)
     k = route_candidates(kb, p, route)  # the question type's parameters only where the route decided
-    own = params.alpha is not None and decides(route, kb.config.route_min_confidence)
+    own = params.alpha is not None and qtype_applies(kb, p, route)
     alpha = params.alpha if own else kb.config.alpha
     reuse = reuses_first(kb, p, route)
 

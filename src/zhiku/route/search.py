@@ -89,8 +89,9 @@ def routed_search(kb: Any, route: Route, scope: Scope, search: Searcher, terms: 
        sub-index is searched (in parallel) inside ``scope`` narrowed by the sub-index
        filter, the per-sub-index lists merged retriever by retriever with RRF.
     3. For the routed documents (``named`` first, then the best-hit ones) 1–3 chapters
-       are picked; step 2's hits inside a sure pick become one more ranked list, put
-       first (a lift in the ask's fusion, not a filter) — no second search.
+       are picked (for every route: ``Route.chapter_picks``); when the route decided,
+       step 2's hits inside a sure pick become one more ranked list, put first (a lift in
+       the ask's fusion, not a filter) — no second search.
 
     Args:
         kb: the knowledge base (store, catalog, config).
@@ -118,8 +119,9 @@ def routed_search(kb: Any, route: Route, scope: Scope, search: Searcher, terms: 
         # only shrink the ranks of the weaker list inside the named law and so lift its noise
         lists = [x for x in search(scope, trace) if x]
     hits = fused_order(lists, cfg, alpha, len(terms))
-    if cfg.route_docs and (decided or cfg.chapters_within_documents):
-        first, route = _chapters(kb, route, terms, named, evidence or hits, trace)
+    if cfg.route_docs:  # picked for every route (routing accuracy reads them), used as below
+        use = decided or cfg.chapters_within_documents
+        first, route = _chapters(kb, route, terms, named, evidence or hits, trace, use)
         if first and decided:
             lists = [first, *lists]
             hits = rrf([first, hits], k=cfg.rrf_k)
@@ -168,22 +170,24 @@ def _in_subindexes(kb: Any, route: Route, scope: Scope, search: Searcher,
 
 
 def _chapters(kb: Any, route: Route, terms: list[str], named: tuple[str, ...], hits: list[Hit],
-              trace: list[TraceStep]) -> tuple[list[Hit], Route]:
-    """The candidates of the picked chapters (none unless a pick is sure, see
-    :func:`_unsure`), and the route with the chapters used: ``hits`` that lie in the picks,
-    in their order (one search per ask, re-ranked by the chapter router, instead of a
-    second search inside the chapters). Picks not used are kept in the trace only."""
+              trace: list[TraceStep], use: bool = True) -> tuple[list[Hit], Route]:
+    """The candidates of the picked chapters (none unless ``use`` and a pick is sure, see
+    :func:`_unsure`), and the route with its picks (``chapter_picks``, used or not) and the
+    chapters used (``chapters``): ``hits`` that lie in the picks, in their order (one search
+    per ask, re-ranked by the chapter router, instead of a second search inside the
+    chapters)."""
     import time
 
     cfg = kb.config
     t0 = time.perf_counter()
     docs = [d for d in (kb.store.get_doc(i) for i in routed_docs(hits, named, cfg.route_docs)) if d]
     picks = pick_chapters(docs, terms, hits, cfg)
+    route = replace(route, chapter_picks=tuple(picks))
     detail: dict[str, Any] = {"docs": [d.path for d in docs], "picks": [p.label for p in picks]}
-    why = _unsure(picks, docs, terms, named, cfg)
+    why = _unsure(picks, docs, terms, named, cfg) if use else "the route did not decide"
     if why is not None:
         # putting unsure scopes first would only reorder the search's ranking by guesswork,
-        # so the picks are recorded in the trace, not used
+        # so the picks are recorded (trace, chapter_picks), not used
         detail.update({"skipped": why} if picks else {})
         trace.append(TraceStep("chapters", time.perf_counter() - t0, detail))
         return [], route
