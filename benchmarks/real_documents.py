@@ -159,6 +159,7 @@ def measure(extra: Path | None, split: str = "dev") -> tuple[list[dict], list[di
     from zhiku.kb import KnowledgeBase
     from zhiku.ask.flow import ask
     from zhiku.ask.query import Query
+    from zhiku.route.log import flush as flush_route_log
     from zhiku.structure import build_tree
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -193,6 +194,7 @@ def measure(extra: Path | None, split: str = "dev") -> tuple[list[dict], list[di
             rows.append({"q": item["q"], "doc": REFUSE if refuse else gold[0], "right": ok,
                          "cited": " › ".join([first.doc_path, *first.section_path]) if first else
                          "(refused)" if ans.refused else ""})
+        flush_route_log()  # the routing log is written off the ask path: finish before the home goes
     return trees, rows
 
 

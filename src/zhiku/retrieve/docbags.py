@@ -8,6 +8,7 @@ import os
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -96,6 +97,11 @@ class DocumentBags:
         except (OSError, KeyError, ValueError):
             return None
 
+    @cached_property
+    def positions(self) -> dict[str, int]:
+        """Document id → its position in :attr:`docs` (derived once per set of bags)."""
+        return {d: i for i, d in enumerate(self.docs)}
+
     def scores(self, terms: Sequence[str], b: float) -> np.ndarray:
         """BM25 of every document for ``terms`` (repeated terms count again, as a keyword
         query's do), ``b`` the length normalisation: 1 divides a long code's counts by its
@@ -124,13 +130,12 @@ class DocumentBags:
         the best), ``skip`` left out, only ``within`` when given; best first."""
         s = self.scores(terms, b)
         keep = np.zeros(len(self.docs), dtype=bool)
+        at = self.positions
         if within:
-            at = {d: i for i, d in enumerate(self.docs)}
             keep[[at[d] for d in within if d in at]] = True
         else:
             keep[:] = True
         if skip:
-            at = {d: i for i, d in enumerate(self.docs)}
             keep[[at[d] for d in skip if d in at]] = False
         s = np.where(keep, s, 0.0)
         top = float(s.max()) if len(s) else 0.0
