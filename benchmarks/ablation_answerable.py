@@ -229,7 +229,17 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           # and a keyword-only ranking kept in the search's order (learned_rank_keyword; on shipped)
           "on, keyword ranking not reordered": {"ZHIKU_LEARNED_RANK_KEYWORD": "0"},
           # when met weakly by a time relative to a named event (会议召开十五日前; off shipped)
-          "on, event periods on": {"ZHIKU_ANSWERABILITY_EVENT_PERIODS": "1"}}
+          "on, event periods on": {"ZHIKU_ANSWERABILITY_EVENT_PERIODS": "1"},
+          # a span between two events (「…后至…前」) states when (on shipped)
+          "on, event spans off": {"ZHIKU_ANSWERABILITY_EVENT_SPANS": "0"},
+          # inside a numbered provision, 「在…时」 is a weak match of when (on shipped)
+          "on, statute moments off": {"ZHIKU_ANSWERABILITY_STATUTE_MOMENTS": "0"},
+          # 多久…一次 asks a frequency, met by 每月 / 按季 / 一年一次 (on shipped)
+          "on, frequencies off": {"ZHIKU_ANSWERABILITY_FREQUENCIES": "0"},
+          # a sibling qualifier met one or two characters before its noun (农村生活污水; on shipped)
+          "on, contrast gaps off": {"ZHIKU_ANSWERABILITY_CONTRAST_GAPS": "0"},
+          # a quote opening with 但是 / 不过 brings the sentence before it (on shipped)
+          "on, turns off": {"ZHIKU_ANSWER_TURNS": "0"}}
 
 
 def _f(v) -> str:
