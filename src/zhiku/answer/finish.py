@@ -16,6 +16,7 @@ from zhiku.verify.answerable import Answerability, check, decisive, has_quantity
 from zhiku.verify.confidence import REFUSED, answered, on_point, quoted_coverage, with_vectors
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import Kind
+from zhiku.verify.provisions import FIGURES  # the kinds a figure answers: an answer stating none cannot give them
 from zhiku.verify.shown import answer_cosine
 
 
@@ -140,15 +141,10 @@ def uncounted(verdict: Answerability, text: str, question: str = "", articles: b
                for c in verdict.missing)
 
 
-#: the kinds of figure a question asks (多少钱, 多久, 几天, 几岁, 多少人, 几个小时, 多少) that an answer
-#: stating none at all cannot give, whatever a rule may state otherwise
-FIGURES = ("money", "amount", "days", "duration", "frequency", "age", "people", "hours", "number")
-
-
 def untyped(verdict: Answerability, text: str) -> bool:
-    """Whether the check's verdict misses a figure the question asks (:data:`FIGURES`) and the
-    answer's ``text`` (markers removed) states no value of that kind anywhere, nor a sum as a
-    multiple or share of another (config ``answerability_untyped``): 「感冒了吃头孢之后多久才能
+    """Whether the check's verdict misses a figure the question asks (多少钱, 多久, 几天, 几岁, 多少人:
+    :data:`zhiku.verify.provisions.FIGURES`) and the answer's ``text`` (markers removed) states
+    no value of that kind anywhere, nor a sum as a multiple or share of another (config ``answerability_untyped``): 「感冒了吃头孢之后多久才能
     喝酒？」 answered by a list of infectious diseases states no period at all. A figure stated
     beside other words than the question's (「每立方米三十克」 for 「一天吃多少克米饭」) is not
     untyped, nor a period stated as how often (按月支付 for 「多久发一次」): it stays a weak

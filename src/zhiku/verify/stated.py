@@ -8,13 +8,14 @@ import re
 
 from zhiku.verify.pins import YEAR
 
+_PERIOD_UNITS = frozenset({"年", "个月", "月", "日", "天", "周", "小时", "分钟", "个工作日"})
 UNITS = {
     "amount": {"元", "万元", "万", "亿", "%", "倍"},
     "age": {"岁", "周岁"},
     "days": {"日", "天", "个工作日"},
     "people": {"人", "名"},
-    "duration": {"年", "个月", "月", "日", "天", "周", "小时", "分钟", "个工作日"},
-    "frequency": {"年", "个月", "月", "日", "天", "周", "小时", "分钟", "个工作日"},
+    "duration": _PERIOD_UNITS,
+    "frequency": _PERIOD_UNITS,  # how often: a period with its unit meets it as it meets how long
     "hours": {"小时", "分钟", "分", "秒", "钟头"},
 }
 MONEY = re.compile(r"[\d零〇一二两三四五六七八九十百千万亿]+(?:\.\d+)?\s*(?:万|亿)?\s*(?:元|块|美元|日元|日圆|欧元|英镑|港元|韩元|卢布)")
