@@ -16,7 +16,7 @@ from zhiku.config import Config
 from zhiku.embed import VectorCache, embed_cached, embedders
 from zhiku.errors import ZhikuError
 from zhiku.index.select import open_store, peek_manifest
-from zhiku.index.store import Scope
+from zhiku.index.store import DocRecord, Scope
 from zhiku.kb_ingest import IngestReport, Ingesting  # noqa: F401 (IngestReport: part of this API)
 from zhiku.progress import Progress, as_progress
 from zhiku.retrieve.clause import TitleIndex
@@ -332,6 +332,10 @@ class KnowledgeBase(Ingesting):
         self._idf = {}
         self._gen = gen
 
+    def live_documents(self) -> list[DocRecord]:
+        """The searched documents: every stored one but those deleted and awaiting compaction."""
+        return [d for d in self.store.documents() if not d.deleted]
+
     def chunk_count(self) -> int:
         """How many chunks the store holds (at least 1; remembered per published generation)."""
         self._current()
@@ -372,7 +376,7 @@ class KnowledgeBase(Ingesting):
         self._current()
         with self._build:  # built once per generation, however many asks arrive at once
             if self._titles is None:
-                searched = [d for d in self.store.documents() if not d.deleted]
+                searched = self.live_documents()
                 self._titles = TitleIndex(searched, self.words if self.config.short_names else None)
             return self._titles
 
@@ -427,7 +431,7 @@ class KnowledgeBase(Ingesting):
 
         with self._build:
             if self._citing is None:
-                live = {d.doc_id for d in self.store.documents() if not d.deleted}
+                live = {d.doc_id for d in self.live_documents()}
                 self._citing = [(r["doc_id"], ts) for r in self.store.rows("chunks", ["doc_id", "text", "kind"])
                                 if r["kind"] != "parent" and r["doc_id"] in live and "《" in r["text"]
                                 and (ts := cited_titles(r["text"]))]
@@ -456,7 +460,7 @@ class KnowledgeBase(Ingesting):
         titles = self.titles()
         with self._build:
             if self._cited is None:
-                docs = {d.doc_id: d for d in self.store.documents() if not d.deleted}
+                docs = {d.doc_id: d for d in self.live_documents()}
                 self._cited = (citation_counts(self._cited_titles(), titles.named, law_of, docs),
                                len({law_of(d) for d in docs.values()}))
             return self._cited
@@ -472,7 +476,7 @@ class KnowledgeBase(Ingesting):
         self._current()
         with self._build:
             if self._bags is None:
-                live = [d.doc_id for d in self.store.documents() if not d.deleted]
+                live = [d.doc_id for d in self.live_documents()]
                 key = f"{self._gen}:{len(live)}:{self.chunk_count()}"
                 groups = getattr(self.store, "groups", None)  # a caller's view counts what it may read
                 name = f"docbags-{content_hash(*sorted(groups))}.npz" if groups is not None else "docbags.npz"
@@ -494,7 +498,7 @@ class KnowledgeBase(Ingesting):
         self._current()
         with self._build:
             if self._chapter_vecs is None:
-                titles = {d.doc_id: d.title or d.path for d in self.store.documents() if not d.deleted}
+                titles = {d.doc_id: d.title or d.path for d in self.live_documents()}
                 rows = self.store.rows("chunks", ["doc_id", "section_id", "section_path", "kind"])
                 cfg = self.config
 

@@ -64,7 +64,7 @@ def hit_dict(h: Hit) -> dict[str, Any]:
 
 def live_documents(kb: KnowledgeBase) -> list[DocRecord]:
     """Documents that are not deleted, sorted by sub-index and path."""
-    return sorted((d for d in kb.store.documents() if not d.deleted), key=lambda d: (d.subindex, d.path))
+    return sorted(kb.live_documents(), key=lambda d: (d.subindex, d.path))
 
 
 def find_document(kb: KnowledgeBase, ref: str) -> DocRecord:

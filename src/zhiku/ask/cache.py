@@ -118,7 +118,7 @@ class AnswerCache:
         changed file is a new document: its old id is gone)."""
         if generation == self._generation():
             return True
-        live = {d.doc_id for d in self.kb.store.documents() if not d.deleted}
+        live = {d.doc_id for d in self.kb.live_documents()}
         return bool(sources) and all(s in live for s in sources)
 
     def store(self, question: str, context: str, answer: Answer) -> bool:
