@@ -3,7 +3,22 @@ L2-regularised)."""
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Sequence
+
+
+def logit(p: float) -> float:
+    """The log-odds of probability ``p`` (clipped to 1e-6 … 1 − 1e-6)."""
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return math.log(p / (1 - p))
+
+
+def set_balanced(rows: Sequence[dict], idx: Sequence[int]) -> list[float]:
+    """Row weights for rows ``idx`` giving every set (``row["set"]``) the same total weight:
+    each set is one kind of question, and unweighted CMRC's questions would outweigh the others."""
+    n = Counter(rows[i]["set"] for i in idx)
+    return [len(idx) / (len(n) * n[rows[i]["set"]]) for i in idx]
 
 
 def fit_logistic(X: list[list[float]], y: list[bool], l2: float = 1.0, iters: int = 50,

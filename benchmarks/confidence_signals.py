@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _doc import ROOT  # noqa: E402
-from _logistic import fit_offset  # noqa: E402
+from _logistic import fit_offset, logit, set_balanced  # noqa: E402
 
 ROWS = ROOT / "benchmarks" / "data" / "confidence_rows_signals.jsonl"
 LARGE = 1000  # documents searched: a library this large without vectors is the keyword regime
@@ -74,16 +74,6 @@ SIGNALS: dict[str, Callable[[dict], float]] = {
 }
 
 
-def _logit(p: float) -> float:
-    p = min(max(p, 1e-6), 1 - 1e-6)
-    return math.log(p / (1 - p))
-
-
-def _balanced(rows: list[dict], idx: list[int]) -> list[float]:
-    n = Counter(rows[i]["set"] for i in idx)
-    return [len(idx) / (len(n) * n[rows[i]["set"]]) for i in idx]
-
-
 def shipped(rows: list[dict]) -> list[float]:
     """Each row's confidence as its ask returned it (the product's defaults; ``collect`` sets
     min_confidence 0, so nothing below it is refused and every answer shows what answering
@@ -101,12 +91,12 @@ def refit(rows: list[dict], conf: list[float], names: list[str]) -> dict[str, li
     def fit(idx: list[int]) -> list[float]:
         ans = [i for i in idx if not rows[i]["refused"]]
         return fit_offset([x(rows[i]) for i in ans], [bool(rows[i]["correct"]) for i in ans],
-                          [_logit(conf[i]) for i in ans], weight=_balanced(rows, ans))
+                          [logit(conf[i]) for i in ans], weight=set_balanced(rows, ans))
 
     def scored(w: list[float], i: int) -> float:
         if rows[i]["refused"]:
             return conf[i]
-        z = _logit(conf[i]) + sum(a * b for a, b in zip(w, x(rows[i])))
+        z = logit(conf[i]) + sum(a * b for a, b in zip(w, x(rows[i])))
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     seen: Counter = Counter()

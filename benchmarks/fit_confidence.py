@@ -36,7 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _doc import ROOT, data_path, machine, replace_section  # noqa: E402
-from _logistic import fit_logistic, fit_offset  # noqa: E402
+from _logistic import fit_logistic, fit_offset, logit, set_balanced  # noqa: E402
 
 ROWS = ROOT / "benchmarks" / "data" / "confidence_rows.jsonl"
 MODEL = ROOT / "src" / "zhiku" / "verify" / "confidence.json"
@@ -415,20 +415,16 @@ def _answered(rows: list[dict], idx: list[int], model: dict, names: Sequence[str
     from zhiku.verify.confidence import Features, probability
 
     ans = [i for i in idx if not rows[i]["refused"]]
-    off = [_logit(probability(Features(**rows[i]["features"]), model)) for i in ans]
+    off = [logit(probability(Features(**rows[i]["features"]), model)) for i in ans]
     X = [[_after(rows[i])[n] for n in names] for i in ans]
     return {"names": list(names), "weights": fit_offset(X, [bool(rows[i]["correct"]) for i in ans], off,
                                                         weight=_balanced(rows, ans, balance))}
 
 
 def _balanced(rows: list[dict], idx: list[int], on: bool) -> list[float] | None:
-    """Row weights giving every set the same total weight (each set is one kind of question;
-    unweighted, CMRC's 300 questions would outweigh the four other kinds), or None (``on``
-    false: every row weighs 1)."""
-    if not on:
-        return None
-    n = Counter(rows[i]["set"] for i in idx)
-    return [len(idx) / (len(n) * n[rows[i]["set"]]) for i in idx]
+    """Row weights giving every set the same total weight (:func:`_logistic.set_balanced`), or
+    None (``on`` false: every row weighs 1)."""
+    return set_balanced(rows, idx) if on else None
 
 
 def _after(row: dict) -> dict[str, float]:
@@ -444,11 +440,6 @@ def _shown(row: dict) -> dict:
     return {"weak": weak, "share": row.get("share", 1.0), "met": a.get("met", 0 if weak else int(row["features"]["pinned"])),
             **{k: a[k] for k in ("quoted", "top", "asks", "typed", "conflict", "cosine", "meant", "lift", "on_point")
                if k in a}}
-
-
-def _logit(p: float) -> float:
-    p = min(max(p, 1e-6), 1 - 1e-6)
-    return math.log(p / (1 - p))
 
 
 def _model(rows: list[dict], idx: list[int], used: Sequence[str], answered: Sequence[str],
@@ -477,7 +468,7 @@ def _added(rows: list[dict], idx: list[int], model: dict, names: Sequence[str], 
     if not names:
         return model
     ans = [i for i in idx if not rows[i]["refused"] and all(n in (rows[i].get("after") or {}) for n in names)]
-    off = [_logit(_shipped(rows[i], model)) for i in ans]
+    off = [logit(_shipped(rows[i], model)) for i in ans]
     w = fit_offset([[_after(rows[i])[n] for n in names] for i in ans], [bool(rows[i]["correct"]) for i in ans],
                    off, weight=_balanced(rows, ans, balance)) if ans else [0.0] * len(names)  # none recorded: neutral
     a = model["answered"]
