@@ -69,7 +69,14 @@ numbered rules and an FAQ, a provincial discharge standard as a text PDF with nu
 clauses, limit tables continued over a page and notes under them, a hospital's and a school's local regulation in 第X条
 without chapters, and four pages of an upload component's site as Jekyll built them in HTML:
 a feature page, a getting-started page with commented code listings, a usage page with a
-command table and a download page of file trees and build steps);
+command table and a download page of file trees and build steps); ``"split": "fresh15"`` a
+fifteenth, held out (tests/data/real/fresh15: a service registry's console manual and its HTTP
+API reference as a documentation site built them in HTML (navigation, parameter and error-code
+tables, curl listings), a time-series database's Chinese changelog with a release date under each
+version and its FAQ, a national noise standard as a text PDF with numbered clauses and two small
+tables, a tax law's attachment table of pollutant equivalents as a text PDF with notes merged down
+its rows, and two local regulations in 第X条: a city's rule on employee representative congresses in
+第X章 chapters and a rule on adding lifts to old residential buildings without chapters);
 ``"split": "tables"`` is a development
 set kept in its own folder the same way (tests/data/real/tables: a gov.cn reply whose
 attachments are Word-exported HTML coordinate tables with merged header cells, a note of
@@ -97,7 +104,7 @@ REAL = ROOT / "tests" / "data" / "real"
 #: The held-out splits; each is asked of the documents in the folder of its name.
 FRESH = "fresh"
 HELD_OUT = (FRESH, "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh11",
-            "fresh12")
+            "fresh12", "fresh15")
 #: Development splits kept in a folder of their own (asked of those documents only, like the
 #: held-out ones, but open to development): ``tables`` holds Word-exported HTML attachment
 #: tables (merged header cells, a units note) whose questions are one cell or one row;
@@ -233,6 +240,7 @@ SPLIT_LABELS = {FRESH: ("fresh documents", "Fresh documents (held out)"),
                 "fresh11": ("eleventh fresh set", "Eleventh fresh set (held out)"),
                 "fresh12": ("twelfth fresh set", "Twelfth fresh set (held out)"),
                 "fresh14": ("fourteenth fresh set", "Fourteenth fresh set (development)"),
+                "fresh15": ("fifteenth fresh set", "Fifteenth fresh set (held out)"),
                 "tables": ("table set", "Table documents (development)"),
                 "scans": ("scan set", "Scanned documents (development)"),
                 "fresh13": ("thirteenth set", "Thirteenth set: pages with comments (development)")}
@@ -240,7 +248,7 @@ SPLIT_LABELS = {FRESH: ("fresh documents", "Fresh documents (held out)"),
 
 def render(trees: list[dict], rows: list[dict], extra: list[str] = (),
            held_out: dict[str, tuple[list[dict], list[dict]]] | None = None) -> str:
-    """The Markdown page; ``held_out`` maps a held-out split (``fresh`` … ``fresh12``) to its
+    """The Markdown page; ``held_out`` maps a held-out split (``fresh`` … ``fresh15``) to its
     (tree rows, question rows)."""
     held_out = held_out or {}
     when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

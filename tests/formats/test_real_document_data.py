@@ -63,3 +63,17 @@ def test_the_fourteenth_set_is_measured_in_its_own_folder():
     assert len(rows) == 51 and sum(bool(r.get("refuse")) for r in rows) == 6
     assert {d for r in rows if not r.get("refuse")
             for d in ([r["doc"]] if isinstance(r["doc"], str) else r["doc"])} == _documents("fresh14")
+
+
+def test_the_fifteenth_set_is_held_out_and_asked_of_its_own_folder():
+    # a held-out split: the assertions name no question, so a failure prints none
+    from real_documents import HELD_OUT
+    rows, present = _rows("fresh15"), _documents("fresh15")
+    assert "fresh15" in HELD_OUT and "fresh15" in SPLIT_LABELS and "fresh15" not in DEV_SPLITS
+    assert len(present) == 8 and not [name for name in present if f"`{name}`" not in SOURCE]
+    assert len(rows) == 53 and sum(bool(r.get("refuse")) for r in rows) == 7
+    answered = [r for r in rows if not r.get("refuse")]
+    assert all(r["q"].strip() for r in rows)
+    assert all("answer" not in r and "doc" not in r for r in rows if r.get("refuse"))
+    assert all(r["answer"] and all(a.strip() for a in r["answer"]) for r in answered)
+    assert {r["doc"] for r in answered} == present
