@@ -356,6 +356,10 @@ class RefusalLevers(BaseModel):
                                             "要发一次」, 隔多久) is met by a frequency (每月, 按季, 一年一次) as by "
                                             "a period, in the check and in the composer's choice of sentence; "
                                             "off: it asks a period, a figure with its unit")
+    answerability_choices: bool = Field(default=True, description="a quantity's word naming an option of a "
+                                        "choice (「看的是写入时间还是数据点时间」) asks no kind of quantity: the "
+                                        "answer is one of the options, not a date; off: 时间 closing an option "
+                                        "asks a date")
     answerability_article_periods: bool = Field(default=True, description="a period asked (几天, 多久) that a "
                                                 "quoted numbered provision (第…条) states, whatever the statute "
                                                 "states it of, is a weak mismatch answered at a lower confidence, "

@@ -165,6 +165,8 @@ class CheckOptions:
             as by a period; off, it asks a period (kind ``duration``), a figure with its unit.
         unit_notes: a block noting the unit of its figures (「（单位：人）」 over a table's rows) states
             a quantity of that unit's kind in a bare figure (:func:`zhiku.verify.stated.noted_unit`).
+        choices: a quantity's word naming an option of a choice (「写入时间还是数据点时间」) asks
+            no kind of quantity (:func:`zhiku.verify.pins._option_at`).
     """
 
     clauses: bool = True
@@ -228,6 +230,7 @@ class CheckOptions:
     event_spans: bool = True
     statute_moments: bool = True
     frequencies: bool = True
+    choices: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

@@ -336,7 +336,7 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
     out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(YEAR.findall(rest))]
     out += [Constraint(Kind.TIME, ym, "month") for ym in year_months(rest)] if opts.months else []
     found = _asked_quantity(clause, opts.last_ask, opts.hours, opts.periods, opts.effort, opts.sizes,
-                            opts.days, opts.size_words, opts.demonstratives, opts.frequencies)
+                            opts.days, opts.size_words, opts.demonstratives, opts.frequencies, opts.choices)
     if found is None and opts.look_places and (look := _LOOK.search(clause)):
         found = ("page", look)  # 「之后去哪里看」: a page, a site, a link, a file or a menu
     if found is None and (where := _WHERE.search(clause)):
@@ -371,7 +371,7 @@ def _asked_quantity(clause: str, last: bool, hours: bool = True,
                     sizes: bool = True, days: bool = False,
                     size_words: bool = True,
                     demonstratives: bool = False,
-                    frequencies: bool = False) -> tuple[str, re.Match[str]] | None:
+                    frequencies: bool = False, choices: bool = False) -> tuple[str, re.Match[str]] | None:
     """The kind of quantity the asking clause asks (:data:`_QTY`) and where. With ``last``
     the clauses are read from the last one that asks one: a count in a clause before it tells
     the situation (「几个人合伙开公司注册一千万，这钱最晚多少年内要交齐」 asks how long, not
@@ -380,7 +380,9 @@ def _asked_quantity(clause: str, last: bool, hours: bool = True,
     (:class:`zhiku.verify.options.CheckOptions`); a kind read only with its reading is skipped
     without it, and asks the kind it is read as with it (几个工作日: ``days``). With
     ``demonstratives`` a 几 after 这/那 points at a number the question already has in mind
-    (「春节法定假日那几天上班」: those days), it asks none (:func:`_asks_at`)."""
+    (「春节法定假日那几天上班」: those days), it asks none (:func:`_asks_at`). With ``choices``
+    the word of a quantity that names an option of a choice (「看的是写入时间还是数据点时间」: two
+    times offered, one asked) asks no kind: the answer is one of the options (:func:`_option_at`)."""
     # the kinds of :data:`_QTY` read only with their reading: whether it is on, the kind asked then
     read_as = {"workdays": (periods, "days"), "effort": (effort, "number"), "size": (sizes, "size"),
                "day": (days, "day"), "size_words": (size_words, "size"),
@@ -392,12 +394,36 @@ def _asked_quantity(clause: str, last: bool, hours: bool = True,
         for kind, rx in _QTY:
             if kind in read_as:
                 on, asked = read_as[kind]
-                if on and (m := _asks_at(rx, part, demonstratives)):
+                if on and (m := _asks_at(rx, part, demonstratives)) and not (choices and _option_at(part, m)):
                     return asked, m
                 continue
-            if (hours or kind != "hours") and (m := _asks_at(rx, part, demonstratives)):
+            if ((hours or kind != "hours") and (m := _asks_at(rx, part, demonstratives))
+                    and not (choices and _option_at(part, m))):
                 return kind, m
     return None
+
+
+# an alternative question: 「A还是B」 offers its options on both sides of 还是
+_CHOICE = re.compile(r"还是")
+# a word that asks a value itself (多少, 几, 哪, 什么, 多久): not the name of an option
+_ASKS_ITSELF = re.compile(r"多少|几|哪|什么|何|多久|多长|多大|谁")
+
+
+def _option_at(part: str, m: re.Match[str]) -> bool:
+    """Whether the quantity word matched by ``m`` names an option of a choice in ``part``
+    (「…看的是写入时间还是数据点时间」: 时间 closes the option after 还是, and the one before it
+    is of the same kind), not a value asked: the match asks no value itself and stands in
+    the clause of a 还是, right after it or as the head of the option before it."""
+    if _ASKS_ITSELF.search(m.group()) or not _CHOICE.search(part):
+        return False
+    for c in _CHOICE.finditer(part):
+        before, after = part[: c.start()], part[c.end():]
+        if m.start() >= c.end() and not _CHOICE.search(part[c.end(): m.start()]):
+            return True  # the option after 还是 (「还是数据点时间」)
+        if m.end() <= c.start() and not re.search(r"[，,；;]", part[m.end(): c.start()]) \
+                and len(before) - m.end() <= 2 and after.strip():
+            return True  # the head of the option before 还是 (「写入时间还是…」)
+    return False
 
 
 # 这/那 before 几 (这几天, 那几个, 那几年): a demonstrative pointing at a number already in mind
