@@ -53,6 +53,40 @@ _NOT_ASK = re.compile(r"好几|几乎|几经|几何|没多少|多少有")
 # sdk 1.0.1, v1.44.0, python3.11: the whole version (v1 alone is every 1.x release)
 _LATIN = re.compile(r"[a-z][a-z0-9\-]*(?:\.[0-9]+)+(?![0-9.])|[a-z][a-z0-9\-]*(?:\s?[0-9]+(?:\.[0-9]+)*[a-z0-9]*)?|"
                     r"[0-9]+[a-z][a-z0-9\-]*")
+# with ``versions`` (config ``answerability_versions``): a Latin name and its release series
+# (「fastjson 1.x」, 「vue 2.x」), and a full version right after a Chinese name (「语义化版本 3.0.0
+# 规范」), not one given as an example (「比如 1.02.0」)
+SERIES = re.compile(r"(?<![a-z0-9\-])([a-z][a-z0-9\-]*)\s?(\d+)\.x(?![a-z0-9])")
+# 规范, 版本, 固件: the name's last character, not a word of the sentence (在, 了, 到, 的, 比, 和)
+_CJK_VERSION = re.compile(r"[\u4e00-\u9fff](?<![的了在和与及或到比从是为由至跟同于对把被向往给自])\s?"
+                          r"(v?\d+\.\d+\.\d+)(?![\d.\-a-z])")
+_EXAMPLE = re.compile(r"(?:如|像|例)\s?$")
+_HAN = re.compile(r"[\u4e00-\u9fff]+")
+
+
+def glued_word(text: str, start: int, end: int) -> bool:
+    """Whether the Latin piece ``text[start:end]`` (case-folded) is part of a common word the
+    segmenter's dictionary holds with the Chinese characters glued to it (config
+    ``answerability_glued_words``): 「4S店」 is a kind of shop, not a name the evidence must
+    repeat; 「世界5G大会」, 「红袜2A波特兰海狗」 and 「STM32L475芯片」 are no dictionary words, their
+    Latin pieces names."""
+    import rjieba
+
+    heads = [text[start - k: start] for k in (1, 2) if start >= k and _HAN.fullmatch(text[start - k: start])]
+    tails = [text[end: end + k] for k in (1, 2) if end + k <= len(text) and _HAN.fullmatch(text[end: end + k])]
+    piece = text[start:end]
+    return any(rjieba.has_word(h + piece + t) for h in ("", *heads) for t in ("", *tails) if h or t)
+
+
+# with ``other_kinds`` (config ``answerability_other_kinds``): a Latin word after 其他/别的 names
+# a kind of other things (「和页面上其他 JS 框架冲突」), not the name the evidence must repeat
+OTHERS = re.compile(r"(?:其他|其它|别的)(?:的)?\s*$")
+# with ``which_latin`` (config ``answerability_which_latin``): a Latin word right after 哪个/哪些/
+# 什么 is the kind asked (「可以用哪个 command 来做分片验证」: one of the commands), no name
+WHICH_BEFORE = re.compile(r"(?:哪[个些种类一]?|(?<!为)什么)(?:个|种|类)?\s*$")
+# what follows the kind asked: the clause's end or its act (来做, 可以), not a noun it qualifies
+# (「哪个 i2c 总线」, 「什么 API 密钥」: the Latin word names the bus, the key)
+KIND_AFTER = re.compile(r"\s*(?:[？?。，,；;！!]|$|来|去|做|可以|能|才|呢|吗|好|比较|最)")
 _GENERIC = {"中国", "我国", "全国", "国内", "城市", "国家", "地区", "省市", "当地", "本地", "外地"}
 _QUOTED = re.compile(r"《([^》]{1,30})》|“([^”]{1,30})”|「([^」]{1,30})」|\"([^\"]{1,30})\"")
 YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})(?![\d.])")
@@ -301,7 +335,15 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
             after 哪个/哪些 (「哪个堕胎判例」 → 判例, ``about`` ``which``: :func:`_which_kind`);
             ``opening_place``, with ``leading_place`` off, the place the question opens with is
             still pinned, as ``about`` ``opening``: evidence naming another place and not it
-            misses it, evidence naming no place meets it.
+            misses it, evidence naming no place meets it; ``versions``, a Latin name with its
+            release series (fastjson 1.x) is pinned whole and a full version after a Chinese
+            name (语义化版本 3.0.0) is pinned (``about`` ``version``), both met only by evidence
+            stating that series or version (:data:`SERIES`); ``glued_words``, a Latin piece of
+            a common word the segmenter's dictionary holds with the Chinese glued to it (4S店)
+            pins nothing (:func:`glued_word`); ``other_kinds``, a Latin word after 其他/别的
+            (其他 JS 框架) pins nothing (:data:`OTHERS`); ``which_latin``, a Latin word right
+            after 哪个/什么 (哪个 command) is the kind asked and pins nothing
+            (:data:`WHICH_BEFORE`, :data:`KIND_AFTER`).
 
     Returns:
         Constraints in the order subject/place, time, quantity (at most one quantity).
@@ -311,7 +353,17 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
     quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(clause)]
     out += [Constraint(Kind.SUBJECT, q.strip()) for q in quoted if q.strip()]
     rest = _QUOTED.sub(" ", clause)
-    latin = [m.group().strip() for m in _LATIN.finditer(rest.casefold()) if len(m.group().strip()) >= 2]
+    low = rest.casefold()
+    if opts.versions:  # 「fastjson 1.x」: the name and its release series, one pin; 「语义化版本 3.0.0 规范」
+        out += [Constraint(Kind.SUBJECT, f"{m.group(1)} {m.group(2)}.x") for m in SERIES.finditer(low)]
+        out += [Constraint(Kind.SUBJECT, m.group(1), "version") for m in _CJK_VERSION.finditer(low)
+                if not _EXAMPLE.search(low[: m.start(1)])]
+        low = SERIES.sub(" ", low)
+    latin = [m.group().strip() for m in _LATIN.finditer(low) if len(m.group().strip()) >= 2
+             and not (opts.glued_words and glued_word(low, m.start(), m.end()))
+             and not (opts.other_kinds and OTHERS.search(low[: m.start()]))
+             and not (opts.which_latin and WHICH_BEFORE.search(low[: m.start()])
+                      and KIND_AFTER.match(low, m.end()))]
     out += [Constraint(Kind.SUBJECT, w) for w in latin if not YEAR.fullmatch(w)]
     prev, prev_tag = "", ""
     for word, tag in word_tags(rest):
