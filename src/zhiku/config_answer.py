@@ -356,6 +356,35 @@ class RefusalLevers(BaseModel):
                                             "要发一次」, 隔多久) is met by a frequency (每月, 按季, 一年一次) as by "
                                             "a period, in the check and in the composer's choice of sentence; "
                                             "off: it asks a period, a figure with its unit")
+    answerability_choices: bool = Field(default=True, description="a quantity's word naming an option of a "
+                                        "choice (「看的是写入时间还是数据点时间」) asks no kind of quantity: the "
+                                        "answer is one of the options, not a date; off: 时间 closing an option "
+                                        "asks a date")
+    answerability_versions: bool = Field(default=True, description="a Latin name with its release series "
+                                         "(「fastjson 1.x 里的…」) is pinned whole, met by evidence naming it "
+                                         "and 1.x or a 1.y release, and a full version right after a Chinese "
+                                         "name (「语义化版本 3.0.0 规范」), not one given as an example, is "
+                                         "pinned, met only by evidence stating that version; off: 「fastjson "
+                                         "1」 is pinned and a bare version pins nothing")
+    answerability_glued_words: bool = Field(default=True, description="a Latin piece that makes one common "
+                                            "word of the segmenter's dictionary with the Chinese glued to it "
+                                            "(「4S店要给我备用车吗」: 4S店) is that everyday word, not a name the "
+                                            "evidence must repeat (世界5G大会 is no dictionary word: 5g stays "
+                                            "pinned); off: 4s is pinned as a Latin name")
+    answerability_other_kinds: bool = Field(default=True, description="a Latin word right after 其他/其它/"
+                                            "别的 (「会不会和页面上其他 JS 框架冲突」) names a kind of other "
+                                            "things the question sets its subject against, not a name the "
+                                            "evidence must repeat; off: js is pinned as a Latin name")
+    answerability_which_latin: bool = Field(default=True, description="a Latin word right after 哪个/哪些/哪种/"
+                                            "什么 (「分片发送之前可以用哪个 command 来做分片验证」) is the kind "
+                                            "the question asks one of, not a name the evidence must repeat "
+                                            "(the Hook table's row 「before-send … 可以用来做分片验证」 never says "
+                                            "command); off: command is pinned as a Latin name")
+    answerability_name_values: bool = Field(default=True, description="a Latin name and a whole number after "
+                                            "a space (「接口返回 code 101 表示什么」) are a field and its value, met "
+                                            "by a line of the block naming the field and holding that number (the "
+                                            "row 「| code | int | …`101`为无文本 |」, 「code==101」); off: only "
+                                            "「code 101」 or 「code101」 as written meets it")
     answerability_article_periods: bool = Field(default=True, description="a period asked (几天, 多久) that a "
                                                 "quoted numbered provision (第…条) states, whatever the statute "
                                                 "states it of, is a weak mismatch answered at a lower confidence, "

@@ -342,12 +342,16 @@ def missing_names(ans: Answer) -> list[str]:
     return [m for m in missing if kinds.get(m) == Kind.SUBJECT.value]
 
 
-def cites_names(draft: Verified, names: Sequence[str]) -> bool:
+def cites_names(draft: Verified, names: Sequence[str], values: bool = False) -> bool:
     """Whether the blocks ``draft`` cites write each of ``names`` as the question does (a passage
-    standing for one by a near word, 单词 for 英文单词, does not)."""
+    standing for one by a near word, 单词 for 英文单词, does not); with ``values`` (config
+    ``answerability_name_values``) a field and its value (「code 101」) also as a line naming the
+    field and holding that number (「code==101」: :func:`zhiku.verify.answerable.valued`)."""
     from zhiku.retrieve.segment import normalise
+    from zhiku.verify.answerable import valued
 
     used = {int(m) for m in re.findall(r"\[(\d+)\]", draft.text)}
-    text = normalise(" ".join(block_text(c) for m, c in draft.blocks.items() if m in used))
-    return all(normalise(n) in text for n in names)
+    raw = "\n".join(block_text(c) for m, c in draft.blocks.items() if m in used)
+    text = normalise(raw.replace("\n", " "))
+    return all(normalise(n) in text or values and valued(n, raw) for n in names)
 

@@ -337,7 +337,7 @@ def _lower_evidence(run: Any, note: dict, q: Query, ranked: Ranked, c: Confidenc
         return ans
     again = finish_answer(kb, q.question, r.terms, v, c.value, c.why, shown, (),
                           version_notes(kb, v.citations, day))
-    named = not again.refused and cites_names(v, missing)
+    named = not again.refused and cites_names(v, missing, kb.config.answerability_name_values)
     note["lower_evidence"] = {"blocks": len(lower), "refused": again.refused, "named": named}
     return again if named else ans
 

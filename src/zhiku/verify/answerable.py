@@ -250,6 +250,8 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         return _loosely_in(noun, b) and any(_loosely_in(w, b) for w in words)
     if c.about == "ordinal":
         return any(_norm(f) in b for f in _ordinal_forms(c.text))
+    if c.about == "version":  # 「语义化版本 3.0.0」: that very version, not the 2.0.0 of the page
+        return re.search(rf"(?<![\d.]){re.escape(_norm(c.text).lstrip('v'))}(?![\d.])", b) is not None
     if c.about == "contrast":
         return contrast_met(c.text, block, opts.contrast_gaps)
     if c.about == "key":
@@ -266,7 +268,11 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         return True  # 老公: the statute says 配偶; 初中生: 未成年人
     w = _norm(c.text)
     if w in b or len(w) < 3 or not c.about:  # quoted names and Latin tokens: whole
-        found = w in b or (_LATIN_NAME.fullmatch(w) is not None and _joined(w) in _joined(b)) or _versioned(w, b)
+        if opts.name_values and valued(c.text, block):
+            return True  # 「code 101」: the field and that value on one line (「`101`为无文本」 in code's row)
+        if w.endswith(".x") and _versioned(w, b, block):
+            return True  # a release series the block states (「1.x特性变更」 on the 2.x page): no sibling
+        found = w in b or (_LATIN_NAME.fullmatch(w) is not None and _joined(w) in _joined(b)) or _versioned(w, b, block)
         # a model named in passing on another model's page (config ``answerability_siblings``)
         return found and not (opts.siblings and not c.about and sibling_model(w, block, said))
     grams = [w[i : i + 2] for i in range(len(w) - 1)]  # a tagged name: most of its bigrams
@@ -627,13 +633,35 @@ def _focus_met(c: Constraint, sentences: Sequence[str], others: Sequence[Constra
     return any(_loosely_in(_norm(c.text), _norm(t)) or stem in _norm(t) for t in sentences)
 
 
-_NAME_VERSION = re.compile(r"([a-z][a-z0-9\-]*)\s*(v?\d+(?:\.\d+)+)")
+_NAME_VERSION = re.compile(r"([a-z][a-z0-9\-]*)\s*(v?\d+(?:\.\d+)+|\d+\.x)")
 
 
-def _versioned(w: str, b: str) -> bool:
+# a Latin name, a space and a whole number (「code 101」, 「errno 2」): a field and its value
+_NAME_VALUE = re.compile(r"([a-z][a-z0-9_\-]*)\s+(\d+)")
+
+
+def valued(text: str, block: str) -> bool:
+    """Whether ``block`` states the field ``text`` pins with its value (config
+    ``answerability_name_values``): one of its lines names the field and holds that whole
+    number, as a table row does (「| code | int | 任务状态码。`100`为成功，`101`为无文本 |」 for
+    「code 101」) or an expression (「code==101」); a number written glued to its name (aht10) is
+    a model's name and stays whole."""
+    m = _NAME_VALUE.fullmatch(normalise(text).casefold().strip())
+    if m is None:
+        return False
+    number = re.compile(rf"(?<![\d.]){m.group(2)}(?![\d.])")
+    return any(m.group(1) in line and number.search(line) for line in normalise(block).casefold().splitlines())
+
+
+def _versioned(w: str, b: str, block: str = "") -> bool:
     """Whether a Latin name with its version (「sdk 1.0.1」) is in ``b`` as the name and, apart,
-    that very version: a release note titled 「…SDK发布说明」 states 「版本 1.0.1」 in a heading."""
+    that very version: a release note titled 「…SDK发布说明」 states 「版本 1.0.1」 in a heading;
+    a release series (「fastjson 1.x」) as the name and 1.x or one of its releases (1.2), read in
+    ``block`` with its spaces (「7.2 1.x特性变更」 is no 21.x)."""
     m = _NAME_VERSION.fullmatch(w)
+    if m is not None and m.group(2).endswith(".x"):  # a release series: 1.x, or any 1.y of it
+        spaced = normalise(block or b).casefold()
+        return m.group(1) in b and re.search(rf"(?<![\d.]){m.group(2)[:-2]}\.(?:x|\d)", spaced) is not None
     return m is not None and m.group(1) in b and re.search(
         rf"(?<![\d.]){re.escape(m.group(2).lstrip('v'))}(?![\d.])", b) is not None
 

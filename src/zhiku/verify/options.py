@@ -165,6 +165,20 @@ class CheckOptions:
             as by a period; off, it asks a period (kind ``duration``), a figure with its unit.
         unit_notes: a block noting the unit of its figures (「（单位：人）」 over a table's rows) states
             a quantity of that unit's kind in a bare figure (:func:`zhiku.verify.stated.noted_unit`).
+        choices: a quantity's word naming an option of a choice (「写入时间还是数据点时间」) asks
+            no kind of quantity (:func:`zhiku.verify.pins._option_at`).
+        versions: a Latin name with its release series (fastjson 1.x) is pinned whole, and a
+            full version after a Chinese name (语义化版本 3.0.0) is pinned, each met only by
+            evidence stating it (:data:`zhiku.verify.pins.SERIES`).
+        glued_words: a Latin piece of a common word the segmenter's dictionary holds with the
+            Chinese glued to it (4S店) pins nothing (:func:`zhiku.verify.pins.glued_word`).
+        other_kinds: a Latin word after 其他/别的 (「其他 JS 框架」) names a kind of other things
+            and pins nothing (:data:`zhiku.verify.pins.OTHERS`).
+        which_latin: a Latin word right after 哪个/哪些/什么 (「可以用哪个 command」) is the kind
+            asked and pins nothing (:data:`zhiku.verify.pins.WHICH_BEFORE`).
+        name_values: a Latin name and a whole number after a space (「code 101」) are met by a
+            line of the block naming the field and holding that number
+            (:func:`zhiku.verify.answerable.valued`).
     """
 
     clauses: bool = True
@@ -228,6 +242,12 @@ class CheckOptions:
     event_spans: bool = True
     statute_moments: bool = True
     frequencies: bool = True
+    choices: bool = True
+    versions: bool = True
+    glued_words: bool = True
+    other_kinds: bool = True
+    name_values: bool = True
+    which_latin: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

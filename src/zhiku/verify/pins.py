@@ -53,6 +53,40 @@ _NOT_ASK = re.compile(r"好几|几乎|几经|几何|没多少|多少有")
 # sdk 1.0.1, v1.44.0, python3.11: the whole version (v1 alone is every 1.x release)
 _LATIN = re.compile(r"[a-z][a-z0-9\-]*(?:\.[0-9]+)+(?![0-9.])|[a-z][a-z0-9\-]*(?:\s?[0-9]+(?:\.[0-9]+)*[a-z0-9]*)?|"
                     r"[0-9]+[a-z][a-z0-9\-]*")
+# with ``versions`` (config ``answerability_versions``): a Latin name and its release series
+# (「fastjson 1.x」, 「vue 2.x」), and a full version right after a Chinese name (「语义化版本 3.0.0
+# 规范」), not one given as an example (「比如 1.02.0」)
+SERIES = re.compile(r"(?<![a-z0-9\-])([a-z][a-z0-9\-]*)\s?(\d+)\.x(?![a-z0-9])")
+# 规范, 版本, 固件: the name's last character, not a word of the sentence (在, 了, 到, 的, 比, 和)
+_CJK_VERSION = re.compile(r"[\u4e00-\u9fff](?<![的了在和与及或到比从是为由至跟同于对把被向往给自])\s?"
+                          r"(v?\d+\.\d+\.\d+)(?![\d.\-a-z])")
+_EXAMPLE = re.compile(r"(?:如|像|例)\s?$")
+_HAN = re.compile(r"[\u4e00-\u9fff]+")
+
+
+def glued_word(text: str, start: int, end: int) -> bool:
+    """Whether the Latin piece ``text[start:end]`` (case-folded) is part of a common word the
+    segmenter's dictionary holds with the Chinese characters glued to it (config
+    ``answerability_glued_words``): 「4S店」 is a kind of shop, not a name the evidence must
+    repeat; 「世界5G大会」, 「红袜2A波特兰海狗」 and 「STM32L475芯片」 are no dictionary words, their
+    Latin pieces names."""
+    import rjieba
+
+    heads = [text[start - k: start] for k in (1, 2) if start >= k and _HAN.fullmatch(text[start - k: start])]
+    tails = [text[end: end + k] for k in (1, 2) if end + k <= len(text) and _HAN.fullmatch(text[end: end + k])]
+    piece = text[start:end]
+    return any(rjieba.has_word(h + piece + t) for h in ("", *heads) for t in ("", *tails) if h or t)
+
+
+# with ``other_kinds`` (config ``answerability_other_kinds``): a Latin word after 其他/别的 names
+# a kind of other things (「和页面上其他 JS 框架冲突」), not the name the evidence must repeat
+OTHERS = re.compile(r"(?:其他|其它|别的)(?:的)?\s*$")
+# with ``which_latin`` (config ``answerability_which_latin``): a Latin word right after 哪个/哪些/
+# 什么 is the kind asked (「可以用哪个 command 来做分片验证」: one of the commands), no name
+WHICH_BEFORE = re.compile(r"(?:哪[个些种类一]?|(?<!为)什么)(?:个|种|类)?\s*$")
+# what follows the kind asked: the clause's end or its act (来做, 可以), not a noun it qualifies
+# (「哪个 i2c 总线」, 「什么 API 密钥」: the Latin word names the bus, the key)
+KIND_AFTER = re.compile(r"\s*(?:[？?。，,；;！!]|$|来|去|做|可以|能|才|呢|吗|好|比较|最)")
 _GENERIC = {"中国", "我国", "全国", "国内", "城市", "国家", "地区", "省市", "当地", "本地", "外地"}
 _QUOTED = re.compile(r"《([^》]{1,30})》|“([^”]{1,30})”|「([^」]{1,30})」|\"([^\"]{1,30})\"")
 YEAR = re.compile(r"(?<![\d.])((?:19|20)\d{2})(?![\d.])")
@@ -301,7 +335,15 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
             after 哪个/哪些 (「哪个堕胎判例」 → 判例, ``about`` ``which``: :func:`_which_kind`);
             ``opening_place``, with ``leading_place`` off, the place the question opens with is
             still pinned, as ``about`` ``opening``: evidence naming another place and not it
-            misses it, evidence naming no place meets it.
+            misses it, evidence naming no place meets it; ``versions``, a Latin name with its
+            release series (fastjson 1.x) is pinned whole and a full version after a Chinese
+            name (语义化版本 3.0.0) is pinned (``about`` ``version``), both met only by evidence
+            stating that series or version (:data:`SERIES`); ``glued_words``, a Latin piece of
+            a common word the segmenter's dictionary holds with the Chinese glued to it (4S店)
+            pins nothing (:func:`glued_word`); ``other_kinds``, a Latin word after 其他/别的
+            (其他 JS 框架) pins nothing (:data:`OTHERS`); ``which_latin``, a Latin word right
+            after 哪个/什么 (哪个 command) is the kind asked and pins nothing
+            (:data:`WHICH_BEFORE`, :data:`KIND_AFTER`).
 
     Returns:
         Constraints in the order subject/place, time, quantity (at most one quantity).
@@ -311,7 +353,17 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
     quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(clause)]
     out += [Constraint(Kind.SUBJECT, q.strip()) for q in quoted if q.strip()]
     rest = _QUOTED.sub(" ", clause)
-    latin = [m.group().strip() for m in _LATIN.finditer(rest.casefold()) if len(m.group().strip()) >= 2]
+    low = rest.casefold()
+    if opts.versions:  # 「fastjson 1.x」: the name and its release series, one pin; 「语义化版本 3.0.0 规范」
+        out += [Constraint(Kind.SUBJECT, f"{m.group(1)} {m.group(2)}.x") for m in SERIES.finditer(low)]
+        out += [Constraint(Kind.SUBJECT, m.group(1), "version") for m in _CJK_VERSION.finditer(low)
+                if not _EXAMPLE.search(low[: m.start(1)])]
+        low = SERIES.sub(" ", low)
+    latin = [m.group().strip() for m in _LATIN.finditer(low) if len(m.group().strip()) >= 2
+             and not (opts.glued_words and glued_word(low, m.start(), m.end()))
+             and not (opts.other_kinds and OTHERS.search(low[: m.start()]))
+             and not (opts.which_latin and WHICH_BEFORE.search(low[: m.start()])
+                      and KIND_AFTER.match(low, m.end()))]
     out += [Constraint(Kind.SUBJECT, w) for w in latin if not YEAR.fullmatch(w)]
     prev, prev_tag = "", ""
     for word, tag in word_tags(rest):
@@ -336,7 +388,7 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
     out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(YEAR.findall(rest))]
     out += [Constraint(Kind.TIME, ym, "month") for ym in year_months(rest)] if opts.months else []
     found = _asked_quantity(clause, opts.last_ask, opts.hours, opts.periods, opts.effort, opts.sizes,
-                            opts.days, opts.size_words, opts.demonstratives, opts.frequencies)
+                            opts.days, opts.size_words, opts.demonstratives, opts.frequencies, opts.choices)
     if found is None and opts.look_places and (look := _LOOK.search(clause)):
         found = ("page", look)  # 「之后去哪里看」: a page, a site, a link, a file or a menu
     if found is None and (where := _WHERE.search(clause)):
@@ -371,7 +423,7 @@ def _asked_quantity(clause: str, last: bool, hours: bool = True,
                     sizes: bool = True, days: bool = False,
                     size_words: bool = True,
                     demonstratives: bool = False,
-                    frequencies: bool = False) -> tuple[str, re.Match[str]] | None:
+                    frequencies: bool = False, choices: bool = False) -> tuple[str, re.Match[str]] | None:
     """The kind of quantity the asking clause asks (:data:`_QTY`) and where. With ``last``
     the clauses are read from the last one that asks one: a count in a clause before it tells
     the situation (「几个人合伙开公司注册一千万，这钱最晚多少年内要交齐」 asks how long, not
@@ -380,7 +432,9 @@ def _asked_quantity(clause: str, last: bool, hours: bool = True,
     (:class:`zhiku.verify.options.CheckOptions`); a kind read only with its reading is skipped
     without it, and asks the kind it is read as with it (几个工作日: ``days``). With
     ``demonstratives`` a 几 after 这/那 points at a number the question already has in mind
-    (「春节法定假日那几天上班」: those days), it asks none (:func:`_asks_at`)."""
+    (「春节法定假日那几天上班」: those days), it asks none (:func:`_asks_at`). With ``choices``
+    the word of a quantity that names an option of a choice (「看的是写入时间还是数据点时间」: two
+    times offered, one asked) asks no kind: the answer is one of the options (:func:`_option_at`)."""
     # the kinds of :data:`_QTY` read only with their reading: whether it is on, the kind asked then
     read_as = {"workdays": (periods, "days"), "effort": (effort, "number"), "size": (sizes, "size"),
                "day": (days, "day"), "size_words": (size_words, "size"),
@@ -392,12 +446,36 @@ def _asked_quantity(clause: str, last: bool, hours: bool = True,
         for kind, rx in _QTY:
             if kind in read_as:
                 on, asked = read_as[kind]
-                if on and (m := _asks_at(rx, part, demonstratives)):
+                if on and (m := _asks_at(rx, part, demonstratives)) and not (choices and _option_at(part, m)):
                     return asked, m
                 continue
-            if (hours or kind != "hours") and (m := _asks_at(rx, part, demonstratives)):
+            if ((hours or kind != "hours") and (m := _asks_at(rx, part, demonstratives))
+                    and not (choices and _option_at(part, m))):
                 return kind, m
     return None
+
+
+# an alternative question: 「A还是B」 offers its options on both sides of 还是
+_CHOICE = re.compile(r"还是")
+# a word that asks a value itself (多少, 几, 哪, 什么, 多久): not the name of an option
+_ASKS_ITSELF = re.compile(r"多少|几|哪|什么|何|多久|多长|多大|谁")
+
+
+def _option_at(part: str, m: re.Match[str]) -> bool:
+    """Whether the quantity word matched by ``m`` names an option of a choice in ``part``
+    (「…看的是写入时间还是数据点时间」: 时间 closes the option after 还是, and the one before it
+    is of the same kind), not a value asked: the match asks no value itself and stands in
+    the clause of a 还是, right after it or as the head of the option before it."""
+    if _ASKS_ITSELF.search(m.group()) or not _CHOICE.search(part):
+        return False
+    for c in _CHOICE.finditer(part):
+        before, after = part[: c.start()], part[c.end():]
+        if m.start() >= c.end() and not _CHOICE.search(part[c.end(): m.start()]):
+            return True  # the option after 还是 (「还是数据点时间」)
+        if m.end() <= c.start() and not re.search(r"[，,；;]", part[m.end(): c.start()]) \
+                and len(before) - m.end() <= 2 and after.strip():
+            return True  # the head of the option before 还是 (「写入时间还是…」)
+    return False
 
 
 # 这/那 before 几 (这几天, 那几个, 那几年): a demonstrative pointing at a number already in mind
