@@ -63,3 +63,9 @@ def test_the_fourteenth_set_is_measured_in_its_own_folder():
     assert len(rows) == 51 and sum(bool(r.get("refuse")) for r in rows) == 6
     assert {d for r in rows if not r.get("refuse")
             for d in ([r["doc"]] if isinstance(r["doc"], str) else r["doc"])} == _documents("fresh14")
+
+
+def test_the_sixteenth_set_of_standards_is_measured_in_its_own_folder():
+    rows = _rows("fresh16")
+    assert len(rows) == 18 and sum(bool(r.get("refuse")) for r in rows) == 3
+    assert {r["doc"] for r in rows if not r.get("refuse")} == _documents("fresh16")
