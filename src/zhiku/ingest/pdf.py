@@ -327,10 +327,8 @@ class _Assembler:
         level = None
         if id(ln) in self.taken:  # a term's name, in the label of the number above it
             return
-        if id(ln) in self.cover_lines:  # the cover of a standard: metadata, each line its own
-            self.flush()
-            self.para = text
-            self.flush()
+        if id(ln) in self.cover_lines:  # the cover of a standard: metadata, one line of text
+            self.para = f"{self.para} {text}" if self.para else text
             return
         if self.use_marks:
             hit = next((m for m in marks if _norm(text).startswith(m[0])), None)
