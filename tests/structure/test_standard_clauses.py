@@ -145,3 +145,27 @@ def test_a_plain_text_standard_has_the_same_tree(tmp_path):
     assert not [s for s in tree if s.label.startswith("4.")]
     # the twin without the setting: 「4.4 其他：」 is text still, but 3.x terms are not nested by order
     assert not [s for s in build_tree(doc, clauses=False) if s.label.startswith("4.4")]
+
+
+def test_a_specifications_numbered_rules_and_version_numbers_are_no_clauses():
+    # the SemVer specification (fresh14): 「2.0.0」 in its title, rules numbered 「1.」, 「2.」
+    semver = (REAL / "fresh14" / "语义化版本2.0.0规范.md").read_text(encoding="utf-8").split("\n")
+    assert clause_headings(semver) == {}
+    # its twin: the same lines after a standard's clauses leave those clauses found
+    found = clause_headings(DB44_2208.split("\n") + semver)
+    assert "6 水污染物监测要求" in found.values() and not [v for v in found.values() if "2.0.0" in v]
+
+
+def test_each_bare_article_of_a_regulation_without_chapters_is_its_own_chunk():
+    from zhiku.chunk.chunker import chunk_document
+
+    path = REAL / "fresh14" / "北京市医院安全秩序管理规定.md"
+    doc = load_file(path, path.parent)
+    chunks = [c for c in chunk_document(doc, build_tree(doc)) if c.kind == "article"]
+    assert [c.article for c in chunks][:3] == ["第一条", "第二条", "第三条"] and len(chunks) == 31
+    assert chunks[11].article == "第十二条" and chunks[11].text.startswith("第十二条")
+    # its twin: a line opening with a reference to an article out of order is no article
+    from zhiku.chunk.chunker import article_starts
+
+    body = chunks[0].text + "\n第二十条规定的情形除外。"
+    assert [label for _, label in article_starts(body, loose=True)] == ["第一条"]
