@@ -169,3 +169,12 @@ def test_each_bare_article_of_a_regulation_without_chapters_is_its_own_chunk():
 
     body = chunks[0].text + "\n第二十条规定的情形除外。"
     assert [label for _, label in article_starts(body, loose=True)] == ["第一条"]
+
+
+def test_an_annex_after_the_clauses_heads_its_own_clauses():
+    # GB/T 1.1's layout of a normative annex: 附录 A, its kind, its title, then A.1, A.2
+    lines = DB44_2208.split("\n") + ["附 录 A", "（规范性附录）", "A.1 采样方法", "A.2 样品保存"]
+    found = clause_headings(lines)
+    assert ["附 录 A", "A.1 采样方法", "A.2 样品保存"] == [found[i] for i in sorted(found) if i >= len(lines) - 4]
+    # its twin: an A.1 with no annex open is text (a grade or a table's row label)
+    assert not [v for v in clause_headings(DB44_2208.split("\n") + ["A.1 采样方法"]).values() if v.startswith("A.")]

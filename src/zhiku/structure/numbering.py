@@ -203,7 +203,7 @@ def clause_headings(lines: list[str], least: int = 3) -> dict[int, str]:
     open_depth = 0  # the depth of the deepest clause heading open
     for i, line in enumerate(lines):
         if (head := _ANNEX_RE.match(line)) and head["letter"] > annex and tops >= least:
-            annex, path = head["letter"], [head["letter"]]
+            annex, path, open_depth = head["letter"], [head["letter"]], 1
             found[i] = " ".join(line.split())
             continue
         match = _CLAUSE_RE.match(line)
