@@ -77,6 +77,12 @@ version and its FAQ, a national noise standard as a text PDF with numbered claus
 tables, a tax law's attachment table of pollutant equivalents as a text PDF with notes merged down
 its rows, and two local regulations in 第X条: a city's rule on employee representative congresses in
 第X章 chapters and a rule on adding lifts to old residential buildings without chapters);
+``"split": "fresh16"`` a
+sixteenth, open to development (tests/data/real/fresh16: three environmental standards as
+their issuers released them in text PDFs, a national general rule of lettered lists inside
+numbered clauses, a national limit standard with a frequency table and formulas, and a
+provincial emission standard with limit tables by fuel and a chimney-height table; their
+cover pages carry the standard number, the issue and 实施 dates and the issuers);
 ``"split": "tables"`` is a development
 set kept in its own folder the same way (tests/data/real/tables: a gov.cn reply whose
 attachments are Word-exported HTML coordinate tables with merged header cells, a note of
@@ -112,8 +118,8 @@ HELD_OUT = (FRESH, "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "
 #: ``fresh8`` and ``fresh9`` were promoted to development after their first measurements;
 #: ``scans`` holds scanned (image-only) standards whose ruled limit tables are read by OCR;
 #: ``fresh13`` holds Markdown pages that open with a licence in an HTML comment;
-#: ``fresh14`` was written before zhiku was run on its documents, like ``fresh10``.
-DEV_SPLITS = ("tables", "fresh8", "fresh9", "fresh10", "scans", "fresh13", "fresh14")
+#: ``fresh14`` and ``fresh16`` were written before zhiku was run on their documents, like ``fresh10``.
+DEV_SPLITS = ("tables", "fresh8", "fresh9", "fresh10", "scans", "fresh13", "fresh14", "fresh16")
 #: Every split measured in a knowledge base of its own folder.
 FOLDERS = (*HELD_OUT, *DEV_SPLITS)
 JUNK = ("列1", "列2", "列3", "OLE_LINK", "(cid:", "....")
@@ -241,6 +247,7 @@ SPLIT_LABELS = {FRESH: ("fresh documents", "Fresh documents (held out)"),
                 "fresh12": ("twelfth fresh set", "Twelfth fresh set (held out)"),
                 "fresh14": ("fourteenth fresh set", "Fourteenth fresh set (development)"),
                 "fresh15": ("fifteenth fresh set", "Fifteenth fresh set (held out)"),
+                "fresh16": ("sixteenth fresh set", "Sixteenth fresh set: standards (development)"),
                 "tables": ("table set", "Table documents (development)"),
                 "scans": ("scan set", "Scanned documents (development)"),
                 "fresh13": ("thirteenth set", "Thirteenth set: pages with comments (development)")}

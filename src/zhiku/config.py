@@ -73,11 +73,22 @@ class Config(KeywordLevers, AnswerLevers, RefusalLevers, FusionLevers, RouteLeve
                              "ruled table is found from the ruling lines of the page image and "
                              "its lines are put in its cells (rows, merged cells), so it is read "
                              "as a table with row sentences (at ingest)")
+    standard_clauses: bool = Field(default=True, description="in a PDF without bookmarks written in "
+                                   "numbered clauses in order (a standard: 1 范围, 3.1 term, 5.2.1), the "
+                                   "clauses with a title or a term are the chapter tree and a numbered "
+                                   "line out of order or opening a sentence is text (at ingest)")
+    standard_cover: bool = Field(default=True, description="the cover page of a standard (its number "
+                                 "and an 实施 date) is metadata, not headings: the 实施 date is its "
+                                 "effective date, 发布 its issue date (at ingest)")
     html_table_titles: bool = Field(default=True, description="in HTML, a data table without a "
                                     "<caption> is captioned with the title lines printed above it "
                                     "(centred or bold lines such as a Word-exported attachment's "
                                     "title, a units line 单位：人), so its row sentences name their "
                                     "table (at ingest)")
+    markdown_setext: bool = Field(default=False, description="in Markdown, a line underlined with === "
+                                  "or --- after a one-line paragraph is a first- or second-level "
+                                  "heading (the first one the title); --- after a blank line stays a "
+                                  "thematic break (at ingest)")
     markdown_divisions: bool = Field(default=True, description="in Markdown, lines holding only a "
                                      "第X章/节/编 marker and name (bold or not) are chapter headings when "
                                      "there are two or more and no # heading is a division (at ingest)")

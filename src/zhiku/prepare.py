@@ -37,6 +37,7 @@ class ChunkParams:
     gloss: bool = True  # a table row glosses its English column names (config ``table_header_gloss``)
     loose: bool = True  # a bold or run-in 第X条 next in order is an article (config ``article_label_forms``)
     runs: bool = True  # sibling headings on consecutive lines are one section (config ``heading_runs``)
+    clauses: bool = True  # a plain text's numbered clauses in order are its tree (config ``standard_clauses``)
 
 
 Prepared = tuple[Document, list[Section], list[Chunk], list[str]]
@@ -44,7 +45,7 @@ Prepared = tuple[Document, list[Section], list[Chunk], list[str]]
 #: the settings besides ``chunk_size`` (``chunk_sizes``) that change what :func:`prepare`
 #: stores of a document: its chunks and chapter tree
 CHUNK_SETTINGS = ("chunk_overlap", "parent_size", "min_section", "markdown_divisions",
-                  "table_header_gloss", "article_label_forms", "heading_runs")
+                  "table_header_gloss", "article_label_forms", "heading_runs", "standard_clauses")
 
 
 def chunk_params(cfg: Any, path: str) -> ChunkParams:
@@ -56,7 +57,8 @@ def chunk_params(cfg: Any, path: str) -> ChunkParams:
         path: the document's path.
     """
     return ChunkParams(cfg.chunk_size_for(path), cfg.chunk_overlap, cfg.parent_size, cfg.min_section,
-                       cfg.markdown_divisions, cfg.table_header_gloss, cfg.article_label_forms, cfg.heading_runs)
+                       cfg.markdown_divisions, cfg.table_header_gloss, cfg.article_label_forms, cfg.heading_runs,
+                       cfg.standard_clauses)
 
 
 def chunk_header(c: Chunk) -> str:
@@ -89,7 +91,7 @@ def prepare(doc: Document, p: ChunkParams, segment: Any) -> Prepared:
         document's metadata keeps the short forms it defines for itself, read from its
         searched passages (:mod:`zhiku.chunk.shortforms`), so that no ask reads them again.
     """
-    sections = build_tree(doc, divisions=p.divisions, runs=p.runs)
+    sections = build_tree(doc, divisions=p.divisions, runs=p.runs, clauses=p.clauses)
     chunks = chunk_document(doc, sections, size=p.size, overlap=p.overlap,
                             parent_size=p.parent_size, min_section=p.min_section, gloss=p.gloss, loose=p.loose)
     forms = definitions(c.text for c in chunks if c.kind != "parent")

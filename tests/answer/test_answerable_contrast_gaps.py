@@ -28,8 +28,9 @@ def _chunk(name: str, *words: str):
 
 
 def test_a_word_between_the_qualifier_and_its_noun_still_states_the_qualifier():
-    block, said = _chunk(STANDARD, "2020年7月1日", "城镇污水处理厂")
-    question = "已经建好的农村污水处理设施，从什么时候起要执行这个排放标准？"
+    # clause 4 一般要求: 4.3 sends villages near a town to 城镇污水处理厂, 4.4 is on 农村生活污水处理设施
+    block, said = _chunk(STANDARD, "农村生活污水处理设施排泥", "城镇污水处理厂")
+    question = "农村污水处理设施排出的泥要怎么处置？"
     assert [c.text for c in contrasts(question)] == ["农村|污水处理"]
     assert "农村生活污水处理设施" in block and "农村污水处理" not in block
     assert check(question, [(block, said)], opts=CheckOptions(contrast_gaps=True)).ok

@@ -116,10 +116,13 @@ def test_every_setting_that_changes_the_stored_index_names_its_own_eval_index(tm
     assert default.name == content_hash("corpus", cfg.segmenter, cfg.embedder, str(cfg.chunk_size),
                                         str(SCHEMA_VERSION))
     changed = {"markdown_divisions": False, "table_header_gloss": False, "article_label_forms": False,
-               "heading_runs": False, "chunk_overlap": 0.2, "parent_size": 0, "min_section": 10}
+               "heading_runs": False, "standard_clauses": False, "chunk_overlap": 0.2, "parent_size": 0,
+               "min_section": 10}
     assert set(changed) == set(CHUNK_SETTINGS)
     homes = {_eval_home(cfg.model_copy(update={k: v}), "corpus") for k, v in changed.items()}
     assert len(homes) == len(changed) and default not in homes
     # the loader's settings and the folder chunk sizes name theirs too
     assert _eval_home(cfg.model_copy(update={"markdown_as_shown": False}), "corpus") not in {default, *homes}
+    # a loader setting off by default names its index when turned on
+    assert _eval_home(cfg.model_copy(update={"markdown_setext": True}), "corpus") not in {default, *homes}
     assert _eval_home(cfg.model_copy(update={"chunk_sizes": {".pdf": 300}}), "corpus") != default

@@ -77,3 +77,9 @@ def test_the_fifteenth_set_is_held_out_and_asked_of_its_own_folder():
     assert all("answer" not in r and "doc" not in r for r in rows if r.get("refuse"))
     assert all(r["answer"] and all(a.strip() for a in r["answer"]) for r in answered)
     assert {r["doc"] for r in answered} == present
+
+
+def test_the_sixteenth_set_of_standards_is_measured_in_its_own_folder():
+    rows = _rows("fresh16")
+    assert len(rows) == 18 and sum(bool(r.get("refuse")) for r in rows) == 3
+    assert {r["doc"] for r in rows if not r.get("refuse")} == _documents("fresh16")

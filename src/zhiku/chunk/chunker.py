@@ -117,13 +117,22 @@ def _squashed(text: str) -> str:
     return "".join(text.lstrip().lstrip("#").split())
 
 
+#: A heading label that is only a clause number (4.5, 4.4.4, A.2).
+_CLAUSE_NUMBER = re.compile(r"(?:\d{1,2}|[A-Z])(?:\.\d{1,2}){1,4}")
+
+
 def _heading_end(body: str, sec: Section) -> int:
     """End of the heading of ``sec``: its line, and the lines after it that its label goes
     on with (a run of headings on consecutive lines joined under both labels, config
     ``heading_runs``: 「应用程序无法正常启动(0xc0000142) 或者：`[Error] OCR init fail…`」), so
-    that a joined heading's second line is no text of its section."""
+    that a joined heading's second line is no text of its section; a clause number heading its
+    own sentence on one line ends after the number."""
     end = _heading_line_end(body, sec.start)
     label, said = _squashed(sec.label), _squashed(body[sec.start:end])
+    if _CLAUSE_NUMBER.fullmatch(sec.label) and len(said) > len(label) and said.startswith(label):
+        # a standard's clause headed by its number alone, its sentence on the same line
+        # (「4.5 每个新建燃煤…」: :func:`zhiku.structure.numbering.clause_headings`): the sentence is text
+        return body.find(sec.label, sec.start, end) + len(sec.label)
     while len(said) < len(label) and end < len(body):
         nxt = _heading_line_end(body, end + 1)
         line = _squashed(body[end + 1:nxt])

@@ -49,7 +49,8 @@ def _eval_home(cfg: Config, spec: str) -> Path:
         parts = (*parts, "repealed_dependents=off")
     # a loader reading otherwise (Markdown kept as written, a PDF's unruled tables left as
     # lines) makes another index
-    parts = (*parts, *(f"{k}=off" for k, on in loader_options(cfg).items() if not on))
+    parts = (*parts, *(f"{k}={'on' if on else 'off'}" for k, on in loader_options(cfg).items()
+                       if on != Config.model_fields[k].default))
     # so does a chunker cutting otherwise (its settings other than their defaults, by name)
     parts = (*parts, *_changed(cfg, CHUNK_SETTINGS))
     if cfg.vector_text != "text":  # vectors of another recipe make another index

@@ -9,7 +9,7 @@ from typing import Any
 from zhiku.errors import ZhikuError
 from zhiku.ingest.files import read_text
 from zhiku.ingest.registry import loaders
-from zhiku.ingest.preamble import find_date, parse_preamble, split_front_matter
+from zhiku.ingest.preamble import find_date, parse_preamble, split_front_matter, standard_cover
 from zhiku.ingest.repeals import applied_law, repealed_titles
 from zhiku.structure.numbering import strip_inline_tags
 from zhiku.types import Document, Table, content_hash
@@ -188,6 +188,17 @@ def markdown_tables(body: str) -> tuple[Table, ...]:
     return tuple(out)
 
 
+#: How many lines at the top of a text are read as a standard's cover.
+COVER_LINES = 30
+
+
+def _cover(body: str) -> dict[str, str]:
+    """The cover of a standard at the top of a text (:func:`standard_cover`): its first
+    :data:`COVER_LINES` non-empty lines (a cover has no more)."""
+    lines = [ln for ln in body.split("\n", 200)[:200] if ln.strip()][:COVER_LINES]
+    return standard_cover(lines)
+
+
 def _version_from(fields: dict[str, Any]) -> str | None:
     """A version date from front matter fields (``version_date``/``version``/``date``)."""
     for key in _VERSION_KEYS:
@@ -201,7 +212,8 @@ def _version_from(fields: dict[str, Any]) -> str | None:
 @loaders.register(".markdown")
 @loaders.register(".txt")
 def load_text(path: str | Path, root: str | Path, markdown_as_shown: bool = True,
-              markdown_hide_comments: bool = True) -> Document:
+              markdown_hide_comments: bool = True, standard_cover: bool = True,
+              markdown_setext: bool = False) -> Document:
     """Load one Markdown or text file; in Markdown, raw HTML tables are read as tables.
 
     Args:
@@ -214,6 +226,14 @@ def load_text(path: str | Path, root: str | Path, markdown_as_shown: bool = True
             are read (:func:`zhiku.ingest.markdown_text.drop_comments`, config
             ``markdown_hide_comments``); False leaves them to the line cleaning (a comment on
             a line of its own is dropped there, a longer one is read as text).
+        markdown_setext: a Markdown line underlined with ``===`` or ``---`` (after a
+            paragraph, not a blank line) is a heading of the first or second level, the
+            first one over the text its title (:func:`zhiku.ingest.markdown_text.setext_headings`,
+            config ``markdown_setext``, off by default); False reads them as text and
+            thematic breaks.
+        standard_cover: a standard's cover lines at the top of the text (its number and an
+            实施 date) give its ``standard``, ``promulgated`` and ``effective`` metadata
+            (:func:`zhiku.ingest.preamble.standard_cover`; config ``standard_cover``).
 
     Returns:
         A Document whose id is the hash of its cleaned body (identical copies of a law
@@ -234,6 +254,10 @@ def load_text(path: str | Path, root: str | Path, markdown_as_shown: bool = True
         from zhiku.ingest.markdown_text import drop_comments
 
         rest = drop_comments(rest, keep=(INFO_END,))
+    if markdown and markdown_setext:  # 「摘要」 over 「---」 is a heading, as a viewer shows it
+        from zhiku.ingest.markdown_text import setext_headings
+
+        rest = setext_headings(rest)
     titles, preamble, raw_body = split_header(rest)
     if markdown:
         from zhiku.ingest.html_loader import markdown_from_html_tables
@@ -253,6 +277,8 @@ def load_text(path: str | Path, root: str | Path, markdown_as_shown: bool = True
     title = " ".join(titles) or (front_title or "").strip() or name
     metadata: dict[str, Any] = dict(fields)
     metadata.update(parse_preamble(preamble, body))
+    if standard_cover:  # a standard's cover: its number, 发布 and 实施 dates (实施: in force)
+        metadata.update(_cover(body))
     if repeals := repealed_titles(body):  # 「《X》同时废止」: the index gives X an expiry
         metadata["repeals"] = repeals
     if law := applied_law(title):  # 「适用《X》…的解释」: ends with X if X is repealed by name

@@ -185,3 +185,42 @@ def markdown_as_shown(text: str) -> str:
     out = [line if code[i] else _outside_code(line)
            for i, line in enumerate(lines) if i not in dropped]
     return "\n".join(out)
+
+
+# A setext underline (CommonMark): = for a first-level heading, - for a second, at most three
+# spaces in; and a line that cannot be the paragraph over it (a block of its own).
+_SETEXT_LINE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_NOT_PARAGRAPH = re.compile(r"^(?: {4}|\t| {0,3}(?:#|>|\||[-*+][ \t]|\d{1,9}[.)][ \t]|<|```|~~~|[-*_=]{3,}[ \t]*$))")
+
+
+def setext_headings(text: str) -> str:
+    """A Markdown text with its setext headings (a line of text underlined with ``===`` or
+    ``---``) written as ATX headings (``# `` / ``## ``), as a viewer shows them: 「语义化版本 2.0.0」
+    over ``===`` is the page's title, 「摘要」 over ``---`` a section. The line over the underline
+    must be a one-line paragraph (a blank line or the start before it); a ``---`` after a blank
+    line is a thematic break and stays, and so does a line in a code fence, under a list item,
+    a table row, a quote or a heading (front matter is split off before this).
+
+    Args:
+        text: the Markdown text after its front matter.
+
+    Returns:
+        The text; unchanged when it has no setext heading.
+    """
+    if "==" not in text and "--" not in text:
+        return text
+    lines = text.split("\n")
+    fence = False
+    for i, line in enumerate(lines):
+        if _FENCE_LINE.match(line):
+            fence = not fence
+            continue
+        under = _SETEXT_LINE.match(line)
+        if fence or not under or i == 0:
+            continue
+        above = lines[i - 1]
+        if not above.strip() or _NOT_PARAGRAPH.match(above) or (i >= 2 and lines[i - 2].strip()):
+            continue
+        lines[i - 1] = ("#" if under[1][0] == "=" else "##") + " " + above.strip()
+        lines[i] = ""
+    return "\n".join(lines)

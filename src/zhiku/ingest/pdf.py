@@ -18,9 +18,11 @@ from zhiku.ingest.pdf_layout import (
     BROKEN_SHARE, SPAN_LABEL, Placed, TableHeading, is_data_table, junk_share, page_lines,
     region_of, spanned_rows, split_heading_rows, unruled_tables,
 )
+from zhiku.ingest import preamble
 from zhiku.ingest.registry import loaders
 from zhiku.structure.numbering import (
-    DETECTED_LEVEL, TOC_LINE_RE, WORD_BOOKMARK_RE, allowed, has_articles, heading_like,
+    DETECTED_LEVEL, TOC_LINE_RE, WORD_BOOKMARK_RE, allowed, clause_headings, has_articles, heading_like,
+    scheme,
 )
 from zhiku.types import Document
 
@@ -218,7 +220,8 @@ class _Assembler:
     """Turns cleaned pages into body blocks: paragraphs re-joined across lines and pages."""
 
     def __init__(self, pages: list[_Page], bookmarks: list[tuple[str, int, int]],
-                 unruled: bool = True, merged: bool = True) -> None:
+                 unruled: bool = True, merged: bool = True, clauses: bool = True,
+                 cover: bool = True) -> None:
         self.b = BodyBuilder()
         self.pages = pages
         lines = [[i for i in p.items if isinstance(i, Line)] for p in pages]
@@ -232,6 +235,20 @@ class _Assembler:
         self.articles = has_articles([ln.text for ls in lines for ln in ls])
         kinds = [heading_like(ln.text) for ls in lines for ln in ls]
         self.numbered = sum(1 for k in kinds if k in ("cn", "dotted2", "part")) >= 3
+        flat = [ln for ls in lines for ln in ls]
+        found = clause_headings([ln.text for ln in flat]) if clauses and not bookmarks else {}
+        #: a standard's numbered clauses that are headings (config ``standard_clauses``), and
+        #: the term lines their number-only lines took as their labels
+        self.clauses = {id(flat[i]): label for i, label in found.items()}
+        self.taken = {id(flat[i + 1]) for i, label in found.items()
+                      if i + 1 < len(flat) and label != " ".join(flat[i].text.split())
+                      and label.endswith(" ".join(flat[i + 1].text.split()))}
+        self.numbered = self.numbered or bool(self.clauses)
+        first = next((ls for ls in lines if ls), [])
+        #: a standard's cover page (config ``standard_cover``): what it states, its lines
+        self.cover = preamble.standard_cover([ln.text for ln in first]) if cover else {}
+        self.cover_lines = {id(ln) for ln in first} if self.cover else set()
+        self.cover_texts = {_norm(ln.text) for ln in first} if self.cover else set()
         self.para = ""
         self.breaks: list[int] = []
         self.prev = ""
@@ -308,13 +325,24 @@ class _Assembler:
         """Add one text line: a heading, a continuation of the paragraph, or a new one."""
         text = ln.text.strip()
         level = None
+        if id(ln) in self.taken:  # a term's name, in the label of the number above it
+            return
+        if id(ln) in self.cover_lines:  # the cover of a standard: metadata, one line of text
+            self.para = f"{self.para} {text}" if self.para else text
+            return
         if self.use_marks:
             hit = next((m for m in marks if _norm(text).startswith(m[0])), None)
             if hit:
                 marks.remove(hit)
                 level = hit[1]
+        elif id(ln) in self.clauses:
+            level, text = DETECTED_LEVEL, self.clauses[id(ln)]
+        elif self.clauses and (scheme(text) or "").startswith("dotted"):
+            level = None  # a clause's sentence, or a number out of the clauses' order
         else:
             level = _heading_level(ln, self.base, self.sizes, self.articles, self.numbered)
+            if level is not None and _norm(text) in self.cover_texts:
+                return  # the cover's title printed again over the first clause: said already
         if self.rows:
             self.flush()
         if level is not None:
@@ -322,6 +350,10 @@ class _Assembler:
             self.b.heading(text, level)
             self.last = text
             self.declared, self.opening = "", True
+            said = ln.text.strip()
+            if len(said) > len(text) and said.startswith(text):  # a clause's number over its sentence
+                self.para = self.prev = said[len(text):].strip()
+                self.prev_mono = self.opening = False
             return
         if self.opening:
             # the first line under a heading: an API reference's declaration names what the
@@ -339,7 +371,8 @@ class _Assembler:
 
 @loaders.register(".pdf")
 def load_pdf(path: Path, root: Path, pdf_unruled_tables: bool = True,
-             pdf_merged_cells: bool = True, ocr_tables: bool = True) -> Document:
+             pdf_merged_cells: bool = True, ocr_tables: bool = True, standard_clauses: bool = True,
+             standard_cover: bool = True) -> Document:
     """Load a PDF: clean page text, bookmarks or detected headings as the tree, tables.
 
     Running headers/footers, page numbers and printed table-of-contents pages are
@@ -363,6 +396,15 @@ def load_pdf(path: Path, root: Path, pdf_unruled_tables: bool = True,
             the page image and its lines are put in its cells (rows, merged cells), so it
             is read as a table like a text PDF's (:func:`zhiku.ingest.ocr_grid.page_tables`;
             config ``ocr_tables``); False reads such a page as lines only.
+        standard_clauses: in a PDF without bookmarks written in numbered clauses (a standard,
+            a specification: 1 范围, 3.1, 5.2.1 in order), the clauses with a title or a term
+            are the tree, and a numbered line out of that order or opening a sentence is text
+            (:func:`zhiku.structure.numbering.clause_headings`; config ``standard_clauses``).
+        standard_cover: the first page of a standard (its number and an 实施 date on it) is
+            metadata, not headings: ``standard``, ``promulgated`` and ``effective`` (the 实施
+            date) are kept (:func:`zhiku.ingest.preamble.standard_cover`; config
+            ``standard_cover``), its lines are text, and its title printed again over the
+            first clause is no heading.
 
     Returns:
         The Document with ``pages`` (where each page starts in the body), ``outline``
@@ -394,7 +436,8 @@ def load_pdf(path: Path, root: Path, pdf_unruled_tables: bool = True,
         for p, after in zip(pages, [*pages[1:], None]):  # a table may go on under its header overleaf
             p.items = unruled_tables(p.items, after.items[0] if after and after.items else None)
     bookmarks = [b for b in bookmarks if b[2] not in toc_pages]
-    asm = _Assembler(pages, bookmarks, pdf_unruled_tables, pdf_merged_cells)
+    asm = _Assembler(pages, bookmarks, pdf_unruled_tables, pdf_merged_cells, standard_clauses,
+                     standard_cover)
     for idx, p in enumerate(pages):
         asm.page(idx, p.items)
     asm.flush()
@@ -405,6 +448,7 @@ def load_pdf(path: Path, root: Path, pdf_unruled_tables: bool = True,
         raise ZhikuError(f"File {str(path)!r} has {why}; {fix}, or remove it.")
     doc = asm.b.build(path, root, title=title, fmt="pdf")
     extra = {"ocr_pages": ocr_boxes} if ocr_boxes else {}
+    extra |= asm.cover
     extra |= {"unread_pages": unread} if unread else {}
     return replace(doc, metadata={**doc.metadata, **extra}) if extra else doc
 

@@ -181,3 +181,36 @@ def _toml_fields(block: str) -> dict[str, Any]:
         return value.isoformat() if hasattr(value, "isoformat") else None
 
     return {k: v for k, v in ((k, plain(v)) for k, v in data.items()) if v is not None}
+
+
+# A standard's number on its cover: GB 34330—2017, GB/T 1.1-2009, DB44/ 2367—2022, HJ/T 91-2002,
+# T/CECS 123-2020, JGJ/T 98-2010 (spaces closed up first).
+_STANDARD_NO_RE = re.compile(r"^(?:GB(?:/[TZ])?|DB\d{2}(?:/T)?|T/[A-Z]{2,10}|Q/[A-Z0-9]{2,12}|[A-Z]{2,4}(?:/T)?)"
+                             r"/?\d{1,6}(?:\.\d{1,3})*[-—–－]\d{2,4}$")
+_COVER_DATE_RE = re.compile(r"(?P<y>\d{4})\s*[-—–－]\s*(?P<m>\d{1,2})\s*[-—–－]\s*(?P<d>\d{1,2})\s*"
+                            r"(?P<what>发\s*布|实\s*施)")
+
+
+def standard_cover(lines: list[str]) -> dict[str, str]:
+    """What the cover page of a standard states: its number (``DB 44/2208-2019``), the day it
+    was issued (「2019-11-22 发布」: ``promulgated``) and the day it takes effect (「2020-01-01
+    实施」: ``effective``, the field a law's 施行 date fills).
+
+    Args:
+        lines: the lines of the first page with text.
+
+    Returns:
+        ``standard``, ``promulgated`` and ``effective`` as found; empty unless the page
+        holds both a standard number and an 实施 date (then it is a standard's cover).
+    """
+    meta: dict[str, str] = {}
+    for line in lines:
+        squashed = "".join(line.split())
+        if "standard" not in meta and _STANDARD_NO_RE.match(squashed):
+            meta["standard"] = " ".join(line.split())
+        for m in _COVER_DATE_RE.finditer(line):
+            day = _iso(int(m["y"]), int(m["m"]), int(m["d"]))
+            key = "effective" if "实" in m["what"] else "promulgated"
+            if day:
+                meta.setdefault(key, day)
+    return meta if "standard" in meta and "effective" in meta else {}

@@ -30,7 +30,8 @@ MARKDOWN_SUFFIXES = (".md", ".markdown")
 #: The config settings that change what a loader reads, in the order :func:`load_file` takes
 #: them (and an eval index is told apart by: another reading is another index).
 LOADER_SETTINGS = ("markdown_as_shown", "pdf_unruled_tables", "html_table_titles", "pdf_merged_cells",
-                   "ocr_tables", "markdown_hide_comments")
+                   "ocr_tables", "markdown_hide_comments", "standard_clauses", "standard_cover",
+                   "markdown_setext")
 
 
 def loader_options(cfg: object) -> dict[str, bool]:
@@ -43,7 +44,8 @@ def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_B
               timeout_s: float | None = None, markdown_as_shown: bool = True,
               pdf_unruled_tables: bool = True, html_table_titles: bool = True,
               pdf_merged_cells: bool = True, ocr_tables: bool = True,
-              markdown_hide_comments: bool = True) -> Document:
+              markdown_hide_comments: bool = True, standard_clauses: bool = True,
+              standard_cover: bool = True, markdown_setext: bool = False) -> Document:
     """Load one file with the loader registered for its suffix.
 
     Office packages are checked for zip bombs by their declared sizes first, and the
@@ -72,6 +74,15 @@ def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_B
         markdown_hide_comments: a Markdown file's HTML comments are dropped (config
             ``markdown_hide_comments``); False is passed to its loader as
             ``markdown_hide_comments``, True passes nothing.
+        standard_clauses: a standard's numbered clauses are its tree (config
+            ``standard_clauses``); False is passed to the ``.pdf`` loader as
+            ``standard_clauses``, True passes nothing.
+        standard_cover: a standard's cover page is metadata, not headings (config
+            ``standard_cover``); False is passed to the ``.pdf``, ``.txt`` and Markdown loaders
+            as ``standard_cover``, True passes nothing.
+        markdown_setext: a Markdown file's setext headings (``===``/``---`` under a line) are
+            headings (config ``markdown_setext``, off by default); True is passed to its loader
+            as ``markdown_setext``, False passes nothing.
 
     Returns:
         The loaded Document.
@@ -108,6 +119,10 @@ def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_B
             shown |= {} if pdf_unruled_tables or suffix != ".pdf" else {"pdf_unruled_tables": False}
             shown |= {} if pdf_merged_cells or suffix != ".pdf" else {"pdf_merged_cells": False}
             shown |= {} if ocr_tables or suffix != ".pdf" else {"ocr_tables": False}
+            shown |= {} if standard_clauses or suffix != ".pdf" else {"standard_clauses": False}
+            shown |= {} if standard_cover or suffix not in (".pdf", ".txt", *MARKDOWN_SUFFIXES) \
+                else {"standard_cover": False}
+            shown |= {"markdown_setext": True} if markdown_setext and suffix in MARKDOWN_SUFFIXES else {}
             shown |= {} if html_table_titles or suffix not in (".html", ".htm") \
                 else {"html_table_titles": False}
             return apply_sidecar(loaders.create(suffix, path, Path(root), **shown), path)

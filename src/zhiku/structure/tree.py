@@ -8,8 +8,8 @@ from pathlib import PurePosixPath
 
 from zhiku.chunk.numerals import NUMERAL_CHARS
 from zhiku.structure.numbering import (
-    DETECTED_LEVEL, TOC_LINE_RE, WORD_BOOKMARK_RE, allowed, has_articles, heading_like, number_of, scheme,
-    strip_inline_tags,
+    DETECTED_LEVEL, TOC_LINE_RE, WORD_BOOKMARK_RE, allowed, clause_headings, has_articles, heading_like,
+    number_of, scheme, strip_inline_tags,
 )
 from zhiku.types import Document, Section
 
@@ -106,7 +106,8 @@ def rank_of(label: str) -> int | None:
     return RANKS[match["kind"]] if match else None
 
 
-def find_headings(body: str, plain: bool = False, divisions: bool = False) -> list[Heading]:
+def find_headings(body: str, plain: bool = False, divisions: bool = False,
+                  clauses: bool = False) -> list[Heading]:
     """Find headings in document order.
 
     Args:
@@ -118,6 +119,10 @@ def find_headings(body: str, plain: bool = False, divisions: bool = False) -> li
             division (a regulation kept as Markdown whose chapters are plain lines; config
             ``markdown_divisions``). One such line alone is text (an amendment quoting the
             section it adds).
+        clauses: in plain text written in numbered clauses in order (a standard: 1 范围, 3.1,
+            5.2.1), those clauses with a title or a term are the numbered headings, and a
+            numbered line out of that order or opening a sentence is text
+            (:func:`zhiku.structure.numbering.clause_headings`; config ``standard_clauses``).
 
     Returns:
         Headings with their start offsets, Markdown depth (1-6; plain lines get 1) and
@@ -153,7 +158,7 @@ def find_headings(body: str, plain: bool = False, divisions: bool = False) -> li
             if match.start() not in found:
                 label = normalize_label(match.group(1))
                 found[match.start()] = Heading(match.start(), 1, label, rank_of(label))
-        _numbered_lines(body, found)
+        _numbered_lines(body, found, clauses)
         _attachments(body, found)
     return [found[k] for k in sorted(found)]
 
@@ -181,15 +186,21 @@ def _attachments(body: str, found: dict[int, Heading]) -> None:
         found[match.start()] = Heading(match.start(), 1, label, ATTACHMENT_RANK)
 
 
-def _numbered_lines(body: str, found: dict[int, Heading]) -> None:
+def _numbered_lines(body: str, found: dict[int, Heading], clauses: bool = False) -> None:
     """Add plain-text lines numbered like headings (一、 （一） 1.1 第X部分); in a text
-    of 第X条 articles only 第X部分 and 1.1 numbers count (the rest are list items)."""
+    of 第X条 articles only 第X部分 and 1.1 numbers count (the rest are list items). With
+    ``clauses``, in a text of numbered clauses in order the dotted numbers that are headings
+    are those :func:`clause_headings` finds (labelled with a term after a number alone)."""
     lines = body.split("\n")
     articles = has_articles(lines)
+    numbered = clause_headings(lines) if clauses else {}
     pos = 0
-    for line in lines:
+    for i, line in enumerate(lines):
         kind = heading_like(line)
-        if pos not in found and kind not in (None, "num_dun", "paren_num") \
+        if numbered and (i in numbered or (scheme(line.strip()) or "").startswith("dotted")):
+            if i in numbered and pos not in found:
+                found[pos] = Heading(pos, DETECTED_LEVEL, normalize_label(numbered[i]), None)
+        elif pos not in found and kind not in (None, "num_dun", "paren_num") \
                 and allowed(kind, articles):
             label = normalize_label(line)
             found[pos] = Heading(pos, DETECTED_LEVEL, label, rank_of(label))
@@ -279,7 +290,8 @@ def is_markdown(doc: Document) -> bool:
     return PurePosixPath(doc.path).suffix.lower() in MARKDOWN_SUFFIXES
 
 
-def build_tree(doc: Document, divisions: bool = True, runs: bool = True) -> list[Section]:
+def build_tree(doc: Document, divisions: bool = True, runs: bool = True,
+               clauses: bool = True) -> list[Section]:
     """Build the chapter tree of a document.
 
     Headings a loader already knows (``doc.outline``: PDF bookmarks or detected
@@ -296,6 +308,8 @@ def build_tree(doc: Document, divisions: bool = True, runs: bool = True) -> list
             ``markdown_divisions``).
         runs: sibling headings on consecutive lines, the first with no text of its own, are
             one section under both labels (config ``heading_runs``: :func:`_runs`).
+        clauses: a plain text written in numbered clauses (a standard) has those clauses as
+            its numbered headings (config ``standard_clauses``: :func:`find_headings`).
 
     Returns:
         Sections in document order. ``id`` is the dotted position (``2.3``), ``level``
@@ -307,7 +321,7 @@ def build_tree(doc: Document, divisions: bool = True, runs: bool = True) -> list
         labels = [normalize_label(e.label) for e in doc.outline]
         headings = [Heading(e.start, e.level, lab, rank_of(lab)) for e, lab in zip(doc.outline, labels)]
     else:
-        headings = find_headings(doc.body, plain=not is_markdown(doc), divisions=divisions)
+        headings = find_headings(doc.body, plain=not is_markdown(doc), divisions=divisions, clauses=clauses)
     headings = [replace(h, kind=_kind(h)) for h in _clean(headings, doc.body)]
     sections = _placed(headings, doc.body)
     if runs and (joined := _runs(headings, sections, doc.body)) is not None:
