@@ -119,3 +119,22 @@ def test_html_table_in_markdown_is_read_but_one_in_a_code_fence_is_kept(tmp_path
     (table,) = doc.tables
     assert table.columns == ("名称", "默认值") and table.rows == (("端口", "8080"),)
     assert "<table><tr><td>原样</td></tr></table>" in doc.body
+
+
+def test_zero_width_spaces_a_documentation_site_puts_in_headings_are_not_read(tmp_path):
+    # Docusaurus ends every heading with a hash link holding U+200B (&ZeroWidthSpace;):
+    # the chapter is 「配置管理」, not 「配置管理\u200b」; a heading without one is unchanged
+    page = ("<html><head><title>控制台手册\u200b</title></head><body><article>"
+            "<h2 class=\"anchor\" id=\"pz\">配置管理<a href=\"#pz\" class=\"hash-link\">\u200b</a></h2>"
+            "<p>配置管理可以对所有的配置进行增删改查、历史版本回滚和监听查询。\u200b</p>"
+            "<h2 id=\"fw\">服务管理</h2><p>服务列表展示当前命名空间下的全部服务及其实例数量。</p>"
+            "<table><tr><th>参数\u200b</th><th>说明</th></tr><tr><td>dataId\u200b</td><td>配置的标识</td></tr></table>"
+            "</article></body></html>")
+    p = tmp_path / "控制台手册.html"
+    p.write_text(page, encoding="utf-8")
+    doc = load_file(p, tmp_path)
+    assert doc.title == "控制台手册"
+    assert [e.label for e in doc.outline] == ["配置管理", "服务管理"]
+    assert "\u200b" not in doc.body
+    assert doc.tables[0].columns == ("参数", "说明") and doc.tables[0].rows[0][0] == "dataId"
+    assert [s.label for s in build_tree(doc) if s.label][:2] == ["配置管理", "服务管理"]

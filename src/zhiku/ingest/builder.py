@@ -6,7 +6,7 @@ import datetime as dt
 import re
 from pathlib import Path
 
-from zhiku.ingest.loader import doc_path, split_stem
+from zhiku.ingest.loader import INVISIBLE_RE, doc_path, split_stem
 from zhiku.types import Document, OutlineEntry, Table, content_hash
 
 
@@ -141,7 +141,7 @@ def _cell(value: object) -> str:
         value = int(value)
     if isinstance(value, dt.datetime) and value.time() == dt.time():
         value = value.date()
-    return " ".join(str(value).split())
+    return " ".join(INVISIBLE_RE.sub("", str(value)).split())
 
 
 class BodyBuilder:
@@ -176,14 +176,17 @@ class BodyBuilder:
         return start
 
     def heading(self, label: str, level: int) -> None:
-        """Add a heading line that becomes a node of the chapter tree."""
-        label = " ".join(label.split())
+        """Add a heading line that becomes a node of the chapter tree (zero-width
+        characters dropped: a documentation site's 「获取配置\u200b」 is 获取配置)."""
+        label = " ".join(INVISIBLE_RE.sub("", label).split())
         if label:
             self.outline.append(OutlineEntry(self._emit(label), max(1, level), label))
 
     def paragraph(self, text: str, breaks: tuple[int, ...] = ()) -> None:
-        """Add a paragraph; ``breaks`` are offsets inside it where a new page starts."""
-        text = text.strip()
+        """Add a paragraph; ``breaks`` are offsets inside it where a new page starts.
+        Zero-width characters are dropped from a paragraph without breaks (with breaks
+        the offsets would move)."""
+        text = (text if breaks else INVISIBLE_RE.sub("", text)).strip()
         if not text:
             self.pages.extend([self._pos] * len(breaks))
             return
@@ -235,7 +238,7 @@ class BodyBuilder:
         self._pending_pages = 0
         name, date = split_stem(path.stem)
         return Document(
-            id=content_hash(body), path=doc_path(path, root), title=title.strip() or name,
+            id=content_hash(body), path=doc_path(path, root), title=INVISIBLE_RE.sub("", title).strip() or name,
             body=body, version_date=date, metadata={"format": fmt} if fmt else {},
             outline=tuple(self.outline), tables=tuple(self.tables), pages=tuple(self.pages),
         )

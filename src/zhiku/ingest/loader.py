@@ -20,7 +20,7 @@ _STEM_DATE_RE = re.compile(r"^(?P<name>.*?)\s*[(（](?P<date>\d{4}-\d{1,2}-\d{1,
 # Layout-only HTML comments on a line of their own (<!-- FORCE BREAK -->, <!-- TABLE -->).
 _COMMENT_LINE_RE = re.compile(r"^[ \t]*<!--.*?-->[ \t]*$", re.MULTILINE)
 # Zero-width characters that some sources scatter in text (U+200B, U+2060, stray BOMs).
-_INVISIBLE_RE = re.compile("[\u200b\u2060\ufeff]")
+INVISIBLE_RE = re.compile("[\u200b\u2060\ufeff]")
 _BLANK_RUN_RE = re.compile(r"\n[^\S\n]*\n(?:[^\S\n]*\n)+")
 _VERSION_KEYS = ("version_date", "version", "date")
 
@@ -248,7 +248,7 @@ def load_text(path: str | Path, root: str | Path, markdown_as_shown: bool = True
     text = read_text(path, binary_check=True)
     if not text.strip():
         raise ZhikuError(f"File {str(path)!r} is empty; add text to it or remove it.")
-    fields, rest = split_front_matter(_INVISIBLE_RE.sub("", text))
+    fields, rest = split_front_matter(INVISIBLE_RE.sub("", text))
     markdown = path.suffix.lower() in (".md", ".markdown")
     if markdown and markdown_hide_comments:  # a licence in <!-- … --> is no title or heading
         from zhiku.ingest.markdown_text import drop_comments
