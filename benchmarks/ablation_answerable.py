@@ -137,6 +137,12 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, asked type off": {"ZHIKU_ANSWER_ASKED_TYPE": "0"},
           # and a penalty question (会受到什么处罚) preferring a block stating an act and its penalty (on shipped)
           "on, penalty ask off": {"ZHIKU_ANSWER_PENALTY_ASK": "0"},
+          # and a question stating a person's age (孩子今年14岁，能…吗) preferring a block stating an age bound (on shipped)
+          "on, stated age off": {"ZHIKU_ANSWER_STATED_AGE": "0"},
+          # and a list's lead-in checked against the pins with the numbered items it announces (on shipped)
+          "on, met items off": {"ZHIKU_ANSWER_MET_ITEMS": "0"},
+          # and a sentence meeting the pins looked for among those near the best by whole score (off shipped)
+          "on, met whole on": {"ZHIKU_ANSWER_MET_WHOLE": "1"},
           # the refusal lever beside it: with vectors, a weak coverage/cosine blend refuses (on shipped)
           "on, dense veto off": {"ZHIKU_DENSE_VETO": "0"},
           # and the veto weighing a long question as one of dense_veto_terms terms (8 shipped)

@@ -50,6 +50,16 @@ class AnswerLevers(BaseModel):
                                        "pins that decide a refusal (the figure asked, a name) is preferred "
                                        "over one that does not (「…最少要多大内存」: the table row 「内存 8 GB+」 "
                                        "over a note naming 部署 and no size); off: the best-covering sentence")
+    answer_met_whole: bool = Field(default=False, description="when the offline answer's best sentence "
+                                   "does not meet what the question pins, the sentences near it it looks "
+                                   "among for one that does are those whose whole score (sentence, block "
+                                   "coverage and bonus, by which the best was chosen) is at least 0.6 of "
+                                   "the best one's; off: whose sentence score alone is")
+    answer_met_items: bool = Field(default=True, description="the offline answer checks a list's lead-in "
+                                   "(「…有下列情形之一的，…可以申请宣告该自然人死亡：」) against what the "
+                                   "question pins together with the numbered items it announces (「（一）"
+                                   "下落不明满四年」), as it reads an item under its lead-in; off: the "
+                                   "lead-in alone")
     answer_code_comments: bool = Field(default=True, description="the offline answer reads a comment "
                                        "line of a code listing (### 验证…是否启动成功) as a question line: "
                                        "it quotes the commands and output under it")
@@ -182,6 +192,10 @@ class AnswerLevers(BaseModel):
                                        "shown with an answer) and kept when it passes the same verification "
                                        "and check and its cited block writes those names (an FAQ entry whose "
                                        "heading asks and whose answer is a word: 「不能。」); 0 = off")
+    answer_stated_age: bool = Field(default=True, description="with answer_asked_type, a question asking "
+                                    "no kind of value that states a person's age (「孩子今年14岁，能让他自己骑"
+                                    "电瓶车吗」, 「15岁的孩子」) prefers as the offline answer's source a block "
+                                    "stating an age bound (年满16周岁), as a question asking an age does")
     answer_penalty_ask: bool = Field(default=True, description="with answer_asked_type, a question asking "
                                      "what penalty follows from an act (会受到什么处罚, 会被怎么罚, 会被拘留吗) "
                                      "prefers a block stating an act and its penalty (…的，处…罚款), as one "

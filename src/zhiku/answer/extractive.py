@@ -57,6 +57,7 @@ SOURCES = 5
 # articles that are not the gold one either); RGB and CMRC unchanged (no numbered articles).
 PROVISION = 0.6
 LIST_CHARS = 400  # a lead-in ending in a colon brings the list items under it, up to this
+_ITEM_ASCII = re.compile(r"^\([一二三四五六七八九十百]+\)")  # 「(一)」: a regulation's item in ASCII brackets
 ENUMERATION = re.compile(r"[^、，。；]+、[^、，。；]+、")  # three or more things listed in one sentence (甲、乙、丙)
 LEAD_IN = re.compile(r"[：:]\s*$")
 FENCE = ("```", "~~~")
@@ -174,6 +175,8 @@ def compose(
     list_items: bool = False,
     list_enumerations: bool = False,
     row_keys: str = "",
+    met_whole: bool = False,
+    met_items: bool = False,
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -298,6 +301,12 @@ def compose(
         row_keys: the question, to quote the row of a table it names by the row's first value
             (「中危漏洞…」: the row 「漏洞等级 中」) over a sibling row of that table it does not
             name (:func:`zhiku.answer.rows.named_row`, config ``answer_row_keys``); "": off.
+        met_whole: with ``meets``, when the best sentence does not meet what the question pins,
+            the sentences looked among for one that does are those whose whole score (sentence,
+            block coverage and ``bonus``: what chose the best) is at least :data:`PREFER` of the
+            best one's, not those whose sentence's score alone is (config ``answer_met_whole``).
+        met_items: ``meets`` reads a list's lead-in with the numbered items it announces
+            (:func:`_listed`; config ``answer_met_items``), as it reads an item under its lead-in.
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
@@ -322,7 +331,7 @@ def compose(
     else:
         picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name,
                        (lists, listed, list_enumerations), name_weight, problems, comments, bonus, labels, rows_whole,
-                       lead_ins, wrapped, list_block, forms, plain_labels, decides)
+                       lead_ins, wrapped, list_block, forms, plain_labels, decides, met_whole, met_items)
         picked = named_row(picked, hits[:max_sources], row_keys) if row_keys else picked
         picked = beside(picked, hits, around, asked_next, turns) if around else picked
     picked = with_lists(picked, hits, terms, idf, listings=labels)
@@ -405,7 +414,8 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
           labels: bool = False, rows_whole: bool = False, lead_ins: float = 1.0,
           wrapped: bool = False, list_block: bool = False,
           forms: Mapping[str, Mapping[str, str]] | None = None, plain: bool = False,
-          decides: Callable[[str, str], bool] | None = None) -> list[Sentence]:
+          decides: Callable[[str, str], bool] | None = None, met_whole: bool = False,
+          met_items: bool = False) -> list[Sentence]:
     """The best-covering sentence first, then the best sentences of the same block scoring at
     least :data:`FILL` of it: an answer states what one block says and cites that block
     (a second block's sentence, even one covering as much of the question, was mostly a
@@ -433,12 +443,15 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
         first = next((c for c in cands if hits[c.hit_rank].chunk.article is not None
                       and total(c) >= provision * total(first)), first)
     block = [block_text(h.chunk, forms) for h in hits]
-    if meets is not None and not meets(_led(hits, first), block[first.hit_rank]):
-        near = [c for c in cands if c.score >= PREFER * cands[0].score or c.hit_rank == first.hit_rank]
-        met = next((c for c in near if meets(_led(hits, c), block[c.hit_rank])), None)
-        if met is None and decides is not None and not decides(_led(hits, first), block[first.hit_rank]):
+    led = lambda c: _led(hits, c, met_items)  # noqa: E731 - a sentence as the pins read it
+    if meets is not None and not meets(led(first), block[first.hit_rank]):
+        close = (lambda c: total(c) >= PREFER * total(cands[0])) if met_whole \
+            else (lambda c: c.score >= PREFER * cands[0].score)  # by what chose the best, or the sentence
+        near = [c for c in cands if close(c) or c.hit_rank == first.hit_rank]
+        met = next((c for c in near if meets(led(c), block[c.hit_rank])), None)
+        if met is None and decides is not None and not decides(led(first), block[first.hit_rank]):
             # none meets every pin: one meeting those that decide a refusal (the figure asked)
-            met = next((c for c in near if decides(_led(hits, c), block[c.hit_rank])), None)
+            met = next((c for c in near if decides(led(c), block[c.hit_rank])), None)
         first = met or first
     if lists[0] and not LEAD_IN.search(first.text):  # a list asked for: the lead-in announcing one
         weigh = total if list_block else (lambda s: s.score)  # its block's standing, or the sentence's
@@ -548,16 +561,34 @@ def _announces(text: str, pos: int) -> bool:
     return any(p > pos for p, _ in split_sentences(text))
 
 
-def _led(hits: Sequence[Hit], s: Sentence) -> str:
+def _led(hits: Sequence[Hit], s: Sentence, items: bool = False) -> str:
     """A list item's sentence after the lead-in that announces its list (「赡养支出，统一按照以下
     标准定额扣除：」 + 「（一）纳税人为独生子女的，按照每月2000元…」): what the item is about is
-    said there, and the answer quotes the two together (:func:`_with_lists`); other
-    sentences as they are."""
+    said there, and the answer quotes the two together (:func:`_with_lists`); with ``items``, a
+    lead-in with the numbered items right after it that it announces, up to :data:`LIST_CHARS`
+    (「…可以向人民法院申请宣告该自然人死亡：」 + 「（一）下落不明满四年；」: the condition asked is
+    stated there, and the answer quotes them together too); other sentences as they are."""
+    if items and LEAD_IN.search(s.text):
+        return _listed(hits[s.hit_rank].chunk.text, s)
     if not ITEM.match(s.text):
         return s.text
     lead = next((t for pos, t in reversed(split_sentences(hits[s.hit_rank].chunk.text))
                  if pos < s.pos and LEAD_IN.search(t)), "")
     return f"{lead}{s.text}"
+
+
+def _listed(text: str, s: Sentence) -> str:
+    """The lead-in ``s`` of a chunk's ``text`` with the numbered items (:data:`ITEM`, or numbered
+    in ASCII brackets as many regulations print them: 「(一)驾驶自行车、三轮车必须年满12周岁；」) that
+    follow it there, up to :data:`LIST_CHARS` of them; ``s`` alone when none follows."""
+    out, size = s.text, 0
+    for pos, t in split_sentences(text):
+        if pos <= s.pos:
+            continue
+        if not (ITEM.match(t.strip()) or _ITEM_ASCII.match(t.strip())) or size + len(t) > LIST_CHARS:
+            break
+        out, size = out + t.strip(), size + len(t)
+    return out
 
 
 def _render(picked: list[Sentence], hits: Sequence[Hit]) -> tuple[str, tuple[Citation, ...]]:

@@ -392,20 +392,29 @@ PENALTY_ASK = re.compile(r"(?:什么|何种|哪些|怎样的)(?:处罚|惩罚|�
                          r"|(?<![还再])(?:会|要)被?(?:罚|处罚|拘留)(?:[他她我你]|[^？?。，,]{0,2}吗)")
 
 
-def asked_types(question: str, offence: bool = True, penalty: bool = True) -> tuple:
+def asked_types(question: str, offence: bool = True, penalty: bool = True, ages: bool = False) -> tuple:
     """The kinds of value a question's asking phrase names, as the composer reads them: the
     ranking's answer types (:func:`zhiku.retrieve.answertype.answer_types`) and, for a question
     asking what penalty follows from an act (:data:`PENALTY_ASK`), a provision stating an act
-    and its penalty (:attr:`zhiku.retrieve.answertype.AnswerType.OFFENCE`).
+    and its penalty (:attr:`zhiku.retrieve.answertype.AnswerType.OFFENCE`); with ``ages``, a
+    question asking none that states a person's age (:data:`STATED_AGE`: 「孩子今年14岁，能…吗」)
+    asks what that age allows, which a rule states as an age bound (年满16周岁: the age type).
 
     Args:
         question: the question as asked.
         offence: read offence questions (the ``offence_type`` setting).
         penalty: read penalty questions too (the ``answer_penalty_ask`` setting).
+        ages: read a stated age (the ``answer_stated_age`` setting).
     """
     from zhiku.retrieve.answertype import AnswerType, answer_types
 
     kinds = answer_types(question, offence)
     if penalty and offence and AnswerType.OFFENCE not in kinds and PENALTY_ASK.search(question):
         kinds = (*kinds, AnswerType.OFFENCE)
+    if ages and not kinds and STATED_AGE.search(question):
+        kinds = (AnswerType.AGE,)
     return kinds
+
+
+# a person's age stated, not asked (「孩子今年14岁」「15岁的孩子」「才一岁半」「不满十四周岁」; not 几岁, 多少岁)
+STATED_AGE = re.compile(r"(?<![几多少])(?:\d{1,3}|[一二两三四五六七八九十]{1,3})(?:周)?岁")

@@ -158,6 +158,7 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
                           list_items=kb.config.list_items, list_enumerations=kb.config.list_enumerations,
                           row_keys=question if kb.config.answer_row_keys else "",
                           forms=kb.short_forms() if kb.config.short_forms else None,
+                          met_whole=kb.config.answer_met_whole, met_items=kb.config.answer_met_items,
                           bonus=() if exact else _bonus(kb, question, blocks[:SOURCES], cons))
     pos = {h.chunk.id: i for i, h in enumerate(evidence, 1)}
     to_block = {c.marker: pos[c.chunk_id] for c in cites}
@@ -188,7 +189,7 @@ def _meets(kb: Any, question: str, cons: Sequence[Any],
 
     cfg = kb.config
     asked = cfg.answer_asked_type and question
-    kinds = asked_types(question, cfg.offence_type, cfg.answer_penalty_ask) if asked else ()
+    kinds = asked_types(question, cfg.offence_type, cfg.answer_penalty_ask, cfg.answer_stated_age) if asked else ()
     if not cons and not kinds:
         return None
     opts = opts or CheckOptions.from_config(cfg)
