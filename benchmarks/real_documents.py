@@ -285,7 +285,8 @@ def main() -> int:
     """Measure and print the page; with ``--write`` write it too."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--extra", type=Path, default=None, help="folder of documents not committed")
-    ap.add_argument("--write", action="store_true", help="write the page to --out (else print only)")
+    ap.add_argument("--write", action="store_true", help="write the page to --out (else print only); "
+                    "with --split NAME of one fresh set, only that set's lines of the page change")
     ap.add_argument("--out", default=str(ROOT / "docs" / "real-documents.md"))
     ap.add_argument("--split", choices=("all", "dev", *FOLDERS), default="all",
                     help="measure the dev set, one held-out set, or all of them (default)")
@@ -295,9 +296,42 @@ def main() -> int:
     page = render(trees, rows, sorted(f.name for f in a.extra.iterdir()) if a.extra else [],
                   held_out)
     if a.write:
-        Path(a.out).write_text(page, encoding="utf-8")
+        out = Path(a.out)
+        if a.split in FOLDERS and out.exists():  # one split re-measured: only its lines change
+            page = updated(out.read_text(encoding="utf-8"), page, a.split)
+        out.write_text(page, encoding="utf-8")
     print(page)
     return 0
+
+
+def updated(old: str, fresh: str, split: str) -> str:
+    """``old`` (the whole page) with ``split``'s summary line and section taken from
+    ``fresh`` (a page of that split alone); a split the page lacks is added at the end."""
+    line = f"**{SPLIT_LABELS[split][0]}: "
+    head = f"## {SPLIT_LABELS[split][1]}"
+
+    def section(page: str) -> tuple[int, int]:
+        start = page.find("\n" + head + "\n")
+        if start < 0:
+            return len(page), len(page)
+        end = page.find("\n## ", start + 1)
+        return start, len(page) if end < 0 else end
+
+    new_line = next(x for x in fresh.splitlines() if x.startswith(line))
+    lines = old.split("\n")
+    at = [i for i, x in enumerate(lines) if x.startswith(line)]
+    if at:
+        lines[at[0]] = new_line
+    else:  # after the last summary line
+        top = next((i for i, x in enumerate(lines) if x.startswith("## ")), len(lines))
+        last = max(i for i, x in enumerate(lines[:top]) if x.startswith("**"))
+        lines[last + 1:last + 1] = ["", new_line]
+    old = "\n".join(lines)
+    a, b = section(fresh)
+    c, d = section(old)
+    block = fresh[a:b].strip("\n")
+    before, after = old[:c].rstrip("\n"), old[d:].lstrip("\n")
+    return before + "\n\n" + block + ("\n\n" + after if after else "\n")
 
 
 if __name__ == "__main__":

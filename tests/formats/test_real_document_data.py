@@ -83,3 +83,21 @@ def test_the_sixteenth_set_of_standards_is_measured_in_its_own_folder():
     rows = _rows("fresh16")
     assert len(rows) == 18 and sum(bool(r.get("refuse")) for r in rows) == 3
     assert {r["doc"] for r in rows if not r.get("refuse")} == _documents("fresh16")
+
+
+def test_writing_one_split_changes_only_its_lines_of_the_page():
+    from real_documents import render, updated
+
+    def rows(n_right):  # a split's (tree rows, question rows): n_right of 3 right
+        return ([], [{"q": f"问题{i}", "doc": "a.md", "right": i < n_right, "cited": "a.md › 第一章"}
+                     for i in range(3)])
+
+    old = render([], [], [], {"fresh14": rows(1), "fresh15": rows(2)})
+    fresh = render([], [], [], {"fresh15": rows(3)})
+    want = render([], [], [], {"fresh14": rows(1), "fresh15": rows(3)})
+    body = lambda page: page.split("\n", 3)[3]  # noqa: E731 - past the dated header line
+    assert body(updated(old, fresh, "fresh15")) == body(want)
+    assert body(updated(old, fresh, "fresh15")) != body(old)
+    # a split the page lacks is added after the others
+    added = updated(render([], [], [], {"fresh14": rows(1)}), fresh, "fresh15")
+    assert body(added) == body(want)

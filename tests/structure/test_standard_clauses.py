@@ -178,3 +178,76 @@ def test_an_annex_after_the_clauses_heads_its_own_clauses():
     assert ["附 录 A", "A.1 采样方法", "A.2 样品保存"] == [found[i] for i in sorted(found) if i >= len(lines) - 4]
     # its twin: an A.1 with no annex open is text (a grade or a table's row label)
     assert not [v for v in clause_headings(DB44_2208.split("\n") + ["A.1 采样方法"]).values() if v.startswith("A.")]
+
+
+def _standard_pdf(path: Path, marks: list[str], breaks: bool = True) -> Path:
+    """GB 34330's clauses 1 to 4 as a PDF the way national standards are printed: the number
+    ruled in a box on the cover and repeated atop every later page, the dates under the
+    title, and bookmarks for ``marks`` only (often a lone 「前言」)."""
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import A5
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Table, TableStyle
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    body = ParagraphStyle("body", fontName="STSong-Light", fontSize=10, leading=15, wordWrap="CJK")
+    big = ParagraphStyle("big", parent=body, fontSize=16, leading=24)
+
+    class Doc(SimpleDocTemplate):
+        def afterFlowable(self, flowable):  # noqa: N802 - reportlab hook name
+            text = flowable.getPlainText() if isinstance(flowable, Paragraph) else ""
+            if text in marks:
+                key = f"m{id(flowable)}"
+                self.canv.bookmarkPage(key)
+                self.canv.addOutlineEntry(text, key, level=0)
+
+    def later(canvas, doc):
+        canvas.saveState()
+        canvas.setFont("STSong-Light", 8)
+        canvas.drawRightString(A5[0] - 40, A5[1] - 30, "GB 34330—2017")
+        canvas.restoreState()
+
+    number = Table([["", "GB 34330—2017"], ["代替 GB 5085.7-2007 中的部分内容", ""]])
+    number.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), "STSong-Light"),
+                                ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black)]))
+    story = [Paragraph("ICS 13.030", body), Paragraph("中华人民共和国国家标准", big), number,
+             Paragraph("固体废物鉴别标准 通则", big),
+             Paragraph("2017-08-31 发布 2017-10-01 实施", body),
+             Paragraph("环境保护部 发布", body), PageBreak(), Paragraph("前言", big),
+             Paragraph("为贯彻《中华人民共和国固体废物污染环境防治法》，制定本标准。", body), PageBreak()]
+    if not breaks:  # an older standard: its clauses begin on the cover's page
+        story = [f for f in story if not isinstance(f, PageBreak)][:6]
+    story += [Paragraph(line, body) for line in GB34330.split("\n")]
+    Doc(str(path), pagesize=A5).build(story, onLaterPages=later)
+    return path
+
+
+def test_a_standard_bookmarked_only_at_its_foreword_has_its_clauses_as_tree(tmp_path):
+    # the lone 「前言」 bookmark is no tree of a standard in numbered clauses; its cover, the
+    # number in a ruled box and repeated as the running header, is still metadata
+    pdf = _standard_pdf(tmp_path / "GB-34330-2017.pdf", ["前言"])
+    doc = load_file(pdf, tmp_path)
+    labels = [s.label for s in build_tree(doc) if s.label]
+    assert {"1 适用范围", "3 术语和定义", "3.1 固体废物 solid wastes", "4 依据产生来源的固体废物鉴别"} <= set(labels)
+    assert "4.1 丧失原有使用价值的物质，包括以下种类：" not in labels  # a clause's sentence stays text
+    assert doc.metadata["standard"].replace(" ", "").startswith("GB34330")
+    assert (doc.metadata["promulgated"], doc.metadata["effective"]) == ("2017-08-31", "2017-10-01")
+    assert "中华人民共和国国家标准" not in labels
+
+
+def test_bookmarks_over_every_top_clause_stay_the_tree(tmp_path):
+    tops = ["1 适用范围", "2 规范性引用文件", "3 术语和定义", "4 依据产生来源的固体废物鉴别"]
+    pdf = _standard_pdf(tmp_path / "GB-34330-2017.pdf", ["前言", *tops])
+    labels = [s.label for s in build_tree(load_file(pdf, tmp_path)) if s.label]
+    assert [label for label in labels if label[0].isdigit()] == tops  # the bookmarks' own tree
+
+
+def test_clauses_printed_under_the_cover_on_its_page_stay_headings(tmp_path):
+    pdf = _standard_pdf(tmp_path / "GB-34330-2017.pdf", [], breaks=False)
+    doc = load_file(pdf, tmp_path)
+    labels = [s.label for s in build_tree(doc) if s.label]
+    assert doc.metadata["effective"] == "2017-10-01"
+    assert labels[:3] == ["1 适用范围", "2 规范性引用文件", "3 术语和定义"]
+    assert "固体废物鉴别标准 通则" not in labels  # the cover's lines above them are text

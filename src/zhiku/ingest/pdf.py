@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from itertools import takewhile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -216,12 +217,16 @@ def _place_marks(pages: list[_Page], bookmarks: list[tuple[str, int, int]]
     return marks
 
 
+#: A top clause's line (「1 范围」, 「5 技术要求」), not a sub-clause's (「5.2」).
+_TOP_CLAUSE_RE = re.compile(r"^\s*\d{1,2}(?![.．]?\d)\s*\S")
+
+
 class _Assembler:
     """Turns cleaned pages into body blocks: paragraphs re-joined across lines and pages."""
 
     def __init__(self, pages: list[_Page], bookmarks: list[tuple[str, int, int]],
                  unruled: bool = True, merged: bool = True, clauses: bool = True,
-                 cover: bool = True) -> None:
+                 cover: bool = True, cover_source: list[str] | None = None) -> None:
         self.b = BodyBuilder()
         self.pages = pages
         lines = [[i for i in p.items if isinstance(i, Line)] for p in pages]
@@ -230,13 +235,16 @@ class _Assembler:
         self.sizes = sorted({round(ln.size, 1) for ls in lines for ln in ls
                              if self.base and ln.size >= self.base * 1.2 and len(ln.text) <= 40},
                             reverse=True)
+        flat = [ln for ls in lines for ln in ls]
+        found = clause_headings([ln.text for ln in flat]) if clauses else {}
+        if bookmarks and found:  # bookmarks fewer than the top clauses (a lone 「前言」) are no tree
+            tops = sum(1 for i in found if _TOP_CLAUSE_RE.match(flat[i].text))
+            found, bookmarks = ({}, bookmarks) if len(bookmarks) >= tops else (found, [])
         self.marks = _place_marks(pages, bookmarks)
         self.use_marks = bool(bookmarks)
         self.articles = has_articles([ln.text for ls in lines for ln in ls])
         kinds = [heading_like(ln.text) for ls in lines for ln in ls]
         self.numbered = sum(1 for k in kinds if k in ("cn", "dotted2", "part")) >= 3
-        flat = [ln for ls in lines for ln in ls]
-        found = clause_headings([ln.text for ln in flat]) if clauses and not bookmarks else {}
         #: a standard's numbered clauses that are headings (config ``standard_clauses``), and
         #: the term lines their number-only lines took as their labels
         self.clauses = {id(flat[i]): label for i, label in found.items()}
@@ -246,9 +254,13 @@ class _Assembler:
         self.numbered = self.numbered or bool(self.clauses)
         first = next((ls for ls in lines if ls), [])
         #: a standard's cover page (config ``standard_cover``): what it states, its lines
-        self.cover = preamble.standard_cover([ln.text for ln in first]) if cover else {}
-        self.cover_lines = {id(ln) for ln in first} if self.cover else set()
-        self.cover_texts = {_norm(ln.text) for ln in first} if self.cover else set()
+        said = cover_source if cover_source is not None else [ln.text for ln in first]
+        self.cover = preamble.standard_cover(said) if cover else {}
+        # an older standard prints its first clauses under the cover's lines on the same page
+        front = list(takewhile(lambda ln: id(ln) not in self.clauses and not _TOP_CLAUSE_RE.match(ln.text),
+                               first)) if self.cover else []
+        self.cover_lines = {id(ln) for ln in front}
+        self.cover_texts = {_norm(ln.text) for ln in front}
         self.para = ""
         self.breaks: list[int] = []
         self.prev = ""
@@ -424,6 +436,11 @@ def load_pdf(path: Path, root: Path, pdf_unruled_tables: bool = True,
     unread = ocr_boxes.pop("unread", [])
     title = _trusted_title(meta_title, pages)
     lines = [[i for i in p.items if isinstance(i, Line)] for p in pages]
+    # the cover as printed, its boxed cells too (a standard's number is often ruled in a
+    # box; and it repeats atop every page, so the running lines dropped below would take it)
+    cover_source = next(([i.text if isinstance(i, Line) else " ".join(str(c or "") for c in row)
+                          for i in p.items for row in ([i] if isinstance(i, Line) else i)]
+                         for p, ls in zip(pages, lines) if ls), [])
     kept = [{id(ln) for ln in ls} for ls in strip_running(lines)]
     toc_pages = set()
     for idx, (p, keep) in enumerate(zip(pages, kept)):
@@ -437,7 +454,7 @@ def load_pdf(path: Path, root: Path, pdf_unruled_tables: bool = True,
             p.items = unruled_tables(p.items, after.items[0] if after and after.items else None)
     bookmarks = [b for b in bookmarks if b[2] not in toc_pages]
     asm = _Assembler(pages, bookmarks, pdf_unruled_tables, pdf_merged_cells, standard_clauses,
-                     standard_cover)
+                     standard_cover, cover_source)
     for idx, p in enumerate(pages):
         asm.page(idx, p.items)
     asm.flush()
