@@ -158,3 +158,27 @@ def test_heading_rows_inside_a_spec_sheet_table_split_it(tmp_path):
     first, second = doc.tables
     assert first.columns == second.columns == ("项目", "条件", "参数")
     assert first.rows[0] == ("标称电压", "0.2C 放电", "3.7V") and second.rows[-1][2] == "18.3mm"
+
+
+def test_a_spec_sheet_titled_over_its_heading_rows_loads(tmp_path):
+    # the first page read as printed for a standard's cover holds a line and a table row that
+    # is a heading: both are read as its lines (a heading row is no table to take apart)
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import A5
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Table, TableStyle
+
+    _canvas(tmp_path / "x.pdf")  # registers the font
+    rows = [["项目", "条件", "参数"], ["1 电气特性", "", ""], ["标称电压", "0.2C 放电", "3.7V"],
+            ["标称容量", "0.2C 放电", "2600mAh"], ["2 机械特性", "", ""], ["重量", "常温", "45g"]]
+    table = Table(rows)
+    table.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), "STSong-Light"),
+                               ("GRID", (0, 0), (-1, -1), 0.5, colors.black),
+                               ("SPAN", (0, 1), (-1, 1)), ("SPAN", (0, 4), (-1, 4))]))
+    title = Paragraph("18650 锂离子电芯规格书", ParagraphStyle("t", fontName="STSong-Light", fontSize=12))
+    SimpleDocTemplate(str(tmp_path / "电芯规格书.pdf"), pagesize=A5).build([title, table])
+    doc = load_file(tmp_path / "电芯规格书.pdf", tmp_path)
+    from zhiku.structure import build_tree
+
+    assert [s.label for s in build_tree(doc)][-2:] == ["1 电气特性", "2 机械特性"]
+    assert "18650 锂离子电芯规格书" in doc.body and "standard" not in doc.metadata

@@ -438,9 +438,7 @@ def load_pdf(path: Path, root: Path, pdf_unruled_tables: bool = True,
     lines = [[i for i in p.items if isinstance(i, Line)] for p in pages]
     # the cover as printed, its boxed cells too (a standard's number is often ruled in a
     # box; and it repeats atop every page, so the running lines dropped below would take it)
-    cover_source = next(([i.text if isinstance(i, Line) else " ".join(str(c or "") for c in row)
-                          for i in p.items for row in ([i] if isinstance(i, Line) else i)]
-                         for p, ls in zip(pages, lines) if ls), [])
+    cover_source = next((_printed(p.items) for p, ls in zip(pages, lines) if ls), [])
     kept = [{id(ln) for ln in ls} for ls in strip_running(lines)]
     toc_pages = set()
     for idx, (p, keep) in enumerate(zip(pages, kept)):
@@ -468,6 +466,18 @@ def load_pdf(path: Path, root: Path, pdf_unruled_tables: bool = True,
     extra |= asm.cover
     extra |= {"unread_pages": unread} if unread else {}
     return replace(doc, metadata={**doc.metadata, **extra}) if extra else doc
+
+
+def _printed(items: list) -> list[str]:
+    """A page's items as printed lines: a text line or a heading row as it is, a table row by
+    row (its cells joined by spaces)."""
+    out: list[str] = []
+    for item in items:
+        if isinstance(item, list):  # a table's rows
+            out += [" ".join(str(c or "") for c in row) for row in item]
+        else:  # a Line, a TableHeading
+            out.append(item.text)
+    return out
 
 
 def _trusted_title(meta: str, pages: list[_Page]) -> str:
