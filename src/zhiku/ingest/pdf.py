@@ -242,8 +242,8 @@ class _Assembler:
             found, bookmarks = ({}, bookmarks) if len(bookmarks) >= tops else (found, [])
         self.marks = _place_marks(pages, bookmarks)
         self.use_marks = bool(bookmarks)
-        self.articles = has_articles([ln.text for ls in lines for ln in ls])
-        kinds = [heading_like(ln.text) for ls in lines for ln in ls]
+        self.articles = has_articles([ln.text for ln in flat])
+        kinds = [heading_like(ln.text) for ln in flat]
         self.numbered = sum(1 for k in kinds if k in ("cn", "dotted2", "part")) >= 3
         #: a standard's numbered clauses that are headings (config ``standard_clauses``), and
         #: the term lines their number-only lines took as their labels
