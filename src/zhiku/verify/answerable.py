@@ -251,7 +251,7 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
     if c.about == "ordinal":
         return any(_norm(f) in b for f in _ordinal_forms(c.text))
     if c.about == "version":  # 「语义化版本 3.0.0」: that very version, not the 2.0.0 of the page
-        return re.search(rf"(?<![\d.]){re.escape(_norm(c.text).lstrip('v'))}(?![\d.])", b) is not None
+        return _states_figure(_norm(c.text).lstrip("v"), b)
     if c.about == "contrast":
         return contrast_met(c.text, block, opts.contrast_gaps)
     if c.about == "key":
@@ -649,8 +649,8 @@ def valued(text: str, block: str) -> bool:
     m = _NAME_VALUE.fullmatch(normalise(text).casefold().strip())
     if m is None:
         return False
-    number = re.compile(rf"(?<![\d.]){m.group(2)}(?![\d.])")
-    return any(m.group(1) in line and number.search(line) for line in normalise(block).casefold().splitlines())
+    return any(m.group(1) in line and _states_figure(m.group(2), line)
+               for line in normalise(block).casefold().splitlines())
 
 
 def _versioned(w: str, b: str, block: str = "") -> bool:
@@ -662,8 +662,13 @@ def _versioned(w: str, b: str, block: str = "") -> bool:
     if m is not None and m.group(2).endswith(".x"):  # a release series: 1.x, or any 1.y of it
         spaced = normalise(block or b).casefold()
         return m.group(1) in b and re.search(rf"(?<![\d.]){m.group(2)[:-2]}\.(?:x|\d)", spaced) is not None
-    return m is not None and m.group(1) in b and re.search(
-        rf"(?<![\d.]){re.escape(m.group(2).lstrip('v'))}(?![\d.])", b) is not None
+    return m is not None and m.group(1) in b and _states_figure(m.group(2).lstrip("v"), b)
+
+
+def _states_figure(figure: str, text: str) -> bool:
+    """Whether ``text`` states ``figure`` (a version 1.0.1, a value 101) whole: no digit or
+    point goes on either side of it (1.0.1 is not in 11.0.1 or 1.0.12)."""
+    return re.search(rf"(?<![\d.]){re.escape(figure)}(?![\d.])", text) is not None
 
 
 def meets_all(cons: Sequence[Constraint], sentence: str, block: str, opts: CheckOptions = CheckOptions(),
