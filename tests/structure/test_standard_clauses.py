@@ -251,3 +251,27 @@ def test_clauses_printed_under_the_cover_on_its_page_stay_headings(tmp_path):
     assert doc.metadata["effective"] == "2017-10-01"
     assert labels[:3] == ["1 适用范围", "2 规范性引用文件", "3 术语和定义"]
     assert "固体废物鉴别标准 通则" not in labels  # the cover's lines above them are text
+
+
+@pytest.mark.parametrize("point", [".", "．"])
+def test_a_clause_numbered_alone_keeps_its_sentence_as_text_with_either_point(tmp_path, point):
+    # a boiler standard's clauses in the form of GB 13271-2014 (its 4.5 opens a sentence after
+    # a titled clause as deep): the number alone is the heading, the sentence is the section's
+    # text — with a full-width point (4．2) too, which the chunker once read as no clause
+    # number, so the sentence was taken for the heading's second line and lost
+    text = "\n".join(["1 适用范围", "本标准规定了锅炉大气污染物的排放限值。", "2 规范性引用文件",
+                      "GB 5468 锅炉烟尘测试方法", "3 术语和定义", "3.1 锅炉 boiler",
+                      "利用燃料燃烧释放的热能加热水的设备。", "3.2 在用锅炉 in-use boiler",
+                      "本标准实施之日前已建成投产的锅炉。", "4 大气污染物排放控制要求", "4.1 排放浓度限值",
+                      "在用锅炉执行表1规定的限值。",
+                      f"4{point}2 每个新建燃煤锅炉房只能设一根烟囱，烟囱高度应根据锅炉房装机总容量确定。",
+                      "5 监测要求", "5.1 采样", "按GB 5468的规定采样。"])
+    from zhiku.chunk.chunker import chunk_document
+    path = tmp_path / "GB-13271.txt"
+    path.write_text(text, encoding="utf-8")
+    doc = load_file(path, tmp_path)
+    tree = build_tree(doc)
+    assert f"4{point}2" in [s.label for s in tree]
+    texts = [c.text for c in chunk_document(doc, tree)]
+    assert any(t.startswith("每个新建燃煤锅炉房只能设一根烟囱") for t in texts)
+    assert any("在用锅炉执行表1规定的限值" in t for t in texts)  # the titled clause's text beside it

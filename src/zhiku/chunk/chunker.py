@@ -117,8 +117,9 @@ def _squashed(text: str) -> str:
     return "".join(text.lstrip().lstrip("#").split())
 
 
-#: A heading label that is only a clause number (4.5, 4.4.4, A.2).
-_CLAUSE_NUMBER = re.compile(r"(?:\d{1,2}|[A-Z])(?:\.\d{1,2}){1,4}")
+#: A heading label that is only a clause number (4.5, 4.4.4, A.2; 4．5 with a full-width point,
+#: as :data:`zhiku.structure.numbering._CLAUSE_RE` reads it).
+_CLAUSE_NUMBER = re.compile(r"(?:\d{1,2}|[A-Z])(?:[.．]\d{1,2}){1,4}")
 
 
 def _heading_end(body: str, sec: Section) -> int:
