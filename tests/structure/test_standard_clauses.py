@@ -275,3 +275,27 @@ def test_a_clause_numbered_alone_keeps_its_sentence_as_text_with_either_point(tm
     texts = [c.text for c in chunk_document(doc, tree)]
     assert any(t.startswith("每个新建燃煤锅炉房只能设一根烟囱") for t in texts)
     assert any("在用锅炉执行表1规定的限值" in t for t in texts)  # the titled clause's text beside it
+
+
+@pytest.mark.parametrize("suffix", [".docx", ".html"])
+def test_a_standard_in_docx_or_html_without_heading_styles_has_its_clauses_as_tree(tmp_path, suffix):
+    # a standard kept as a Word file or a web page whose paragraphs carry no heading style
+    # (a draft for comment, a page converted from one) is plain text to the tree
+    path = tmp_path / f"GB-34330-2017{suffix}"
+    lines = ["固体废物鉴别标准 通则", *GB34330.split("\n")]
+    if suffix == ".docx":
+        import docx
+        word = docx.Document()
+        for line in lines:
+            word.add_paragraph(line)
+        word.save(path)
+    else:
+        path.write_text("<html><body>" + "".join(f"<p>{ln}</p>" for ln in lines) + "</body></html>",
+                        encoding="utf-8")
+    tree = build_tree(load_file(path, tmp_path))
+    assert [s.label for s in tree if s.level == 1] == ["1 适用范围", "2 规范性引用文件", "3 术语和定义",
+                                                       "4 依据产生来源的固体废物鉴别"]
+    assert [s.label for s in tree if s.level == 2] == ["3.1 固体废物 solid wastes",
+                                                       "3.2 固体废物鉴别 solid waste identification"]
+    # its twin: the clauses opening sentences (4.1 丧失原有使用价值的物质，…) stay text
+    assert not [s for s in tree if s.label.startswith("4.")]
