@@ -623,6 +623,14 @@ class RefusalLevers(BaseModel):
                                        "(「2025年7月的安全漏洞公告」, 2025-07) pins that month: a cited block "
                                        "must state it (with its year, or as 7月 in a block naming the "
                                        "year); off: only the year is pinned")
+    answerability_kind_compounds: bool = Field(default=True, description="a question word holding the "
+                                               "asked kind's own word (结婚年龄, 退休年龄, 营业时间, 门票价格) keeps "
+                                               "its other part (结婚, 退休, 营业, 门票) among the words the figure is "
+                                               "asked of, one of which a quoted sentence must hold beside the figure, "
+                                               "when the clause has other such words (alone, any figure of the kind "
+                                               "counts, as before); off: the whole word is left out, so 「法定结婚年龄"
+                                               "是多少岁」 was asked of 法定 alone and refused 「结婚年龄，男不得早于二十"
+                                               "二周岁」")
     answerability_subject_heads: bool = Field(default=False, description="the words a figure is asked of "
                                               "leave out a name the question pins (a product, a Latin or "
                                               "quoted name; when others are left): 「RocketMQ 控制台的默认端口是"

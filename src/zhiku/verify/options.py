@@ -37,6 +37,9 @@ class CheckOptions:
         periods: a term of office counted pins no edition; 几个工作日 asks days.
         months: a year with its month pins the month.
         subject_heads: a figure's words leave out a name the question pins.
+        kind_compounds: a word holding the asked kind's own word (结婚年龄, 营业时间, 门票价格)
+            keeps its other part among the words a figure is asked of (结婚, 营业, 门票), instead
+            of leaving the whole word out (:func:`zhiku.verify.pins._head`).
         compounds: a person's name that is two common words does not decide a refusal.
         which_kind: a which-question (「哪个堕胎判例」) pins the kind it asks one of (判例), which
             the quoted sentences must name; decisive where the question pins one instance or a
@@ -248,6 +251,7 @@ class CheckOptions:
     other_kinds: bool = True
     name_values: bool = True
     which_latin: bool = True
+    kind_compounds: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

@@ -400,7 +400,7 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
     out += _instance(rest)
     if found:
         event = _event(clause) if found[0] in TIME_KINDS else ""
-        out.append(Constraint(Kind.QUANTITY, found[0], event or _head(clause, found[1].start()),
+        out.append(Constraint(Kind.QUANTITY, found[0], event or _head(clause, found[1].start(), opts.kind_compounds),
                               of_act(clause[: found[1].start()])))
         role = _role(clause, opts.posts) if found[0] == "person" else ""
         if role:
@@ -747,17 +747,36 @@ def _focus(clause: str, which: bool = False) -> tuple[str, str] | None:
 _MODAL = {"最长", "最多", "最少", "最高", "最低", "一般", "应当", "可以", "能够", "需要", "大概", "具体", "一共"}
 
 
-def _head(clause: str, at: int) -> str:
+def _head(clause: str, at: int, compounds: bool = False) -> str:
     """The words a quantity question asks about, ``|``-joined: the asking clause's content
     words (「公司年假有多少天」 → 公司|年假); the cited sentence must hold one of them. A rate's
     unit (每月, 每人, 每年) belongs to the quantity, not to what it is a quantity of: 「起征点是
-    每月多少钱」 is not answered by any 「每月400元」."""
+    每月多少钱」 is not answered by any 「每月400元」. A word naming the kind asked (年龄, 时间)
+    is left out; with ``compounds`` (config ``answerability_kind_compounds``) a word ending in
+    it keeps its other part (结婚年龄 → 结婚, 营业时间 → 营业) beside the other words:
+    「法定结婚年龄是多少岁」 asks the age of 法定 or 结婚, not of 法定 alone; a clause of no other
+    word (「结婚年龄是多少岁」) still asks any age."""
     import rjieba
 
-    words = [w for w in rjieba.cut(clause) if len(w) >= 2 and w not in QUESTION_WORDS and w not in _MODAL
-             and not w.startswith("每")
-             and w not in _GENERIC and not _QTY_WORD.search(w) and not YEAR.search(w)]
-    return "|".join(dict.fromkeys(words))
+    words, parts = [], []
+    for w in rjieba.cut(clause):
+        m = _KIND_COMPOUND.fullmatch(w) if compounds else None
+        if m and _kept(m["rest"]):
+            parts.append(m["rest"])
+        elif _kept(w):
+            words.append(w)
+    # the parts only widen words there are: asked of nothing else, any figure of the kind counts
+    return "|".join(dict.fromkeys([*words, *parts] if words else []))
+
+
+def _kept(w: str) -> bool:
+    """Whether segmented word ``w`` of an asking clause is a word a figure is asked of."""
+    return (len(w) >= 2 and w not in QUESTION_WORDS and w not in _MODAL and not w.startswith("每")
+            and w not in _GENERIC and not _QTY_WORD.search(w) and not YEAR.search(w))
+
+
+# a word ending in the word of the kind asked: its other part is what the figure is of
+_KIND_COMPOUND = re.compile(r"(?P<rest>[\u4e00-\u9fff]{2,})(?:年龄|年纪|岁数|时间|价格)")
 
 
 _QTY_WORD = re.compile(r"多少|几|多久|多长|多大|时间|时候|何时|价格|年龄|年纪|岁数|是否|什么")
