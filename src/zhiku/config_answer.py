@@ -251,6 +251,11 @@ class RefusalLevers(BaseModel):
                                       "a Latin word whole; a quote of the offline composer only, no case "
                                       "narrative of more than heading_max_words words): a quote about the thing asked against a passage that "
                                       "only touches it; off: not read (neutral)")
+    confidence_stated: bool = Field(default=False, description="the confidence after answering reads whether "
+                                    "the question asks for a kind of value (an amount, a period, an age, a date, "
+                                    "a count) and the answer states one of that kind; off (default): not read "
+                                    "(neutral: it ordered answers better but calibrated RGB zh and the everyday "
+                                    "questions worse)")
     confidence_dense_model: bool = Field(default=False, description="the confidence shown for a ranking "
                                          "with a dense list is read by the confidence model fitted on hybrid "
                                          "asks (the confidence.json part \"dense\": cosines, agreement of the "

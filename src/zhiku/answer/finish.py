@@ -185,15 +185,19 @@ def shown_features(kb: Any, terms: Sequence[str], draft: Verified, considered: S
     much of the question's content words it holds (``quoted``), whether it cites the first
     hit (``top``), whether the question asks for a kind of value (an amount, a period, an
     age, a date, a name: ``asks``) and the answer states one (``typed``), whether it flags
-    evidence that disagrees on the point (``conflict``), and with ``quote_cosine`` on how
+    evidence that disagrees on the point (``conflict``), with ``confidence_stated`` on whether
+    it states the kind asked (``stated``: both of ``asks`` and ``typed``), and with ``quote_cosine`` on how
     close its quoted sentence is to the question (``cosine``:
     :func:`zhiku.verify.shown.answer_cosine`)."""
     first = considered[0].chunk if considered else None
     top = first is not None and any(c.id in (first.id, first.parent_id) for c in draft.blocks.values())
     kinds = [c for c in verdict.constraints if c.kind is Kind.QUANTITY]
     said = re.sub(r"\[\d+\]", "", draft.text)
+    typed = any(has_quantity(c.text, said, c.about) for c in kinds)
+    # with config confidence_stated, the kind of value asked stated by the answer is read (stated)
+    stated = {"stated": bool(kinds) and typed} if getattr(kb.config, "confidence_stated", False) else {}
     return {"quoted": round(quoted_coverage(kb, list(terms), draft.text), 4), "top": top, "asks": bool(kinds),
-            "typed": any(has_quantity(c.text, said, c.about) for c in kinds), "conflict": bool(draft.conflicts),
+            "typed": typed, "conflict": bool(draft.conflicts), **stated,
             **meaning_shown(kb, question, draft, considered), **answer_cosine(kb, question, draft.text),
             **on_point_shown(kb.config, terms, question, draft)}
 

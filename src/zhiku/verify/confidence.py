@@ -275,7 +275,7 @@ def probability(f: Features, model: dict[str, Any] | None = None, dense: bool = 
 def after_features(weak: bool, share: float, met: int, quoted: float = 1.0, top: bool = True,
                    asks: bool = False, typed: bool = False, conflict: bool = False,
                    cosine: float = 0.0, meant: bool | None = None, lift: float = 0.0,
-                   on_point: float | None = None) -> dict[str, float]:
+                   on_point: float | None = None, stated: bool | None = None) -> dict[str, float]:
     """What answering showed, as the ``answered`` weights see it: ``weak`` (a constraint
     that does not refuse is missing), ``removed`` (share of checked sentences verification
     removed), ``met`` (log of 1 + the constraints the cited blocks meet), ``unquoted`` (the
@@ -291,14 +291,16 @@ def after_features(weak: bool, share: float, met: int, quoted: float = 1.0, top:
     ``lift`` (how far the cited block's cosine lies above the first passage's, in steps of 0.01
     within ±3: :func:`zhiku.answer.finish.meaning_shown`), ``on_point`` (with config
     ``confidence_on_point``, the share of the answer's text the question's words make up,
-    :func:`on_point`, less :data:`ON_POINT`; 0 when it was not read)."""
+    :func:`on_point`, less :data:`ON_POINT`; 0 when it was not read), ``stated`` (with config
+    ``confidence_stated``, the question asks for a kind of value, an amount, a period, an age, a
+    date, a count, and the answer states one of that kind: 1; else, or not read, 0)."""
     return {"weak": float(weak), "removed": 1.0 - min(max(share, 0.0), 1.0), "met": math.log1p(max(met, 0)),
             "unquoted": 1.0 - min(max(quoted, 0.0), 1.0), "below": float(not top),
             "untyped": float(asks and not typed), "conflict": float(conflict), "near": _near(cosine),
             "meant": 0.0 if meant is None else (1.0 if meant else -1.0),
             "below_meant": float(not top and bool(meant)), "below_other": float(not top and not meant),
             "lift": max(-3.0, min(3.0, lift / 0.01)),
-            "on_point": 0.0 if on_point is None else on_point - ON_POINT}
+            "on_point": 0.0 if on_point is None else on_point - ON_POINT, "stated": float(bool(stated))}
 
 
 def _near(cosine: float) -> float:
