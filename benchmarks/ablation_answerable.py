@@ -21,7 +21,8 @@ documents (``answer_name_weight`` 1), choose the block to quote by words alone o
 ranking (``answer_meaning`` 0; in an index without vectors, ``answer_meaning_encode`` off) or without a statute's provision preferred over a rule's
 (``answer_standing`` 0; for a question asking a figure too, ``answer_standing_figures`` off) or
 without a block of the document most of the evidence comes from preferred (``answer_agreement`` 0) or
-with an article binding office holders the question does not name scoring as any other (``answer_addressee`` 0, shipped; the row sets 0.5) or without a block stating the kind of value the question's asking
+with an article binding office holders the question does not name scoring as any other (``answer_addressee`` 0, shipped; the row sets 0.5) or with a summary section's line quoted over the clause it restates
+(``answer_overview`` 0) or without a block stating the kind of value the question's asking
 phrase names preferred (``answer_asked_type`` off; for a question asking which penalty follows
 from an act, ``answer_penalty_ask`` off), switch off the dense veto (``dense_veto``: with vectors,
 a weak blend of coverage and cosine refuses), have the veto count every term of a long
@@ -133,6 +134,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, agreement off": {"ZHIKU_ANSWER_AGREEMENT": "0"},
           # and an article binding office holders the question does not name scoring less (off shipped)
           "on, addressee 0.5": {"ZHIKU_ANSWER_ADDRESSEE": "0.5"},
+          # and a summary section's line (摘要, 概览) quoted over the clause it restates (0.8 shipped)
+          "on, overview off": {"ZHIKU_ANSWER_OVERVIEW": "0"},
           # and a block stating the kind of value the asking phrase names preferred (要交钱吗: a fee; on shipped)
           "on, asked type off": {"ZHIKU_ANSWER_ASKED_TYPE": "0"},
           # and a penalty question (会受到什么处罚) preferring a block stating an act and its penalty (on shipped)

@@ -85,7 +85,7 @@ class Config(KeywordLevers, AnswerLevers, RefusalLevers, FusionLevers, RouteLeve
                                     "(centred or bold lines such as a Word-exported attachment's "
                                     "title, a units line 单位：人), so its row sentences name their "
                                     "table (at ingest)")
-    markdown_setext: bool = Field(default=False, description="in Markdown, a line underlined with === "
+    markdown_setext: bool = Field(default=True, description="in Markdown, a line underlined with === "
                                   "or --- after a one-line paragraph is a first- or second-level "
                                   "heading (the first one the title); --- after a blank line stays a "
                                   "thematic break (at ingest)")

@@ -180,6 +180,12 @@ class AnswerLevers(BaseModel):
                                     "block takes this much off an article whose opening clause binds a class "
                                     "of office holders (林业主管部门的工作人员…, 国家工作人员…) when the question "
                                     "names none; 0 = off")
+    answer_overview: float = Field(default=0.8, ge=0.0, le=1.0, description="when the offline answer's "
+                                   "best sentence is in a block under a summary's heading (摘要, 概述, 概览, "
+                                   "目录, overview, summary, contents), the best sentence of another block of "
+                                   "the same document is the source instead when it scores at least this "
+                                   "share of it: the summary restates each clause in a line, the clause "
+                                   "states it; 0 = off")
     answer_asked_type: bool = Field(default=True, description="the offline answer to a question whose "
                                     "asking phrase names a kind of value (要交钱吗: a fee, 多久: a period, "
                                     "罚多少钱: a sum, 几岁: an age, 判刑吗: an offence and its penalty) "

@@ -123,6 +123,6 @@ def test_every_setting_that_changes_the_stored_index_names_its_own_eval_index(tm
     assert len(homes) == len(changed) and default not in homes
     # the loader's settings and the folder chunk sizes name theirs too
     assert _eval_home(cfg.model_copy(update={"markdown_as_shown": False}), "corpus") not in {default, *homes}
-    # a loader setting off by default names its index when turned on
-    assert _eval_home(cfg.model_copy(update={"markdown_setext": True}), "corpus") not in {default, *homes}
+    # a loader setting on by default names its index when turned off
+    assert _eval_home(cfg.model_copy(update={"markdown_setext": False}), "corpus") not in {default, *homes}
     assert _eval_home(cfg.model_copy(update={"chunk_sizes": {".pdf": 300}}), "corpus") != default

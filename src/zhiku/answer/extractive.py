@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from zhiku.answer.overview import summarises
 from zhiku.answer.reading import (ASKS, ITEM, code_comment, counted_terms, coverage, in_problem, item_label,
                                   announced, label_line, label_word, listing, problem_span, question_line, term_parts,
                                   term_spreads, term_synonyms)
@@ -177,6 +178,7 @@ def compose(
     row_keys: str = "",
     met_whole: bool = False,
     met_items: bool = False,
+    overview: float = 0.0,
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -307,6 +309,11 @@ def compose(
             best one's, not those whose sentence's score alone is (config ``answer_met_whole``).
         met_items: ``meets`` reads a list's lead-in with the numbered items it announces
             (:func:`_listed`; config ``answer_met_items``), as it reads an item under its lead-in.
+        overview: when the best sentence is in a summary of the document's other blocks (a
+            section labelled 摘要, 概览, overview: :func:`zhiku.answer.overview.summarises`), the
+            best sentence of another block of its document that is none is the source when it
+            scores at least this share of it (config ``answer_overview``): the clause over the
+            line restating it; 0: off.
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
@@ -331,7 +338,8 @@ def compose(
     else:
         picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name,
                        (lists, listed, list_enumerations), name_weight, problems, comments, bonus, labels, rows_whole,
-                       lead_ins, wrapped, list_block, forms, plain_labels, decides, met_whole, met_items)
+                       lead_ins, wrapped, list_block, forms, plain_labels, decides, met_whole, met_items,
+                       overview)
         picked = named_row(picked, hits[:max_sources], row_keys) if row_keys else picked
         picked = beside(picked, hits, around, asked_next, turns) if around else picked
     picked = with_lists(picked, hits, terms, idf, listings=labels)
@@ -415,7 +423,7 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
           wrapped: bool = False, list_block: bool = False,
           forms: Mapping[str, Mapping[str, str]] | None = None, plain: bool = False,
           decides: Callable[[str, str], bool] | None = None, met_whole: bool = False,
-          met_items: bool = False) -> list[Sentence]:
+          met_items: bool = False, overview: float = 0.0) -> list[Sentence]:
     """The best-covering sentence first, then the best sentences of the same block scoring at
     least :data:`FILL` of it: an answer states what one block says and cites that block
     (a second block's sentence, even one covering as much of the question, was mostly a
@@ -442,6 +450,8 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
     if provision and hits[first.hit_rank].chunk.article is None:  # a provision over a story about it
         first = next((c for c in cands if hits[c.hit_rank].chunk.article is not None
                       and total(c) >= provision * total(first)), first)
+    if overview and summarises(hits[first.hit_rank].chunk.section_path):  # the clause over its summary
+        first = _clause(cands, hits, first, overview, total)
     block = [block_text(h.chunk, forms) for h in hits]
     led = lambda c: _led(hits, c, met_items)  # noqa: E731 - a sentence as the pins read it
     if meets is not None and not meets(led(first), block[first.hit_rank]):
@@ -520,6 +530,17 @@ def _candidates(terms, hits, idf, ctx: list[str], names: list[str], problems: bo
     cands = [c for c in cands if (c.hit_rank, c.pos) not in asks
              and not (comments and c.text.startswith(FENCE))] or cands
     return cands, read
+
+
+def _clause(cands: list[Sentence], hits: Sequence[Hit], first: Sentence, share: float,
+            total: Callable[[Sentence], float]) -> Sentence:
+    """The best sentence of ``cands`` (sorted best first by ``total``) in a block of ``first``'s
+    document that is no summary (:func:`zhiku.answer.overview.summarises`) when it scores at least
+    ``share`` of ``first``, a summary's sentence; ``first`` otherwise."""
+    doc = hits[first.hit_rank].chunk.doc_id
+    return next((c for c in cands if hits[c.hit_rank].chunk.doc_id == doc
+                 and not summarises(hits[c.hit_rank].chunk.section_path)
+                 and total(c) >= share * total(first)), first)
 
 
 def _stated_document(cands: list[Sentence], hits: Sequence[Hit], terms: Sequence[str],

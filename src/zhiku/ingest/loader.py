@@ -229,7 +229,7 @@ def load_text(path: str | Path, root: str | Path, markdown_as_shown: bool = True
         markdown_setext: a Markdown line underlined with ``===`` or ``---`` (after a
             paragraph, not a blank line) is a heading of the first or second level, the
             first one over the text its title (:func:`zhiku.ingest.markdown_text.setext_headings`,
-            config ``markdown_setext``, off by default); False reads them as text and
+            config ``markdown_setext``, on by default there); False reads them as text and
             thematic breaks.
         standard_cover: a standard's cover lines at the top of the text (its number and an
             实施 date) give its ``standard``, ``promulgated`` and ``effective`` metadata

@@ -45,7 +45,7 @@ def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_B
               pdf_unruled_tables: bool = True, html_table_titles: bool = True,
               pdf_merged_cells: bool = True, ocr_tables: bool = True,
               markdown_hide_comments: bool = True, standard_clauses: bool = True,
-              standard_cover: bool = True, markdown_setext: bool = False) -> Document:
+              standard_cover: bool = True, markdown_setext: bool = True) -> Document:
     """Load one file with the loader registered for its suffix.
 
     Office packages are checked for zip bombs by their declared sizes first, and the
@@ -81,7 +81,7 @@ def load_file(path: str | Path, root: str | Path, max_bytes: int = DEFAULT_MAX_B
             ``standard_cover``); False is passed to the ``.pdf``, ``.txt`` and Markdown loaders
             as ``standard_cover``, True passes nothing.
         markdown_setext: a Markdown file's setext headings (``===``/``---`` under a line) are
-            headings (config ``markdown_setext``, off by default); True is passed to its loader
+            headings (config ``markdown_setext``, on by default); True is passed to its loader
             as ``markdown_setext``, False passes nothing.
 
     Returns:
