@@ -50,6 +50,10 @@ LEVERS: list[tuple[str, dict[str, str]]] = [
      {"ZHIKU_CITATION_PRIOR": "0.6"}),
     ("+ document coherence (each hit gains 0.2 × the question words its document's best three hits "
      "cover beyond any one of them)", {"ZHIKU_DOC_COHERENCE": "0.2"}),
+    ("+ character bigrams beside words (the question's content bigrams, BM25 over each candidate's text, "
+     "share 0.1 of the min-max blend with the word score)", {"ZHIKU_BIGRAM_WEIGHT": "0.1"}),
+    ("+ term proximity (each hit gains 0.1 × the IDF share of the question's words its best sentence holds)",
+     {"ZHIKU_PROXIMITY_WEIGHT": "0.1"}),
     ("+ whole-document keyword evidence (each document one bag of its words, BM25 over the documents; a hit's "
      "score × 1 + 0.1 × its document's share of the best document's)", {"ZHIKU_DOC_KEYWORD": "0.1"}),
     ("+ whole-document keyword evidence, its 3 best documents searched inside too (gain 1: their passages the "

@@ -96,6 +96,13 @@ class KeywordLevers(BaseModel):
                                  "short form missing from the vector cache at ask time (an encoder call "
                                  "each); false = it reads only the forms `zhiku embed --short-forms` stored "
                                  "and leaves the order unchanged when any candidate's is missing")
+    bigram_weight: float = Field(default=0.0, ge=0.0, lt=1.0, description="share of the character-bigram "
+                                 "BM25 of the question's content part (question words cut) blended with the word "
+                                 "score in the order of the keyword candidates, against the corpus's bigram "
+                                 "statistics (counted once per index generation); 0 = off")
+    proximity_weight: float = Field(default=0.0, ge=0.0, description="gain of a keyword candidate whose one "
+                                    "sentence holds the question's words together: the IDF share of its best "
+                                    "sentence, times the best hit's score; 0 = off")
     doc_weight: float = Field(default=0.0, ge=0.0, description="weight of a keyword hit's document "
                               "evidence (its document's best three hit scores, as a share of the best "
                               "document's, times the best hit's score); 0 = off")

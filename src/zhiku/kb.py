@@ -70,6 +70,7 @@ class KnowledgeBase(Ingesting):
         self._offences: Any = None
         self._cited: tuple[dict[str, int], int] | None = None
         self._bags: Any = None  # whole-document keyword index (see doc_bags)
+        self._bigrams: Any = None  # character-bigram statistics (see bigram_stats)
         self._chapter_vecs: Any = None  # every chapter's vector (see chapter_vectors)
         self._short_forms: dict[str, dict[str, str]] | None = None
         self._citing: list[tuple[str, list[str]]] | None = None
@@ -329,6 +330,7 @@ class KnowledgeBase(Ingesting):
         """
         self._titles = self._n_chunks = self._router = self._paths = self._coverage = self._offences = self._cited = None
         self._short_forms = self._citing = self._quoted = self._bags = self._chapter_vecs = None
+        self._bigrams = None
         self._idf = {}
         self._gen = gen
 
@@ -486,6 +488,27 @@ class KnowledgeBase(Ingesting):
                     self._bags = DocumentBags.build(self.store.rows("chunks", ["doc_id", "seg", "kind"]), live)
                     self._bags.save(path, key)
             return self._bags
+
+    def bigram_stats(self):
+        """How many searched chunks hold each character bigram (``bigram_weight``, see
+        :class:`zhiku.retrieve.ngrams.BigramStats`): counted over the stored text once per
+        published generation (~8 s at 66k passages) and kept in ``bigrams.json`` under the home
+        (3 MB there), so another process reads it back."""
+        from zhiku.retrieve.ngrams import BigramStats
+
+        self._current()
+        with self._build:
+            if self._bigrams is None:
+                key = f"{self._gen}:{self.chunk_count()}"
+                groups = getattr(self.store, "groups", None)  # a caller's view counts what it may read
+                name = f"bigrams-{content_hash(*sorted(groups))}.json" if groups is not None else "bigrams.json"
+                path = self.config.home / name
+                self._bigrams = BigramStats.load(path, key)
+                if self._bigrams is None:
+                    rows = self.store.rows("chunks", ["text", "kind"])
+                    self._bigrams = BigramStats.build(r["text"] for r in rows if r.get("kind") != "parent")
+                    self._bigrams.save(path, key)
+            return self._bigrams
 
     def chapter_vectors(self, progress: bool | Progress = False):
         """Every searched chapter's vector by the bundled embedder, its document's title and

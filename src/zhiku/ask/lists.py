@@ -87,7 +87,7 @@ def fuzzy(kb: Any, p: Any, scope: Scope, trace: list[TraceStep], k: int | None =
         if vectors is not None and got:
             raw, got = _completed(kb, p.question, raw, got, query, scope, vectors.result(), trace)
     if p.mode is not Mode.DENSE:
-        lists.append(reweighed(kb, raw, terms, p.asks, p.structured))
+        lists.append(reweighed(kb, raw, terms, p.asks, p.structured, p.question))
     if dense:
         lists.append(got)
     return lists
@@ -181,14 +181,25 @@ def _defined(kb: Any, hits: list[Hit], query: list[str], k: int, scope: Scope,
 
 
 def reweighed(kb: Any, hits: list[Hit], terms: list[str], asks: tuple[Any, ...] = (),
-              structured: bool = True) -> list[Hit]:
-    """Keyword hits re-weighed by the levers that are on: numbered provisions before case
+              structured: bool = True, question: str = "") -> list[Hit]:
+    """Keyword hits re-weighed by the levers that are on: the question's character bigrams
+    beside its words and its words within one sentence (:mod:`zhiku.retrieve.ngrams`; ``question``
+    gives the bigrams), numbered provisions before case
     reports and guides, laws before interpretations (:mod:`zhiku.retrieve.provisions`), the
     documents other laws cite most in a near tie (:func:`zhiku.retrieve.docprior.citation_prior`), the
     chapter heading weight (:mod:`zhiku.retrieve.fields`), document evidence
     (:mod:`zhiku.retrieve.docprior`) and the answer types the question asks for
     (:mod:`zhiku.retrieve.answertype`)."""
     cfg = kb.config
+    if structured and question and cfg.bigram_weight:  # character bigrams beside words (retrieve/ngrams.py)
+        from zhiku.retrieve.ngrams import bigram_rescore, question_bigrams
+
+        hits = bigram_rescore(hits, question_bigrams(question, kb.words), kb.bigram_stats(), cfg.bigram_weight)
+    if structured and cfg.proximity_weight:  # the question's words within one sentence (retrieve/ngrams.py)
+        from zhiku.retrieve.fields import idf_words
+        from zhiku.retrieve.ngrams import proximity_boost
+
+        hits = proximity_boost(hits, idf_words(terms, kb.idf), cfg.proximity_weight)
     if structured:  # numbered provisions before case reports and guides, laws before interpretations
         from zhiku.retrieve.provisions import interpretations_down, restating_down, unnumbered_down
 
