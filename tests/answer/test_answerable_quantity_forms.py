@@ -199,3 +199,13 @@ def test_a_symbol_inside_a_name_is_no_unit():
 def test_a_year_before_a_place_is_no_measure_word():
     # 台 opens 台湾 after 2022年: the place stays pinned (RGB 「2022年台湾人口多少？」)
     assert any(c.text == "台湾" for c in pinned("2022年台湾人口多少？", ON))
+
+
+def test_a_name_missed_twice_is_named_once_in_the_reason():
+    from zhiku.verify.answerable import _reason
+    from zhiku.verify.pins import Constraint, Kind
+
+    twice = (Constraint(Kind.SUBJECT, "高中班", "tag:n"), Constraint(Kind.SUBJECT, "高中班", "instance"))
+    assert _reason(twice, ("招生",)) == "知识库中有「招生」的相关内容，但没有高中班的信息"
+    other = (Constraint(Kind.SUBJECT, "高中班", "tag:n"), Constraint(Kind.SUBJECT, "初中班", "instance"))
+    assert _reason(other, ("招生",)) == "知识库中有「招生」的相关内容，但没有高中班、初中班的信息"

@@ -1170,6 +1170,7 @@ def _reason(missing: Sequence[Constraint], topic: Sequence[str]) -> str:
              else c.text.split("|")[-1] if c.about == "key"  # check|radiotype: radiotype
              else c.text.replace("|", "或" if c.about == "act" else "")  # 配合或开展; 北京奥运会
              for c in missing if c.kind is not Kind.QUANTITY]
+    names = list(dict.fromkeys(names))  # a name pinned twice (a tag and a sibling's miss) is named once
     qty = [_KIND_WORDS[c.text] for c in missing if c.kind is Kind.QUANTITY]
     what = "、".join(names)
     tail = (f"{what}的{qty[0]}" if what and qty else what + "的信息" if what else f"问题所问的{qty[0]}")
