@@ -657,3 +657,29 @@ class RefusalLevers(BaseModel):
                                         "infectious diseases); off (the default: on everyday3 it refused five "
                                         "answerable questions, all answered wrongly, for one out of scope): a "
                                         "weak mismatch, answered")
+    answerability_fractions: bool = Field(default=True, description="a count or a head count asked (多少, 几名, "
+                                          "多少人, 多少票) is also met by a share of a whole beside the "
+                                          "question's words (「应当经全体委员的三分之二以上通过」, 「半数以上」, "
+                                          "「过半数」): how a statute states how many a rule needs; off: only a "
+                                          "figure with a count's unit answers")
+    answerability_unit_forms: bool = Field(default=True, description="a unit asked in words (多少分贝, 多少摄氏度, "
+                                           "千瓦, 平方米, 毫克每升) is also met by the symbol a document writes "
+                                           "(dB(A), ℃, kW, m², mg/L), and the other way; off: the unit is met "
+                                           "only as the question writes it")
+    answerability_near_names: bool = Field(default=True, description="a name the tagger calls one (a chemical, "
+                                           "a product: 二氧化碳) that a block does not hold whole is missed by a "
+                                           "block naming one a single character apart (二氧化硫) — a sibling "
+                                           "thing, not the one asked; off: the name is met by most of its "
+                                           "character pairs")
+    answerability_measure_names: bool = Field(default=True, description="a word the tagger calls a person's "
+                                              "name that opens with a measure word right after a "
+                                              "demonstrative, 哪 or a numeral (「这张表的填表人」: 张表) pins "
+                                              "nothing; off: it is pinned as a name the evidence must repeat")
+    answerability_event_verbs: bool = Field(default=True, description="an event noun a time is asked of "
+                                            "(「发版时间」) is also met by the document's verb for the event "
+                                            "(「于2023年5月10日发布」); off: only the question's word dates it")
+    answerability_sibling_measures: bool = Field(default=True, description="a figure asked of one of "
+                                                 "quantities measured side by side (噪声/振动, 温度/湿度, "
+                                                 "电压/电流: 「厂界振动限值是多少」) is missed by a quote naming "
+                                                 "only its sibling (the noise table's 「昼间 60 dB(A)」), "
+                                                 "and that refuses; off: any figure beside the other words")

@@ -21,14 +21,14 @@ from zhiku.verify.instances import about_other, instance_parts, named_places, ow
 from zhiku.verify.lay import act_words, law_words
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import (
-    CONTRASTS, TIME_KINDS, Constraint, Kind, bounds, cited_documents, compound_name, contrasts, counted, dotted_keys,
-    pinned, scoped, shares, sibling_keys,
+    CONTRASTS, MEASURES, TIME_KINDS, Constraint, Kind, bounds, cited_documents, compound_name, contrasts, counted,
+    dotted_keys, pinned, scoped, shares, sibling_keys, sibling_measures,
 )
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
     ADDRESS, ADDRESS_ASKED, AREA, CLOCK, CONDITION, DATE, DAY, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE,
-    DIMENSIONS, EVENT_SPAN, SIZE, SIZED, STAMP, STATED_YEAR, STATUTE_MOMENT, STATUTE_WHEN, UNITS, WHEN,
-    noted_unit, relative_years, undated,
+    DIMENSIONS, EVENT_SPAN, FRACTION, SIZE, SIZED, STAMP, STATED_YEAR, STATUTE_MOMENT, STATUTE_WHEN, UNITS, WHEN, EVENT_FORMS,
+    noted_unit, relative_years, undated, unit_forms, unit_stated,
 )
 from zhiku.verify.support import quantities
 
@@ -52,14 +52,15 @@ _KIND_WORDS = {"money": "金额", "amount": "金额", "person": "人或机构", 
 
 
 def has_quantity(kind: str, text: str, asked: str = "", posts: bool = False, areas: bool = True,
-                 spans: bool = False) -> bool:
+                 spans: bool = False, fractions: bool = False) -> bool:
     """Whether ``text`` states a value of the quantity kind ``kind`` (for ``person`` and
     ``country``: a name or institution, a country or place, other than those in ``asked``,
     the question's words ``|``-joined; with ``posts`` a post's holder named by the post for a
     person: :func:`zhiku.verify.holders.names`; with ``areas``, a size in the units of land and
     distance too, 平方公里, 公顷, 亩, 公里: :data:`zhiku.verify.stated.AREA`; with ``spans``,
     when as a span between two events too, 「到达医院后至进入诊室前」:
-    :data:`zhiku.verify.stated.EVENT_SPAN`)."""
+    :data:`zhiku.verify.stated.EVENT_SPAN`; with ``fractions``, a count or a head count as a
+    share of a whole too, 「三分之二以上」, 「半数以上」: :data:`zhiku.verify.stated.FRACTION`)."""
     t = undated(normalise(text))
     if kind in ("person", "country", "place"):
         return bool(names(kind, t, asked, posts))
@@ -86,6 +87,8 @@ def has_quantity(kind: str, text: str, asked: str = "", posts: bool = False, are
         if not re.search(r"占|比|率|百分", asked):  # 「占全国的26.1%」 is a share, not the total
             t = SHARE.sub(" ", t)
     if kind == "people" and re.search(r"\d+(?:\.\d+)?\s*[万亿]", t):  # 网民规模达10.51亿
+        return True
+    if fractions and kind in ("number", "people") and FRACTION.search(t):  # 「经三分之二以上的委员通过」
         return True
     if kind == "hours" and re.search(r"半个?(?:小时|钟头)", t):
         return True
@@ -200,6 +203,11 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
             heads = [h for h in heads if noun_word(h)]
         if opts.lay_acts:  # 「社保一个月要交多少钱」: 要交 is stated as 缴纳
             heads += [w for h in heads for w in act_words(sum_verb(h))]
+        if opts.unit_forms:  # 「多少分贝」: the document's dB
+            heads += [f for h in heads for f in unit_forms(h)]
+        alone = len(heads) == 1  # one event a time is asked of: dated in its clause
+        if opts.event_verbs and alone and c.text in TIME_KINDS:  # 「发版时间」: 「…发布」
+            heads += EVENT_FORMS.get(heads[0], ())
         whole = _norm(block)
         named = opts.titled and c.text not in TIME_KINDS and any(_titled(h, block) for h in heads)
         noted = opts.unit_notes and noted_unit(c.text, block)  # 「（单位：人）」 over bare cells
@@ -208,13 +216,13 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
                                           for h in heads)) and any(
                     (has_quantity(c.text, unnamed(q, opts.articles, opts.addresses, c.about) if opts.counts and c.text == "number"
                                   else unaddressed(q, c.about) if opts.addresses else q, c.about, opts.posts,
-                                  opts.size_areas, opts.event_spans)
+                                  opts.size_areas, opts.event_spans, opts.fractions)
                      or opts.units and other_form(c.text, q)
                      or noted and has_quantity("number", q, c.about)
                      or opts.statute_times and statute_time(c, q, others, opts.event_periods, opts.statute_moments))
                     and not about_other(q, others, c.text)
                     for q in (own_clauses(p, others, opts.asked_instances) for p in _PIECE.findall(sent)) if q):
-                if (c.text not in TIME_KINDS or len(heads) != 1 or _dates_event(heads[0], c.text, sent)
+                if (c.text not in TIME_KINDS or not alone or any(_dates_event(h, c.text, sent) for h in heads)
                         or opts.statute_times and statute_time(c, sent, others, opts.event_periods, opts.statute_moments)):
                     return True
         return False
@@ -262,11 +270,15 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         return share_met(said or block, opts.ratios)
     if c.about == "scope":
         return scope_met(c.text, said or block)
+    if c.about == "measure":  # 振动 asked: a quote of the noise limits states another quantity
+        return measure_met(c.text, said or block)
     if c.about == "counted":  # the thing counted, named where a count is quoted
-        return counted_met(c.text, said or block)
+        return counted_met(c.text, said or block, opts.unit_forms)
     if opts.lay_words and c.about.startswith("tag:") and any(_norm(x) in b for x in law_words(c.text)):
         return True  # 老公: the statute says 配偶; 初中生: 未成年人
     w = _norm(c.text)
+    if opts.unit_forms and not c.about and any(unit_stated(f, b) for f in unit_forms(w)):
+        return True  # 「超标多少dB」: a unit, which the document writes 分贝
     if w in b or len(w) < 3 or not c.about:  # quoted names and Latin tokens: whole
         if opts.name_values and valued(c.text, block):
             return True  # 「code 101」: the field and that value on one line (「`101`为无文本」 in code's row)
@@ -275,8 +287,28 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         found = w in b or (_LATIN_NAME.fullmatch(w) is not None and _joined(w) in _joined(b)) or _versioned(w, b, block)
         # a model named in passing on another model's page (config ``answerability_siblings``)
         return found and not (opts.siblings and not c.about and sibling_model(w, block, said))
+    if opts.near_names and near_name(w, b):  # 二氧化碳 asked, 二氧化硫 stated: a sibling thing
+        return False
     grams = [w[i : i + 2] for i in range(len(w) - 1)]  # a tagged name: most of its bigrams
     return sum(g in b for g in grams) >= len(grams) / 2
+
+
+def near_name(name: str, text: str) -> bool:
+    """Whether normalised ``text`` names a word one Chinese character apart from ``name`` (a
+    tagged name of three characters or more it does not hold whole; config
+    ``answerability_near_names``): 二氧化硫 for 二氧化碳, 丙烯腈 for 丙烯酸 — a sibling chemical or
+    product, whose figures are not the one asked's. A character apart at the name's end counts
+    only when the word it makes is one of the segmenter's dictionary (二氧化硫, 一氧化碳), not the
+    name and the next word of a sentence (「张三说」 for 张三丰)."""
+    import rjieba
+
+    for i, ch in enumerate(name):
+        if not "\u4e00" <= ch <= "\u9fff":
+            continue
+        rx = re.escape(name[:i]) + f"(?!{re.escape(ch)})[\u4e00-\u9fff]" + re.escape(name[i + 1:])
+        if any(0 < i < len(name) - 1 or rjieba.has_word(m.group()) for m in re.finditer(rx, text)):
+            return True
+    return False
 
 
 def contrast_met(pinned: str, block: str, gaps: bool = False) -> bool:
@@ -307,13 +339,26 @@ def contrast_gap(member: str, word: str, text: str, group: Sequence[str]) -> boo
     return any(not any(o in m.group(1) for o in group if o != member) for m in re.finditer(rx, text))
 
 
-def counted_met(thing: str, said: str) -> bool:
+def counted_met(thing: str, said: str, forms: bool = False) -> bool:
     """Whether what the answer quotes (``said``) may count ``thing``, the noun a count is asked of
     (「多少次代码评审」: 评审; config ``answerability_counted``): it names it, or states no count at
     all (a list of five insurances for 「社保有几个险种」 is read by the other readings). A count
-    beside other words only (「有效贡献次数不少于10次」) counts something else."""
+    beside other words only (「有效贡献次数不少于10次」) counts something else. With ``forms``
+    (config ``answerability_unit_forms``) a unit asked is also named in its other written form
+    (「多少分贝」: 「夜间 45 dB(A)」; :func:`zhiku.verify.stated.unit_forms`)."""
     t = _norm(said)
-    return _loosely_in(_norm(thing), t) or not has_quantity("number", unnamed(said, True, True))
+    return (_loosely_in(_norm(thing), t) or forms and any(unit_stated(f, t) for f in unit_forms(_norm(thing)))
+            or not has_quantity("number", unnamed(said, True, True)))
+
+
+def measure_met(asked: str, said: str) -> bool:
+    """Whether what the answer quotes (``said``) may state a figure of ``asked``, a measured
+    quantity of :data:`zhiku.verify.pins.MEASURES` (config ``answerability_sibling_measures``): it
+    names it, or names none of its siblings. A quote naming only a sibling (「昼间噪声限值为
+    55dB(A)」 for 「振动限值是多少」) states that sibling's figure."""
+    t = _norm(said)
+    group = next(g for g in MEASURES if asked in g)
+    return asked in t or not any(o in t for o in group if o != asked)
 
 
 def key_met(pinned: str, block: str) -> bool:
@@ -763,7 +808,7 @@ def decisive(c: Constraint, cons: Sequence[Constraint] = (), opts: CheckOptions 
         # 「美国最高法院推翻了哪个堕胎判例」 wants one 判例, of a fact the question pins
         return (c.about in ("named", "role", "act") or c.about == "before" and _instance(cons)
                 or c.about == "which" and _fact(cons))
-    if c.about in ("event", "contrast", "key", "bound", "counted", "scope", "share"):  # a sibling's rule (女职工's for 男职工),
+    if c.about in ("event", "contrast", "key", "bound", "counted", "scope", "share", "measure"):  # a sibling's rule (女职工's for 男职工),
         return True  # another key's page, the other bound, a count of another thing
     if c.about in ("instance", "phrase", "gloss"):  # a modifier often pinned on its own; the user's situation;
         return False  # a Latin name's gloss (Highlight 高亮), the name pinned on its own
@@ -836,7 +881,8 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
     # them is answered as before (the composer and the confidence read ``cons``)
     sibs = (*(contrasts(question) if opts.contrasts else ()), *(sibling_keys(question) if opts.sibling_keys else ()),
             *(bounds(question) if opts.bounds else ()), *(counted(question) if opts.counted else ()),
-            *(scoped(question) if opts.scopes else ()), *(shares(question) if opts.shares else ()))
+            *(scoped(question) if opts.scopes else ()), *(shares(question) if opts.shares else ()),
+            *(sibling_measures(question) if opts.sibling_measures else ()))
     asks_share = any(c.about == "share" for c in sibs)
     if not cons and not sibs:
         return Answerability(True, cons)
@@ -1124,6 +1170,7 @@ def _reason(missing: Sequence[Constraint], topic: Sequence[str]) -> str:
              else c.text.split("|")[-1] if c.about == "key"  # check|radiotype: radiotype
              else c.text.replace("|", "或" if c.about == "act" else "")  # 配合或开展; 北京奥运会
              for c in missing if c.kind is not Kind.QUANTITY]
+    names = list(dict.fromkeys(names))  # a name pinned twice (a tag and a sibling's miss) is named once
     qty = [_KIND_WORDS[c.text] for c in missing if c.kind is Kind.QUANTITY]
     what = "、".join(names)
     tail = (f"{what}的{qty[0]}" if what and qty else what + "的信息" if what else f"问题所问的{qty[0]}")

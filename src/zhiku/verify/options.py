@@ -182,6 +182,19 @@ class CheckOptions:
         name_values: a Latin name and a whole number after a space (「code 101」) are met by a
             line of the block naming the field and holding that number
             (:func:`zhiku.verify.answerable.valued`).
+        fractions: a count or a head count asked (多少, 几名, 多少人) is also met by a share of a
+            whole (「三分之二以上」, 「半数以上」: :data:`zhiku.verify.stated.FRACTION`).
+        unit_forms: a unit asked in words (分贝, 摄氏度) is also met by its symbol (dB, ℃), and the
+            other way (:func:`zhiku.verify.stated.unit_forms`).
+        near_names: a tagged name read by most of its bigrams (二氧化碳) is missed by a block
+            naming one a single character apart (二氧化硫) and never the name itself
+            (:func:`zhiku.verify.answerable.near_name`).
+        measure_names: a word the tagger calls a name that opens with a measure word after a
+            demonstrative or a numeral (「这张表」: 张表) pins nothing (:func:`zhiku.verify.pins.measured`).
+        event_verbs: an event noun a time is asked of (发版时间) is also met by the document's verb
+            for it (发布: :data:`zhiku.verify.stated.EVENT_FORMS`).
+        sibling_measures: a measured quantity asked (振动) is missed by a quote naming only a
+            sibling measured beside it (噪声: :func:`zhiku.verify.pins.sibling_measures`).
     """
 
     clauses: bool = True
@@ -252,6 +265,12 @@ class CheckOptions:
     name_values: bool = True
     which_latin: bool = True
     kind_compounds: bool = True
+    fractions: bool = True
+    unit_forms: bool = True
+    near_names: bool = True
+    measure_names: bool = True
+    event_verbs: bool = True
+    sibling_measures: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any) -> CheckOptions:

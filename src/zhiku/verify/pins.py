@@ -205,6 +205,29 @@ def contrasts(question: str) -> tuple[Constraint, ...]:
     return tuple(dict.fromkeys(out))
 
 
+# quantities measured side by side in one table or limit (a noise standard's table, a sensor's
+# ranges): a value stated of one is none of the other (config ``answerability_sibling_measures``)
+MEASURES = (("噪声", "振动"), ("温度", "湿度"), ("电压", "电流"))
+
+
+def sibling_measures(question: str) -> tuple[Constraint, ...]:
+    """The measured quantity ``question`` asks a figure of, when it names one member of a group
+    of :data:`MEASURES` and no other, in the asking clause or the one setting the case before it
+    (「厂界振动限值是多少」, 「工业振动超标7到9分贝，每月交多少」 → 振动), ``about`` ``measure`` (config
+    ``answerability_sibling_measures``): a quote naming only a sibling (「厂界噪声排放限值 昼间 60
+    dB(A)」) states another quantity's figure (:func:`zhiku.verify.answerable.measure_met`).
+    Nothing when the asking clause asks no figure."""
+    q = normalise(question)
+    if _asked_quantity(asking_clause(q), True) is None:
+        return ()
+    out = []
+    for group in MEASURES:
+        named = [m for m in group if m in q]
+        if len(named) == 1:
+            out.append(Constraint(Kind.SUBJECT, named[0], "measure"))
+    return tuple(out)
+
+
 # a dotted key of a setting or API (setting.check.radioType, sa-token.timeout): its parent and leaf
 _KEY = re.compile(r"(?<![a-z0-9_$.\-])[a-z_$][a-z0-9_$\-]*(?:\.[a-z_$][a-z0-9_$\-]*)+(?![a-z0-9_$.\-])")
 
@@ -308,6 +331,22 @@ def asking_clause(question: str) -> str:
     return "，".join(out)
 
 
+# a measure word and what may stand before it (这张表, 每份报告, 三张表): with a noun after it the
+# tagger may read a surname and a name (张表: nr)
+_MEASURES = "张个份条项位本篇页台件块套段行列栏"
+_COUNTER = re.compile(r"[这那此该每某各哪几]|[零〇一二两三四五六七八九十百\d]+|第[零〇一二两三四五六七八九十百\d]+")
+
+
+def measured(word: str, tag: str, before: str, before_tag: str) -> bool:
+    """Whether ``word``, a word the tagger calls a person's name (``tag`` nr, nrt), is a measure
+    word and its noun (config ``answerability_measure_names``): it opens with a measure word (张,
+    份, 条, 位…) right after a demonstrative, 哪/几 or a numeral (``before``, tagged ``before_tag``):
+    「这张表的填表人是谁」 pins no 张表. A surname after another word (「请问张国荣…」) and a place
+    after a year (「2022年台湾人口」: 台湾 is no name of a person) are still read as names."""
+    return (tag in ("nr", "nrt") and word[0] in _MEASURES
+            and (bool(_COUNTER.fullmatch(before)) or before_tag == "m" and not before.endswith(("年", "月", "日"))))
+
+
 @lru_cache(maxsize=4096)
 def word_tags(text: str) -> tuple[tuple[str, str], ...]:
     import rjieba
@@ -370,7 +409,8 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
         word, after, after_tag = word.strip(), prev, prev_tag
         prev, prev_tag = (word, tag) if word else (prev, prev_tag)
         if (tag not in _NAME_TAGS or tag == "eng" or word in QUESTION_WORDS or word in _GENERIC
-                or len(word) < 2 or YEAR.fullmatch(word) or _WHICH.fullmatch(after)):
+                or len(word) < 2 or YEAR.fullmatch(word) or _WHICH.fullmatch(after)
+                or opts.measure_names and measured(word, tag, after, after_tag)):
             continue  # 「哪位帝王」: the kind asked for, whatever the tagger calls it, is no name
         if word in PLACES or _PLACE_SUFFIX_STRICT.search(word) and tag == "ns":
             out.append(Constraint(Kind.PLACE, word))

@@ -175,3 +175,35 @@ def noted_unit(kind: str, block: str) -> bool:
         if unit in UNITS.get(kind, ()) or kind in ("money", "amount") and unit.endswith("元"):
             return True
     return False
+
+
+# a count stated as a share of a whole (config ``answerability_fractions``): 「三分之二以上」, 「二分之一」,
+# 「百分之二十以上」, 「半数以上」, 「过半数」 — how a statute states how many members, votes or
+# shareholders a rule needs, where a question asks 多少人, 几名, 多少票
+FRACTION = re.compile(r"[零〇一二两三四五六七八九十百\d]+\s*分之\s*[零〇一二两三四五六七八九十百\d]+|"
+                      r"百分之[零〇一二两三四五六七八九十百\d]+|(?:过|超过|逾)?半数")
+
+# a unit written in words in a question and as a symbol in a document, or the other way
+# (config ``answerability_unit_forms``), normalised (lower case; ℃ reads °c, m² and ㎡ read m2)
+UNIT_FORMS = (("分贝", "db"), ("千瓦", "kw"), ("平方米", "平米", "m2"), ("摄氏度", "°c"),
+              ("毫克每升", "毫克/升", "mg/l"), ("毫克每立方米", "毫克/立方米", "mg/m3"),
+              ("千帕", "kpa"), ("兆帕", "mpa"), ("赫兹", "hz"), ("毫米", "mm"), ("千克", "公斤", "kg"))
+
+
+def unit_forms(word: str) -> tuple[str, ...]:
+    """The other written forms of ``word`` (normalised) when it is a unit of :data:`UNIT_FORMS`
+    (分贝 → db; mg/l → 毫克每升, 毫克/升); empty for any other word."""
+    return next((tuple(f for f in group if f != word) for group in UNIT_FORMS if word in group), ())
+
+
+# an event noun a time is asked of and the verb a document states the event by (config
+# ``answerability_event_verbs``): 「发版时间」 is when a release was 发布
+EVENT_FORMS = {"发版": ("发布",)}
+
+
+def unit_stated(form: str, text: str) -> bool:
+    """Whether normalised ``text`` writes the unit form ``form`` (of :data:`UNIT_FORMS`): a symbol
+    with no Latin letter beside it (45db(a), 7.5kw; not the db of iotdb), a word anywhere."""
+    if re.fullmatch(r"[\u4e00-\u9fff/]+", form):
+        return form in text
+    return re.search(rf"(?<![a-z]){re.escape(form)}(?![a-z])", text) is not None
