@@ -675,9 +675,6 @@ class RefusalLevers(BaseModel):
                                               "name that opens with a measure word right after a "
                                               "demonstrative, 哪 or a numeral (「这张表的填表人」: 张表) pins "
                                               "nothing; off: it is pinned as a name the evidence must repeat")
-    answerability_event_verbs: bool = Field(default=True, description="an event noun a time is asked of "
-                                            "(「发版时间」) is also met by the document's verb for the event "
-                                            "(「于2023年5月10日发布」); off: only the question's word dates it")
     answerability_sibling_measures: bool = Field(default=True, description="a figure asked of one of "
                                                  "quantities measured side by side (噪声/振动, 温度/湿度, "
                                                  "电压/电流: 「厂界振动限值是多少」) is missed by a quote naming "

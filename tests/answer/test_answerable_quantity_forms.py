@@ -1,8 +1,7 @@
 """Quantities and names as documents write them (config ``answerability_fractions``,
-``answerability_unit_forms``, ``answerability_near_names``, ``answerability_measure_names``,
-``answerability_event_verbs``): a count stated as a share of a whole, a unit written as its
-symbol, a sibling chemical one character apart, a measure word the tagger reads as a name and
-a release dated by its verb. Real text: the 2023 company law of tests/data/laws, the AHT10
+``answerability_unit_forms``, ``answerability_near_names``, ``answerability_measure_names``): a count stated as a share of
+a whole, a unit written as its symbol, a sibling chemical one character apart and a measure
+word the tagger reads as a name. Real text: the 2023 company law of tests/data/laws, the AHT10
 sensor page of tests/data/real (see its SOURCE.md) and law lines of the laws corpus."""
 
 from __future__ import annotations
@@ -135,21 +134,6 @@ def test_a_surname_after_another_word_is_still_a_name():
     # the negative twin: 张 opening a name after a verb, not after 这/那/哪 or a numeral
     tags = [c.text for c in pinned("请问张国荣的代表作是什么？", ON)]
     assert "张国荣" in tags
-
-
-# -- event verbs -------------------------------------------------------------------------
-
-def test_a_release_dated_by_its_verb_answers_when_it_shipped():
-    line = "Element 2.15.0 于 2021-01-08 发布，新增 Image 组件的懒加载。"
-    question = "Element 2.15.0 的发版时间是什么时候？"
-    assert check(question, [(line, line)], opts=ON).ok
-    assert not check(question, [(line, line)], opts=CheckOptions(event_verbs=False)).ok
-
-
-def test_a_date_of_another_event_does_not_date_the_release():
-    # the negative twin: the date is the review's, the release is not named at all
-    line = "Element 2.15.0 于 2021-01-08 通过评审，新增 Image 组件的懒加载。"
-    assert not check("Element 2.15.0 的发版时间是什么时候？", [(line, line)], opts=ON).ok
 
 
 # -- sibling measures --------------------------------------------------------------------

@@ -27,7 +27,7 @@ from zhiku.verify.pins import (
 from zhiku.verify.provisions import provision, unworded, worded
 from zhiku.verify.stated import (
     ADDRESS, ADDRESS_ASKED, AREA, CLOCK, CONDITION, DATE, DAY, EDITION_YEAR, EVENT_PERIOD, HALF, MONEY, NOT_COUNT, REL_YEAR, SHARE,
-    DIMENSIONS, EVENT_SPAN, FRACTION, SIZE, SIZED, STAMP, STATED_YEAR, STATUTE_MOMENT, STATUTE_WHEN, UNITS, WHEN, EVENT_FORMS,
+    DIMENSIONS, EVENT_SPAN, FRACTION, SIZE, SIZED, STAMP, STATED_YEAR, STATUTE_MOMENT, STATUTE_WHEN, UNITS, WHEN,
     noted_unit, relative_years, undated, unit_forms, unit_stated,
 )
 from zhiku.verify.support import quantities
@@ -206,8 +206,6 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         if opts.unit_forms:  # 「多少分贝」: the document's dB
             heads += [f for h in heads for f in unit_forms(h)]
         alone = len(heads) == 1  # one event a time is asked of: dated in its clause
-        if opts.event_verbs and alone and c.text in TIME_KINDS:  # 「发版时间」: 「…发布」
-            heads += EVENT_FORMS.get(heads[0], ())
         whole = _norm(block)
         named = opts.titled and c.text not in TIME_KINDS and any(_titled(h, block) for h in heads)
         noted = opts.unit_notes and noted_unit(c.text, block)  # 「（单位：人）」 over bare cells

@@ -191,8 +191,6 @@ class CheckOptions:
             (:func:`zhiku.verify.answerable.near_name`).
         measure_names: a word the tagger calls a name that opens with a measure word after a
             demonstrative or a numeral (「这张表」: 张表) pins nothing (:func:`zhiku.verify.pins.measured`).
-        event_verbs: an event noun a time is asked of (发版时间) is also met by the document's verb
-            for it (发布: :data:`zhiku.verify.stated.EVENT_FORMS`).
         sibling_measures: a measured quantity asked (振动) is missed by a quote naming only a
             sibling measured beside it (噪声: :func:`zhiku.verify.pins.sibling_measures`).
     """
@@ -269,7 +267,6 @@ class CheckOptions:
     unit_forms: bool = True
     near_names: bool = True
     measure_names: bool = True
-    event_verbs: bool = True
     sibling_measures: bool = True
 
     @classmethod

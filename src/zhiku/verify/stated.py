@@ -196,11 +196,6 @@ def unit_forms(word: str) -> tuple[str, ...]:
     return next((tuple(f for f in group if f != word) for group in UNIT_FORMS if word in group), ())
 
 
-# an event noun a time is asked of and the verb a document states the event by (config
-# ``answerability_event_verbs``): 「发版时间」 is when a release was 发布
-EVENT_FORMS = {"发版": ("发布",)}
-
-
 def unit_stated(form: str, text: str) -> bool:
     """Whether normalised ``text`` writes the unit form ``form`` (of :data:`UNIT_FORMS`): a symbol
     with no Latin letter beside it (45db(a), 7.5kw; not the db of iotdb), a word anywhere."""
