@@ -120,6 +120,14 @@ def test_a_name_and_the_next_word_make_no_sibling():
     assert near_name("一氧化碳", "排放二氧化碳的企业")
 
 
+def test_an_ordinals_numeral_in_a_name_makes_no_sibling():
+    # 劳动法's adoption record: 第九届…委员会 asked against 第八届… is another session, which the
+    # ordinal pin (第九届) decides on its own; a numeral opening a chemical's name still makes one
+    record = "1994年7月5日第八届全国人民代表大会常务委员会第八次会议通过"
+    assert not near_name("第九届全国人民代表大会常务委员会", record)
+    assert near_name("二氧化碳", "一氧化碳的排放浓度")
+
+
 # -- measure words read as names ---------------------------------------------------------
 
 def test_a_measure_word_after_a_demonstrative_pins_no_name():

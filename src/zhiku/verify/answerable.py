@@ -291,17 +291,23 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
     return sum(g in b for g in grams) >= len(grams) / 2
 
 
+_NUMERALS = "零〇一二两三四五六七八九十百千"
+# an ordinal's numeral in a name: 第九届, 第十四次, 九届 (the ordinal pin reads it)
+_ORDINAL_NUMERAL = re.compile(r"第?[零〇一二两三四五六七八九十百千]+[届次期批轮代]")
+
+
 def near_name(name: str, text: str) -> bool:
     """Whether normalised ``text`` names a word one Chinese character apart from ``name`` (a
     tagged name of three characters or more it does not hold whole; config
     ``answerability_near_names``): 二氧化硫 for 二氧化碳, 丙烯腈 for 丙烯酸 — a sibling chemical or
     product, whose figures are not the one asked's. A character apart at the name's end counts
     only when the word it makes is one of the segmenter's dictionary (二氧化硫, 一氧化碳), not the
-    name and the next word of a sentence (「张三说」 for 张三丰)."""
+    name and the next word of a sentence (「张三说」 for 张三丰). An ordinal's numeral inside the name
+    (第九届…委员会 against 第八届…) is no sibling: the ordinal is pinned and checked on its own."""
     import rjieba
 
     for i, ch in enumerate(name):
-        if not "\u4e00" <= ch <= "\u9fff":
+        if not "\u4e00" <= ch <= "\u9fff" or _ORDINAL_NUMERAL.match(name, max(i - 1, 0)) and ch in _NUMERALS:
             continue
         rx = re.escape(name[:i]) + f"(?!{re.escape(ch)})[\u4e00-\u9fff]" + re.escape(name[i + 1:])
         if any(0 < i < len(name) - 1 or rjieba.has_word(m.group()) for m in re.finditer(rx, text)):
