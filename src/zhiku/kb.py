@@ -479,15 +479,23 @@ class KnowledgeBase(Ingesting):
         with self._build:
             if self._bags is None:
                 live = [d.doc_id for d in self.live_documents()]
-                key = f"{self._gen}:{len(live)}:{self.chunk_count()}"
-                groups = getattr(self.store, "groups", None)  # a caller's view counts what it may read
-                name = f"docbags-{content_hash(*sorted(groups))}.npz" if groups is not None else "docbags.npz"
-                path = self.config.home / name
-                self._bags = DocumentBags.load(path, key)
-                if self._bags is None:
-                    self._bags = DocumentBags.build(self.store.rows("chunks", ["doc_id", "seg", "kind"]), live)
-                    self._bags.save(path, key)
+                self._bags = self._home_cached(
+                    "docbags", ".npz", f"{self._gen}:{len(live)}:{self.chunk_count()}", DocumentBags.load,
+                    lambda: DocumentBags.build(self.store.rows("chunks", ["doc_id", "seg", "kind"]), live))
             return self._bags
+
+    def _home_cached(self, stem: str, suffix: str, key: str, load: Any, build: Any) -> Any:
+        """What ``load(path, key)`` reads back from the home's ``<stem><suffix>`` (a caller
+        limited to groups: a file of its own, ``<stem>-<hash of the groups><suffix>``), else
+        what ``build()`` makes, saved there under ``key`` (the published generation)."""
+        groups = getattr(self.store, "groups", None)  # a caller's view counts what it may read
+        path = self.config.home / (f"{stem}-{content_hash(*sorted(groups))}{suffix}" if groups is not None
+                                   else f"{stem}{suffix}")
+        found = load(path, key)
+        if found is None:
+            found = build()
+            found.save(path, key)
+        return found
 
     def bigram_stats(self):
         """How many searched chunks hold each character bigram (``bigram_weight``, see
@@ -499,15 +507,10 @@ class KnowledgeBase(Ingesting):
         self._current()
         with self._build:
             if self._bigrams is None:
-                key = f"{self._gen}:{self.chunk_count()}"
-                groups = getattr(self.store, "groups", None)  # a caller's view counts what it may read
-                name = f"bigrams-{content_hash(*sorted(groups))}.json" if groups is not None else "bigrams.json"
-                path = self.config.home / name
-                self._bigrams = BigramStats.load(path, key)
-                if self._bigrams is None:
-                    rows = self.store.rows("chunks", ["text", "kind"])
-                    self._bigrams = BigramStats.build(r["text"] for r in rows if r.get("kind") != "parent")
-                    self._bigrams.save(path, key)
+                self._bigrams = self._home_cached(
+                    "bigrams", ".json", f"{self._gen}:{self.chunk_count()}", BigramStats.load,
+                    lambda: BigramStats.build(r["text"] for r in self.store.rows("chunks", ["text", "kind"])
+                                              if r.get("kind") != "parent"))
             return self._bigrams
 
     def chapter_vectors(self, progress: bool | Progress = False):

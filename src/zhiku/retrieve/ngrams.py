@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from zhiku.retrieve.fields import heading_similarity
 from zhiku.retrieve.rescore import rescored
 from zhiku.retrieve.segment import _CJK_WORD, QUESTION_WORDS, normalise
 from zhiku.retrieve.terms import focus_question
@@ -120,15 +121,7 @@ def bigram_rescore(hits: Sequence[Hit], grams: Sequence[str], stats: BigramStats
     """
     if share <= 0 or len(hits) < 2 or not grams:
         return list(hits)
-    s = [stats.score(grams, h.chunk.text) for h in hits]
-    lo, hi = min(h.score for h in hits), max(h.score for h in hits)
-    blo, bhi = min(s), max(s)
-    if bhi <= blo:
-        return list(hits)
-    span = (hi - lo) if hi > lo else (abs(hi) or 1.0)
-    w = min(share, 0.99) / (1 - min(share, 0.99))
-    return rescored(hits, [h.score + w * span * (x - blo) / (bhi - blo) for h, x in zip(hits, s)], "bigrams",
-                    [round(x, 3) for x in s])
+    return heading_similarity(hits, [stats.score(grams, h.chunk.text) for h in hits], share, "bigrams")
 
 
 def best_sentence(text: str, words: Mapping[str, float]) -> float:
