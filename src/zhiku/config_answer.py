@@ -666,11 +666,12 @@ class RefusalLevers(BaseModel):
                                            "千瓦, 平方米, 毫克每升) is also met by the symbol a document writes "
                                            "(dB(A), ℃, kW, m², mg/L), and the other way; off: the unit is met "
                                            "only as the question writes it")
-    answerability_near_names: bool = Field(default=True, description="a name the tagger calls one (a chemical, "
-                                           "a product: 二氧化碳) that a block does not hold whole is missed by a "
-                                           "block naming one a single character apart (二氧化硫) — a sibling "
-                                           "thing, not the one asked; off: the name is met by most of its "
-                                           "character pairs")
+    answerability_near_names: bool = Field(default=False, description="a name the tagger calls one (a "
+                                           "chemical, a product: 二氧化碳) that a block does not hold whole is "
+                                           "missed by a block naming a dictionary word a single character apart "
+                                           "(二氧化硫) — a sibling thing, not the one asked; off (the default: a "
+                                           "regional synonym is such a word too, 霜淇淋 for 冰淇淋, and CMRC lost "
+                                           "a right answer): the name is met by most of its character pairs")
     answerability_measure_names: bool = Field(default=True, description="a word the tagger calls a person's "
                                               "name that opens with a measure word right after a "
                                               "demonstrative, 哪 or a numeral (「这张表的填表人」: 张表) pins "

@@ -300,9 +300,10 @@ def near_name(name: str, text: str) -> bool:
     """Whether normalised ``text`` names a word one Chinese character apart from ``name`` (a
     tagged name of three characters or more it does not hold whole; config
     ``answerability_near_names``): 二氧化硫 for 二氧化碳, 丙烯腈 for 丙烯酸 — a sibling chemical or
-    product, whose figures are not the one asked's. A character apart at the name's end counts
-    only when the word it makes is one of the segmenter's dictionary (二氧化硫, 一氧化碳), not the
-    name and the next word of a sentence (「张三说」 for 张三丰). An ordinal's numeral inside the name
+    product, whose figures are not the one asked's. The word one character apart counts only
+    when it is one of the segmenter's dictionary (二氧化硫, 一氧化碳): not the name and the next
+    word of a sentence (「张三说」 for 张三丰), nor a variant or a slip of the name's own spelling
+    (the document's 「冰淇林」 for 冰淇淋). An ordinal's numeral inside the name
     (第九届…委员会 against 第八届…) is no sibling: the ordinal is pinned and checked on its own."""
     import rjieba
 
@@ -310,7 +311,7 @@ def near_name(name: str, text: str) -> bool:
         if not "\u4e00" <= ch <= "\u9fff" or _ORDINAL_NUMERAL.match(name, max(i - 1, 0)) and ch in _NUMERALS:
             continue
         rx = re.escape(name[:i]) + f"(?!{re.escape(ch)})[\u4e00-\u9fff]" + re.escape(name[i + 1:])
-        if any(0 < i < len(name) - 1 or rjieba.has_word(m.group()) for m in re.finditer(rx, text)):
+        if any(rjieba.has_word(m.group()) for m in re.finditer(rx, text)):
             return True
     return False
 

@@ -265,7 +265,7 @@ class CheckOptions:
     kind_compounds: bool = True
     fractions: bool = True
     unit_forms: bool = True
-    near_names: bool = True
+    near_names: bool = False
     measure_names: bool = True
     sibling_measures: bool = True
 
