@@ -205,7 +205,6 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
             heads += [w for h in heads for w in act_words(sum_verb(h))]
         if opts.unit_forms:  # 「多少分贝」: the document's dB
             heads += [f for h in heads for f in unit_forms(h)]
-        alone = len(heads) == 1  # one event a time is asked of: dated in its clause
         whole = _norm(block)
         named = opts.titled and c.text not in TIME_KINDS and any(_titled(h, block) for h in heads)
         noted = opts.unit_notes and noted_unit(c.text, block)  # 「（单位：人）」 over bare cells
@@ -220,7 +219,7 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
                      or opts.statute_times and statute_time(c, q, others, opts.event_periods, opts.statute_moments))
                     and not about_other(q, others, c.text)
                     for q in (own_clauses(p, others, opts.asked_instances) for p in _PIECE.findall(sent)) if q):
-                if (c.text not in TIME_KINDS or not alone or any(_dates_event(h, c.text, sent) for h in heads)
+                if (c.text not in TIME_KINDS or len(heads) != 1 or _dates_event(heads[0], c.text, sent)
                         or opts.statute_times and statute_time(c, sent, others, opts.event_periods, opts.statute_moments)):
                     return True
         return False
@@ -293,7 +292,7 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
 
 _NUMERALS = "零〇一二两三四五六七八九十百千"
 # an ordinal's numeral in a name: 第九届, 第十四次, 九届 (the ordinal pin reads it)
-_ORDINAL_NUMERAL = re.compile(r"第?[零〇一二两三四五六七八九十百千]+[届次期批轮代]")
+_ORDINAL_NUMERAL = re.compile(rf"第?[{_NUMERALS}]+[届次期批轮代]")
 
 
 def near_name(name: str, text: str) -> bool:

@@ -333,7 +333,7 @@ def asking_clause(question: str) -> str:
 
 # a measure word and what may stand before it (这张表, 每份报告, 三张表): with a noun after it the
 # tagger may read a surname and a name (张表: nr)
-_MEASURES = "张个份条项位本篇页台件块套段行列栏"
+_MEASURE_WORDS = "张个份条项位本篇页台件块套段行列栏"
 _COUNTER = re.compile(r"[这那此该每某各哪几]|[零〇一二两三四五六七八九十百\d]+|第[零〇一二两三四五六七八九十百\d]+")
 
 
@@ -343,7 +343,7 @@ def measured(word: str, tag: str, before: str, before_tag: str) -> bool:
     份, 条, 位…) right after a demonstrative, 哪/几 or a numeral (``before``, tagged ``before_tag``):
     「这张表的填表人是谁」 pins no 张表. A surname after another word (「请问张国荣…」) and a place
     after a year (「2022年台湾人口」: 台湾 is no name of a person) are still read as names."""
-    return (tag in ("nr", "nrt") and word[0] in _MEASURES
+    return (tag in ("nr", "nrt") and word[0] in _MEASURE_WORDS
             and (bool(_COUNTER.fullmatch(before)) or before_tag == "m" and not before.endswith(("年", "月", "日"))))
 
 
