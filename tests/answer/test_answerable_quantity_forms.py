@@ -197,6 +197,19 @@ def test_a_symbol_inside_a_name_is_no_unit():
     assert unit_stated("摄氏度", "-40至85摄氏度")
 
 
+def test_a_symbol_inside_a_name_meets_no_unit_asked_of_a_word():
+    # IoTDB's data-retention page (fresh13) states 「系统最多支持设置 1000 条 TTL 规则」; with the
+    # product named in the same sentence, as its sibling pages write it, the db inside IoTDB is
+    # no decibel, so 噪声多少分贝 finds no figure of it
+    row = next(c for c in real_chunks("fresh13/IoTDB数据保留时间.md", whole_path=True) if "1000 条 TTL" in c.text)
+    line = "IoTDB " + next(s for s in row.text.splitlines() if "1000 条 TTL" in s).lstrip("- ")
+    v = check("噪声分贝最高是多少？", [(line, line)], opts=ON)
+    assert not v.ok and any(c.text == "number" for c in v.missing)
+    # the positive twin: a noise limit written in dB answers it
+    line = "夜间设备运行噪声不得超过 45 dB(A)。"
+    assert check("噪声分贝最高是多少？", [(line, line)], opts=ON).ok
+
+
 def test_a_year_before_a_place_is_no_measure_word():
     # 台 opens 台湾 after 2022年: the place stays pinned (RGB 「2022年台湾人口多少？」)
     assert any(c.text == "台湾" for c in pinned("2022年台湾人口多少？", ON))
