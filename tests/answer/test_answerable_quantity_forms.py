@@ -223,3 +223,14 @@ def test_a_name_missed_twice_is_named_once_in_the_reason():
     assert _reason(twice, ("招生",)) == "知识库中有「招生」的相关内容，但没有高中班的信息"
     other = (Constraint(Kind.SUBJECT, "高中班", "tag:n"), Constraint(Kind.SUBJECT, "初中班", "instance"))
     assert _reason(other, ("招生",)) == "知识库中有「招生」的相关内容，但没有高中班、初中班的信息"
+
+
+def test_the_words_a_refusal_names_as_found_come_in_one_order():
+    # 劳动合同法 第二十条 against 「2023年上海市最低工资标准是多少？」: the words the block holds,
+    # rarest first; words of equal weight in the question's order, whatever the run's hash seed
+    from zhiku.answer.finish import related_words
+
+    article = "中华人民共和国劳动合同法 " + article_in(law_text("社会法/劳动合同法(2012-12-28).md"), "第二十条")
+    terms = ["2023", "上海市", "最低", "工资", "标准", "是", "多少"]
+    assert related_words(terms, article, lambda t: 1.0) == ["最低", "工资", "标准"]
+    assert related_words(terms, article, {"最低": 2.0, "工资": 3.0, "标准": 1.0}.get) == ["工资", "最低", "标准"]
