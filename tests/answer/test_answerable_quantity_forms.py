@@ -197,6 +197,19 @@ def test_a_symbol_inside_a_name_is_no_unit():
     assert unit_stated("摄氏度", "-40至85摄氏度")
 
 
+def test_a_symbol_inside_a_name_meets_no_unit_asked_of_a_word():
+    # IoTDB's data-retention page (fresh13) states 「系统最多支持设置 1000 条 TTL 规则」; with the
+    # product named in the same sentence, as its sibling pages write it, the db inside IoTDB is
+    # no decibel, so 噪声多少分贝 finds no figure of it
+    row = next(c for c in real_chunks("fresh13/IoTDB数据保留时间.md", whole_path=True) if "1000 条 TTL" in c.text)
+    line = "IoTDB " + next(s for s in row.text.splitlines() if "1000 条 TTL" in s).lstrip("- ")
+    v = check("噪声分贝最高是多少？", [(line, line)], opts=ON)
+    assert not v.ok and any(c.text == "number" for c in v.missing)
+    # the positive twin: a noise limit written in dB answers it
+    line = "夜间设备运行噪声不得超过 45 dB(A)。"
+    assert check("噪声分贝最高是多少？", [(line, line)], opts=ON).ok
+
+
 def test_a_year_before_a_place_is_no_measure_word():
     # 台 opens 台湾 after 2022年: the place stays pinned (RGB 「2022年台湾人口多少？」)
     assert any(c.text == "台湾" for c in pinned("2022年台湾人口多少？", ON))
@@ -210,3 +223,14 @@ def test_a_name_missed_twice_is_named_once_in_the_reason():
     assert _reason(twice, ("招生",)) == "知识库中有「招生」的相关内容，但没有高中班的信息"
     other = (Constraint(Kind.SUBJECT, "高中班", "tag:n"), Constraint(Kind.SUBJECT, "初中班", "instance"))
     assert _reason(other, ("招生",)) == "知识库中有「招生」的相关内容，但没有高中班、初中班的信息"
+
+
+def test_the_words_a_refusal_names_as_found_come_in_one_order():
+    # 劳动合同法 第二十条 against 「2023年上海市最低工资标准是多少？」: the words the block holds,
+    # rarest first; words of equal weight in the question's order, whatever the run's hash seed
+    from zhiku.answer.finish import related_words
+
+    article = "中华人民共和国劳动合同法 " + article_in(law_text("社会法/劳动合同法(2012-12-28).md"), "第二十条")
+    terms = ["2023", "上海市", "最低", "工资", "标准", "是", "多少"]
+    assert related_words(terms, article, lambda t: 1.0) == ["最低", "工资", "标准"]
+    assert related_words(terms, article, {"最低": 2.0, "工资": 3.0, "标准": 1.0}.get) == ["工资", "最低", "标准"]

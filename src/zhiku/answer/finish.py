@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from zhiku.answer.respond import Verified, conflict_notes
@@ -246,6 +246,13 @@ def _with(ans: Answer, draft: Verified, **more: Any) -> Answer:
     return replace(ans, removed=draft.removed, **more)
 
 
+def related_words(terms: Sequence[str], text: str, idf: Callable[[str], float]) -> list[str]:
+    """The question's words (two characters or more) the quoted blocks hold, rarest first: what
+    a refusal names as found (「知识库中有「最低工资」的相关内容…」). Words of equal weight keep
+    the question's order, so the same question gives the same sentence in every run."""
+    return sorted(dict.fromkeys(t for t in terms if len(t) > 1 and t in text), key=lambda t: -idf(t))
+
+
 def answerability(kb: Any, question: str, terms: Sequence[str], draft: Verified,
                   opts: CheckOptions) -> tuple[Answerability, TraceStep]:
     """The answerability stage: does one cited block meet what the question pins down
@@ -273,7 +280,7 @@ def answerability(kb: Any, question: str, terms: Sequence[str], draft: Verified,
     forms = kb.short_forms() if kb.config.short_forms else None
     cited = [(block_text(c, forms), _said(draft.text, m)) for m, c in blocks.items()]
     text = " ".join(b for b, _ in cited)
-    topic = sorted({t for t in terms if len(t) > 1 and t in text}, key=lambda t: -kb.idf(t))
+    topic = related_words(terms, text, kb.idf)
     near = None
     if opts.near_words:
         from zhiku.verify.near import near_reader

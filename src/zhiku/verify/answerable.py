@@ -203,14 +203,14 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
             heads = [h for h in heads if noun_word(h)]
         if opts.lay_acts:  # 「社保一个月要交多少钱」: 要交 is stated as 缴纳
             heads += [w for h in heads for w in act_words(sum_verb(h))]
-        if opts.unit_forms:  # 「多少分贝」: the document's dB
-            heads += [f for h in heads for f in unit_forms(h)]
+        # 「噪声多少分贝」: the document's dB, a symbol read as a unit (not the db of IoTDB)
+        forms = [f for h in heads for f in unit_forms(h)] if opts.unit_forms else []
         whole = _norm(block)
         named = opts.titled and c.text not in TIME_KINDS and any(_titled(h, block) for h in heads)
         noted = opts.unit_notes and noted_unit(c.text, block)  # 「（单位：人）」 over bare cells
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
             if (not heads or named or any(_head_in(h, _norm(sent), whole, opts.stems, opts.split_heads)
-                                          for h in heads)) and any(
+                                          for h in heads) or any(unit_stated(f, _norm(sent)) for f in forms)) and any(
                     (has_quantity(c.text, unnamed(q, opts.articles, opts.addresses, c.about) if opts.counts and c.text == "number"
                                   else unaddressed(q, c.about) if opts.addresses else q, c.about, opts.posts,
                                   opts.size_areas, opts.event_spans, opts.fractions)
