@@ -92,6 +92,10 @@ class AnswerLevers(BaseModel):
                                        "word of three characters or more the index rarely holds (斑马线) that no "
                                        "block among its evidence holds by the first word of its small thesaurus "
                                        "groups one does (人行横道), at the word's own weight; off: the word itself")
+    answer_agent_forms: bool = Field(default=True, description="the offline answer counts a question's "
+                                     "word naming a person by a verb's role (维护者, 开发人员) in a sentence or "
+                                     "block holding the role's other form (维护人员, 开发者) and not it; off: "
+                                     "each form only itself")
     answer_term_parts: bool = Field(default=True, description="the offline answer counts a question's "
                                     "word of three characters or more that no evidence block holds by the "
                                     "longest dictionary words inside it that one does (劳动节 of 五一劳动节): "
