@@ -389,6 +389,10 @@ class RefusalLevers(BaseModel):
                                         "choice (「看的是写入时间还是数据点时间」) asks no kind of quantity: the "
                                         "answer is one of the options, not a date; off: 时间 closing an option "
                                         "asks a date")
+    answerability_which_asks: bool = Field(default=True, description="a count the asking clause asks "
+                                           "which one of after it (「最多能订阅多少个 Topic 在哪个配置项里设置」) or "
+                                           "a version asked by 多少 (「版本号该填多少」) asks no count: the item or "
+                                           "the release's name is the answer; off: any 多少 asks a count")
     answerability_versions: bool = Field(default=True, description="a Latin name with its release series "
                                          "(「fastjson 1.x 里的…」) is pinned whole, met by evidence naming it "
                                          "and 1.x or a 1.y release, and a full version right after a Chinese "
