@@ -92,6 +92,10 @@ class AnswerLevers(BaseModel):
                                        "word of three characters or more the index rarely holds (斑马线) that no "
                                        "block among its evidence holds by the first word of its small thesaurus "
                                        "groups one does (人行横道), at the word's own weight; off: the word itself")
+    answer_agent_forms: bool = Field(default=True, description="the offline answer counts a question's "
+                                     "word naming a person by a verb's role (维护者, 开发人员) in a sentence or "
+                                     "block holding the role's other form (维护人员, 开发者) and not it; off: "
+                                     "each form only itself")
     answer_term_parts: bool = Field(default=True, description="the offline answer counts a question's "
                                     "word of three characters or more that no evidence block holds by the "
                                     "longest dictionary words inside it that one does (劳动节 of 五一劳动节): "
@@ -385,6 +389,10 @@ class RefusalLevers(BaseModel):
                                         "choice (「看的是写入时间还是数据点时间」) asks no kind of quantity: the "
                                         "answer is one of the options, not a date; off: 时间 closing an option "
                                         "asks a date")
+    answerability_which_asks: bool = Field(default=True, description="a count the asking clause asks "
+                                           "which one of after it (「最多能订阅多少个 Topic 在哪个配置项里设置」) or "
+                                           "a version asked by 多少 (「版本号该填多少」) asks no count: the item or "
+                                           "the release's name is the answer; off: any 多少 asks a count")
     answerability_versions: bool = Field(default=True, description="a Latin name with its release series "
                                          "(「fastjson 1.x 里的…」) is pinned whole, met by evidence naming it "
                                          "and 1.x or a 1.y release, and a full version right after a Chinese "

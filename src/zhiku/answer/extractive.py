@@ -7,8 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from zhiku.answer.overview import summarises
-from zhiku.answer.reading import (ASKS, ITEM, code_comment, counted_terms, coverage, in_problem, item_label,
-                                  announced, label_line, label_word, listing, problem_span, question_line, term_parts,
+from zhiku.answer.reading import (ASKS, ITEM, agent_forms, code_comment, counted_terms, coverage, in_problem,
+                                  item_label, announced, label_line, label_word, listing, problem_span, question_line, term_parts,
                                   term_spreads, term_synonyms)
 from zhiku.chunk.context import (ancestor_release, block_text, context, defined, document_name, heading,
                                  release_heading)
@@ -179,6 +179,7 @@ def compose(
     met_whole: bool = False,
     met_items: bool = False,
     overview: float = 0.0,
+    agents: bool = False,
 ) -> tuple[str, tuple[Citation, ...]]:
     """Pick sentences that best cover the question and cite each one.
 
@@ -314,6 +315,9 @@ def compose(
             best sentence of another block of its document that is none is the source when it
             scores at least this share of it (config ``answer_overview``): the clause over the
             line restating it; 0: off.
+        agents: a question's word naming a person by a verb's role (维护者) counts in a sentence or
+            block holding the role's other form (维护人员) and not it
+            (:func:`zhiku.answer.reading.agent_forms`, config ``answer_agent_forms``).
 
     Returns:
         The answer text with ``[n]`` markers after each sentence, and the citations.
@@ -339,7 +343,7 @@ def compose(
         picked = _pick(terms, hits[:max_sources], idf, max_chars, max_sentences, meets, provision, doc_name,
                        (lists, listed, list_enumerations), name_weight, problems, comments, bonus, labels, rows_whole,
                        lead_ins, wrapped, list_block, forms, plain_labels, decides, met_whole, met_items,
-                       overview)
+                       overview, agents)
         picked = named_row(picked, hits[:max_sources], row_keys) if row_keys else picked
         picked = beside(picked, hits, around, asked_next, turns) if around else picked
     picked = with_lists(picked, hits, terms, idf, listings=labels)
@@ -423,7 +427,7 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
           wrapped: bool = False, list_block: bool = False,
           forms: Mapping[str, Mapping[str, str]] | None = None, plain: bool = False,
           decides: Callable[[str, str], bool] | None = None, met_whole: bool = False,
-          met_items: bool = False, overview: float = 0.0) -> list[Sentence]:
+          met_items: bool = False, overview: float = 0.0, agents: bool = False) -> list[Sentence]:
     """The best-covering sentence first, then the best sentences of the same block scoring at
     least :data:`FILL` of it: an answer states what one block says and cites that block
     (a second block's sentence, even one covering as much of the question, was mostly a
@@ -434,13 +438,14 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
                for c, h in zip(ctx, hits)]
     names = [document_name(h.chunk) if doc_name else "" for h in hits]
     cands, read = _candidates(terms, hits, idf, ctx, names, problems, comments, labels, rows_whole, wrapped,
-                              labels and plain)
+                              labels and plain, agents)
     if not cands:
         return []
     if lead_ins < 1:  # a lead-in announcing other things than asked: its items state them
         cands = [Sentence(c.hit_rank, c.pos, c.text, c.cover * lead_ins)
                  if _aside(c, hits, terms) else c for c in cands]
-    whole = [coverage(terms, f"{ctx[r]} {h.chunk.text}", idf, names[r]) for r, h in enumerate(hits)]
+    roles = [" ".join(agent_forms(terms, normalise(h.chunk.text))) if agents else "" for h in hits]  # 维护人员: 维护者
+    whole = [coverage(terms, f"{ctx[r]} {roles[r]} {h.chunk.text}", idf, names[r]) for r, h in enumerate(hits)]
     sense = [bonus[r] if r < len(bonus) else 0.0 for r in range(len(hits))]
     total = lambda s, whole=whole: s.score + BLOCK_WEIGHT * whole[s.hit_rank] + sense[s.hit_rank]
     cands.sort(key=lambda s: -total(s))
@@ -499,12 +504,13 @@ def _pick(terms, hits, idf, max_chars: int, max_sentences: int,
 
 def _candidates(terms, hits, idf, ctx: list[str], names: list[str], problems: bool,
                 comments: bool, labels: bool = False, rows_whole: bool = False,
-                wrapped: bool = False, plain: bool = False) -> tuple[list[Sentence], dict]:
+                wrapped: bool = False, plain: bool = False, agents: bool = False) -> tuple[list[Sentence], dict]:
     """Every sentence of the evidence scored as it is read (under its block's context, the
     question line, problem statement or code comment before it, its list item's label, its
     document's name; with ``plain``, the label line above it too: 「原因」 over the cause's
     sentences), and the text each was read as; what asks (those lines) is left out unless
-    nothing else is left."""
+    nothing else is left; with ``agents`` a sentence holding the other form of a role the question
+    names (维护人员 for 维护者, :func:`zhiku.answer.reading.agent_forms`) is read holding it."""
     cands, read, asks = [], {}, set()
     for r, h in enumerate(hits):
         asked, part = "", ""
@@ -523,6 +529,8 @@ def _candidates(terms, hits, idf, ctx: list[str], names: list[str], problems: bo
                 asked = s
                 asks.add((r, pos))
             read[r, pos] = f"{ctx[r]} {asked} {part} {item_label(h.chunk.text, pos)} {s}"
+            if agents and (roles := agent_forms(terms, normalise(s))):
+                read[r, pos] += " " + " ".join(roles)
             cands.append(Sentence(r, pos, s, coverage(terms, read[r, pos], idf, names[r])))
     # a question line in the evidence (an FAQ entry's own, 「1. **消息…保存多长时间？**」) or a
     # troubleshooting entry's problem statement asks, it does not answer: it is quoted only

@@ -92,6 +92,25 @@ def term_parts(terms: Sequence[str], said: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+# a person named by the role a verb gives: 维护者 and 维护人员, 开发者 and 开发人员 (the stem two to
+# four Chinese characters, so 学者 or 记者 alone is no role of a verb)
+_AGENT = re.compile(r"([\u4e00-\u9fff]{2,4})(者|人员)")
+
+
+def agent_forms(terms: Sequence[str], text: str) -> list[str]:
+    """The question's words naming a person by a verb's role (:data:`_AGENT`: 维护者) that
+    normalised ``text`` does not hold while it holds the role's other form (维护人员 for 维护者,
+    维护者 for 维护人员): a document names its 项目维护人员 where a question asks about the
+    项目维护者, and the sentence saying what befalls them was counted without the question's
+    heaviest word (config ``answer_agent_forms``)."""
+    out = []
+    for term in terms:
+        m = _AGENT.fullmatch(term)
+        if m and term not in text and f"{m.group(1)}{'人员' if m.group(2) == '者' else '者'}" in text:
+            out.append(term)
+    return out
+
+
 def term_spreads(terms: Sequence[str], said: Sequence[str]) -> list[str]:
     """``terms`` with each Chinese word of two to four characters that none of ``said`` holds
     (normalised texts, as :func:`term_parts` reads them) replaced by a longer dictionary word

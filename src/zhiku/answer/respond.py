@@ -160,6 +160,7 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
                           forms=kb.short_forms() if kb.config.short_forms else None,
                           met_whole=kb.config.answer_met_whole, met_items=kb.config.answer_met_items,
                           overview=kb.config.answer_overview,
+                          agents=kb.config.answer_agent_forms,
                           bonus=() if exact else _bonus(kb, question, blocks[:SOURCES], cons))
     pos = {h.chunk.id: i for i, h in enumerate(evidence, 1)}
     to_block = {c.marker: pos[c.chunk_id] for c in cites}

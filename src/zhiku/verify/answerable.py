@@ -884,7 +884,8 @@ def check(question: str, cited: Sequence[tuple[str, str]], topic: Sequence[str] 
     # sibling qualifiers (男职工, 境外): read by the check alone, so a question whose blocks meet
     # them is answered as before (the composer and the confidence read ``cons``)
     sibs = (*(contrasts(question) if opts.contrasts else ()), *(sibling_keys(question) if opts.sibling_keys else ()),
-            *(bounds(question) if opts.bounds else ()), *(counted(question) if opts.counted else ()),
+            *(bounds(question, opts.which_asks) if opts.bounds else ()),
+            *(counted(question, opts.which_asks) if opts.counted else ()),
             *(scoped(question) if opts.scopes else ()), *(shares(question) if opts.shares else ()),
             *(sibling_measures(question) if opts.sibling_measures else ()))
     asks_share = any(c.about == "share" for c in sibs)

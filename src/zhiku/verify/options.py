@@ -170,6 +170,9 @@ class CheckOptions:
             a quantity of that unit's kind in a bare figure (:func:`zhiku.verify.stated.noted_unit`).
         choices: a quantity's word naming an option of a choice (「写入时间还是数据点时间」) asks
             no kind of quantity (:func:`zhiku.verify.pins._option_at`).
+        which_asks: a count the clause asks which one of after it (「多少个 Topic 在哪个配置项里设置」)
+            or a version asked by 多少 (「版本号该填多少」) asks no count
+            (:func:`zhiku.verify.pins._names_value`).
         versions: a Latin name with its release series (fastjson 1.x) is pinned whole, and a
             full version after a Chinese name (语义化版本 3.0.0) is pinned, each met only by
             evidence stating it (:data:`zhiku.verify.pins.SERIES`).
@@ -257,6 +260,7 @@ class CheckOptions:
     statute_moments: bool = True
     frequencies: bool = True
     choices: bool = True
+    which_asks: bool = True
     versions: bool = True
     glued_words: bool = True
     other_kinds: bool = True

@@ -253,27 +253,27 @@ def dotted_keys(text: str) -> list[list[str]]:
 _ASKED_BOUND = re.compile(r"(最短|最少|最低|至少)|(最长|最多|最高|至多)")
 
 
-def bounds(question: str) -> tuple[Constraint, ...]:
+def bounds(question: str, which: bool = False) -> tuple[Constraint, ...]:
     """The bound the asking clause of ``question`` asks of the figure it asks (最短, 最少, 最低,
     至少: a lower bound; 最长, 最多, 最高, 至多: an upper one), ``about`` ``bound`` (config
     ``answerability_bounds``): a text stating only the other bound of it (「满三年的，试用期不得
     超过六个月」 for 「试用期最短多久」) does not state it (:func:`zhiku.verify.answerable.bound_met`).
-    Nothing when the clause asks no figure."""
+    Nothing when the clause asks no figure (``which``: :func:`_asked_quantity`'s reading)."""
     clause = asking_clause(normalise(question))
-    if _asked_quantity(clause, True) is None:
+    if _asked_quantity(clause, True, which=which) is None:
         return ()
     m = _ASKED_BOUND.search(clause)
     return (Constraint(Kind.SUBJECT, m.group(), "bound"),) if m else ()
 
 
-def counted(question: str) -> tuple[Constraint, ...]:
+def counted(question: str, which: bool = False) -> tuple[Constraint, ...]:
     """The thing a count is asked of, named right after the count (「多少次代码评审」 → 评审, 「几个
     节点」 → 节点): the head of the nouns after 多少/几 and its measure, ``about`` ``counted`` (config
     ``answerability_counted``). A quote that never names it counts something else
     (「有效贡献次数不少于10次」 for code reviews). Nothing when the asking clause asks no count or no
-    noun follows it (「最多会重试几次」)."""
+    noun follows it (「最多会重试几次」); ``which``: :func:`_asked_quantity`'s reading."""
     clause = asking_clause(normalise(question))
-    found = _asked_quantity(clause, True, effort=False)  # 多少人力 asks work, not a count of 人力
+    found = _asked_quantity(clause, True, effort=False, which=which)  # 多少人力 asks work, not a count of 人力
     if found is None or found[0] != "number":
         return ()
     tags = [(w.strip(), t) for w, t in word_tags(clause) if w.strip()]
@@ -428,7 +428,8 @@ def pinned(question: str, opts: CheckOptions = CheckOptions()) -> tuple[Constrai
     out += [Constraint(Kind.TIME, y) for y in dict.fromkeys(YEAR.findall(rest))]
     out += [Constraint(Kind.TIME, ym, "month") for ym in year_months(rest)] if opts.months else []
     found = _asked_quantity(clause, opts.last_ask, opts.hours, opts.periods, opts.effort, opts.sizes,
-                            opts.days, opts.size_words, opts.demonstratives, opts.frequencies, opts.choices)
+                            opts.days, opts.size_words, opts.demonstratives, opts.frequencies, opts.choices,
+                            opts.which_asks)
     if found is None and opts.look_places and (look := _LOOK.search(clause)):
         found = ("page", look)  # 「之后去哪里看」: a page, a site, a link, a file or a menu
     if found is None and (where := _WHERE.search(clause)):
@@ -463,7 +464,8 @@ def _asked_quantity(clause: str, last: bool, hours: bool = True,
                     sizes: bool = True, days: bool = False,
                     size_words: bool = True,
                     demonstratives: bool = False,
-                    frequencies: bool = False, choices: bool = False) -> tuple[str, re.Match[str]] | None:
+                    frequencies: bool = False, choices: bool = False,
+                    which: bool = False) -> tuple[str, re.Match[str]] | None:
     """The kind of quantity the asking clause asks (:data:`_QTY`) and where. With ``last``
     the clauses are read from the last one that asks one: a count in a clause before it tells
     the situation (「几个人合伙开公司注册一千万，这钱最晚多少年内要交齐」 asks how long, not
@@ -474,7 +476,9 @@ def _asked_quantity(clause: str, last: bool, hours: bool = True,
     ``demonstratives`` a 几 after 这/那 points at a number the question already has in mind
     (「春节法定假日那几天上班」: those days), it asks none (:func:`_asks_at`). With ``choices``
     the word of a quantity that names an option of a choice (「看的是写入时间还是数据点时间」: two
-    times offered, one asked) asks no kind: the answer is one of the options (:func:`_option_at`)."""
+    times offered, one asked) asks no kind: the answer is one of the options (:func:`_option_at`). With
+    ``which`` a count that asks which one after it, or a version asked by 多少, asks no count
+    (:func:`_names_value`)."""
     # the kinds of :data:`_QTY` read only with their reading: whether it is on, the kind asked then
     read_as = {"workdays": (periods, "days"), "effort": (effort, "number"), "size": (sizes, "size"),
                "day": (days, "day"), "size_words": (size_words, "size"),
@@ -490,9 +494,27 @@ def _asked_quantity(clause: str, last: bool, hours: bool = True,
                     return asked, m
                 continue
             if ((hours or kind != "hours") and (m := _asks_at(rx, part, demonstratives))
-                    and not (choices and _option_at(part, m))):
+                    and not (choices and _option_at(part, m))
+                    and not (which and kind == "number" and _names_value(part, m))):
                 return kind, m
     return None
+
+
+# a which-question after a count in one clause: the count names the setting asked for (「最多能订阅多少个
+# Topic 在哪个配置项里设置」 asks the configuration item, not how many)
+_WHICH_AFTER = re.compile(r"哪[个些里项种一]|什么")
+# a version asked by 多少 (「版本号该填多少」, 「版本是多少」): a release's name, not a count
+_VERSION_BEFORE = re.compile(r"版本号?[^，,；;。？?]{0,4}$")
+
+
+def _names_value(part: str, m: re.Match[str]) -> bool:
+    """Whether the count word matched by ``m`` (多少, 几个) in the clause ``part`` asks no count
+    (config ``answerability_which_asks``): the clause asks which one after it (哪个, 什么), so the
+    count only names what is set there (「最多能订阅多少个 Topic 在哪个配置项里设置」: the item is
+    asked), or a 版本/版本号 right before it asks a release's name (「依赖的版本号该填多少」:
+    ``${project.version}``, 「与数据库版本号相同」), which states no count."""
+    return (_WHICH_AFTER.search(part, m.end()) is not None
+            or _VERSION_BEFORE.search(part[: m.start()]) is not None)
 
 
 # an alternative question: 「A还是B」 offers its options on both sides of 还是
