@@ -142,6 +142,20 @@ HYBRID_LEVERS: list[tuple[str, dict[str, str]]] = [
     ("+ a deeper dense list (100 dense hits fused, the fused list still cut to 50)",
      {"ZHIKU_DENSE_CANDIDATES": "100"}),
     ("− the learned order of the first five candidates (benchmarks/fit_rank.py)", {"ZHIKU_LEARNED_RANK": "0"}),
+    ("+ the dense query without its asking phrases (这样做行吗, 怎么办, 多久, 能…吗 cut before encoding)",
+     {"ZHIKU_DENSE_FOCUS": "all"}),
+    ("+ the dense query without the phrases that ask whether (是否, 行吗, 怎么办 cut; 多久, 多少 kept)",
+     {"ZHIKU_DENSE_FOCUS": "whether"}),
+    ("+ the dense query inside a named law without the law's name (按消防法… → …)",
+     {"ZHIKU_DENSE_NAMELESS": "1"}),
+    ("+ a narrative's clauses searched apart (each clause's vector too, a chunk ranked by its best cosine)",
+     {"ZHIKU_DENSE_CLAUSES": "max"}),
+    ("+ a narrative's clauses searched apart (the clauses' dense lists fused with the whole question's by RRF)",
+     {"ZHIKU_DENSE_CLAUSES": "rrf"}),
+    ("+ a narrative's clauses searched apart (one search with the mean of the question's and its clauses' "
+     "vectors)", {"ZHIKU_DENSE_CLAUSES": "mean"}),
+    ("+ pseudo-relevance feedback in vector space (Rocchio: the question's vector + 0.3 × the mean vector of "
+     "the first 3 fused hits, searched again)", {"ZHIKU_DENSE_FEEDBACK": "0.3"}),
 ]
 # levers of the full ask (the rerank stage): their rows are the `full` mode, its answer included
 FULL_LEVERS: list[tuple[str, dict[str, str]]] = [

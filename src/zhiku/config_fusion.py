@@ -36,6 +36,39 @@ class FusionLevers(BaseModel):
                                      "and dense lists are fused by `hybrid_fusion`, each hit gains this weight × "
                                      "its document's evidence (its best three fused scores over the best "
                                      "document's) on the best hit's scale; 0 = off")
+    dense_focus: str = Field(default="", description="the dense search encodes the question with its "
+                             "asking phrases cut: all (这样做行吗, 怎么办, 多久, 能…吗, as the keyword search "
+                             "segments it) or whether (only those asking whether or filling: 是否, 行吗, 怎么办; "
+                             "多久, 多少, 什么情况下 stay); empty = off")
+    dense_nameless: bool = Field(default=False, description="the dense search inside the documents a question "
+                                 "names encodes the question without their names (按消防法…: every passage "
+                                 "there is about what the name says)")
+    dense_clauses: str = Field(default="", description="a question of several clauses (split at ，。？；) "
+                               "searches each clause's vector too, its dense lists joined with the whole "
+                               "question's: max (best cosine), rrf or mean (one search with the mean vector); "
+                               "empty = off")
+    dense_feedback: float = Field(default=0.0, ge=0.0, description="pseudo-relevance feedback in vector space: "
+                                  "the dense search runs again with the question's vector moved towards the "
+                                  "mean stored vector of the first `dense_feedback_docs` fused hits by this "
+                                  "weight (Rocchio); 0 = off")
+    dense_feedback_docs: int = Field(default=3, ge=1, description="fused hits whose vectors `dense_feedback` "
+                                     "reads")
+
+    @field_validator("dense_focus", mode="before")
+    @classmethod
+    def _check_focus(cls, v: object) -> str:
+        from zhiku.retrieve.dense_query import DenseFocus
+
+        if isinstance(v, bool) or str(v).lower() in {"true", "false", "1", "0"}:  # a switch: all or off
+            v = "all" if v is True or str(v).lower() in {"true", "1"} else ""
+        return DenseFocus.from_str(str(v)).value
+
+    @field_validator("dense_clauses")
+    @classmethod
+    def _check_clauses(cls, v: str) -> str:
+        from zhiku.retrieve.dense_query import ClauseMerge
+
+        return ClauseMerge.from_str(v).value
 
     @field_validator("fusion", "hybrid_fusion")
     @classmethod

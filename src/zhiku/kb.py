@@ -173,12 +173,31 @@ class KnowledgeBase(Ingesting):
         if self.has_vectors():
             _ENCODE.submit(self.query_vector, question, self.store.active.embedder or "")
 
-    def dense(self, question: str, k: int, scope: Scope = Scope()) -> list[Hit]:
+    def dense(self, question: str, k: int, scope: Scope = Scope(), vectors: list | None = None) -> list[Hit]:
         """Dense hits for a question: the query is embedded by the model of the vectors it
-        is compared with (one snapshot, so a concurrent re-embed never mixes models)."""
+        is compared with (one snapshot, so a concurrent re-embed never mixes models). With
+        ``dense_clauses`` the lists of its clauses' vectors are joined with the whole
+        question's (see :mod:`zhiku.retrieve.dense_query`); ``vectors`` (default:
+        :meth:`dense_vectors` of ``question``) are the query vectors searched."""
+        from zhiku.retrieve.dense_query import ClauseMerge, merged
+
         active = self.store.active
-        vec = self.query_vector(question, active.embedder or "")
-        return self.store.dense(vec, k, scope, active=active)
+        vecs = self.dense_vectors(question) if vectors is None else vectors
+        merge = ClauseMerge.from_str(self.config.dense_clauses)
+        return merged([self.store.dense(v, k, scope, active=active) for v in vecs], merge, k)
+
+    def dense_vectors(self, question: str) -> list:
+        """The query vectors dense search compares with the stored ones for ``question``
+        (model of the active vectors): the vector of its dense text (``dense_focus``: its
+        asking phrases cut), then its clauses' (``dense_clauses`` max or rrf), or their
+        mean alone (``dense_clauses`` mean); each text encoded once (cached)."""
+        from zhiku.retrieve.dense_query import ClauseMerge, DenseFocus, dense_texts, mean_vector
+
+        merge = ClauseMerge.from_str(self.config.dense_clauses)
+        focus = DenseFocus.from_str(self.config.dense_focus)
+        name = self.store.active.embedder or ""
+        vecs = [self.query_vector(t, name) for t in dense_texts(question, focus, merge)]
+        return [mean_vector(vecs)] if merge is ClauseMerge.MEAN and len(vecs) > 1 else vecs
 
     def dense_query(self, question: str):
         """The question's vector from the model of the active vectors (for reranking)."""

@@ -52,14 +52,15 @@ _DENSE = ThreadPoolExecutor(max_workers=2, thread_name_prefix="dense")
 
 
 def fuzzy(kb: Any, p: Any, scope: Scope, trace: list[TraceStep], k: int | None = None,
-          terms: tuple[str, ...] | list[str] = ()) -> list[list[Hit]]:
+          terms: tuple[str, ...] | list[str] = (), asked: str = "") -> list[list[Hit]]:
     """The keyword and dense lists for ``p`` (a :class:`zhiku.ask.search.Prepared`) inside
     ``scope`` (``k`` hits each); the keyword list searches ``terms`` when given, else the
-    question's keyword terms. With ``fusion_complete`` on, each list is completed with the
+    question's keyword terms, and the dense list ``asked`` when given, else the question. With ``fusion_complete`` on, each list is completed with the
     other's candidates (see :mod:`zhiku.retrieve.complete`) before the keyword list is
     re-weighed, so the fusion reads both retrievers' scores of every candidate."""
     k = k or p.candidates
     terms = list(terms) or p.kw_terms
+    asked = asked or p.question
     lists: list[list[Hit]] = []
     # dense joins only where every chunk has its vector (an index still being embedded
     # serves keyword search, sub-index by sub-index: see zhiku.retrieve.coverage)
@@ -67,7 +68,7 @@ def fuzzy(kb: Any, p: Any, scope: Scope, trace: list[TraceStep], k: int | None =
     # the dense side (encode the question, query the vectors, fetch the chunks) runs on
     # its own thread while the keyword search runs here: both release the GIL
     kd = max(k, kb.config.dense_candidates)  # the dense retriever may read deeper (dense_candidates)
-    pending = _DENSE.submit(_dense, kb, p.question, kd, scope) if dense and p.mode is not Mode.DENSE else None
+    pending = _DENSE.submit(_dense, kb, asked, kd, scope) if dense and p.mode is not Mode.DENSE else None
     raw: list[Hit] = []
     query: list[str] = terms
     if p.mode is not Mode.DENSE:
@@ -82,10 +83,13 @@ def fuzzy(kb: Any, p: Any, scope: Scope, trace: list[TraceStep], k: int | None =
     vectors = (_DENSE.submit(kb.store.vectors_of, [h.chunk.id for h in raw])
                if raw and pending is not None and kb.config.fusion_complete else None)
     if dense:
-        got, step = pending.result() if pending is not None else _dense(kb, p.question, kd, scope)
+        got, step = pending.result() if pending is not None else _dense(kb, asked, kd, scope)
         trace.append(step)
+        qvecs = kb.dense_vectors(asked)  # those the dense search used (cached)
+        if raw and got and kb.config.dense_feedback and p.mode is not Mode.DENSE:
+            got, qvecs = _feedback(kb, p, asked, raw, got, qvecs, kd, scope, trace)
         if vectors is not None and got:
-            raw, got = _completed(kb, p.question, raw, got, query, scope, vectors.result(), trace)
+            raw, got = _completed(kb, qvecs, raw, got, query, scope, vectors.result(), trace)
     if p.mode is not Mode.DENSE:
         lists.append(reweighed(kb, raw, terms, p.asks, p.structured, p.question))
     if dense:
@@ -93,17 +97,43 @@ def fuzzy(kb: Any, p: Any, scope: Scope, trace: list[TraceStep], k: int | None =
     return lists
 
 
-def _completed(kb: Any, question: str, raw: list[Hit], got: list[Hit], query: list[str], scope: Scope,
+def _completed(kb: Any, qvecs: list[Any], raw: list[Hit], got: list[Hit], query: list[str], scope: Scope,
                vectors: dict[str, Any], trace: list[TraceStep]) -> tuple[list[Hit], list[Hit]]:
     """The keyword and dense lists completed with each other's candidates (see
-    :func:`zhiku.retrieve.complete.complete`), with their ``complete`` step."""
+    :func:`zhiku.retrieve.complete.complete`; a keyword candidate's cosine is its best with
+    ``qvecs``, the query vectors of the dense search), with their ``complete`` step."""
+    import numpy as np
+
     from zhiku.retrieve.complete import complete
 
     with _Timer(trace, "complete") as d:
-        vec = kb.query_vector(question, kb.store.active.embedder or "")  # the dense search's (cached)
+        vec = np.stack(qvecs) if len(qvecs) > 1 else qvecs[0]
         kw, de = complete(raw, got, vec, vectors, lambda ids: kb.store.keyword_scores(query, ids, scope))
         d.update(filled={"bm25": len(kw) - len(raw), "dense": len(de) - len(got)})
     return kw, de
+
+
+def _feedback(kb: Any, p: Any, asked: str, raw: list[Hit], got: list[Hit], qvecs: list[Any], k: int,
+              scope: Scope, trace: list[TraceStep]) -> tuple[list[Hit], list[Any]]:
+    """The dense list searched again with each query vector moved towards the stored vectors
+    of the first ``dense_feedback_docs`` hits of the keyword and dense lists fused as the
+    search fuses them (Rocchio, see :func:`zhiku.retrieve.dense_query.rocchio`), and the
+    moved vectors; its ``dense_feedback`` step."""
+    from zhiku.retrieve.dense_query import rocchio
+    from zhiku.retrieve.fusion import fuse_search
+
+    cfg = kb.config
+    with _Timer(trace, "dense_feedback") as d:
+        fused = fuse_search([raw, got], cfg, words=len(p.terms), dense=True)
+        top = [h.chunk.id for h in fused[:cfg.dense_feedback_docs]]
+        stored = kb.store.vectors_of(top)
+        fb = [stored[i] for i in top if i in stored]
+        if not fb:
+            return got, qvecs
+        moved = [rocchio(v, fb, cfg.dense_feedback) for v in qvecs]
+        again = kb.dense(asked, k, scope, vectors=moved)
+        d.update(feedback=len(fb), top=brief(again))
+    return again, moved
 
 
 def _dense(kb: Any, question: str, k: int, scope: Scope) -> tuple[list[Hit], TraceStep]:

@@ -272,7 +272,22 @@ def inside(kb: Any, p: Prepared, trace: list[TraceStep], structured: bool = True
     scoped = narrow(named, p.ref.doc_ids) if structured and p.ref.doc_ids and not p.exact else None
     if scoped is None:
         return []
-    return fuzzy(kb, p, scoped, trace, terms=p.inner_terms)  # inside the law its name's words are left out
+    # inside the law its name's words are left out; so is its name from the dense query (dense_nameless)
+    asked = nameless(p.question, p.ref.names) if kb.config.dense_nameless else ""
+    return fuzzy(kb, p, scoped, trace, terms=p.inner_terms, asked=asked)
+
+
+def nameless(question: str, names: tuple[str, ...]) -> str:
+    """``question`` with the names of the documents it names cut, and the word that led to
+    one (按, 依, 根据, 依照, 按照) with it: every passage inside a named law is about what its
+    name says, so the name only blurs the question's vector there (config ``dense_nameless``).
+    The question itself when nothing else is left."""
+    import re
+
+    out = question
+    for n in sorted(names, key=len, reverse=True):
+        out = re.sub(rf"(?:根据|依照|按照|依据|按|依)?《?{re.escape(n)}》?(?:规定|的规定)?[，,]?", "", out)
+    return out if re.search(r"\w", out) else question
 
 
 def fused(kb: Any, p: Prepared, lists: list[list[Hit]], trace: list[TraceStep],

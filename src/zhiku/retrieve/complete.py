@@ -14,14 +14,17 @@ FILLED = {"bm25": "bm25_filled", "dense": "dense_filled"}
 
 
 def cosines(question: np.ndarray, vectors: dict[str, np.ndarray]) -> dict[str, float]:
-    """The cosine between the question's vector and each stored vector (by chunk id)."""
+    """The cosine between the question's vector and each stored vector (by chunk id); with
+    several query vectors (rows of a 2-D ``question``: a question's clauses searched apart)
+    the best of their cosines, as the dense list ranks them."""
     if not vectors:
         return {}
     ids = list(vectors)
     m = np.stack([vectors[i] for i in ids]).astype(np.float32)
-    q = np.asarray(question, dtype=np.float32)
-    norms = np.linalg.norm(m, axis=1) * (float(np.linalg.norm(q)) or 1.0)
-    sims = (m @ q) / np.where(norms > 0, norms, 1.0)
+    q = np.atleast_2d(np.asarray(question, dtype=np.float32))
+    q = q / np.maximum(np.linalg.norm(q, axis=1, keepdims=True), 1e-12)
+    norms = np.linalg.norm(m, axis=1)
+    sims = ((m @ q.T) / np.where(norms > 0, norms, 1.0)[:, None]).max(axis=1)
     return dict(zip(ids, (float(s) for s in sims)))
 
 

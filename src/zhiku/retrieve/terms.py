@@ -26,6 +26,23 @@ _PHRASES = re.compile("|".join([re.escape(p) for p in sorted(QUESTION_PHRASES, k
                                + [_FINAL]))
 
 
+# the question phrases that say what kind of answer is asked for (a time limit, an amount, the
+# conditions, which ones): the rest only ask whether, or fill (是否, 能不能, 行吗, 怎么办, 请问, 这样)
+ANSWER_KIND_PHRASES = frozenset({
+    "多长时间", "多少时间", "多长", "多久", "多少", "多大", "多远", "几个", "几", "怎么样", "怎么", "怎样",
+    "如何", "为什么", "为啥", "什么情况下", "什么时候", "什么", "哪些", "哪个", "哪里", "哪儿", "哪",
+})
+_WHETHER = re.compile("|".join([re.escape(p) for p in sorted(QUESTION_PHRASES, key=len, reverse=True)
+                                if p not in ANSWER_KIND_PHRASES] + [_FINAL]))
+
+
+def cut_question_phrases(text: str, whether_only: bool = False) -> str:
+    """``text`` as written (not normalised) with its question phrases replaced by a space; with
+    ``whether_only`` those that say what kind of answer is asked for (:data:`ANSWER_KIND_PHRASES`:
+    多久, 多少, 什么情况下) are kept and only those that ask whether or fill are cut."""
+    return (_WHETHER if whether_only else _PHRASES).sub(" ", text)
+
+
 def focus_question(text: str) -> str:
     """``text`` with its question phrases replaced by a space (see :data:`QUESTION_PHRASES`).
 
@@ -36,7 +53,7 @@ def focus_question(text: str) -> str:
         The normalised text without the phrases; the text itself when nothing else is left.
     """
     text = normalise(text)
-    out = _PHRASES.sub(" ", text)
+    out = cut_question_phrases(text)
     return out if _CJK_WORD.search(out) or re.search(r"\w", out) else text
 
 
