@@ -24,7 +24,8 @@ without a block of the document most of the evidence comes from preferred (``ans
 with an article binding office holders the question does not name scoring as any other (``answer_addressee`` 0, shipped; the row sets 0.5) or with a summary section's line quoted over the clause it restates
 (``answer_overview`` 0) or without a block stating the kind of value the question's asking
 phrase names preferred (``answer_asked_type`` off; for a question asking which penalty follows
-from an act, ``answer_penalty_ask`` off), switch off the dense veto (``dense_veto``: with vectors,
+from an act, ``answer_penalty_ask`` off; a sum asked of an act met by any sum of its kind, not one in
+that act's clause, ``answer_sum_act`` off), switch off the dense veto (``dense_veto``: with vectors,
 a weak blend of coverage and cosine refuses), have the veto count every term of a long
 question (``dense_veto_terms`` 0) or every term whole (``dense_veto_pieces`` off) or refuse without
 the second look at the quote (``veto_quote`` 0) or have it read the quote's first sentence only
@@ -146,6 +147,8 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           "on, met items off": {"ZHIKU_ANSWER_MET_ITEMS": "0"},
           # and a sentence meeting the pins looked for among those near the best by whole score (off shipped)
           "on, met whole on": {"ZHIKU_ANSWER_MET_WHOLE": "1"},
+          # and a sum asked of an act (赔多少) met only in a clause of that act when the evidence holds its verb (on shipped)
+          "on, sum act off": {"ZHIKU_ANSWER_SUM_ACT": "0"},
           # the refusal lever beside it: with vectors, a weak coverage/cosine blend refuses (on shipped)
           "on, dense veto off": {"ZHIKU_DENSE_VETO": "0"},
           # and the veto weighing a long question as one of dense_veto_terms terms (8 shipped)

@@ -60,6 +60,11 @@ class AnswerLevers(BaseModel):
                                    "question pins together with the numbered items it announces (「（一）"
                                    "下落不明满四年」), as it reads an item under its lead-in; off: the "
                                    "lead-in alone")
+    answer_sum_act: bool = Field(default=True, description="a question asking how much is paid in an "
+                                 "act (「还能让超市赔多少」: 赔) has the offline answer prefer a sentence "
+                                 "stating a sum in a clause of that act (「…支付价款十倍…的赔偿金」) over one "
+                                 "stating a sum of another act (「…并处货值金额十倍以上二十倍以下罚款」) near the "
+                                 "best; off: any sum of the kind asked")
     answer_code_comments: bool = Field(default=True, description="the offline answer reads a comment "
                                        "line of a code listing (### 验证…是否启动成功) as a question line: "
                                        "it quotes the commands and output under it")

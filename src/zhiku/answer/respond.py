@@ -135,7 +135,7 @@ def _extractive(terms: Sequence[str], evidence: Sequence[Hit], kb: Any, exact: b
     blocks = evidence[:1] if exact else in_force_first(kb, evidence, named=_named(kb, question))
     terms = list(dict.fromkeys([*terms, *options(question)]))  # 「-i」: a stop word to the segmenter
     text, cites = compose(terms, blocks, kb.idf, whole_first=exact, provision=kb.config.provision_share,
-                          meets=_meets(kb, question, cons, opts),
+                          meets=_meets(kb, question, cons, opts, blocks[:SOURCES]),
                           decides=_decides(cons, opts) if kb.config.answer_decisive_pins else None,
                           doc_name=kb.config.answer_doc_name, name_weight=kb.config.answer_name_weight,
                           lists=kb.config.list_answers and LIST_ASK.search(question) is not None,
@@ -176,18 +176,21 @@ _WHEN_KINDS = ("when", "date", "day")
 _UNSPACED = re.compile(r"(\d)\s+(?=[^\d\s])")
 
 
-def _meets(kb: Any, question: str, cons: Sequence[Any],
-           opts: CheckOptions | None = None) -> Callable[[str, str], bool] | None:
+def _meets(kb: Any, question: str, cons: Sequence[Any], opts: CheckOptions | None = None,
+           evidence: Sequence[Hit] = ()) -> Callable[[str, str], bool] | None:
     """Whether a sentence and its block meet what the question pins down
     (:func:`zhiku.verify.answerable.meets_all`) and, with ``answer_asked_type``, whether the
     block states a value of the kind the question's asking phrase names (要交钱吗 → a fee, 多久 →
     a period: :func:`zhiku.retrieve.answertype.states`, a figure spaced from its unit read as one;
     how often asked, with the check's ``frequencies`` reading, a frequency too: 每月, 按季);
-    None when the question pins nothing. ``opts``: the check's readings (default: built from
-    ``kb.config``)."""
+    with ``answer_sum_act``, whether the sentence states the sum asked in a clause of the act it is
+    asked of when a block of ``evidence`` holds that act's verb (赔 of 「还能让超市赔多少」 in
+    「…赔偿损失…」: the evidence's own word for it, not only the asker's, as 挣 is where the statute
+    says 所得: :func:`zhiku.verify.answerable.user_verb`). None when the question pins nothing.
+    ``opts``: the check's readings (default: built from ``kb.config``)."""
     from zhiku.answer.reading import asked_types
     from zhiku.retrieve.answertype import FREQUENCY, FREQUENCY_ASK, AnswerType, states
-    from zhiku.verify.answerable import meets_all
+    from zhiku.verify.answerable import meets_all, user_verb
 
     cfg = kb.config
     asked = cfg.answer_asked_type and question
@@ -201,7 +204,9 @@ def _meets(kb: Any, question: str, cons: Sequence[Any],
         return states(kind, _UNSPACED.sub(r"\1", block)) or (
             often and kind is AnswerType.PERIOD and FREQUENCY.search(block) is not None)
 
-    return lambda sent, block: ((not cons or meets_all(cons, sent, block, opts))
+    sums = cfg.answer_sum_act and any(c.kind is Kind.FOCUS and c.about == "sum" and not user_verb(c, h.chunk.text)
+                                      for c in cons for h in evidence)
+    return lambda sent, block: ((not cons or meets_all(cons, sent, block, opts, sums=sums))
                                 and (not kinds or any(stated(k, block) for k in kinds)))
 
 

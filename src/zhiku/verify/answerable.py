@@ -721,7 +721,7 @@ def _states_figure(figure: str, text: str) -> bool:
 
 
 def meets_all(cons: Sequence[Constraint], sentence: str, block: str, opts: CheckOptions = CheckOptions(),
-              only: Callable[[Constraint], bool] | None = None) -> bool:
+              only: Callable[[Constraint], bool] | None = None, sums: bool = False) -> bool:
     """Whether a sentence of a block (``block``: its title and text) meets every constraint
     in ``cons`` (a quantity in the sentence itself).
 
@@ -736,6 +736,9 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str, opts: Check
             for it, as the check takes it (:func:`check`): 「…年休假5天」 for 「一年能休几天带薪假」;
             ``article_periods``, so does a period asked (:func:`period_stated`).
         only: which of ``cons`` must be met (the others are read as context only); None: all.
+        sums: the act a sum is asked of (「…赔多少」: a focus on 赔) must be met too: the sentence
+            states a sum in a clause of that act (:func:`_focus_met`), not a fine where damages are
+            asked (config ``answer_sum_act``); off, that focus is read as context only.
     """
     opts = replace(opts, statute_times=False)  # the check reads them as a weak mismatch only
 
@@ -755,7 +758,8 @@ def meets_all(cons: Sequence[Constraint], sentence: str, block: str, opts: Check
     head = block.split("\n", 1)[0]
     headed = lambda c: _norm(c.text) in _norm(head) and _focus_met(c, [head], cons, opts)
     return all(met(c) if c.kind is not Kind.FOCUS else _focus_met(c, [sentence], cons, opts) or headed(c)
-               for c in cons if (c.kind is not Kind.FOCUS or opts.which_named and c.about == "which" and _fact(cons))
+               for c in cons if (c.kind is not Kind.FOCUS or opts.which_named and c.about == "which" and _fact(cons)
+                                 or sums and c.about == "sum")
                and (only is None or only(c)))
 
 
