@@ -168,6 +168,12 @@ class AnswerLevers(BaseModel):
                                         "answer's five evidence blocks through the vector cache, so their "
                                         "meaning weighs in its choice as stored vectors would; off: no bonus "
                                         "there")
+    answer_meaning_long: bool = Field(default=True, description="with answer_meaning, a question of "
+                                      "more than heading_max_words words (a case narrative) is encoded "
+                                      "for the bonus when its ask has not encoded it (most asks have), as "
+                                      "a shorter one is; off: such a question gets no bonus, whatever "
+                                      "encoded it before. Either way its answer does not depend on what "
+                                      "the process asked earlier")
     answer_meaning_chars: int = Field(default=0, ge=0, description="with answer_meaning_encode, "
                                       "each evidence block is encoded in the short form passage_similarity "
                                       "embeds (its title, last chapter heading and the first this many "

@@ -159,14 +159,6 @@ class KnowledgeBase(Ingesting):
                 self._qvecs.popitem(last=False)
         return vec
 
-    def known_query_vector(self, question: str):
-        """The question's vector (model of the active vectors) when an earlier step of the ask
-        encoded it or is encoding it (waited for), else None: nothing is encoded here."""
-        key = (self._embedder_named(self.store.active.embedder).name, question)
-        with self._qlock:
-            got = self._qvecs.get(key)
-        return got.result() if isinstance(got, Future) else got
-
     def encode_soon(self, question: str) -> None:
         """Start encoding ``question`` on a background thread when dense search will need
         it (the index has vectors), so the encoding overlaps the work before the search."""

@@ -33,16 +33,22 @@ def test_a_keyword_index_quotes_the_article_that_means_the_question(laws_kb):
 
 
 @pytest.mark.integration
-def test_the_blocks_are_encoded_only_when_asked_and_the_question_is_known(laws_kb):
+def test_the_blocks_are_encoded_only_when_asked(laws_kb):
     hits = retrieve(laws_kb, WORKING_DAY, Mode.BM25).hits[:5]  # the heading cosine encoded the question
     bonus = meaning_bonus(laws_kb, WORKING_DAY, hits, 12.0, encode=True)
     assert len(bonus) == 5 and min(bonus) == 0.0 and max(bonus) > 0.0
     assert meaning_bonus(laws_kb, WORKING_DAY, hits, 12.0, encode=False) == ()
     assert meaning_bonus(laws_kb, WORKING_DAY, hits, 0.0, encode=True) == ()
-    # a question no step of an ask encoded (a case narrative skips the heading cosine) gets none
+    # a question no step of an ask encoded yet is encoded for it; without answer_meaning_long a case
+    # narrative (more than heading_max_words words) gets none, whatever encoded it before
     fresh = "用人单位安排劳动者延长工作时间的，应当支付多少工资报酬？"
-    assert meaning_bonus(laws_kb, fresh, hits, 12.0, encode=True) == ()
-    assert laws_kb.known_query_vector(fresh) is None
+    assert len(meaning_bonus(laws_kb, fresh, hits, 12.0, encode=True)) == 5
+    narrative = ("公司让我签了一份协议说自愿放弃缴纳社会保险，每个月多发我三百块钱补贴，现在我干了两年想离职，"
+                 "听说可以要求公司补缴社保还能要经济补偿，这种情况我签过字了还能主张吗，应该怎么办才能维护自己的权益呢")
+    assert len(meaning_bonus(laws_kb, narrative, hits, 12.0, encode=True)) == 5
+    short = with_config(laws_kb, answer_meaning_long=False)
+    assert short.query_vector(narrative) is not None
+    assert meaning_bonus(short, narrative, hits, 12.0, encode=True) == ()
 
 
 @pytest.mark.integration

@@ -12,9 +12,10 @@ ranking already holds that evidence (the same choice on a hybrid ranking: 28 of 
 bonus (``answer_meaning`` 12) applies only to a keyword-only ranking, as the chapter-heading cosine does
 (:func:`zhiku.retrieve.fields.by_headings`).
 
-No question is encoded for it: the vector is the one the ranking's heading cosine already made
-(:meth:`zhiku.kb.KnowledgeBase.known_query_vector`); a question too long for that (a case
-narrative, ~400 ms to encode) gets no bonus. Stored vectors are read by row id (~2 ms for five).
+The question's vector is the one the ranking's heading cosine (or the dense search) already made,
+encoded here when none did (:func:`question_vector`), never read "when known": an earlier ask of the
+same question must not change its answer. A case narrative is encoded too (``answer_meaning_long``;
+off, it gets no bonus). Stored vectors are read by row id (~2 ms for five).
 An index without vectors (the default whole-corpus keyword ingest) has none to read: with
 ``answer_meaning_encode`` the five blocks are encoded through the vector cache instead, as the
 chapter headings are for the heading cosine, each in the short form the passage cosine embeds
@@ -35,8 +36,8 @@ def meaning_bonus(kb: Any, question: str, hits: Sequence[Hit], weight: float,
                   encode: bool = False, chars: int = 0) -> tuple[float, ...]:
     """Per hit, ``weight`` × how far its stored vector's cosine with the question lies above the
     lowest among ``hits`` (0 for a hit without a vector); () when the bonus does not apply:
-    weight 0, no vectors (unless ``encode``), a dense list in the ranking, or the question not
-    encoded already.
+    weight 0, no vectors (unless ``encode``), a dense list in the ranking, or a narrative with ``answer_meaning_long``
+    off (:func:`question_vector`).
 
     Args:
         kb: the knowledge base (its store's vectors and the remembered question vectors).
@@ -64,19 +65,35 @@ def block_cosines(kb: Any, question: str, hits: Sequence[Hit], encode: bool = Fa
     """Per hit, the cosine of its vector (stored, or with ``encode`` in an index holding none,
     its short form's or text's through the vector cache: see :func:`meaning_bonus`) with the
     question's, None for a hit without one; () when what it means is not read: fewer than two
-    hits, a dense list in the ranking, no vectors (unless ``encode``), the question not encoded
-    already, or fewer than two cosines."""
+    hits, a dense list in the ranking, no vectors (unless ``encode``), a narrative with
+    ``answer_meaning_long`` off (:func:`question_vector`), or fewer than two cosines."""
     if len(hits) < 2 or any("dense" in h.sources for h in hits):
         return ()
     stored = kb.has_vectors()
     if not stored and not encode:
         return ()
-    q = kb.known_query_vector(question)
+    q = question_vector(kb, question)
     if q is None:
         return ()
     sims = cosines(q, kb.store.vectors_of([h.chunk.id for h in hits]) if stored else _encoded(kb, hits, chars))
     cos = tuple(sims.get(h.chunk.id) for h in hits)
     return cos if sum(c is not None for c in cos) >= 2 else ()
+
+
+def question_vector(kb: Any, question: str):
+    """The question's vector for its meaning, decided by the question alone (one answer for one
+    question, whatever the process asked before): encoded, or its vector reused (the heading cosine
+    of a keyword-only ranking, the narrative cosine and the dense search have made it already in
+    most asks: no added encoding in practice); a question of more than ``heading_max_words`` words
+    (a case narrative, ~400 ms to encode) gets none when ``answer_meaning_long`` is off. Never "the
+    vector when one is known": a narrative no step of a keyword ask encoded got the bonus only
+    after the same question had been asked in hybrid mode, and then quoted another block."""
+    from zhiku.retrieve.segment import query_terms
+
+    cfg = kb.config
+    if not cfg.answer_meaning_long and 0 < cfg.heading_max_words < len(query_terms(kb.words(question))):
+        return None
+    return kb.query_vector(question)
 
 
 def _encoded(kb: Any, hits: Sequence[Hit], chars: int = 0) -> dict[str, Any]:
