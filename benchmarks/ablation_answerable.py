@@ -251,7 +251,19 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           # a sibling qualifier met one or two characters before its noun (农村生活污水; on shipped)
           "on, contrast gaps off": {"ZHIKU_ANSWERABILITY_CONTRAST_GAPS": "0"},
           # a quote opening with 但是 / 不过 brings the sentence before it (on shipped)
-          "on, turns off": {"ZHIKU_ANSWER_TURNS": "0"}}
+          "on, turns off": {"ZHIKU_ANSWER_TURNS": "0"},
+          # 结婚年龄 asked: the figure is asked of 结婚 too, not of the question's other words only (on shipped)
+          "on, kind compounds off": {"ZHIKU_ANSWERABILITY_KIND_COMPOUNDS": "0"},
+          # a count asked met by a share of a whole (三分之二以上, 过半数; on shipped)
+          "on, fractions off": {"ZHIKU_ANSWERABILITY_FRACTIONS": "0"},
+          # a unit in words meets its symbol and back (分贝/dB, 摄氏度/℃; on shipped)
+          "on, unit forms off": {"ZHIKU_ANSWERABILITY_UNIT_FORMS": "0"},
+          # a measure word read as a surname (这张表 → 张表) pins nothing (on shipped)
+          "on, measure names off": {"ZHIKU_ANSWERABILITY_MEASURE_NAMES": "0"},
+          # a figure asked of 振动 is missed by a quote naming only 噪声 (on shipped)
+          "on, sibling measures off": {"ZHIKU_ANSWERABILITY_SIBLING_MEASURES": "0"},
+          # a name missed by a block naming a dictionary word one character apart (off shipped)
+          "on, near names on": {"ZHIKU_ANSWERABILITY_NEAR_NAMES": "1"}}
 
 
 def _f(v) -> str:
