@@ -263,7 +263,13 @@ SWITCH = {"on (shipped)": {}, "off": {"ZHIKU_ANSWERABILITY": "0"},
           # a figure asked of 振动 is missed by a quote naming only 噪声 (on shipped)
           "on, sibling measures off": {"ZHIKU_ANSWERABILITY_SIBLING_MEASURES": "0"},
           # a name missed by a block naming a dictionary word one character apart (off shipped)
-          "on, near names on": {"ZHIKU_ANSWERABILITY_NEAR_NAMES": "1"}}
+          "on, near names on": {"ZHIKU_ANSWERABILITY_NEAR_NAMES": "1"},
+          # 多少 asks no count when its clause then asks which one, or after 版本号 (on shipped)
+          "on, which asks off": {"ZHIKU_ANSWERABILITY_WHICH_ASKS": "0"},
+          # a role word (维护者) counts in a sentence naming the role's other form (维护人员; on shipped)
+          "on, agent forms off": {"ZHIKU_ANSWER_AGENT_FORMS": "0"},
+          # a narrative is encoded for the meaning bonus, not only when an earlier step had (on shipped)
+          "on, meaning long off": {"ZHIKU_ANSWER_MEANING_LONG": "0"}}
 
 
 def _f(v) -> str:
