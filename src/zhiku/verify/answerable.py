@@ -209,8 +209,9 @@ def meets(c: Constraint, block: str, said: str, others: Sequence[Constraint] = (
         named = opts.titled and c.text not in TIME_KINDS and any(_titled(h, block) for h in heads)
         noted = opts.unit_notes and noted_unit(c.text, block)  # 「（单位：人）」 over bare cells
         for sent in _SENTENCE.findall(said) or _SENTENCE.findall(block):
-            if (not heads or named or any(_head_in(h, _norm(sent), whole, opts.stems, opts.split_heads)
-                                          for h in heads) or any(unit_stated(f, _norm(sent)) for f in forms)) and any(
+            normed = _norm(sent)
+            if (not heads or named or any(_head_in(h, normed, whole, opts.stems, opts.split_heads) for h in heads)
+                    or any(unit_stated(f, normed) for f in forms)) and any(
                     (has_quantity(c.text, unnamed(q, opts.articles, opts.addresses, c.about) if opts.counts and c.text == "number"
                                   else unaddressed(q, c.about) if opts.addresses else q, c.about, opts.posts,
                                   opts.size_areas, opts.event_spans, opts.fractions)
