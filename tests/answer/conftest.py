@@ -34,6 +34,24 @@ def real_chunks(name: str, whole_path: bool = False) -> tuple:
                                 parent_size=cfg.parent_size, min_section=cfg.min_section))
 
 
+@functools.cache
+def words():
+    """The ``words`` segmenter questions are cut with, made once per session."""
+    from zhiku.retrieve.segment import segmenters
+
+    return segmenters.create("words")
+
+
+def law_hit(text: str, doc: str, rank: int):
+    """An article's line (its label, a space, its text) as the ``rank``-th fused hit of the law
+    file ``doc``, the chunk titled by the file's name."""
+    from zhiku.types import Chunk, Hit
+
+    chunk = Chunk(f"c{rank}", doc, doc, doc.rsplit("/", 1)[-1][:-3], "s", (), text.split(" ", 1)[0], text, 0,
+                  len(text))
+    return Hit(chunk, 0.033 - rank * 0.001, "rrf")
+
+
 def with_config(kb, **overrides):
     """The same knowledge base (same store, same model) with config keys overridden."""
     k = copy.copy(kb)

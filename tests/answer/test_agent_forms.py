@@ -5,13 +5,12 @@ real-document benchmark ranked them (the duties first)."""
 
 from __future__ import annotations
 
-import functools
-
 import pytest
 
+from tests.answer.conftest import words
 from zhiku.answer.extractive import compose
 from zhiku.answer.reading import agent_forms
-from zhiku.retrieve.segment import normalise, query_terms, segmenters
+from zhiku.retrieve.segment import normalise, query_terms
 from zhiku.types import Chunk, Hit
 
 pytestmark = pytest.mark.unit
@@ -27,15 +26,10 @@ ENFORCEMENT = ("可以致信[在此输入EMAIL]，向项目团队举报滥用、
 SECTIONS = {DUTIES: "我们的义务", ENFORCEMENT: "贯彻落实"}
 
 
-@functools.cache
-def _words():
-    return segmenters.create("words")
-
-
 def _answer(question: str, agents: bool) -> str:
     hits = [Hit(Chunk(f"c{r}", CODE, CODE, "参与者公约行为准则-1.4版", f"s{r}", (SECTIONS[t],), None, t, 0, len(t)),
                 0.033 - r * 0.001, "rrf") for r, t in enumerate((DUTIES, ENFORCEMENT))]
-    text, _ = compose(query_terms(_words()(question)), hits, lambda t: 1.0, agents=agents)
+    text, _ = compose(query_terms(words()(question)), hits, lambda t: 1.0, agents=agents)
     return text
 
 

@@ -4,15 +4,13 @@ tests/data/real/fresh6 (see tests/data/real/SOURCE.md)."""
 
 from __future__ import annotations
 
-import functools
-
 import pytest
 
-from tests.answer.conftest import real_chunks
+from tests.answer.conftest import real_chunks, words
 from zhiku.answer.extractive import compose
 from zhiku.answer.respond import _decides
 from zhiku.chunk.context import block_text
-from zhiku.retrieve.segment import query_terms, segmenters
+from zhiku.retrieve.segment import query_terms
 from zhiku.types import Hit
 from zhiku.verify.answerable import meets_all
 from zhiku.verify.options import CheckOptions
@@ -23,11 +21,6 @@ pytestmark = pytest.mark.unit
 PAGE = "fresh6/DolphinScheduler软硬件环境建议.md"
 
 
-@functools.cache
-def _words():
-    return segmenters.create("words")
-
-
 def _compose(question: str, holding: list[str], decisive: bool) -> str:
     """The offline answer from the page's chunks holding each of ``holding``, in that order (best
     first, as retrieval ranked them)."""
@@ -36,7 +29,7 @@ def _compose(question: str, holding: list[str], decisive: bool) -> str:
     hits = [Hit(c, 0.033 - i * 0.001, "rrf") for i, c in enumerate(chunks)]
     opts = CheckOptions()
     cons = pinned(question, opts)
-    text, _ = compose(query_terms(_words()(question)), hits, lambda t: 1.0,
+    text, _ = compose(query_terms(words()(question)), hits, lambda t: 1.0,
                       meets=lambda s, b: meets_all(cons, s, b, opts),
                       decides=_decides(cons, opts) if decisive else None)
     return text

@@ -7,18 +7,17 @@ ranked them."""
 
 from __future__ import annotations
 
-import functools
 from types import SimpleNamespace
 
 import pytest
 
+from tests.answer.conftest import law_hit, words
 from zhiku.answer.extractive import Sentence, _listed, compose
 from zhiku.answer.reading import asked_types
 from zhiku.answer.respond import _meets
 from zhiku.config import Config
 from zhiku.retrieve.answertype import AnswerType
-from zhiku.retrieve.segment import query_terms, segmenters
-from zhiku.types import Chunk, Hit
+from zhiku.retrieve.segment import query_terms
 from zhiku.verify.answerable import meets_all
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import pinned
@@ -45,23 +44,12 @@ DOCS = {DEATH: "民法典/总则.md", MISSING: "民法典/总则.md", NOTICE: "�
         BANKRUPTCY: "司法解释/最高人民法院关于适用《企业破产法》若干问题的规定（二）(2020-12-29).md"}
 
 
-@functools.cache
-def _words():
-    return segmenters.create("words")
-
-
-def _hit(text: str, rank: int) -> Hit:
-    doc = DOCS[text]
-    chunk = Chunk(f"c{rank}", doc, doc, doc.rsplit("/", 1)[-1][:-3], "s", (), text.split(" ", 1)[0], text, 0,
-                  len(text))
-    return Hit(chunk, 0.033 - rank * 0.001, "rrf")
-
-
 def _cited(question: str, texts: list[str], bonus: tuple[float, ...] = (), **levers) -> str:
     """The article the offline answer quotes from ``texts`` (best first, as retrieval ranked them)."""
     opts = CheckOptions()
     cons = pinned(question, opts)
-    _, cites = compose(query_terms(_words()(question)), [_hit(t, i) for i, t in enumerate(texts)], lambda t: 1.0,
+    hits = [law_hit(t, DOCS[t], i) for i, t in enumerate(texts)]
+    _, cites = compose(query_terms(words()(question)), hits, lambda t: 1.0,
                        meets=lambda s, b: meets_all(cons, s, b, opts), bonus=bonus, **levers)
     return cites[0].article
 
@@ -148,8 +136,8 @@ def _aged(question: str, texts: list[str], ages: bool) -> str:
     """The article quoted from ``texts`` when the composer's check reads a stated age or not."""
     kb = SimpleNamespace(config=Config(answer_stated_age=ages))
     meets = _meets(kb, question, pinned(question, CheckOptions()))
-    _, cites = compose(query_terms(_words()(question)), [_hit(t, i) for i, t in enumerate(texts)], lambda t: 1.0,
-                       meets=meets, met_items=True)
+    hits = [law_hit(t, DOCS[t], i) for i, t in enumerate(texts)]
+    _, cites = compose(query_terms(words()(question)), hits, lambda t: 1.0, meets=meets, met_items=True)
     return cites[0].article
 
 

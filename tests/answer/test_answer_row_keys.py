@@ -5,24 +5,17 @@ tests/data/real/SOURCE.md)."""
 
 from __future__ import annotations
 
-import functools
-
 import pytest
 
-from tests.answer.conftest import real_chunks
+from tests.answer.conftest import real_chunks, words
 from zhiku.answer.extractive import compose
 from zhiku.answer.rows import row_keys
-from zhiku.retrieve.segment import query_terms, segmenters
+from zhiku.retrieve.segment import query_terms
 from zhiku.types import Hit
 
 pytestmark = pytest.mark.unit
 
 POLICY = "fresh3/OpenHarmony安全漏洞奖励计划.md"
-
-
-@functools.cache
-def _words():
-    return segmenters.create("words")
 
 
 def _rows(page: str) -> list:
@@ -32,7 +25,7 @@ def _rows(page: str) -> list:
 def _compose(question: str, rows: list, named: bool) -> str:
     """The offline answer from ``rows`` in that order (best first, as retrieval ranked them)."""
     hits = [Hit(c, 0.033 - i * 0.001, "rrf") for i, c in enumerate(rows)]
-    text, _ = compose(query_terms(_words()(question)), hits, lambda t: 1.0, rows_whole=True,
+    text, _ = compose(query_terms(words()(question)), hits, lambda t: 1.0, rows_whole=True,
                       row_keys=question if named else "")
     return text
 

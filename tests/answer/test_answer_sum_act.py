@@ -4,16 +4,15 @@ articles of 食品安全法 and 个人所得税法 (the whole laws corpus, ../sh
 
 from __future__ import annotations
 
-import functools
 from types import SimpleNamespace
 
 import pytest
 
+from tests.answer.conftest import law_hit, words
 from zhiku.answer.extractive import compose
 from zhiku.answer.respond import _meets
 from zhiku.config import Config
-from zhiku.retrieve.segment import query_terms, segmenters
-from zhiku.types import Chunk, Hit
+from zhiku.retrieve.segment import query_terms
 from zhiku.verify.answerable import meets_all
 from zhiku.verify.options import CheckOptions
 from zhiku.verify.pins import pinned
@@ -40,24 +39,12 @@ MILK = "食品安全法规定，在超市买了一盒已经过期的牛奶，除
 WAGES = "按个人所得税法，现在一年挣多少钱以内不用交个税？"
 
 
-@functools.cache
-def _words():
-    return segmenters.create("words")
-
-
-def _hit(text: str, rank: int) -> Hit:
-    doc = DOCS[text]
-    chunk = Chunk(f"c{rank}", doc, doc, doc.rsplit("/", 1)[-1][:-3], "s", (), text.split(" ", 1)[0], text, 0,
-                  len(text))
-    return Hit(chunk, 0.033 - rank * 0.001, "rrf")
-
-
 def _cited(question: str, texts: list[str], sums: bool) -> str:
     """The article the offline answer quotes from ``texts`` (best first) with the reading on or off."""
     kb = SimpleNamespace(config=Config(answer_sum_act=sums))
-    hits = [_hit(t, i) for i, t in enumerate(texts)]
+    hits = [law_hit(t, DOCS[t], i) for i, t in enumerate(texts)]
     meets = _meets(kb, question, pinned(question, CheckOptions()), None, hits)
-    _, cites = compose(query_terms(_words()(question)), hits, lambda t: 1.0, meets=meets)
+    _, cites = compose(query_terms(words()(question)), hits, lambda t: 1.0, meets=meets)
     return cites[0].article
 
 

@@ -3,18 +3,17 @@ SOURCE.md): values in table rows, answers in headings, FAQ entries under their q
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 import pytest
 
 from zhiku.answer.extractive import compose
-from zhiku.retrieve.segment import query_terms, segmenters
+from zhiku.retrieve.segment import query_terms
 from zhiku.types import Chunk, Hit
 from zhiku.verify.check import Verifier
 from zhiku.verify.support import SupportScorer
 
-from tests.answer.conftest import real_chunks
+from tests.answer.conftest import real_chunks, words
 
 pytestmark = pytest.mark.unit
 
@@ -23,11 +22,6 @@ REAL = Path(__file__).resolve().parent.parent / "data" / "real"
 
 def _chunks(name: str) -> tuple[Chunk, ...]:
     return real_chunks(name, whole_path=True)
-
-
-@functools.cache
-def _words():
-    return segmenters.create("words")
 
 
 def _find(name: str, section: str, kind: str = "text", holding: str = "") -> Chunk:
@@ -39,13 +33,13 @@ def _answer(question: str, chunks: list[Chunk]) -> tuple[str, list[str]]:
     """Compose from the chunks in the order given (best first, as retrieval ranked them),
     then verify against them; returns the verified text and the cited sections."""
     hits = [Hit(c, 0.033 - i * 0.001, "rrf") for i, c in enumerate(chunks)]
-    text, cites = compose(query_terms(_words()(question)), hits, lambda t: 1.0)
+    text, cites = compose(query_terms(words()(question)), hits, lambda t: 1.0)
     blocks = {i: c for i, c in enumerate(chunks, 1)}
     by_id = {c.id: i for i, c in blocks.items()}
     marked = text
     for c in cites:
         marked = marked.replace(f"[{c.marker}]", f"[{by_id[c.chunk_id]}]")
-    v = Verifier(SupportScorer(_words(), None), lambda doc, a: False).verify(marked, blocks)
+    v = Verifier(SupportScorer(words(), None), lambda doc, a: False).verify(marked, blocks)
     return v.text, [(blocks[old].section_path or ("",))[-1] for old in v.blocks.values()]
 
 
@@ -147,7 +141,7 @@ def _compose(question: str, chunks: list[Chunk], doc_name: bool = False) -> tupl
     from zhiku.answer.reading import options
 
     hits = [Hit(c, 0.033 - i * 0.001, "rrf") for i, c in enumerate(chunks)]
-    terms = list(dict.fromkeys([*query_terms(_words()(question)), *options(question)]))
+    terms = list(dict.fromkeys([*query_terms(words()(question)), *options(question)]))
     text, cites = compose(terms, hits, lambda t: 1.0, doc_name=doc_name)
     return text, [(c.section_path or ("",))[-1] for c in cites]
 
@@ -195,7 +189,7 @@ def test_a_troubleshooting_entry_is_answered_by_its_solution_not_its_problem():
     other = _find(name, "3.2 RocketMQ生产端和消费端版本不一致导致不能正常消费的问题")
     question = "运维时跑 mqadmin 报 connect to <null> failed，怎么解决？"
     hits = [Hit(c, 0.033 - i * 0.001, "rrf") for i, c in enumerate([entry, other])]
-    terms = query_terms(_words()(question))
+    terms = query_terms(words()(question))
     text, cites = compose(terms, hits, lambda t: 1.0)
     assert "NAMESRV_ADDR" in text and "RemotingConnectException" not in text
     assert [c.section_path[-1] for c in cites] == ["3.1 RocketMQ的mqadmin命令报错问题"]
@@ -227,12 +221,12 @@ def test_a_heading_holding_the_figure_asked_is_quoted_though_the_list_names_its_
     quoted = [Sentence(0, pos, t, 0.5) for pos, t in split_sentences(v110.text)
               if "4.0.1 版本" in t or "MicroPython" in t]
     assert len(quoted) == 2
-    terms = query_terms(_words()("IoT Board SDK 从哪个版本开始加入 MicroPython 例程？"))
+    terms = query_terms(words()("IoT Board SDK 从哪个版本开始加入 MicroPython 例程？"))
     hits = [Hit(v110, 0.033, "rrf")]
     assert _headed(quoted, hits, terms, figures=True)[0].text.startswith("版本 1.1.0：")
     assert not _headed(quoted, hits, terms, figures=False)[0].text.startswith("版本 1.1.0")  # off
     # the twin: a heading holding no word of the question is not quoted for its figure
-    terms = query_terms(_words()("SDK 中添加了哪些 MicroPython 例程？"))
+    terms = query_terms(words()("SDK 中添加了哪些 MicroPython 例程？"))
     assert not _headed(quoted, hits, terms, figures=True)[0].text.startswith("版本")
 
 
@@ -245,7 +239,7 @@ def test_a_comment_in_a_code_listing_is_read_as_the_question_of_the_commands_und
     start = next(c for c in _chunks(name) if c.kind == "text" and "验证Name Server" in c.text)
     question = "怎么确认 NameServer 已经启动成功了？"
     hits = [Hit(start, 0.033, "rrf")]
-    terms = query_terms(_words()(question))
+    terms = query_terms(words()(question))
     text, _ = compose(terms, hits, lambda t: 1.0)
     assert "namesrv.log" in text and "验证Name Server" not in text and "```" not in text
     off, _ = compose(terms, hits, lambda t: 1.0, comments=False)  # the lever off: the comment quoted
